@@ -1,0 +1,25 @@
+import type { Config } from '../config/config';
+import type { Logger } from '../observability/logger';
+import type { Metrics } from '../observability/metrics';
+import type { BlobStore, Clock, Fetch, Queue, SecretStore, Store } from '../ports';
+
+/**
+ * Everything a function's core logic needs, built once per cold start by its `deps.ts`
+ * (AWS) or by the local runtime (embedded adapters), then passed in.
+ */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  queue: Queue;
+  secrets: SecretStore;
+  blobs: BlobStore;
+  clock: Clock;
+  fetch: Fetch;
+  logger: Logger;
+  metrics: Metrics;
+  /** Values that may live in Secrets Manager on AWS, resolved and cached by the wiring. */
+  platformApiKey: () => Promise<string>;
+  dispatchSigningSecret: () => Promise<string>;
+  /** OAuth client secret of a provider, or undefined when it is not configured. */
+  oauthClientSecret: (provider: 'github' | 'contentsnare') => Promise<string | undefined>;
+}

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment, checked once at start. Only `deps.ts` files and
+ * the local runtime call `loadConfig`; everything else receives the typed object.
+ * Secret values (API key, signing secret, OAuth client secrets) come either directly
+ * from the environment (local) or from Secrets Manager by ARN (AWS, `*_SECRET_ARN`),
+ * resolved in the wiring (shared/config/secret-config.ts).
+ */
+const url = z.url({ protocol: /^https?$/ });
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: url.optional(),
+  PLATFORM_API_KEY: optionalString,
+  PLATFORM_API_KEY_SECRET_ARN: optionalString,
+  AGENT_RUNTIME_URL: url.optional().or(z.literal('').transform(() => undefined)),
+  DISPATCH_SIGNING_SECRET: optionalString,
+  DISPATCH_SIGNING_SECRET_ARN: optionalString,
+  GITHUB_API_URL: url.default('https://api.github.com'),
+  GITHUB_OAUTH_URL: url.default('https://github.com'),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_CLIENT_SECRET_ARN: optionalString,
+  CONTENTSNARE_API_URL: url.default('https://api.contentsnare.com'),
+  CONTENTSNARE_OAUTH_URL: url.default('https://api.contentsnare.com'),
+  CONTENTSNARE_OAUTH_AUTHORIZE_PATH: z.string().startsWith('/').default('/oauth/authorize'),
+  CONTENTSNARE_CLIENT_ID: optionalString,
+  CONTENTSNARE_CLIENT_SECRET: optionalString,
+  CONTENTSNARE_CLIENT_SECRET_ARN: optionalString,
+  CONTENTSNARE_SCOPES: z
+    .string()
+    .default('read_clients write_clients read_requests write_requests read_templates'),
+  POLL_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+  ALLOWED_RETURN_ORIGINS: optionalString,
+  RATE_LIMIT_MAX_WAIT_SECONDS: z.coerce.number().min(0).default(30),
+  DATA_DIR: z.string().min(1).default('.data'),
+  // AWS resources, set by the stack on each function.
+  TABLE_NAME: z.string().min(1).default('integrations'),
+  QUEUE_URL: optionalString,
+  DLQ_URL: optionalString,
+  BLOB_BUCKET: optionalString,
+  SECRET_PREFIX: z.string().default('agent-integrations/'),
+  STAGE: z.string().regex(/^[a-z0-9-]+$/).default('dev'),
+  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+});
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  publicUrl: string;
+  platformApiKey?: string;
+  platformApiKeySecretArn?: string;
+  agentRuntimeUrl?: string;
+  dispatchSigningSecret?: string;
+  dispatchSigningSecretArn?: string;
+  github: {
+    apiUrl: string;
+    oauthUrl: string;
+    clientId?: string;
+    clientSecret?: string;
+    clientSecretArn?: string;
+  };
+  contentsnare: {
+    apiUrl: string;
+    oauthUrl: string;
+    authorizePath: string;
+    clientId?: string;
+    clientSecret?: string;
+    clientSecretArn?: string;
+    scopes: string;
+  };
+  pollIntervalSeconds: number;
+  allowedReturnOrigins: string[];
+  rateLimitMaxWaitSeconds: number;
+  dataDir: string;
+  tableName: string;
+  queueUrl?: string;
+  dlqUrl?: string;
+  blobBucket?: string;
+  secretPrefix: string;
+  stage: string;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function stripSlash(u: string): string {
+  return u.replace(/\/+$/, '');
+}
+
+/** Reads and checks the environment; throws `ConfigError` listing every problem at once. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const publicUrl = stripSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const origins = (e.ALLOWED_RETURN_ORIGINS ?? new URL(publicUrl).origin)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const problems: string[] = [];
+  const allowedReturnOrigins = origins.map((o) => {
+    try {
+      return new URL(o).origin;
+    } catch {
+      problems.push(`ALLOWED_RETURN_ORIGINS: "${o}" is not a URL origin`);
+      return o;
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port: e.PORT,
+    publicUrl,
+    platformApiKey: e.PLATFORM_API_KEY,
+    platformApiKeySecretArn: e.PLATFORM_API_KEY_SECRET_ARN,
+    agentRuntimeUrl: e.AGENT_RUNTIME_URL,
+    dispatchSigningSecret: e.DISPATCH_SIGNING_SECRET,
+    dispatchSigningSecretArn: e.DISPATCH_SIGNING_SECRET_ARN,
+    github: {
+      apiUrl: stripSlash(e.GITHUB_API_URL),
+      oauthUrl: stripSlash(e.GITHUB_OAUTH_URL),
+      clientId: e.GITHUB_CLIENT_ID,
+      clientSecret: e.GITHUB_CLIENT_SECRET,
+      clientSecretArn: e.GITHUB_CLIENT_SECRET_ARN,
+    },
+    contentsnare: {
+      apiUrl: stripSlash(e.CONTENTSNARE_API_URL),
+      oauthUrl: stripSlash(e.CONTENTSNARE_OAUTH_URL),
+      authorizePath: e.CONTENTSNARE_OAUTH_AUTHORIZE_PATH,
+      clientId: e.CONTENTSNARE_CLIENT_ID,
+      clientSecret: e.CONTENTSNARE_CLIENT_SECRET,
+      clientSecretArn: e.CONTENTSNARE_CLIENT_SECRET_ARN,
+      scopes: e.CONTENTSNARE_SCOPES,
+    },
+    pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
+    allowedReturnOrigins,
+    rateLimitMaxWaitSeconds: e.RATE_LIMIT_MAX_WAIT_SECONDS,
+    dataDir: e.DATA_DIR,
+    tableName: e.TABLE_NAME,
+    queueUrl: e.QUEUE_URL,
+    dlqUrl: e.DLQ_URL,
+    blobBucket: e.BLOB_BUCKET,
+    secretPrefix: e.SECRET_PREFIX,
+    stage: e.STAGE,
+    logLevel: e.LOG_LEVEL,
+  };
+}

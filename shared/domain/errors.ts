@@ -1,0 +1,70 @@
+/**
+ * The error family. Every failure the product reports carries a stable string `code`;
+ * entry points map codes to HTTP status or retry behaviour in one place
+ * (shared/http/error-response.ts, the consumers' retry policy).
+ */
+export const errorCodes = [
+  'invalid_input',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'upstream_error',
+  'connection_not_found',
+  'reconnect_required',
+  'not_configured',
+  'not_implemented',
+  'invalid_signature',
+  'unavailable',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface FieldProblem {
+  /** Dotted path of the field, e.g. `input.owner` or `filters.branch`. */
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details?: Record<string, unknown> } {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** Bad input: the message names every bad field, and `details.fields` lists them. */
+export class InvalidInputError extends AppError {
+  constructor(problems: FieldProblem[], prefix = 'Invalid input') {
+    super('invalid_input', `${prefix}: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, {
+      fields: problems,
+    });
+    this.name = 'InvalidInputError';
+  }
+}
+
+/** A store write whose condition did not hold (the item existed, changed, or was gone). */
+export class ConditionFailedError extends Error {
+  constructor(message = 'condition failed') {
+    super(message);
+    this.name = 'ConditionFailedError';
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}

@@ -1,0 +1,104 @@
+import type { TriggerId } from './triggers';
+
+export type Provider = 'github' | 'contentsnare';
+export const providers: readonly Provider[] = ['github', 'contentsnare'];
+
+export type ConnectionStatus = 'connected' | 'reconnect_required';
+
+/** A connected account. The token itself lives in the SecretStore, never here. */
+export interface Connection {
+  id: string;
+  provider: Provider;
+  label?: string;
+  /** The account's login at the provider (code host), or its name/e-mail (collection service). */
+  accountLogin: string;
+  accountId?: string;
+  authMethod: 'token' | 'oauth';
+  status: ConnectionStatus;
+  /** Why the status is what it is, for people (e.g. "refresh token was revoked"). */
+  statusReason?: string;
+  /** Enterprise servers: the connection's own REST base; absent = the configured default. */
+  apiBaseUrl?: string;
+  /** Allow-list of `owner/name` repositories for tools and triggers; empty = all. */
+  repositories: string[];
+  scopes?: string[];
+  /** Access-token expiry (epoch ms) for providers whose tokens expire. */
+  tokenExpiresAt?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The secret kept per connection under `secretNames.connectionToken(id)`. */
+export interface StoredToken {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch ms. */
+  expiresAt?: number;
+  tokenType?: string;
+  scope?: string;
+}
+
+export type SubscriptionTarget =
+  | { kind: 'repository'; repository: string }
+  | { kind: 'organization'; organization: string }
+  | { kind: 'account' };
+
+export interface SubscriptionFilters {
+  /** Branch names (new_commit, new_push, new_branch). */
+  branches?: string[];
+  /** Label names (new_label_on_issue, new_issue, updated_issue). */
+  labels?: string[];
+  /** Classic project column id or name (new_card_in_column). */
+  column?: string;
+  /** Projects v2 node id or number (project_item_status_changed). */
+  project?: string;
+}
+
+export interface Subscription {
+  id: string;
+  connectionId: string;
+  trigger: TriggerId;
+  agentId: string;
+  repository?: string;
+  organization?: string;
+  filters: SubscriptionFilters;
+  /** How events arrive: a webhook endpoint, or the poller. */
+  delivery: 'webhook' | 'polling';
+  endpointId?: string;
+  /** Said to the user, e.g. why polling was chosen over a webhook. */
+  note?: string;
+  createdAt: string;
+}
+
+export type EndpointTarget = { kind: 'repository'; repository: string } | { kind: 'organization'; organization: string };
+
+/** A webhook at the code host shared by every subscription of one connection on one target. */
+export interface Endpoint {
+  id: string;
+  connectionId: string;
+  target: EndpointTarget;
+  /** The hook's id at the code host, once created. */
+  hookId?: number;
+  events: string[];
+  verifiedAt?: string;
+  createdAt: string;
+}
+
+/** The body POSTed to AGENT_RUNTIME_URL (CONTRACT.md "Trigger events"). */
+export interface TriggerEvent {
+  id: string;
+  trigger: TriggerId;
+  subscriptionId: string;
+  agentId: string;
+  connectionId: string;
+  deliveryId: string;
+  occurredAt: string;
+  event: Record<string, unknown>;
+}
+
+/** Names of secrets in the SecretStore. */
+export const secretNames = {
+  connectionToken: (connectionId: string) => `connections/${connectionId}/token`,
+  endpointSecret: (endpointId: string) => `endpoints/${endpointId}/secret`,
+  oauthClientSecret: (provider: Provider) => `oauth/${provider}/client-secret`,
+} as const;

@@ -1,0 +1,109 @@
+/**
+ * The ports: everything the domain and handlers need from the outside world.
+ * Two sets of adapters implement them: `adapters/aws/` (the only folder that imports
+ * the AWS SDK) and `adapters/local/` (the embedded defaults of `npm start`).
+ */
+
+/** Milliseconds since the epoch; injected so tests can move time. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Primary key of an item in the single table (see shared/store/table-design.ts). */
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+/** A stored item. `ttl` (epoch seconds), where set, makes the item expire. */
+export type Item = Key & Record<string, unknown>;
+
+export interface PutOptions {
+  /** Write only if no live item has this key (an expired item counts as absent). */
+  ifNotExists?: boolean;
+  /** Write only if an item with this key exists. */
+  ifExists?: boolean;
+  /** Optimistic concurrency: write only if the stored item's `version` equals this. */
+  ifVersion?: number;
+}
+
+export interface QueryInput {
+  /** Partition key value (of the table, or of the index when `index` is set). */
+  pk: string;
+  index?: 'gsi1' | 'gsi2';
+  skPrefix?: string;
+  limit?: number;
+  /** Opaque cursor from a previous page. */
+  cursor?: string;
+  consistent?: boolean;
+  /** Newest first when false. */
+  ascending?: boolean;
+}
+
+export interface QueryPage<T> {
+  items: T[];
+  cursor?: string;
+}
+
+/**
+ * Key-value store with conditional writes: DynamoDB on AWS, the same adapter against an
+ * embedded DynamoDB (dynalite) locally. Expired items (ttl in the past) read as absent,
+ * because DynamoDB deletes them lazily and dynalite never does.
+ * A failed condition throws `ConditionFailedError` (shared/domain/errors.ts).
+ * There are no multi-item transactions (the embedded DynamoDB has none): every record is
+ * one item, and multi-step changes are ordered so that a crash between steps leaves
+ * nothing that misroutes an event.
+ */
+export interface Store {
+  get<T extends Item = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined>;
+  put(item: Item, opts?: PutOptions): Promise<void>;
+  /** Returns the deleted item, if there was a live one. */
+  delete<T extends Item = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined>;
+  query<T extends Item = Item>(input: QueryInput): Promise<QueryPage<T>>;
+}
+
+export interface OutgoingMessage {
+  /** Unique within one batch. */
+  id: string;
+  body: string;
+  delaySeconds?: number;
+}
+
+/** Producer side of a queue (SQS on AWS). Consumers are driven by the runtime. */
+export interface Queue {
+  /** Sends all or throws; the adapter splits into batches the service accepts. */
+  sendBatch(messages: OutgoingMessage[]): Promise<void>;
+}
+
+export interface DeadLetter {
+  messageId: string;
+  body: string;
+  receiveCount: number;
+  /** When the message first entered the main queue (epoch ms), where known. */
+  sentAt?: number;
+}
+
+/** Operator's view of the dead-letter queue: inspect and send back. */
+export interface DeadLetterQueue {
+  list(max: number): Promise<DeadLetter[]>;
+  /** Moves messages back to the main queue; all of them when no ids are given. Returns how many moved. */
+  redrive(messageIds?: string[]): Promise<number>;
+}
+
+/** Secrets by name (Secrets Manager on AWS; an AES-256-GCM encrypted file locally). */
+export interface SecretStore {
+  get(name: string): Promise<string | undefined>;
+  put(name: string, value: string): Promise<void>;
+  delete(name: string): Promise<void>;
+}
+
+/** Large bodies stored aside (claim check): S3 on AWS, the data dir locally. */
+export interface BlobStore {
+  put(key: string, body: Buffer): Promise<void>;
+  get(key: string): Promise<Buffer | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+export type Fetch = typeof fetch;
