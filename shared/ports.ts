@@ -57,11 +57,11 @@ export interface QueryPage<T> {
  * nothing that misroutes an event.
  */
 export interface Store {
-  get<T extends Item = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined>;
-  put(item: Item, opts?: PutOptions): Promise<void>;
+  get<T extends Key = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined>;
+  put(item: Item | (Key & object), opts?: PutOptions): Promise<void>;
   /** Returns the deleted item, if there was a live one. */
-  delete<T extends Item = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined>;
-  query<T extends Item = Item>(input: QueryInput): Promise<QueryPage<T>>;
+  delete<T extends Key = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined>;
+  query<T extends Key = Item>(input: QueryInput): Promise<QueryPage<T>>;
 }
 
 export interface OutgoingMessage {

@@ -52,7 +52,7 @@ export class DynamoStore implements Store {
     return Math.floor(this.clock.now() / 1000);
   }
 
-  private live<T extends Item>(item: Record<string, unknown> | undefined): T | undefined {
+  private live<T extends Key>(item: Record<string, unknown> | undefined): T | undefined {
     if (!item) return undefined;
     const ttl = item[tableDesign.ttlAttribute];
     if (typeof ttl === 'number' && ttl <= this.nowSeconds()) return undefined;
@@ -84,7 +84,7 @@ export class DynamoStore implements Store {
     return {};
   }
 
-  async get<T extends Item = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined> {
+  async get<T extends Key = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined> {
     this.counter?.count('get');
     const out = await this.doc.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: opts?.consistent ?? true }),
@@ -92,7 +92,7 @@ export class DynamoStore implements Store {
     return this.live<T>(out.Item);
   }
 
-  async put(item: Item, opts?: PutOptions): Promise<void> {
+  async put(item: Item | (Key & object), opts?: PutOptions): Promise<void> {
     this.counter?.count('put');
     try {
       await this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...this.condition(opts) }));
@@ -102,7 +102,7 @@ export class DynamoStore implements Store {
     }
   }
 
-  async delete<T extends Item = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined> {
+  async delete<T extends Key = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined> {
     this.counter?.count('delete');
     try {
       const out = await this.doc.send(
@@ -120,7 +120,7 @@ export class DynamoStore implements Store {
     }
   }
 
-  async query<T extends Item = Item>(input: QueryInput): Promise<QueryPage<T>> {
+  async query<T extends Key = Item>(input: QueryInput): Promise<QueryPage<T>> {
     this.counter?.count('query');
     const index = input.index ? tableDesign[input.index] : undefined;
     const onIndex = index !== undefined;
