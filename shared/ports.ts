@@ -77,6 +77,32 @@ export interface Queue {
   sendBatch(messages: OutgoingMessage[]): Promise<void>;
 }
 
+/** A message as a consumer receives it (SQS record, or the local queue's receive). */
+export interface InboundMessage {
+  messageId: string;
+  body: string;
+  receiptHandle: string;
+  /** 1 on the first receive. */
+  receiveCount: number;
+  /** When the message was first sent (epoch ms). */
+  sentAt?: number;
+}
+
+/** Consumer-side control of a message in flight: postpone its next try (backoff). */
+export interface ConsumerQueue {
+  changeVisibility(receiptHandle: string, seconds: number): Promise<void>;
+}
+
+/**
+ * A queue the runtime polls itself (the local runtime; on AWS the event source mapping
+ * polls SQS). Receiving hides a message for the visibility timeout; a message received
+ * more than the queue's max receives goes to its dead-letter queue instead.
+ */
+export interface PollableQueue extends Queue, ConsumerQueue {
+  receive(max: number, visibilityTimeoutSeconds: number): Promise<InboundMessage[]>;
+  delete(receiptHandle: string): Promise<void>;
+}
+
 export interface DeadLetter {
   messageId: string;
   body: string;

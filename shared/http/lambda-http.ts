@@ -1,0 +1,28 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { HttpRequest, HttpResponse } from './types';
+
+/**
+ * Function URL / HTTP API (payload v2) event -> HttpRequest. Header names are lower-cased,
+ * missing headers and bodies are tolerated, and base64 bodies are decoded before anyone
+ * (the signature check above all) sees them.
+ */
+export function fromLambdaEvent(event: APIGatewayProxyEventV2): HttpRequest {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+  const raw = event.body ?? '';
+  const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  return {
+    method: event.requestContext?.http?.method ?? 'GET',
+    path: event.rawPath ?? '/',
+    headers,
+    query: new URLSearchParams(event.rawQueryString ?? ''),
+    body,
+  };
+}
+
+export function toLambdaResult(res: HttpResponse): APIGatewayProxyStructuredResultV2 {
+  const body = res.body ?? '';
+  return Buffer.isBuffer(body)
+    ? { statusCode: res.status, headers: res.headers, body: body.toString('base64'), isBase64Encoded: true }
+    : { statusCode: res.status, headers: res.headers, body };
+}

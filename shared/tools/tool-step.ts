@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { Connection, Provider } from '../domain/model';
+import type { Logger } from '../observability/logger';
+import type { AppContext } from '../app/context';
+
+/** What a step's `run` receives besides its validated input. */
+export interface StepContext {
+  connection: Connection;
+  app: AppContext;
+  logger: Logger;
+}
+
+/**
+ * One tool step: its id (CONTRACT.md), its zod input schema (the catalog's JSON Schema is
+ * generated from it), the provider call, and a description of its output.
+ * `Client` is the provider's API client, built per call by the provider's client factory.
+ */
+export interface ToolStep<S extends z.ZodType = z.ZodType, Client = unknown> {
+  id: string;
+  provider: Provider;
+  title: string;
+  description: string;
+  outputDescription: string;
+  input: S;
+  /** Steps that delete or overwrite accept `dryRun` and then describe the request instead. */
+  destructive?: boolean;
+  /** The `owner/name` repository the input addresses, for the connection's allow-list. */
+  repositoryOf?: (input: z.output<S>) => string | undefined;
+  run(input: z.output<S>, client: Client, ctx: StepContext): Promise<unknown>;
+}
+
+/** Builds the provider's client for one connection (token applied, base URL, limits). */
+export type ClientFactory<Client> = (connection: Connection, ctx: StepContext) => Promise<Client>;
+
+export interface ProviderTools<Client = unknown> {
+  provider: Provider;
+  steps: ToolStep<z.ZodType, Client>[];
+  client: ClientFactory<Client>;
+}
