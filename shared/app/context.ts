@@ -1,4 +1,5 @@
 import type { Config } from '../config/config';
+import type { TokenProvider } from '../connections/token-provider';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { BlobStore, Clock, Fetch, Queue, SecretStore, Store } from '../ports';
@@ -17,6 +18,8 @@ export interface AppContext {
   fetch: Fetch;
   logger: Logger;
   metrics: Metrics;
+  /** Access tokens of connections (refreshing where the provider's tokens expire). */
+  tokens: TokenProvider;
   /** Values that may live in Secrets Manager on AWS, resolved and cached by the wiring. */
   platformApiKey: () => Promise<string>;
   dispatchSigningSecret: () => Promise<string>;
