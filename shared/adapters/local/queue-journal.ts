@@ -1,0 +1,140 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../domain/errors';
+
+/** The full state of one message, as the journal records it. */
+export interface StoredMessage {
+  id: string;
+  body: string;
+  /** When it first entered a queue (epoch ms). */
+  sentAt: number;
+  /** Hidden until this time (epoch ms): delay or visibility timeout. */
+  visibleAt: number;
+  receiveCount: number;
+  /** Receipt handle of the latest receive; only that one may delete the message. */
+  receipt?: string;
+}
+
+const message = z.object({
+  id: z.string(),
+  body: z.string(),
+  sentAt: z.number(),
+  visibleAt: z.number(),
+  receiveCount: z.number().int().min(0),
+  receipt: z.string().optional(),
+});
+
+const record = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('put'), m: message }),
+  z.object({ t: z.literal('recv'), id: z.string(), r: z.string(), v: z.number(), c: z.number().int() }),
+  z.object({ t: z.literal('vis'), id: z.string(), v: z.number() }),
+  z.object({ t: z.literal('del'), id: z.string() }),
+]);
+
+export type JournalRecord = z.infer<typeof record>;
+
+/** Applies one record to the in-memory state (used by replay and by live writes alike). */
+export function applyRecord(state: Map<string, StoredMessage>, rec: JournalRecord): void {
+  switch (rec.t) {
+    case 'put':
+      // Re-inserting moves the message to the back, as a fresh send would.
+      state.delete(rec.m.id);
+      state.set(rec.m.id, { ...rec.m });
+      return;
+    case 'recv': {
+      const m = state.get(rec.id);
+      if (m) Object.assign(m, { receipt: rec.r, visibleAt: rec.v, receiveCount: rec.c });
+      return;
+    }
+    case 'vis': {
+      const m = state.get(rec.id);
+      if (m) m.visibleAt = rec.v;
+      return;
+    }
+    case 'del':
+      state.delete(rec.id);
+  }
+}
+
+/**
+ * An append-only journal of JSON lines. Each record is written with one `writeSync` on an
+ * open descriptor, so it is in the OS before the call returns and survives a process kill
+ * (not a power cut: only compaction fsyncs). Opening replays the journal and rewrites it
+ * compacted, which also drops a line torn by a kill mid-write.
+ */
+export class QueueJournal {
+  private fd: number;
+  /** Records appended since the last compaction. */
+  appended = 0;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Opens (creating if needed) the journal at `path` and returns the replayed state. */
+  static open(path: string): { journal: QueueJournal; state: Map<string, StoredMessage> } {
+    mkdirSync(dirname(path), { recursive: true });
+    const state = new Map<string, StoredMessage>();
+    if (existsSync(path)) {
+      const lines = readFileSync(path, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (line.trim() === '') return;
+        const rec = parseLine(line);
+        if (rec) return applyRecord(state, rec);
+        // Only the last line can be torn by a kill; anything else is damage we must not hide.
+        if (i < lines.length - 1 && lines.slice(i + 1).some((l) => l.trim() !== '')) {
+          throw new AppError('internal', `Queue journal ${path} is corrupt at line ${i + 1}`);
+        }
+      });
+    }
+    const journal = new QueueJournal(path, -1);
+    journal.fd = journal.rewrite(state);
+    return { journal, state };
+  }
+
+  append(rec: JournalRecord): void {
+    if (this.fd < 0) throw new AppError('unavailable', `Queue journal ${this.path} is closed`);
+    writeSync(this.fd, `${JSON.stringify(rec)}\n`);
+    this.appended++;
+  }
+
+  /** Replaces the journal with one `put` per live message (write temp, fsync, rename). */
+  compact(state: Map<string, StoredMessage>): void {
+    const old = this.fd;
+    this.fd = this.rewrite(state);
+    if (old >= 0) closeSync(old);
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  private rewrite(state: Map<string, StoredMessage>): number {
+    const tmp = `${this.path}.tmp`;
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      const lines = [...state.values()].map((m) => `${JSON.stringify({ t: 'put', m } satisfies JournalRecord)}\n`);
+      if (lines.length > 0) writeSync(fd, lines.join(''));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.path);
+    this.appended = 0;
+    return openSync(this.path, 'a', 0o600);
+  }
+}
+
+function parseLine(line: string): JournalRecord | undefined {
+  try {
+    const parsed = record.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
