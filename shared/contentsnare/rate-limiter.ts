@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { AppError, ConditionFailedError } from '../domain/errors';
+import { noMetrics, type Metrics } from '../observability/metrics';
+import type { Clock, Store } from '../ports';
+import { keys, ttlIn } from '../store/table-design';
+import { KeyedSerial } from './keyed-serial';
+import { earliestSlot, expiresAt, withGrant, type BucketState, type WindowPolicy } from './sliding-window';
+
+export type RateKind = 'read' | 'write';
+export type Sleep = (ms: number) => Promise<void>;
+
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+export interface RateLimiterOptions {
+  store: Store;
+  clock: Clock;
+  /** Longest a call may wait for capacity before answering `rate_limited`. */
+  maxWaitMs: number;
+  sleep?: Sleep;
+  random?: () => number;
+  metrics?: Metrics;
+  /** The service's window and limits: 10 s, 50 reads, 20 writes. Smaller in tests. */
+  windowMs?: number;
+  reads?: number;
+  writes?: number;
+  /** Extra spacing per window for latency jitter between slot and arrival (default 100 ms). */
+  marginMs?: number;
+  /** A caller that wakes later than this after its slot takes a fresh one (default 50 ms). */
+  lateToleranceMs?: number;
+}
+
+const itemSchema = z.object({
+  version: z.number().int(),
+  grants: z.array(z.number()).catch([]),
+  blockedUntil: z.number().optional().catch(undefined),
+});
+
+/**
+ * The collection service's limits per connected account, held across every worker:
+ * one item per (connection, kind) in the table, changed only by conditional writes
+ * (optimistic concurrency on `version`). Calls reserve a send time (see sliding-window.ts)
+ * and sleep until it; when that is further away than `maxWaitMs` they answer
+ * `rate_limited` with `retryAfter` at once instead of waiting in vain.
+ * Accounts are independent items: one account's backlog never slows another.
+ * Clock skew between workers eats into the margin: keep hosts NTP-synced (Lambda is).
+ */
+export class ContentSnareRateLimiter {
+  private readonly serial = new KeyedSerial();
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly metrics: Metrics;
+  private readonly policies: Record<RateKind, WindowPolicy>;
+  private readonly lateToleranceMs: number;
+
+  constructor(private readonly options: RateLimiterOptions) {
+    this.sleep = options.sleep ?? realSleep;
+    this.random = options.random ?? Math.random;
+    this.metrics = options.metrics ?? noMetrics;
+    const windowMs = options.windowMs ?? 10_000;
+    const marginMs = options.marginMs ?? 100;
+    this.policies = {
+      read: { limit: options.reads ?? 50, windowMs, marginMs },
+      write: { limit: options.writes ?? 20, windowMs, marginMs },
+    };
+    this.lateToleranceMs = options.lateToleranceMs ?? 50;
+  }
+
+  /** Waits until a call of `kind` may be sent for this connection; throws `rate_limited` past the bound. */
+  async acquire(connectionId: string, kind: RateKind): Promise<void> {
+    const { clock } = this.options;
+    const deadline = clock.now() + this.options.maxWaitMs;
+    const key = keys.rateBucket(`${connectionId}#${kind}`);
+    for (;;) {
+      const slot = await this.serial.run(key.pk, () => this.reserve(key, this.policies[kind], deadline));
+      let slept = false;
+      while (clock.now() < slot) {
+        slept = true;
+        await this.sleep(slot - clock.now());
+      }
+      if (slept) {
+        // A 429 seen by another worker while we slept blocks the account: honour it.
+        const state = await this.read(key);
+        if ((state?.state.blockedUntil ?? 0) > clock.now()) {
+          this.metrics.count('contentsnare.ratelimit.reblocked');
+          continue;
+        }
+      }
+      if (clock.now() - slot > this.lateToleranceMs) {
+        // Sending this late could squeeze the next window's slot; our slot stays spent (conservative).
+        this.metrics.count('contentsnare.ratelimit.late');
+        continue;
+      }
+      return;
+    }
+  }
+
+  /** Records that the service asked this account to wait until `untilMs` (a 429): every worker waits. */
+  async block(connectionId: string, untilMs: number): Promise<void> {
+    for (const kind of ['read', 'write'] as const) {
+      const key = keys.rateBucket(`${connectionId}#${kind}`);
+      await this.update(key, this.policies[kind], (state) =>
+        (state.blockedUntil ?? 0) >= untilMs ? undefined : { ...state, blockedUntil: untilMs },
+      );
+    }
+  }
+
+  private async reserve(key: { pk: string; sk: string }, policy: WindowPolicy, deadline: number): Promise<number> {
+    let slot = 0;
+    await this.update(key, policy, (state, now) => {
+      slot = earliestSlot(state, now, policy);
+      if (slot > deadline) throw rateLimited(slot - now);
+      return withGrant(state, slot, policy);
+    }, deadline);
+    return slot;
+  }
+
+  private async read(key: { pk: string; sk: string }): Promise<{ version: number; state: BucketState } | undefined> {
+    const item = await this.options.store.get(key, { consistent: true });
+    if (!item) return undefined;
+    const parsed = itemSchema.safeParse(item);
+    if (!parsed.success) return { version: typeof item.version === 'number' ? item.version : -1, state: { grants: [] } };
+    const { version, grants, blockedUntil } = parsed.data;
+    const sorted = [...grants].sort((a, b) => a - b);
+    return { version, state: blockedUntil === undefined ? { grants: sorted } : { grants: sorted, blockedUntil } };
+  }
+
+  /** Read-modify-write with a version condition; retries with jitter while others win the race. */
+  private async update(
+    key: { pk: string; sk: string },
+    policy: WindowPolicy,
+    change: (state: BucketState, now: number) => BucketState | undefined,
+    deadline = Number.POSITIVE_INFINITY,
+  ): Promise<void> {
+    const { store, clock } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(key);
+      const now = clock.now();
+      const next = change(current?.state ?? { grants: [] }, now);
+      if (!next) return;
+      const item = { ...key, ...next, version: (current?.version ?? 0) + 1, ttl: ttlIn(expiresAt(next, policy), 60) };
+      try {
+        await store.put(item, current ? { ifVersion: current.version } : { ifNotExists: true });
+        return;
+      } catch (e) {
+        if (!(e instanceof ConditionFailedError)) throw e;
+        this.metrics.count('contentsnare.ratelimit.conflict');
+        if (clock.now() > deadline) throw rateLimited(1000);
+        await this.sleep(Math.ceil(this.random() * Math.min(50, 5 * attempt)));
+      }
+    }
+  }
+}
+
+function rateLimited(waitMs: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+  return new AppError('rate_limited', `The collection service's rate limit for this account needs a wait of about ${retryAfter} s, longer than allowed`, {
+    retryAfter,
+  });
+}
