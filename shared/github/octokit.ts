@@ -1,7 +1,103 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import type { Config } from '../config/config';
+import type { Connection } from '../domain/model';
+import { sameOriginFetch } from '../http/same-origin-fetch';
+import type { Logger } from '../observability/logger';
+import type { Fetch } from '../ports';
+
+export { mapGitHubError } from './github-errors';
 
 /** The code-host REST client every step and the webhook registration use. */
 export const GitHubOctokit = Octokit.plugin(throttling, retry);
 export type GitHubClient = InstanceType<typeof GitHubOctokit>;
+
+export const githubUserAgent = 'agent-integrations';
+
+/** Enterprise servers: the connection's own API base wins over GITHUB_API_URL. */
+export function githubApiBase(connection: Pick<Connection, 'apiBaseUrl'>, config: Pick<Config, 'github'>): string {
+  return (connection.apiBaseUrl ?? config.github.apiUrl).replace(/\/+$/, '');
+}
+
+export interface GitHubThrottleOptions {
+  /** Longest wait (seconds) for a rate limit before giving up with `rate_limited`: RATE_LIMIT_MAX_WAIT_SECONDS. */
+  maxWaitSeconds?: number;
+  /** Key of the per-account limiter (write spacing, search pacing): the connection id. */
+  id?: string;
+  /** How many times one request is retried after a rate limit. */
+  rateLimitRetries?: number;
+  /** How many times an idempotent request is retried after a 5xx or network failure. */
+  serverErrorRetries?: number;
+  /** Milliseconds per "second" of waiting: 1000 in production; tests shrink it to stay fast. */
+  msPerSecond?: number;
+}
+
+export interface GitHubClientOptions {
+  token: string;
+  baseUrl: string;
+  fetch: Fetch;
+  logger: Logger;
+  throttle?: GitHubThrottleOptions;
+}
+
+const idempotent = new Set(['GET', 'HEAD']);
+// Secondary limits without `retry-after`: the plugin's fallback, then doubled per retry.
+const secondaryFallbackSeconds = 60;
+
+/**
+ * An Octokit for one account: the token applied, requests pinned to `baseUrl`'s origin
+ * and path (redirects elsewhere are not followed), rate limits waited out when the wait
+ * fits within `maxWaitSeconds` (else the call fails and maps to `rate_limited`), and
+ * 5xx/network failures retried only for GET/HEAD: a write that failed with a 5xx may have
+ * happened, so it is never retried blindly.
+ */
+export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+  const { logger } = options;
+  const t = options.throttle ?? {};
+  const maxWait = t.maxWaitSeconds ?? 30;
+  const rateLimitRetries = t.rateLimitRetries ?? 2;
+  const msPerSecond = t.msPerSecond ?? 1000;
+  const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * msPerSecond));
+
+  const client = new GitHubOctokit({
+    auth: options.token,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    userAgent: githubUserAgent,
+    request: { fetch: sameOriginFetch(options.fetch, options.baseUrl) },
+    log: {
+      debug: (m: string) => logger.debug(m),
+      info: (m: string) => logger.info(m),
+      warn: (m: string) => logger.warn(m),
+      error: (m: string) => logger.error(m),
+    },
+    throttle: {
+      id: t.id ?? 'default',
+      retryAfterBaseValue: msPerSecond,
+      fallbackSecondaryRateRetryAfter: secondaryFallbackSeconds,
+      onRateLimit: (retryAfter, req, _octokit, retryCount) => {
+        const retrying = retryCount < rateLimitRetries && retryAfter <= maxWait;
+        logger.warn('code host rate limit reached', { method: req.method, url: req.url, retryAfter, retryCount, retrying });
+        return retrying;
+      },
+      onSecondaryRateLimit: async (retryAfter, req, _octokit, retryCount) => {
+        // Without `retry-after` the plugin passes its 60 s fallback; wait 60 s, then 120, 240...
+        const wait = retryAfter === secondaryFallbackSeconds ? secondaryFallbackSeconds * 2 ** retryCount : retryAfter;
+        const retrying = retryCount < rateLimitRetries && wait <= maxWait;
+        logger.warn('code host secondary rate limit reached', { method: req.method, url: req.url, retryAfter: wait, retryCount, retrying });
+        if (retrying && wait > retryAfter) await sleep(wait - retryAfter);
+        return retrying;
+      },
+    },
+    retry: {
+      retries: t.serverErrorRetries ?? 2,
+      retryAfterBaseValue: msPerSecond,
+      // Rate limits belong to the throttling plugin, client errors are final.
+      doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451],
+    },
+  });
+  client.hook.before('request', (req) => {
+    if (!idempotent.has(req.method.toUpperCase())) req.request = { ...req.request, retries: 0 };
+  });
+  return client;
+}

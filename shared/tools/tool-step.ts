@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Connection, Provider } from '../domain/model';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../app/context';
+import type { AppError } from '../domain/errors';
 
 /** What a step's `run` receives besides its validated input. */
 export interface StepContext {
@@ -36,4 +37,9 @@ export interface ProviderTools<Client = unknown> {
   provider: Provider;
   steps: ToolStep<z.ZodType, Client>[];
   client: ClientFactory<Client>;
+  /**
+   * Turns the provider client's own failures (e.g. Octokit's RequestError) into AppErrors;
+   * undefined for values it does not recognise (those become `internal`).
+   */
+  mapError?: (e: unknown) => AppError | undefined;
 }

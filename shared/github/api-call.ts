@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { AppError } from '../domain/errors';
+import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } from '../http/safe-endpoint';
+import { sameOriginFetch } from '../http/same-origin-fetch';
+import { assertRepositoryAllowed } from '../tools/allow-list';
+import type { StepContext, ToolStep } from '../tools/tool-step';
+import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
+import { githubApiBase, githubUserAgent, type GitHubClient } from './octokit';
+
+/**
+ * `github.api_call`: any REST call the pre-built steps do not cover, with the connected
+ * account's token applied. Plain fetch rather than Octokit, so that the URL guard
+ * (safe-endpoint.ts) decides exactly what is sent and where (RELIABILITY.md 26-28).
+ */
+
+const input = z
+  .object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).describe('HTTP method'),
+    endpoint: z
+      .string()
+      .superRefine((v, ctx) => {
+        const problem = endpointProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('Path relative to the code host API base, e.g. /repos/{owner}/{repo}/issues; absolute URLs are refused'),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .superRefine((v, ctx) => {
+        for (const p of headerProblems(v, '')) ctx.addIssue({ code: 'custom', message: p.message, path: [p.field.slice(1)] });
+      })
+      .describe('Extra request headers; Authorization, Cookie, Host and framing headers cannot be set. Accept defaults to application/vnd.github+json'),
+    query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Query parameters, merged into the endpoint'),
+    body: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional().describe('JSON request body'),
+    dryRun: z.boolean().optional().describe('Describe the request instead of sending it'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.method === 'GET' && v.body !== undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
+  });
+
+type Input = z.output<typeof input>;
+
+const maxResponseBytes = 5 * 1024 * 1024;
+const maxRateLimitRetries = 2;
+/** Response headers worth passing on; nothing that could carry a credential. */
+const safeResponseHeaders = [
+  'content-type',
+  'etag',
+  'last-modified',
+  'link',
+  'location',
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-used',
+  'x-ratelimit-resource',
+  'x-github-request-id',
+  'x-github-api-version-selected',
+  'x-accepted-github-permissions',
+  'x-accepted-oauth-scopes',
+  'x-oauth-scopes',
+];
+
+const repoPath = /^\/?(?:api\/v3\/)?repos\/([^/?]+)\/([^/?]+)/i;
+
+/** `owner/name` when the path addresses one repository, for the connection's allow-list. */
+export function repositoryOfPath(path: string): string | undefined {
+  const m = repoPath.exec(path);
+  if (!m?.[1] || !m[2]) return undefined;
+  try {
+    return `${decodeURIComponent(m[1])}/${decodeURIComponent(m[2])}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Paths that reach repositories by other names than `owner/name`: unverifiable against an allow-list. */
+const unverifiablePath = /^\/(?:repositories\/|graphql(?:\/|$))/i;
+
+function pickHeaders(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of safeResponseHeaders) {
+    const v = res.headers.get(name);
+    if (v !== null) out[name] = v;
+  }
+  return out;
+}
+
+async function readData(res: Response): Promise<unknown> {
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > maxResponseBytes) throw new AppError('upstream_error', `The code host's answer is larger than ${maxResponseBytes} bytes`, { status: res.status });
+  if (bytes.length === 0) return null;
+  const text = bytes.toString('utf8');
+  if (/json/i.test(res.headers.get('content-type') ?? '')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
+  const base = githubApiBase(ctx.connection, ctx.app.config);
+  const url = resolveEndpoint(base, args.endpoint, args.query);
+  const relative = url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length);
+  assertRepositoryAllowed(ctx.connection, repositoryOfPath(relative));
+  if (ctx.connection.repositories.length > 0 && unverifiablePath.test(relative)) {
+    throw new AppError('forbidden', `Connection ${ctx.connection.id} is limited to given repositories; ${relative} cannot be checked against that list`);
+  }
+  const headers: Record<string, string> = {
+    accept: 'application/vnd.github+json',
+    'x-github-api-version': '2022-11-28',
+    ...sanitizeHeaders(args.headers),
+    'user-agent': githubUserAgent,
+  };
+  const body = args.body === undefined ? undefined : JSON.stringify(args.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  if (args.dryRun) return { dryRun: true, request: { method: args.method, url: url.toString(), headers, body: args.body } };
+
+  const token = await ctx.app.tokens.accessToken(ctx.connection);
+  const send = sameOriginFetch(ctx.app.fetch, base);
+  for (let attempt = 0; ; attempt++) {
+    const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
+    const responseHeaders = pickHeaders(res);
+    const data = await readData(res);
+    if (res.status < 400) return { status: res.status, headers: responseHeaders, data };
+    const message = typeof (data as { message?: unknown })?.message === 'string' ? (data as { message: string }).message : '';
+    if (isRateLimitAnswer(res.status, responseHeaders, message)) {
+      // A rate-limited request was not carried out, so waiting and sending it again is safe even for writes.
+      const wait = retryAfterSeconds(responseHeaders, ctx.app.clock.now()) ?? 60;
+      if (attempt < maxRateLimitRetries && wait <= ctx.app.config.rateLimitMaxWaitSeconds) {
+        ctx.logger.warn('code host rate limit reached; waiting', { retryAfter: wait, attempt });
+        await new Promise((r) => setTimeout(r, wait * 1000));
+        continue;
+      }
+    }
+    throw githubHttpError(res.status, responseHeaders, data, ctx.app.clock.now());
+  }
+}
+
+export const apiCall: ToolStep<typeof input, GitHubClient> = {
+  id: 'github.api_call',
+  provider: 'github',
+  title: 'API Call',
+  description:
+    'Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection\'s enterprise base); the token is applied automatically and cannot be overridden.',
+  outputDescription: '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects off the API base are returned, not followed.',
+  input,
+  destructive: true,
+  repositoryOf: (args) => repositoryOfPath(args.endpoint.split('?', 1)[0] ?? ''),
+  run,
+};
