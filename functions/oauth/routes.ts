@@ -1,15 +1,47 @@
+import { z } from 'zod';
 import type { AppContext } from '../../shared/app/context';
-import { notImplemented } from '../../shared/http/responses';
-import type { Route } from '../../shared/http/types';
+import { AppError } from '../../shared/domain/errors';
+import { jsonBody } from '../../shared/http/body';
+import { json, toErrorResponse } from '../../shared/http/responses';
+import type { HttpResponse, Route } from '../../shared/http/types';
+import { startAuthorization } from '../../shared/oauth/authorize';
+import { handleCallback, type CallbackOutcome } from '../../shared/oauth/callback';
+import { parseProvider } from '../../shared/oauth/providers';
+import { callbackPage } from './callback-page';
 
-/** Placeholder until the feature lands: each route of CONTRACT.md answers 501 with a JSON error. */
-export function routes(_ctx: AppContext): Route[] {
-  return [
-    pending('POST', '/oauth/:provider/authorize', 'platform'),
-    pending('GET', '/oauth/:provider/callback', 'none'),
-  ];
+/**
+ * The callback's answers carry or follow a URL with a code: never cache them, and never
+ * send the callback URL on as a Referer from whatever page comes next.
+ */
+const callbackHeaders = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
+
+function toResponse(outcome: CallbackOutcome, accept: string | undefined): HttpResponse {
+  if (outcome.kind === 'redirect') return { status: 302, headers: { ...callbackHeaders, location: outcome.location }, body: '' };
+  return callbackPage(outcome.status, outcome.body, accept, callbackHeaders);
 }
 
-function pending(method: Route['method'], pattern: string, auth: Route['auth']): Route {
-  return { method, pattern, auth, handle: async () => notImplemented('OAuth') };
+/** `POST /oauth/:provider/authorize` (platform key) and `GET /oauth/:provider/callback` (browser). */
+export function routes(ctx: AppContext): Route[] {
+  return [
+    {
+      method: 'POST',
+      pattern: '/oauth/:provider/authorize',
+      auth: 'platform',
+      handle: async (req) => json(200, await startAuthorization(ctx, parseProvider(req.params.provider), jsonBody(req, z.unknown()))),
+    },
+    {
+      method: 'GET',
+      pattern: '/oauth/:provider/callback',
+      auth: 'none',
+      handle: async (req) => {
+        try {
+          return toResponse(await handleCallback(ctx, parseProvider(req.params.provider), req.query), req.headers.accept);
+        } catch (e) {
+          if (!(e instanceof AppError)) ctx.logger.error('oauth callback failed', { error: e });
+          const answer = toErrorResponse(e);
+          return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
+        }
+      },
+    },
+  ];
 }

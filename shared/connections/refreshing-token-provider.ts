@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../app/context';
+import { AppError } from '../domain/errors';
+import type { Connection, StoredToken } from '../domain/model';
+import { clientCredentials, oauthProviders } from '../oauth/providers';
+import { requestToken, TokenEndpointError } from '../oauth/token-client';
+import { ConnectionRepo } from './connection-repo';
+import { acquireLease, releaseLease } from './lease';
+import { SecretTokenProvider } from './secret-token-provider';
+import { readStoredToken, writeStoredToken } from './stored-token';
+import type { TokenProvider } from './token-provider';
+
+export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'oauthClientSecret'>;
+
+export interface RefreshOptions {
+  /** Refresh when the token has less than this left (ms). */
+  refreshAheadMs?: number;
+  leaseSeconds?: number;
+  /** Tries of the token endpoint on transient failures (network, 5xx, 429). */
+  attempts?: number;
+  /** How many times a worker that lost the lease looks again before giving up. */
+  maxWaitPolls?: number;
+  /** Injected so tests need not wait for backoff. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Identifies this worker on the lease row. */
+  ownerId?: string;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Access tokens for every connection. The collection service's expire (about two hours):
+ * they are refreshed ahead of expiry or on `forceRefresh` (after a 401), single-flight per
+ * connection within the process (a map of promises) and across workers (a lease row,
+ * re-reading the token after acquiring it). Code-host tokens do not expire and are read as
+ * they are. Only a definitive `invalid_grant` marks a connection `reconnect_required`.
+ */
+export class RefreshingTokenProvider implements TokenProvider {
+  private readonly plain: SecretTokenProvider;
+  private readonly repo: ConnectionRepo;
+  private readonly inflight = new Map<string, Promise<string>>();
+  private readonly o: Required<RefreshOptions>;
+
+  constructor(private readonly deps: RefreshDeps, options: RefreshOptions = {}) {
+    this.plain = new SecretTokenProvider(deps.secrets);
+    this.repo = new ConnectionRepo(deps.store);
+    this.o = {
+      refreshAheadMs: options.refreshAheadMs ?? 5 * 60 * 1000,
+      leaseSeconds: options.leaseSeconds ?? 30,
+      attempts: options.attempts ?? 3,
+      maxWaitPolls: options.maxWaitPolls ?? 60,
+      sleep: options.sleep ?? realSleep,
+      ownerId: options.ownerId ?? `worker-${randomUUID()}`,
+    };
+  }
+
+  async accessToken(connection: Connection, options?: { forceRefresh?: boolean }): Promise<string> {
+    if (!oauthProviders[connection.provider].refreshable || connection.authMethod !== 'oauth') {
+      return this.plain.accessToken(connection);
+    }
+    if (connection.status === 'reconnect_required') return this.plain.accessToken(connection);
+    const token = await this.readToken(connection.id);
+    const force = options?.forceRefresh === true;
+    if (!force && !this.needsRefresh(token, connection)) return token.accessToken;
+    const running = this.inflight.get(connection.id);
+    if (running) return running;
+    const flight = this.refreshAcrossWorkers(connection, token, force).finally(() => this.inflight.delete(connection.id));
+    this.inflight.set(connection.id, flight);
+    return flight;
+  }
+
+  private needsRefresh(token: StoredToken, connection: Connection): boolean {
+    const expiresAt = token.expiresAt ?? connection.tokenExpiresAt;
+    return expiresAt !== undefined && expiresAt - this.deps.clock.now() < this.o.refreshAheadMs;
+  }
+
+  private async readToken(id: string): Promise<StoredToken> {
+    const token = await readStoredToken(this.deps.secrets, id);
+    if (!token) throw new AppError('reconnect_required', `Connection ${id} has no stored token; reconnect it`);
+    return token;
+  }
+
+  private async refreshAcrossWorkers(connection: Connection, before: StoredToken, force: boolean): Promise<string> {
+    const name = `refresh#${connection.id}`;
+    for (let poll = 0; poll <= this.o.maxWaitPolls; poll++) {
+      const lease = await acquireLease(this.deps.store, this.deps.clock, name, this.o.ownerId, this.o.leaseSeconds);
+      if (lease) {
+        try {
+          return await this.refreshHoldingLease(connection, before, force);
+        } finally {
+          await releaseLease(this.deps.store, this.deps.clock, lease).catch(() => undefined);
+        }
+      }
+      // Another worker is refreshing: wait for its result rather than spend the refresh token twice.
+      await this.o.sleep(Math.min(25 * 1.5 ** poll, 500));
+      const now = await this.readToken(connection.id);
+      if (now.accessToken !== before.accessToken && !this.needsRefresh(now, connection)) return now.accessToken;
+      const current = await this.repo.get(connection.id);
+      if (!current) throw new AppError('connection_not_found', `Connection ${connection.id} does not exist`);
+      if (current.status === 'reconnect_required') return this.plain.accessToken(current);
+    }
+    throw new AppError('unavailable', `The token of connection ${connection.id} is being refreshed elsewhere; try again`);
+  }
+
+  private async refreshHoldingLease(connection: Connection, before: StoredToken, force: boolean): Promise<string> {
+    const id = connection.id;
+    const current = await this.repo.get(id);
+    if (!current) throw new AppError('connection_not_found', `Connection ${id} does not exist`);
+    if (current.status === 'reconnect_required') return this.plain.accessToken(current);
+    // Re-read after acquiring: another worker may have refreshed while we waited.
+    const token = await this.readToken(id);
+    if (token.accessToken !== before.accessToken && !this.needsRefresh(token, current)) return token.accessToken;
+    if (!force && !this.needsRefresh(token, current)) return token.accessToken;
+    if (!token.refreshToken) return this.markReconnect(current, 'the provider gave no refresh token and the access token expired');
+
+    const def = oauthProviders[current.provider];
+    const creds = await clientCredentials(this.deps, current.provider);
+    const log = this.deps.logger.child({ connectionId: id, provider: current.provider });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await requestToken({ ...this.deps, timeoutMs: 8_000 }, def, def.tokenEndpoint(this.deps.config), creds, {
+          grant_type: 'refresh_token',
+          refresh_token: token.refreshToken,
+        });
+        // Providers that rotate refresh tokens send a new one; others keep the old one valid.
+        const next: StoredToken = { ...answer.token, refreshToken: answer.token.refreshToken ?? token.refreshToken };
+        await writeStoredToken(this.deps.secrets, id, next);
+        await this.repo.update(id, (c) => {
+          const updated: Connection = { ...c, updatedAt: new Date(this.deps.clock.now()).toISOString() };
+          if (next.expiresAt !== undefined) updated.tokenExpiresAt = next.expiresAt;
+          return updated;
+        });
+        log.info('oauth token refreshed', { attempt });
+        return next.accessToken;
+      } catch (e) {
+        if (!(e instanceof TokenEndpointError)) throw e;
+        if (e.kind === 'invalid_grant') {
+          // A worker whose lease expired may have refreshed meanwhile: then ours was merely stale.
+          const latest = await this.readToken(id);
+          if (latest.refreshToken !== token.refreshToken) return latest.accessToken;
+          log.warn('oauth refresh refused: invalid_grant', { status: e.status });
+          return this.markReconnect(current, 'the provider refused the refresh token (invalid_grant); reconnect the account');
+        }
+        if (e.kind === 'rejected') {
+          log.error('oauth refresh rejected', { oauthError: e.oauthError, status: e.status });
+          throw new AppError('upstream_error', `Token refresh for connection ${id} was refused by the provider (${e.oauthError ?? `HTTP ${e.status ?? '?'}`})`);
+        }
+        log.warn('oauth refresh failed transiently', { attempt, status: e.status });
+        if (attempt >= this.o.attempts) {
+          throw new AppError('unavailable', `Token refresh for connection ${id} failed temporarily; try again`);
+        }
+        await this.o.sleep(200 * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  private async markReconnect(connection: Connection, reason: string): Promise<never> {
+    await this.repo.update(connection.id, (c) => ({
+      ...c,
+      status: 'reconnect_required',
+      statusReason: reason,
+      updatedAt: new Date(this.deps.clock.now()).toISOString(),
+    }));
+    throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected: ${reason}`);
+  }
+}

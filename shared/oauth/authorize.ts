@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { AppContext } from '../app/context';
+import { ConnectionRepo } from '../connections/connection-repo';
+import { AppError } from '../domain/errors';
+import type { Provider } from '../domain/model';
+import { parseOrThrow } from '../domain/validation';
+import { pkceChallenge, randomUrlToken, stateHash } from './pkce';
+import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
+import { checkReturnTo } from './return-to';
+import { saveState, stateLifetimeMs, type OAuthStateRecord } from './state-store';
+
+export const authorizeInputSchema = z.object({
+  returnTo: z.string().min(1).max(2048).optional(),
+  label: z.string().trim().min(1).max(200).optional(),
+  /** Reconnect: replace this connection's token in place (same id), e.g. to rotate access. */
+  connectionId: z.string().min(1).max(100).optional(),
+});
+export type AuthorizeInput = z.output<typeof authorizeInputSchema>;
+
+export interface AuthorizeAnswer {
+  authorizeUrl: string;
+  /** ISO time after which the state in the URL is refused. */
+  expiresAt: string;
+}
+
+/**
+ * Starts an authorization: a fresh single-use state and PKCE verifier are kept
+ * server-side (only the state's hash is the key), and the provider's authorize URL is
+ * returned for the person's browser.
+ */
+export async function startAuthorization(ctx: AppContext, provider: Provider, body: unknown): Promise<AuthorizeAnswer> {
+  const def = oauthProviders[provider];
+  const { clientId } = await clientCredentials(ctx, provider);
+  const input = parseOrThrow(authorizeInputSchema, body);
+  const returnTo = input.returnTo === undefined ? undefined : checkReturnTo(input.returnTo, ctx.config.allowedReturnOrigins);
+  if (input.connectionId !== undefined) {
+    const existing = await new ConnectionRepo(ctx.store).get(input.connectionId);
+    if (!existing) throw new AppError('connection_not_found', `Connection ${input.connectionId} does not exist`);
+    if (existing.provider !== provider) {
+      throw new AppError('invalid_input', `Connection ${input.connectionId} belongs to ${existing.provider}, not ${provider}`, {
+        fields: [{ field: 'connectionId', message: `belongs to ${existing.provider}` }],
+      });
+    }
+  }
+
+  const state = randomUrlToken();
+  const codeVerifier = randomUrlToken();
+  const redirectUri = redirectUriFor(ctx.config, provider);
+  const expiresAt = ctx.clock.now() + stateLifetimeMs;
+  const record: OAuthStateRecord = { provider, redirectUri, codeVerifier, expiresAt };
+  if (returnTo !== undefined) record.returnTo = returnTo;
+  if (input.label !== undefined) record.label = input.label;
+  if (input.connectionId !== undefined) record.connectionId = input.connectionId;
+  await saveState(ctx.store, stateHash(state), record);
+
+  const url = new URL(def.authorizeEndpoint(ctx.config));
+  for (const [k, v] of Object.entries(def.authorizeExtras)) url.searchParams.set(k, v);
+  url.searchParams.set('client_id', clientId);
+  url.searchParams.set('redirect_uri', redirectUri);
+  url.searchParams.set('scope', def.scopes(ctx.config));
+  url.searchParams.set('state', state);
+  url.searchParams.set('code_challenge', pkceChallenge(codeVerifier));
+  url.searchParams.set('code_challenge_method', 'S256');
+  ctx.logger.info('oauth authorization started', { provider, reconnect: input.connectionId !== undefined, connectionId: input.connectionId });
+  ctx.metrics.count('OAuthAuthorizeStarted', 1, { provider });
+  return { authorizeUrl: url.toString(), expiresAt: new Date(expiresAt).toISOString() };
+}

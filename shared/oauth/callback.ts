@@ -1,0 +1,116 @@
+import type { AppContext } from '../app/context';
+import { AppError, InvalidInputError } from '../domain/errors';
+import type { Provider } from '../domain/model';
+import { AccountLookupError, identifyAccount } from './identify';
+import { stateHash } from './pkce';
+import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
+import { withQuery } from './return-to';
+import { saveOAuthConnection } from './save-connection';
+import { consumeState, type OAuthStateRecord } from './state-store';
+import { requestToken, TokenEndpointError } from './token-client';
+
+/** Error codes put in `returnTo?error=`; stable, and never carrying provider text. */
+export type CallbackErrorCode =
+  | 'access_denied'
+  | 'authorization_failed'
+  | 'invalid_request'
+  | 'not_configured'
+  | 'token_exchange_failed'
+  | 'account_lookup_failed'
+  | 'account_mismatch'
+  | 'connection_not_found'
+  | 'server_error';
+
+const messages: Record<CallbackErrorCode, [number, string]> = {
+  access_denied: [400, 'Access was denied at the provider'],
+  authorization_failed: [400, 'The provider reported an authorization error'],
+  invalid_request: [400, 'The callback carried no authorization code'],
+  not_configured: [501, 'OAuth for this provider is not configured'],
+  token_exchange_failed: [502, 'The provider refused to exchange the authorization code'],
+  account_lookup_failed: [502, 'The connected account could not be read from the provider'],
+  account_mismatch: [409, 'Reconnect with the same account the connection was made with'],
+  connection_not_found: [404, 'The connection to reconnect no longer exists'],
+  server_error: [500, 'Connecting failed; try again'],
+};
+
+export type CallbackOutcome =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; body: Record<string, unknown> };
+
+function singleParam(query: URLSearchParams, name: string): string | undefined {
+  const all = query.getAll(name);
+  if (all.length > 1) throw new InvalidInputError([{ field: name, message: 'given more than once' }]);
+  return all[0] === '' ? undefined : all[0];
+}
+
+function failed(record: OAuthStateRecord, code: CallbackErrorCode): CallbackOutcome {
+  if (record.returnTo !== undefined) return { kind: 'redirect', location: withQuery(record.returnTo, { error: code }) };
+  const [status, message] = messages[code];
+  return { kind: 'page', status, body: { provider: record.provider, error: { code, message } } };
+}
+
+/**
+ * The browser's return from the provider. A missing, unknown, expired, reused or foreign
+ * state throws `invalid_input` (400) before any call to the token endpoint. After the
+ * state is consumed, failures go back to `returnTo` with `error=` and store nothing.
+ */
+export async function handleCallback(ctx: AppContext, provider: Provider, query: URLSearchParams): Promise<CallbackOutcome> {
+  const state = singleParam(query, 'state');
+  if (state === undefined) throw new InvalidInputError([{ field: 'state', message: 'missing' }]);
+  const record = await consumeState(ctx.store, ctx.clock, stateHash(state));
+  if (!record) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
+  if (record.provider !== provider) throw new AppError('invalid_input', 'The state was issued for another provider');
+  if (record.redirectUri !== redirectUriFor(ctx.config, provider)) {
+    throw new AppError('invalid_input', 'The state was issued for another redirect URI');
+  }
+  const log = ctx.logger.child({ provider, reconnect: record.connectionId !== undefined });
+
+  const providerError = singleParam(query, 'error');
+  if (providerError !== undefined) {
+    log.info('oauth callback: provider reported an error', { oauthError: providerError.slice(0, 64) });
+    return failed(record, providerError === 'access_denied' ? 'access_denied' : 'authorization_failed');
+  }
+  const code = singleParam(query, 'code');
+  if (code === undefined) return failed(record, 'invalid_request');
+
+  try {
+    const def = oauthProviders[provider];
+    const creds = await clientCredentials(ctx, provider);
+    const answer = await requestToken(ctx, def, def.tokenEndpoint(ctx.config), creds, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: record.redirectUri,
+      code_verifier: record.codeVerifier,
+    });
+    const identity = await identifyAccount(ctx.config, ctx.fetch, provider, answer, record.label);
+    const saved = await saveOAuthConnection(ctx, {
+      provider,
+      token: answer.token,
+      identity,
+      ...(record.label !== undefined ? { label: record.label } : {}),
+      ...(record.connectionId !== undefined ? { connectionId: record.connectionId } : {}),
+    });
+    if (!saved.ok) {
+      log.warn('oauth callback: reconnect refused', { connectionId: record.connectionId, reason: saved.error });
+      return failed(record, saved.error);
+    }
+    log.info('oauth connection saved', { connectionId: saved.connectionId });
+    ctx.metrics.count('OAuthConnected', 1, { provider });
+    if (record.returnTo === undefined) {
+      return { kind: 'page', status: 200, body: { provider, connectionId: saved.connectionId, status: 'connected' } };
+    }
+    return { kind: 'redirect', location: withQuery(record.returnTo, { connectionId: saved.connectionId }) };
+  } catch (e) {
+    if (e instanceof TokenEndpointError) {
+      log.warn('oauth callback: token exchange failed', { kind: e.kind, oauthError: e.oauthError, status: e.status });
+      return failed(record, 'token_exchange_failed');
+    }
+    if (e instanceof AccountLookupError) {
+      log.warn('oauth callback: account lookup failed', { status: e.status });
+      return failed(record, 'account_lookup_failed');
+    }
+    if (e instanceof AppError && e.code === 'not_configured') return failed(record, 'not_configured');
+    log.error('oauth callback failed', { error: e });
+    return failed(record, 'server_error');
+  }
+}
