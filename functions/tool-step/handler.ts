@@ -1,5 +1,6 @@
-/** Placeholder until the feature lands: answers 501 so a deployed stack fails loudly, not silently. */
-export const handler = async (): Promise<{ statusCode: number; body: string }> => ({
-  statusCode: 501,
-  body: JSON.stringify({ error: { code: 'not_implemented', message: 'This function is not built yet' } }),
-});
+import { allProviderTools } from '../../shared/tools/registry';
+import { createToolStepHandler } from './create-handler';
+import { getContext } from './deps';
+
+/** Tool steps: function URL (`GET /tools`, `POST /tools/{toolId}/invoke`) and direct invoke. */
+export const handler = createToolStepHandler(getContext, allProviderTools);

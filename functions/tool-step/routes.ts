@@ -1,15 +1,9 @@
 import type { AppContext } from '../../shared/app/context';
-import { notImplemented } from '../../shared/http/responses';
 import type { Route } from '../../shared/http/types';
+import { allProviderTools } from '../../shared/tools/registry';
+import { toolRoutes } from '../../shared/tools/tool-routes';
 
-/** Placeholder until the feature lands: each route of CONTRACT.md answers 501 with a JSON error. */
-export function routes(_ctx: AppContext): Route[] {
-  return [
-    pending('GET', '/tools', 'platform'),
-    pending('POST', '/tools/:toolId/invoke', 'platform'),
-  ];
-}
-
-function pending(method: Route['method'], pattern: string, auth: Route['auth']): Route {
-  return { method, pattern, auth, handle: async () => notImplemented('Tool steps') };
+/** `GET /tools` and `POST /tools/:toolId/invoke` over every provider's steps. */
+export function routes(ctx: AppContext): Route[] {
+  return toolRoutes(ctx, allProviderTools());
 }

@@ -1,0 +1,44 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { AppContext } from '../../shared/app/context';
+import { AppError } from '../../shared/domain/errors';
+import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
+import { createRouter } from '../../shared/http/router';
+import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
+import type { ProviderTools } from '../../shared/tools/tool-step';
+import { toolRoutes } from '../../shared/tools/tool-routes';
+
+/** Direct Lambda invoke (CONTRACT.md): `{toolId, connectionId, input}` -> the ToolResult. */
+export interface DirectInvokeEvent {
+  toolId?: unknown;
+  connectionId?: unknown;
+  input?: unknown;
+}
+
+function isFunctionUrlEvent(event: unknown): event is APIGatewayProxyEventV2 {
+  return typeof event === 'object' && event !== null && typeof (event as APIGatewayProxyEventV2).requestContext?.http === 'object';
+}
+
+/**
+ * The tool-step Lambda: function URL events (recognised by `requestContext.http`) go
+ * through the same routes as the local runtime (platform key checked by the router);
+ * anything else is a direct invoke and answers the ToolResult object itself.
+ */
+export function createToolStepHandler(getContext: () => Promise<AppContext>, getTools: () => ProviderTools[]) {
+  let router: ReturnType<typeof createRouter> | undefined;
+  return async (event: unknown): Promise<ToolResult | APIGatewayProxyStructuredResultV2> => {
+    const ctx = await getContext();
+    const tools = getTools();
+    if (isFunctionUrlEvent(event)) {
+      router ??= createRouter(toolRoutes(ctx, tools), {
+        platformApiKey: ctx.platformApiKey,
+        onError: (e) => ctx.logger.error('tool-step request failed', { error: e }),
+      });
+      return toLambdaResult(await router(fromLambdaEvent(event)));
+    }
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+      return { ok: false, error: new AppError('invalid_input', 'Invoke with {toolId, connectionId, input}').toJSON() };
+    }
+    const { toolId, connectionId, input } = event as DirectInvokeEvent;
+    return invokeTool(ctx, { toolId: toolId as string, connectionId: connectionId as string, input }, tools);
+  };
+}

@@ -1,0 +1,80 @@
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import type { AppContext } from '../app/context';
+import { ConnectionRepo } from '../connections/connection-repo';
+import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';
+import { fieldProblems } from '../domain/validation';
+import { assertRepositoryAllowed } from './allow-list';
+import { stepIndex } from './catalog';
+import type { ProviderTools, StepContext } from './tool-step';
+
+/** The answer of every tool step, over HTTP and Lambda invoke alike (CONTRACT.md). */
+export type ToolResult =
+  | { ok: true; data: unknown }
+  | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
+
+export interface InvokeRequest {
+  toolId: string;
+  connectionId: string;
+  input?: unknown;
+}
+
+const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a connection id (letters, digits, _ and -)');
+
+function failure(error: AppError): ToolResult {
+  return { ok: false, error: error.toJSON() };
+}
+
+/**
+ * Runs one tool step for one connection. Order matters: the tool and the input are checked
+ * before any I/O (invalid input never reaches the provider), then the connection, its
+ * status and its repository allow-list, and only then is a client built and the call made.
+ * Never throws: every failure is a `{ok: false}` result with a stable code.
+ */
+export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools: ProviderTools[]): Promise<ToolResult> {
+  const started = performance.now();
+  const { toolId, connectionId } = request;
+  const logger = ctx.logger.child({ toolId, connectionId });
+  const entry = typeof toolId === 'string' ? stepIndex(tools).get(toolId) : undefined;
+  let result: ToolResult;
+  try {
+    if (!entry) throw new AppError('not_found', `Unknown tool step ${String(toolId)}; GET /tools lists the steps`);
+    const { step, provider } = entry;
+    const problems: FieldProblem[] = [];
+    const id = connectionIdSchema.safeParse(connectionId);
+    if (!id.success) problems.push(...fieldProblems(id.error, 'connectionId'));
+    const parsed = step.input.safeParse(request.input ?? {});
+    if (!parsed.success) problems.push(...fieldProblems(parsed.error, 'input'));
+    if (problems.length > 0) throw new InvalidInputError(problems);
+
+    const connection = await new ConnectionRepo(ctx.store).get(connectionId);
+    if (!connection) throw new AppError('connection_not_found', `Connection ${connectionId} does not exist`);
+    if (connection.provider !== step.provider) {
+      throw new InvalidInputError([{ field: 'connectionId', message: `is a ${connection.provider} connection; ${step.id} needs a ${step.provider} connection` }]);
+    }
+    if (connection.status === 'reconnect_required') {
+      throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected${connection.statusReason ? `: ${connection.statusReason}` : ''}`);
+    }
+    assertRepositoryAllowed(connection, step.repositoryOf?.(parsed.data));
+
+    const stepCtx: StepContext = { connection, app: ctx, logger };
+    try {
+      const client = await provider.client(connection, stepCtx);
+      const data = await step.run(parsed.data, client, stepCtx);
+      result = { ok: true, data: data ?? null };
+    } catch (e) {
+      throw provider.mapError?.(e) ?? e;
+    }
+  } catch (e) {
+    if (e instanceof AppError) result = failure(e);
+    else {
+      logger.error('tool step failed unexpectedly', { error: e });
+      result = failure(new AppError('internal', 'The tool step failed unexpectedly; the error was logged'));
+    }
+  }
+  const outcome = result.ok ? 'ok' : result.error.code;
+  const durationMs = Math.round(performance.now() - started);
+  logger.info('tool step finished', { outcome, durationMs });
+  ctx.metrics.count('tool_step', 1, { toolId: entry ? entry.step.id : 'unknown', outcome });
+  return result;
+}
