@@ -1,22 +1,71 @@
 import type { AppContext } from '../../shared/app/context';
-import { notImplemented } from '../../shared/http/responses';
-import type { Route } from '../../shared/http/types';
+import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { createTokenConnection } from '../../shared/connections/create-token-connection';
+import { disconnect, type DisconnectOptions } from '../../shared/connections/disconnect';
+import { updateConnection } from '../../shared/connections/update-connection';
+import { AppError } from '../../shared/domain/errors';
+import { json } from '../../shared/http/responses';
+import type { HttpRequest, Route } from '../../shared/http/types';
+import { createSubscription } from '../../shared/subscriptions/create-subscription';
+import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
+import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
 
-/** Placeholder until the feature lands: each route of CONTRACT.md answers 501 with a JSON error. */
-export function routes(_ctx: AppContext): Route[] {
-  return [
-    pending('POST', '/connections', 'platform'),
-    pending('GET', '/connections', 'platform'),
-    pending('GET', '/connections/:id', 'platform'),
-    pending('PATCH', '/connections/:id', 'platform'),
-    pending('DELETE', '/connections/:id', 'platform'),
-    pending('POST', '/subscriptions', 'platform'),
-    pending('GET', '/subscriptions', 'platform'),
-    pending('GET', '/subscriptions/:id', 'platform'),
-    pending('DELETE', '/subscriptions/:id', 'platform'),
-  ];
+function parseJson(req: HttpRequest): unknown {
+  if (req.body.length === 0) return {};
+  try {
+    return JSON.parse(req.body.toString('utf8'));
+  } catch {
+    throw new AppError('invalid_input', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'not valid JSON' }] });
+  }
 }
 
-function pending(method: Route['method'], pattern: string, auth: Route['auth']): Route {
-  return { method, pattern, auth, handle: async () => notImplemented('Connections and subscriptions API') };
+export interface PlatformApiOptions {
+  /** Token revocation at disconnect (the OAuth wiring supplies it). */
+  revoke?: DisconnectOptions['revoke'];
+}
+
+/** Connections and subscriptions (CONTRACT.md), all behind the platform key. */
+export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route[] {
+  const connections = new ConnectionRepo(ctx.store);
+  const subscriptions = new SubscriptionRepo(ctx.store);
+  const connectionOr404 = async (id: string) => {
+    const c = await connections.get(id);
+    if (!c) throw new AppError('connection_not_found', `No connection ${id}`);
+    return c;
+  };
+  return [
+    { method: 'POST', pattern: '/connections', auth: 'platform', handle: async (req) => json(201, await createTokenConnection(ctx, parseJson(req))) },
+    { method: 'GET', pattern: '/connections', auth: 'platform', handle: async () => json(200, { connections: await connections.list() }) },
+    { method: 'GET', pattern: '/connections/:id', auth: 'platform', handle: async (req) => json(200, await connectionOr404(req.params.id ?? '')) },
+    {
+      method: 'PATCH',
+      pattern: '/connections/:id',
+      auth: 'platform',
+      handle: async (req) => json(200, await updateConnection(ctx, req.params.id ?? '', parseJson(req))),
+    },
+    {
+      method: 'DELETE',
+      pattern: '/connections/:id',
+      auth: 'platform',
+      handle: async (req) => json(200, await disconnect(ctx, req.params.id ?? '', { revoke: options.revoke })),
+    },
+    { method: 'POST', pattern: '/subscriptions', auth: 'platform', handle: async (req) => json(201, await createSubscription(ctx, parseJson(req))) },
+    {
+      method: 'GET',
+      pattern: '/subscriptions',
+      auth: 'platform',
+      handle: async (req) => json(200, { subscriptions: await subscriptions.list(req.query.get('connectionId') || undefined) }),
+    },
+    {
+      method: 'GET',
+      pattern: '/subscriptions/:id',
+      auth: 'platform',
+      handle: async (req) => {
+        const sub = await subscriptions.get(req.params.id ?? '');
+        if (!sub) throw new AppError('not_found', `No subscription ${req.params.id}`);
+        return json(200, sub);
+      },
+    },
+    { method: 'DELETE', pattern: '/subscriptions/:id', auth: 'platform', handle: async (req) => json(200, await deleteSubscription(ctx, req.params.id ?? '')) },
+  ];
 }

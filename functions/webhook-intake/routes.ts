@@ -1,14 +1,19 @@
 import type { AppContext } from '../../shared/app/context';
-import { notImplemented } from '../../shared/http/responses';
+import { receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
+import { json } from '../../shared/http/responses';
 import type { Route } from '../../shared/http/types';
 
-/** Placeholder until the feature lands: each route of CONTRACT.md answers 501 with a JSON error. */
-export function routes(_ctx: AppContext): Route[] {
+/** `POST /webhooks/github/{endpointId}`: the code host's deliveries (no platform key; the signature is the auth). */
+export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
   return [
-    pending('POST', '/webhooks/github/:endpointId', 'none'),
+    {
+      method: 'POST',
+      pattern: '/webhooks/github/:endpointId',
+      auth: 'none',
+      handle: async (req) => {
+        const answer = await receiveDelivery(ctx, { endpointId: req.params.endpointId ?? '', headers: req.headers, body: req.body }, options);
+        return json(answer.status, answer.body);
+      },
+    },
   ];
-}
-
-function pending(method: Route['method'], pattern: string, auth: Route['auth']): Route {
-  return { method, pattern, auth, handle: async () => notImplemented('Webhook intake') };
 }

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { AppContext } from '../app/context';
+import { AppError } from '../domain/errors';
+import type { Connection } from '../domain/model';
+import { parseOrThrow } from '../domain/validation';
+import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
+import { ConnectionRepo } from './connection-repo';
+import { writeStoredToken } from './stored-token';
+
+const bodySchema = z
+  .object({
+    provider: z.enum(['github', 'contentsnare']),
+    token: z.string().trim().min(1, 'is required').max(1000),
+    label: z.string().trim().min(1).max(200).optional(),
+  })
+  .strict();
+
+const userSchema = z.object({ login: z.string().min(1), id: z.union([z.number(), z.string()]).optional() });
+
+/**
+ * `POST /connections` with a token the user made. The token is checked against the code
+ * host's `GET /user` (which also names the account), stored in the secret store BEFORE the
+ * connection item exists (so a connection never lacks its token), and never answered back.
+ */
+export async function createTokenConnection(ctx: AppContext, body: unknown): Promise<Connection> {
+  const input = parseOrThrow(bodySchema, body);
+  if (input.provider === 'contentsnare') {
+    throw new AppError('invalid_input', 'provider: contentsnare connects by OAuth only; start with POST /oauth/contentsnare/authorize', {
+      fields: [{ field: 'provider', message: 'contentsnare connects by OAuth only' }],
+    });
+  }
+  const baseUrl = ctx.config.github.apiUrl;
+  const result = await restCall(ctx.fetch, { baseUrl, token: input.token, method: 'GET', path: '/user' });
+  if (result.status === 401) {
+    throw new AppError('invalid_input', 'token: the token was refused by the code host (expired, revoked or mistyped)', {
+      fields: [{ field: 'token', message: 'was refused by the code host' }],
+    });
+  }
+  if (!isOk(result)) throw new AppError('upstream_error', `The code host could not check the token: ${upstreamMessage(result)}`, { upstreamStatus: result.status });
+  const user = userSchema.safeParse(result.body);
+  if (!user.success) throw new AppError('upstream_error', 'The code host answered GET /user without a login');
+  const scopesHeader = result.headers.get('x-oauth-scopes');
+  const now = new Date(ctx.clock.now()).toISOString();
+  const connection: Connection = {
+    id: ConnectionRepo.newId(),
+    provider: 'github',
+    label: input.label,
+    accountLogin: user.data.login,
+    accountId: user.data.id === undefined ? undefined : String(user.data.id),
+    authMethod: 'token',
+    status: 'connected',
+    repositories: [],
+    scopes: scopesHeader ? scopesHeader.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await writeStoredToken(ctx.secrets, connection.id, { accessToken: input.token });
+  await new ConnectionRepo(ctx.store).create(connection);
+  ctx.logger.info('connection created', { connectionId: connection.id, accountLogin: connection.accountLogin, authMethod: 'token' });
+  return connection;
+}

@@ -1,0 +1,67 @@
+import type { AppContext } from '../app/context';
+import { AppError } from '../domain/errors';
+import { secretNames, type Connection } from '../domain/model';
+import { deleteSubscription } from '../subscriptions/delete-subscription';
+import { releaseEndpoint } from '../subscriptions/endpoint-hook';
+import { EndpointRepo } from '../subscriptions/endpoint-repo';
+import { withLease } from '../subscriptions/lease';
+import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+import { ConnectionRepo } from './connection-repo';
+
+export interface DisconnectOptions {
+  /** Revokes the token at the provider (OAuth connections); failures are reported, not thrown. */
+  revoke?: (connection: Connection) => Promise<void>;
+}
+
+export interface DisconnectResult {
+  id: string;
+  deleted: true;
+  subscriptionsDeleted: number;
+  hooksDeleted: number;
+  revoked?: boolean;
+  /** What could not be done at the code host (hooks left behind, revocation refused). */
+  warnings: string[];
+}
+
+/**
+ * `DELETE /connections/{id}`: its subscriptions (and their hooks at the code host, best
+ * effort but reported), then revocation, then the stored token, then the connection item.
+ * The token goes before the item so that a crash midway never leaves a token without a
+ * connection that could be used to find and delete it.
+ */
+export async function disconnect(ctx: AppContext, id: string, options: DisconnectOptions = {}): Promise<DisconnectResult> {
+  const connections = new ConnectionRepo(ctx.store);
+  const connection = await connections.get(id);
+  if (!connection) throw new AppError('connection_not_found', `No connection ${id}`);
+  const warnings: string[] = [];
+  let hooksDeleted = 0;
+  const subs = await new SubscriptionRepo(ctx.store).list(id);
+  for (const sub of subs) {
+    const out = await deleteSubscription(ctx, sub.id).catch((e: unknown) => {
+      if (e instanceof AppError && e.code === 'not_found') return undefined;
+      throw e;
+    });
+    if (out?.hook === 'deleted') hooksDeleted++;
+    if (out?.warning) warnings.push(out.warning);
+  }
+  // Endpoints left without subscriptions (an earlier failed cleanup) go too.
+  for (const endpoint of await new EndpointRepo(ctx.store).list(id)) {
+    const out = await withLease(ctx, `endpoint#${endpoint.id}`, () => releaseEndpoint(ctx, connection, endpoint.id));
+    if (out.hook === 'deleted') hooksDeleted++;
+    if (out.warning) warnings.push(out.warning);
+  }
+  let revoked: boolean | undefined;
+  if (options.revoke) {
+    try {
+      await options.revoke(connection);
+      revoked = true;
+    } catch (e) {
+      revoked = false;
+      warnings.push(`The token could not be revoked at the provider: ${(e as Error).message}`);
+    }
+  }
+  await ctx.secrets.delete(secretNames.connectionToken(id));
+  await connections.delete(id);
+  ctx.logger.info('connection deleted', { connectionId: id, subscriptionsDeleted: subs.length, hooksDeleted, warnings: warnings.length });
+  return { id, deleted: true, subscriptionsDeleted: subs.length, hooksDeleted, revoked, warnings };
+}

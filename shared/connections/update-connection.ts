@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { AppContext } from '../app/context';
+import { AppError } from '../domain/errors';
+import type { Connection } from '../domain/model';
+import { parseOrThrow } from '../domain/validation';
+import { repositoryName } from '../subscriptions/subscription-input';
+import { ConnectionRepo } from './connection-repo';
+
+const bodySchema = z
+  .object({
+    label: z.string().trim().max(200).nullable().optional(),
+    repositories: z.array(repositoryName).max(1000).optional(),
+  })
+  .strict();
+
+/** Is `repository` inside the connection's allow-list (an empty list allows all)? */
+export function repositoryAllowed(connection: Pick<Connection, 'repositories'>, repository: string): boolean {
+  return connection.repositories.length === 0 || connection.repositories.some((r) => r.toLowerCase() === repository.toLowerCase());
+}
+
+/** `PATCH /connections/{id}`: label and the repository allow-list (empty: all). */
+export async function updateConnection(ctx: AppContext, id: string, body: unknown): Promise<Connection> {
+  const input = parseOrThrow(bodySchema, body);
+  const updated = await new ConnectionRepo(ctx.store).update(id, (c) => {
+    const next: Connection = { ...c, updatedAt: new Date(ctx.clock.now()).toISOString() };
+    if (input.label !== undefined) next.label = input.label === null || input.label === '' ? undefined : input.label;
+    if (input.repositories !== undefined) {
+      const seen = new Map<string, string>();
+      for (const r of input.repositories) if (!seen.has(r.toLowerCase())) seen.set(r.toLowerCase(), r);
+      next.repositories = [...seen.values()];
+    }
+    return next;
+  });
+  if (!updated) throw new AppError('connection_not_found', `No connection ${id}`);
+  return updated;
+}

@@ -1,0 +1,94 @@
+import type { AppContext } from '../app/context';
+import type { ConsumerQueue, InboundMessage } from '../ports';
+import { backoffSeconds } from './backoff';
+import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
+import { fromQueueMessage, PoisonMessageError } from './event-message';
+import { postEvent } from './post-event';
+
+export interface BatchResult {
+  /** Messages to leave on the queue (SQS `batchItemFailures`); the others are done. */
+  failedMessageIds: string[];
+}
+
+type Outcome = 'done' | 'failed';
+
+/**
+ * Delivers a batch of queued trigger events to the agent runtime, each independently:
+ * - a message that can never be read (poison) is reported failed at once with no delay,
+ *   so it reaches the dead-letter queue intact after the queue's last receive (RELIABILITY 17);
+ * - a claim per event id makes two copies in flight deliver once (RELIABILITY 18);
+ * - a non-2xx or network failure postpones the message with exponential backoff and
+ *   reports it failed, so the queue dead-letters it after its last try;
+ * - throttling (429, or 503 with Retry-After) re-enqueues a delayed copy instead, so
+ *   throttling alone never dead-letters an event (RELIABILITY 19).
+ */
+export async function dispatchBatch(ctx: AppContext, messages: readonly InboundMessage[], consumer: ConsumerQueue): Promise<BatchResult> {
+  const outcomes = await Promise.all(messages.map((m) => dispatchOne(ctx, m, consumer).catch(async (e: unknown) => {
+    ctx.logger.error('dispatch failed unexpectedly', { messageId: m.messageId, error: e });
+    await postpone(ctx, consumer, m, backoffSeconds(m.receiveCount));
+    return 'failed' as Outcome;
+  })));
+  return { failedMessageIds: messages.filter((_, i) => outcomes[i] === 'failed').map((m) => m.messageId) };
+}
+
+async function postpone(ctx: AppContext, consumer: ConsumerQueue, m: InboundMessage, seconds: number): Promise<void> {
+  await consumer.changeVisibility(m.receiptHandle, seconds).catch((e: unknown) => {
+    ctx.logger.warn('could not postpone message', { messageId: m.messageId, error: e });
+  });
+}
+
+async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: ConsumerQueue): Promise<Outcome> {
+  let read;
+  try {
+    read = await fromQueueMessage(ctx, m.body);
+  } catch (e) {
+    if (!(e instanceof PoisonMessageError)) throw e;
+    ctx.metrics.count('dispatch_poison');
+    ctx.logger.error('unreadable queue message; it goes to the dead-letter queue as it is', { messageId: m.messageId, receiveCount: m.receiveCount, problem: e.message });
+    await postpone(ctx, consumer, m, 0);
+    return 'failed';
+  }
+  const { event } = read;
+  const log = ctx.logger.child({ eventId: event.id, trigger: event.trigger, subscriptionId: event.subscriptionId, deliveryId: event.deliveryId, messageId: m.messageId });
+  const url = ctx.config.agentRuntimeUrl;
+  if (url === undefined) {
+    log.info(`trigger event ${event.trigger} for agent ${event.agentId} (AGENT_RUNTIME_URL is not set, so it is only logged)`, { triggerEvent: event });
+    ctx.metrics.count('dispatch_logged');
+    return 'done';
+  }
+  const claim = await claimEvent(ctx.store, event.id, ctx.clock.now());
+  if (claim.kind === 'done') {
+    ctx.metrics.count('dispatch_duplicate');
+    log.info('event already delivered; copy dropped');
+    return 'done';
+  }
+  if (claim.kind === 'busy') {
+    log.info('event is being delivered by another worker; checking back later');
+    await postpone(ctx, consumer, m, claim.retryInSeconds);
+    return 'failed';
+  }
+  const outcome = await postEvent(ctx, url, event);
+  if (outcome.kind === 'delivered') {
+    await markDone(ctx.store, event.id, ctx.clock.now());
+    if (read.blobKey) await ctx.blobs.delete(read.blobKey).catch(() => undefined);
+    ctx.metrics.count('dispatch_delivered');
+    log.info('trigger event delivered', { status: outcome.status });
+    return 'done';
+  }
+  await releaseClaim(ctx.store, event.id).catch((e: unknown) => log.warn('could not release dispatch claim', { error: e }));
+  const delay = backoffSeconds(m.receiveCount, outcome.retryAfterSeconds);
+  if (outcome.throttled) {
+    try {
+      await ctx.queue.sendBatch([{ id: 'throttled', body: m.body, delaySeconds: delay }]);
+      ctx.metrics.count('dispatch_throttled');
+      log.warn('agent runtime is throttling; event re-enqueued', { status: outcome.status, delaySeconds: delay });
+      return 'done';
+    } catch (e) {
+      log.warn('could not re-enqueue throttled event; retrying in place', { error: e });
+    }
+  }
+  ctx.metrics.count('dispatch_retry');
+  log.warn('agent runtime did not take the event; will retry', { reason: outcome.reason, receiveCount: m.receiveCount, delaySeconds: delay });
+  await postpone(ctx, consumer, m, delay);
+  return 'failed';
+}

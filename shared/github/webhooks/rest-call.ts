@@ -1,0 +1,80 @@
+import { AppError } from '../../domain/errors';
+import type { Fetch } from '../../ports';
+
+export interface RestCall {
+  /** REST base, e.g. the configured `GITHUB_API_URL` or a connection's own. */
+  baseUrl: string;
+  token: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+  /** Path under the base, segments already encoded. */
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface RestResult {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined for empty/non-JSON answers. */
+  body: unknown;
+}
+
+/**
+ * One call to the code host's REST interface for the webhook machinery (hooks, deliveries,
+ * polling). Plain fetch rather than Octokit: these callers need the raw status (304, 403,
+ * 404 decide what happens next), not thrown request errors and automatic retries.
+ * A network failure or timeout becomes `upstream_error`; the token never reaches a message.
+ */
+export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResult> {
+  const headers: Record<string, string> = {
+    accept: 'application/vnd.github+json',
+    'x-github-api-version': '2022-11-28',
+    'user-agent': 'agent-integrations',
+    authorization: `Bearer ${call.token}`,
+    ...call.headers,
+  };
+  if (call.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetchFn(`${call.baseUrl}${call.path}`, {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal: AbortSignal.timeout(call.timeoutMs ?? 10_000),
+      redirect: 'manual',
+    });
+  } catch (e) {
+    throw new AppError('upstream_error', `The code host could not be reached (${call.method} ${call.path}): ${(e as Error).name}`);
+  }
+  const text = await res.text();
+  let body: unknown;
+  if (text.length > 0) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** The code host's own message from an error answer, for people. */
+export function upstreamMessage(result: RestResult): string {
+  const msg = (result.body as { message?: unknown } | undefined)?.message;
+  return typeof msg === 'string' ? msg.slice(0, 300) : `HTTP ${result.status}`;
+}
+
+export function isOk(result: RestResult): boolean {
+  return result.status >= 200 && result.status < 300;
+}
+
+/** `owner/name` -> `/repos/owner/name` with each segment encoded. */
+export function repoPath(repository: string): string {
+  const [owner = '', name = ''] = repository.split('/');
+  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+}
+
+export function orgPath(organization: string): string {
+  return `/orgs/${encodeURIComponent(organization)}`;
+}

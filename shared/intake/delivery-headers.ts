@@ -1,0 +1,28 @@
+/** What the intake needs from the code host's headers (names lower-case, as normalised by the transport). */
+export interface DeliveryHeaders {
+  event: string;
+  deliveryId: string;
+  signature: string;
+}
+
+export type HeaderCheck = { ok: true; headers: DeliveryHeaders } | { ok: false; status: 400 | 401; code: 'invalid_input' | 'invalid_signature'; message: string };
+
+const eventName = /^[a-z_]{1,64}$/;
+/** GitHub sends a GUID; redeliveries keep it. Anything key-safe and short is accepted. */
+const deliveryIdFormat = /^[A-Za-z0-9-]{1,100}$/;
+
+/**
+ * Checks the required headers as one list. A missing signature is 401 (the request is not
+ * authenticated), the others 400 naming the header.
+ */
+export function checkDeliveryHeaders(headers: Record<string, string | undefined>): HeaderCheck {
+  const event = headers['x-github-event']?.trim();
+  const deliveryId = headers['x-github-delivery']?.trim();
+  const signature = headers['x-hub-signature-256']?.trim();
+  if (!event) return { ok: false, status: 400, code: 'invalid_input', message: 'Missing header X-GitHub-Event' };
+  if (!eventName.test(event)) return { ok: false, status: 400, code: 'invalid_input', message: 'Header X-GitHub-Event is not an event name' };
+  if (!deliveryId) return { ok: false, status: 400, code: 'invalid_input', message: 'Missing header X-GitHub-Delivery' };
+  if (!deliveryIdFormat.test(deliveryId)) return { ok: false, status: 400, code: 'invalid_input', message: 'Header X-GitHub-Delivery is not a delivery id' };
+  if (!signature) return { ok: false, status: 401, code: 'invalid_signature', message: 'Missing header X-Hub-Signature-256' };
+  return { ok: true, headers: { event, deliveryId, signature } };
+}

@@ -1,0 +1,73 @@
+import type { AppContext } from '../app/context';
+import { toQueueMessage } from '../dispatch/event-message';
+import type { MappedEvent } from '../domain/mapping/types';
+import type { Connection, Subscription, TriggerEvent } from '../domain/model';
+import { matchesSubscription } from '../domain/subscription-match';
+import type { TriggerId } from '../domain/triggers';
+import { stableId } from '../subscriptions/stable-id';
+import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+
+/**
+ * The event id the agent runtime dedupes on: stable across redeliveries of the delivery,
+ * and for occurrences that must be announced once whatever delivery carries them (a commit
+ * pushed to a second branch, a tag seen in `create` and `push`) independent of the delivery.
+ */
+export function triggerEventId(subscriptionId: string, mapped: Pick<MappedEvent, 'trigger' | 'dedupeKey'>, deliveryId: string): string {
+  const occurrence = mapped.dedupeKey === 'delivery' ? `delivery:${deliveryId}` : mapped.dedupeKey;
+  return stableId('evt_', [subscriptionId, occurrence, mapped.trigger]);
+}
+
+function allowListed(connection: Connection, sub: Subscription, mapped: MappedEvent): boolean {
+  if (connection.repositories.length === 0) return true;
+  const repository = sub.repository ?? mapped.facts.repository;
+  if (repository === undefined) return true;
+  return connection.repositories.some((r) => r.toLowerCase() === repository.toLowerCase());
+}
+
+export interface FanOutInput {
+  connection: Connection;
+  /** Subscriptions that may receive the events, by trigger (one route Query each). */
+  subscriptions: ReadonlyMap<TriggerId, readonly Subscription[]>;
+  mapped: readonly MappedEvent[];
+  deliveryId: string;
+  occurredAt: string;
+}
+
+/** One trigger event per (matching subscription, mapped event), without repeats. */
+export function buildTriggerEvents(input: FanOutInput): TriggerEvent[] {
+  const out = new Map<string, TriggerEvent>();
+  for (const mapped of input.mapped) {
+    for (const sub of input.subscriptions.get(mapped.trigger) ?? []) {
+      if (sub.connectionId !== input.connection.id) continue;
+      if (!matchesSubscription(sub, mapped) || !allowListed(input.connection, sub, mapped)) continue;
+      const id = triggerEventId(sub.id, mapped, input.deliveryId);
+      if (out.has(id)) continue;
+      out.set(id, {
+        id,
+        trigger: mapped.trigger,
+        subscriptionId: sub.id,
+        agentId: sub.agentId,
+        connectionId: sub.connectionId,
+        deliveryId: input.deliveryId,
+        occurredAt: input.occurredAt,
+        event: mapped.event,
+      });
+    }
+  }
+  return [...out.values()];
+}
+
+/** The subscriptions of each trigger's route partition: one Query per distinct trigger. */
+export async function subscriptionsByRoute(ctx: Pick<AppContext, 'store'>, triggers: readonly TriggerId[], route: (t: TriggerId) => string): Promise<Map<TriggerId, Subscription[]>> {
+  const repo = new SubscriptionRepo(ctx.store);
+  const distinct = [...new Set(triggers)];
+  const found = await Promise.all(distinct.map((t) => repo.byRoute(route(t))));
+  return new Map(distinct.map((t, i) => [t, found[i] ?? []]));
+}
+
+/** Puts the events on the dispatch queue: big bodies aside first, then ONE sendBatch. */
+export async function enqueueEvents(ctx: Pick<AppContext, 'queue' | 'blobs'>, events: readonly TriggerEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const messages = await Promise.all(events.map((e) => toQueueMessage(ctx, e)));
+  await ctx.queue.sendBatch(messages);
+}

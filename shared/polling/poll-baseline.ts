@@ -1,0 +1,27 @@
+import type { AppContext } from '../app/context';
+import type { Connection, Subscription } from '../domain/model';
+import { fetchPollPage } from './poll-fetch';
+import { writeCursor } from './poll-cursor';
+import { itemIdentity, pollSourceFor } from './poll-source';
+
+/**
+ * Records what exists now for a polled subscription, so the poller only ever announces
+ * what is created after: the newest creation time seen (the code host's clock, or ours
+ * when there is nothing yet) and the ids at hand, with the ETag for the next conditional GET.
+ */
+export async function recordBaseline(ctx: AppContext, connection: Connection, sub: Subscription): Promise<void> {
+  const source = pollSourceFor(sub);
+  if (!source) return;
+  const page = await fetchPollPage(ctx, connection, source.path);
+  const items = page.kind === 'items' ? page.items : [];
+  const ids = items.map(itemIdentity).filter((x) => x !== undefined);
+  const now = new Date(ctx.clock.now()).toISOString();
+  const times = ids.map((x) => Date.parse(x.createdAt)).filter((t) => !Number.isNaN(t));
+  const newest = times.length > 0 ? new Date(Math.max(...times)).toISOString() : undefined;
+  await writeCursor(ctx.store, sub.id, {
+    etag: page.kind === 'items' ? page.etag : undefined,
+    since: newest ?? now,
+    seen: ids.map((x) => x.id),
+    updatedAt: now,
+  });
+}

@@ -1,0 +1,67 @@
+import type { AppContext } from '../app/context';
+import { ConnectionRepo } from '../connections/connection-repo';
+import { repositoryAllowed } from '../connections/update-connection';
+import { AppError } from '../domain/errors';
+import type { Connection, EndpointTarget, Subscription } from '../domain/model';
+import { recordBaseline } from '../polling/poll-baseline';
+import { endpointIdFor } from './endpoint-repo';
+import { ensureHook } from './endpoint-hook';
+import { withLease } from './lease';
+import { parseSubscriptionRequest, type SubscriptionRequest } from './subscription-input';
+import { SubscriptionRepo } from './subscription-repo';
+import { canPoll, sourceFor } from './trigger-rules';
+
+async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise<Connection> {
+  const connection = await new ConnectionRepo(ctx.store).get(req.connectionId);
+  if (!connection) throw new AppError('connection_not_found', `connectionId: no connection ${req.connectionId}`, { fields: [{ field: 'connectionId', message: 'no such connection' }] });
+  if (connection.provider !== 'github') throw new AppError('invalid_input', `connectionId: connection ${connection.id} is not a code-host connection`, { fields: [{ field: 'connectionId', message: 'not a code-host connection' }] });
+  if (connection.status === 'reconnect_required') throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
+  if (req.target.kind === 'repository' && !repositoryAllowed(connection, req.target.repository)) {
+    throw new AppError('forbidden', `repository: ${req.target.repository} is outside the connection's repository allow-list`, { fields: [{ field: 'repository', message: 'outside the allow-list' }] });
+  }
+  return connection;
+}
+
+/**
+ * `POST /subscriptions`. Webhook triggers get (or share) the connection's hook on the
+ * repository or organization; the subscription item is written last, under the endpoint's
+ * lease, so a crash midway leaves at worst a hook that routes to nobody, never an event
+ * routed to the wrong place. Polled triggers record their baseline before the
+ * subscription exists, so nothing that existed at subscription time is announced.
+ */
+export async function createSubscription(ctx: AppContext, body: unknown): Promise<Subscription> {
+  const req = parseSubscriptionRequest(body);
+  const connection = await connectionFor(ctx, req);
+  const source = sourceFor(req.trigger, req.target);
+  const repo = new SubscriptionRepo(ctx.store);
+  const sub: Subscription = {
+    id: SubscriptionRepo.newId(),
+    connectionId: connection.id,
+    trigger: req.trigger,
+    agentId: req.agentId,
+    repository: req.target.kind === 'repository' ? req.target.repository : undefined,
+    organization: req.target.kind === 'organization' ? req.target.organization : undefined,
+    filters: req.filters,
+    delivery: 'polling',
+    createdAt: new Date(ctx.clock.now()).toISOString(),
+  };
+  if (source?.kind === 'webhook' && req.target.kind !== 'account') {
+    const target: EndpointTarget = req.target;
+    const endpointId = endpointIdFor(connection.id, target);
+    try {
+      return await withLease(ctx, `endpoint#${endpointId}`, async () => {
+        await ensureHook(ctx, connection, target, req.trigger);
+        const made: Subscription = { ...sub, delivery: 'webhook', endpointId };
+        await repo.create(made);
+        return made;
+      });
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code !== 'forbidden' || !canPoll(req.trigger)) throw e;
+      sub.note = `No webhook could be made (${e.message}); this trigger is polled every few minutes instead.`;
+    }
+  }
+  await recordBaseline(ctx, connection, sub);
+  await repo.create(sub);
+  ctx.logger.info('subscription created', { subscriptionId: sub.id, connectionId: sub.connectionId, trigger: sub.trigger, delivery: sub.delivery });
+  return sub;
+}

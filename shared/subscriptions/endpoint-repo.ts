@@ -1,0 +1,84 @@
+import type { Endpoint, EndpointTarget } from '../domain/model';
+import type { Store } from '../ports';
+import { keys } from '../store/table-design';
+import { stableId } from './stable-id';
+
+type EndpointItem = Endpoint & { pk: string; sk: string; gsi2pk: string; gsi2sk: string; version: number };
+
+/** Canonical text of a target; code-host names are case-insensitive. */
+export function targetKey(target: EndpointTarget): string {
+  return target.kind === 'repository' ? `repo:${target.repository.toLowerCase()}` : `org:${target.organization.toLowerCase()}`;
+}
+
+/**
+ * One endpoint per (connection, target), so its id is derived from them: a conditional
+ * put on that id is all it takes to keep two concurrent subscriptions from making two hooks.
+ */
+export function endpointIdFor(connectionId: string, target: EndpointTarget): string {
+  return stableId('ep_', [connectionId, targetKey(target)]);
+}
+
+function toItem(e: Endpoint, version: number): EndpointItem {
+  return { ...e, ...keys.endpoint(e.id), gsi2pk: keys.endpointsList, gsi2sk: `${e.connectionId}#${e.id}`, version };
+}
+
+function fromItem(item: EndpointItem): Endpoint {
+  const { pk: _pk, sk: _sk, gsi2pk: _g, gsi2sk: _s, version: _v, ...e } = item;
+  return e;
+}
+
+/** Webhook endpoints (one code-host hook each) in the table. Secrets live in the SecretStore. */
+export class EndpointRepo {
+  constructor(private readonly store: Store) {}
+
+  async get(id: string): Promise<Endpoint | undefined> {
+    const item = await this.store.get<EndpointItem>(keys.endpoint(id));
+    return item ? fromItem(item) : undefined;
+  }
+
+  /** Throws ConditionFailedError when it already exists. */
+  async create(e: Endpoint): Promise<void> {
+    await this.store.put(toItem(e, 1), { ifNotExists: true });
+  }
+
+  /**
+   * Read-modify-write with optimistic concurrency: the intake marking an endpoint verified
+   * (the code host pings as soon as the hook exists) must not undo the hook id written
+   * by the subscription that created it, nor the other way round.
+   */
+  async update(id: string, change: (e: Endpoint) => Endpoint): Promise<Endpoint | undefined> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const item = await this.store.get<EndpointItem>(keys.endpoint(id));
+      if (!item) return undefined;
+      const next = { ...change(fromItem(item)), id };
+      try {
+        await this.store.put(toItem(next, item.version + 1), { ifVersion: item.version });
+        return next;
+      } catch (e) {
+        if ((e as Error).name !== 'ConditionFailedError') throw e;
+      }
+    }
+    throw new Error(`endpoint ${id}: too many concurrent updates`);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.store.delete(keys.endpoint(id));
+  }
+
+  /** Every endpoint, or one connection's (their sort keys start with the connection id). */
+  async list(connectionId?: string): Promise<Endpoint[]> {
+    const out: Endpoint[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.store.query<EndpointItem>({
+        pk: keys.endpointsList,
+        index: 'gsi2',
+        skPrefix: connectionId === undefined ? undefined : `${connectionId}#`,
+        cursor,
+      });
+      out.push(...page.items.map(fromItem));
+      cursor = page.cursor;
+    } while (cursor);
+    return out;
+  }
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { InvalidInputError, type FieldProblem } from '../domain/errors';
+import type { SubscriptionFilters, SubscriptionTarget } from '../domain/model';
+import { isTriggerId, triggerIds, type TriggerId } from '../domain/triggers';
+import { parseOrThrow } from '../domain/validation';
+import { acceptedFilters, sourceFor, targetsAccepted } from './trigger-rules';
+
+/** `owner/name` as the code host spells repositories. */
+export const repositoryName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'must be "owner/name" (e.g. "octo-org/hello-world")')
+  .refine((s) => !s.split('/').some((p) => p === '.' || p === '..'), 'must be "owner/name"');
+
+const organizationName = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'must be an organization login');
+
+const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]));
+const idOrName = z.union([z.string().min(1), z.number().int()]).transform(String);
+
+const filtersSchema = z
+  .object({
+    branches: oneOrMany.optional(),
+    /** Singular alias users reach for first. */
+    branch: oneOrMany.optional(),
+    labels: oneOrMany.optional(),
+    label: oneOrMany.optional(),
+    column: idOrName.optional(),
+    project: idOrName.optional(),
+  })
+  .strict();
+
+const bodySchema = z
+  .object({
+    connectionId: z.string().min(1, 'is required'),
+    trigger: z.string().refine(isTriggerId, { message: `unknown trigger; expected one of ${triggerIds.join(', ')}` }),
+    agentId: z.string().min(1, 'is required').max(256),
+    repository: repositoryName.optional(),
+    organization: organizationName.optional(),
+    filters: filtersSchema.optional(),
+  })
+  .strict();
+
+export interface SubscriptionRequest {
+  connectionId: string;
+  trigger: TriggerId;
+  agentId: string;
+  target: SubscriptionTarget;
+  filters: SubscriptionFilters;
+}
+
+function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): { filters: SubscriptionFilters; given: Map<keyof SubscriptionFilters, string> } {
+  const filters: SubscriptionFilters = {};
+  const given = new Map<keyof SubscriptionFilters, string>();
+  if (!raw) return { filters, given };
+  const branches = [...(raw.branches ?? []), ...(raw.branch ?? [])];
+  if (branches.length > 0) {
+    filters.branches = [...new Set(branches.map((b) => b.replace(/^refs\/heads\//, '')))];
+    given.set('branches', raw.branches ? 'filters.branches' : 'filters.branch');
+  }
+  const labels = [...(raw.labels ?? []), ...(raw.label ?? [])];
+  if (labels.length > 0) {
+    filters.labels = [...new Set(labels)];
+    given.set('labels', raw.labels ? 'filters.labels' : 'filters.label');
+  }
+  if (raw.column !== undefined) {
+    filters.column = raw.column;
+    given.set('column', 'filters.column');
+  }
+  if (raw.project !== undefined) {
+    filters.project = raw.project;
+    given.set('project', 'filters.project');
+  }
+  return { filters, given };
+}
+
+/**
+ * Validates a `POST /subscriptions` body: shape first (zod, naming each field), then what
+ * depends on the trigger: the target it takes and the filters it accepts.
+ */
+export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
+  const input = parseOrThrow(bodySchema, body);
+  const trigger = input.trigger as TriggerId;
+  const problems: FieldProblem[] = [];
+  if (input.repository !== undefined && input.organization !== undefined) {
+    problems.push({ field: 'organization', message: 'give either repository or organization, not both' });
+  }
+  const target: SubscriptionTarget =
+    input.repository !== undefined
+      ? { kind: 'repository', repository: input.repository }
+      : input.organization !== undefined
+        ? { kind: 'organization', organization: input.organization }
+        : { kind: 'account' };
+  if (problems.length === 0 && !sourceFor(trigger, target)) {
+    const accepted = targetsAccepted(trigger);
+    const field = target.kind === 'account' ? (accepted.includes('repository') ? 'repository' : 'organization') : target.kind;
+    const message =
+      target.kind === 'account'
+        ? `is required for ${trigger} (it takes: ${accepted.join(' or ')})`
+        : `${trigger} cannot be subscribed on a ${target.kind} (it takes: ${accepted.join(' or ')})`;
+    problems.push({ field, message });
+  }
+  const { filters, given } = normalizeFilters(input.filters);
+  const accepted = acceptedFilters(trigger);
+  for (const [name, field] of given) {
+    if (!accepted.includes(name)) {
+      problems.push({
+        field,
+        message: `is not accepted by ${trigger}${accepted.length > 0 ? ` (it accepts: ${accepted.join(', ')})` : ' (it takes no filters)'}`,
+      });
+    }
+  }
+  if (problems.length > 0) throw new InvalidInputError(problems);
+  return { connectionId: input.connectionId, trigger, agentId: input.agentId, target, filters };
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { Subscription } from '../domain/model';
+import type { Store } from '../ports';
+import { keys } from '../store/table-design';
+
+type SubscriptionItem = Subscription & { pk: string; sk: string; gsi1pk: string; gsi1sk: string; gsi2pk: string; gsi2sk: string };
+
+/** The gsi1 partition that routes events to a subscription: its endpoint and trigger, or the poller's. */
+export function routeOf(sub: Subscription): string {
+  return sub.delivery === 'webhook' && sub.endpointId !== undefined
+    ? keys.webhookRoute(sub.endpointId, sub.trigger)
+    : keys.pollRoute(sub.trigger);
+}
+
+function toItem(sub: Subscription): SubscriptionItem {
+  return {
+    ...sub,
+    ...keys.subscription(sub.id),
+    gsi1pk: routeOf(sub),
+    gsi1sk: sub.id,
+    gsi2pk: keys.subscriptionsList,
+    gsi2sk: `${sub.connectionId}#${sub.createdAt}#${sub.id}`,
+  };
+}
+
+function fromItem(item: SubscriptionItem): Subscription {
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...sub } = item;
+  return sub;
+}
+
+/** Subscriptions in the table, findable by id, by route (the intake's Query) and by connection. */
+export class SubscriptionRepo {
+  constructor(private readonly store: Store) {}
+
+  static newId(): string {
+    return `sub_${randomUUID().replace(/-/g, '')}`;
+  }
+
+  async get(id: string): Promise<Subscription | undefined> {
+    const item = await this.store.get<SubscriptionItem>(keys.subscription(id));
+    return item ? fromItem(item) : undefined;
+  }
+
+  async create(sub: Subscription): Promise<void> {
+    await this.store.put(toItem(sub), { ifNotExists: true });
+  }
+
+  async delete(id: string): Promise<Subscription | undefined> {
+    const item = await this.store.delete<SubscriptionItem>(keys.subscription(id));
+    return item ? fromItem(item) : undefined;
+  }
+
+  /** The subscriptions a route partition holds (one Query per page). */
+  async byRoute(route: string): Promise<Subscription[]> {
+    return this.all({ pk: route, index: 'gsi1' });
+  }
+
+  /** All subscriptions, or one connection's, oldest first. */
+  async list(connectionId?: string): Promise<Subscription[]> {
+    return this.all({ pk: keys.subscriptionsList, index: 'gsi2', skPrefix: connectionId === undefined ? undefined : `${connectionId}#` });
+  }
+
+  private async all(q: { pk: string; index: 'gsi1' | 'gsi2'; skPrefix?: string }): Promise<Subscription[]> {
+    const out: Subscription[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.store.query<SubscriptionItem>({ ...q, cursor });
+      out.push(...page.items.map(fromItem));
+      cursor = page.cursor;
+    } while (cursor);
+    return out;
+  }
+}

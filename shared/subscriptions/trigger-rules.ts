@@ -1,0 +1,50 @@
+import type { TriggerSource } from '../domain/mapping/types';
+import type { SubscriptionFilters, SubscriptionTarget } from '../domain/model';
+import { triggerCatalog, webhookEventsFor } from '../domain/trigger-catalog';
+import type { TriggerId } from '../domain/triggers';
+
+/**
+ * What the subscription machinery needs from the trigger catalog, in one place, so the
+ * rest of this folder does not depend on the catalog's exact shape.
+ */
+
+/** How a trigger's events arrive for this target; undefined when the target does not fit the trigger. */
+export function sourceFor(trigger: TriggerId, target: SubscriptionTarget): TriggerSource | undefined {
+  let source: TriggerSource | undefined;
+  try {
+    source = triggerCatalog[trigger].source(target);
+  } catch {
+    return undefined;
+  }
+  if (!source) return undefined;
+  if (source.kind === 'polling') return source;
+  if (target.kind === 'account') return undefined;
+  if (source.scope === 'repository' && target.kind !== 'repository') return undefined;
+  if (source.scope === 'organization' && target.kind !== 'organization') return undefined;
+  return source;
+}
+
+/** Which targets a trigger takes, for error messages. */
+export function targetsAccepted(trigger: TriggerId): string[] {
+  const out: string[] = [];
+  if (sourceFor(trigger, { kind: 'repository', repository: 'o/r' })) out.push('repository');
+  if (sourceFor(trigger, { kind: 'organization', organization: 'o' })) out.push('organization');
+  if (sourceFor(trigger, { kind: 'account' })) out.push('the account (neither repository nor organization)');
+  return out;
+}
+
+export function acceptedFilters(trigger: TriggerId): ReadonlyArray<keyof SubscriptionFilters> {
+  return triggerCatalog[trigger].filters;
+}
+
+/** The code-host events a hook must carry for these triggers (sorted, no duplicates). */
+export function hookEventsFor(triggers: readonly TriggerId[]): string[] {
+  return [...new Set(webhookEventsFor([...triggers]))].sort();
+}
+
+/** Triggers the poller can serve when no webhook can be made (gists, new repositories). */
+const pollable: ReadonlySet<TriggerId> = new Set<TriggerId>(['github.new_gist', 'github.new_repository']);
+
+export function canPoll(trigger: TriggerId): boolean {
+  return pollable.has(trigger);
+}

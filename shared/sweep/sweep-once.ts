@@ -1,0 +1,94 @@
+import type { AppContext } from '../app/context';
+import { codeHostAccess } from '../connections/code-host-access';
+import { ConnectionRepo } from '../connections/connection-repo';
+import type { Endpoint } from '../domain/model';
+import type { Store } from '../ports';
+import { keys } from '../store/table-design';
+import { EndpointRepo } from '../subscriptions/endpoint-repo';
+import { listHookDeliveries, requestRedelivery, type HookDelivery } from './hook-deliveries';
+
+export interface SweepReport {
+  endpoints: number;
+  /** Deliveries (by guid) that never succeeded and that we had not processed. */
+  found: number;
+  redelivered: number;
+  failed: number;
+}
+
+/** Guids already asked for are remembered (bounded) so one failure is never asked twice. */
+const maxAsked = 1000;
+/** The code host keeps deliveries a few days; older ones cannot be redelivered anyway. */
+const maxAgeMs = 3 * 24 * 3600 * 1000;
+
+interface SweepCursor {
+  asked: string[];
+  lastSweepAt: string;
+}
+
+function ok(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+/** Per guid, the newest attempt, unless any attempt of that guid succeeded. */
+function failedGuids(deliveries: HookDelivery[], nowMs: number): Map<string, HookDelivery> {
+  const succeeded = new Set(deliveries.filter((d) => ok(d.status_code)).map((d) => d.guid));
+  const out = new Map<string, HookDelivery>();
+  for (const d of deliveries) {
+    if (succeeded.has(d.guid)) continue;
+    const at = d.delivered_at ? Date.parse(d.delivered_at) : nowMs;
+    if (nowMs - at > maxAgeMs) continue;
+    const prev = out.get(d.guid);
+    if (!prev || d.id > prev.id) out.set(d.guid, d);
+  }
+  return out;
+}
+
+async function sweepEndpoint(ctx: AppContext, store: Store, endpoint: Endpoint, report: SweepReport): Promise<void> {
+  const connection = await new ConnectionRepo(store).get(endpoint.connectionId);
+  if (!connection || connection.status !== 'connected' || endpoint.hookId === undefined) return;
+  const access = await codeHostAccess(ctx, connection);
+  const cursorKey = keys.sweepCursor(endpoint.id);
+  const cursor = (await store.get<{ pk: string; sk: string } & SweepCursor>(cursorKey)) ?? { asked: [] as string[] };
+  const asked = new Set(cursor.asked);
+  const deliveries = await listHookDeliveries(ctx.fetch, access, endpoint);
+  for (const [guid, delivery] of failedGuids(deliveries, ctx.clock.now())) {
+    if (asked.has(guid)) continue;
+    // Claimed by us means we processed it (the code host may still have seen a timeout).
+    if (await store.get(keys.deliveryClaim(endpoint.id, guid))) continue;
+    report.found++;
+    try {
+      await requestRedelivery(ctx.fetch, access, endpoint, delivery.id);
+      asked.add(guid);
+      report.redelivered++;
+      ctx.logger.info('redelivery requested', { endpointId: endpoint.id, deliveryId: guid, event: delivery.event, statusCode: delivery.status_code });
+    } catch (e) {
+      report.failed++;
+      ctx.logger.warn('redelivery request failed', { endpointId: endpoint.id, deliveryId: guid, error: e });
+    }
+  }
+  await store.put({ ...cursorKey, asked: [...asked].slice(-maxAsked), lastSweepAt: new Date(ctx.clock.now()).toISOString() });
+}
+
+/**
+ * One redelivery sweep: for each hook, the recent deliveries that never succeeded and
+ * that we never claimed are asked for again, once each, so a delivery lost while the
+ * intake was down still starts its agents (RELIABILITY 15). Failures are counted, not thrown.
+ */
+export async function sweepOnce(ctx: AppContext): Promise<SweepReport> {
+  const endpoints = await new EndpointRepo(ctx.store).list();
+  const report: SweepReport = { endpoints: 0, found: 0, redelivered: 0, failed: 0 };
+  for (const endpoint of endpoints) {
+    if (endpoint.hookId === undefined) continue;
+    report.endpoints++;
+    try {
+      await sweepEndpoint(ctx, ctx.store, endpoint, report);
+    } catch (e) {
+      report.failed++;
+      ctx.logger.warn('sweeping a hook failed', { endpointId: endpoint.id, hookId: endpoint.hookId, error: e });
+    }
+  }
+  ctx.metrics.count('sweep_redelivered', report.redelivered);
+  if (report.failed > 0) ctx.metrics.count('sweep_failed', report.failed);
+  ctx.logger.info('redelivery sweep done', { ...report });
+  return report;
+}

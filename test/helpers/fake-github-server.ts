@@ -1,0 +1,152 @@
+import { createHash, createHmac } from 'node:crypto';
+import { startFakeHttp, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
+
+export interface FakeHook {
+  id: number;
+  /** `repos/owner/name` or `orgs/org`. */
+  owner: string;
+  name: string;
+  active: boolean;
+  events: string[];
+  config: { url: string; content_type: string; secret?: string; insecure_ssl?: string };
+}
+
+export interface FakeDelivery {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  status_code: number;
+  event: string;
+}
+
+export interface FakeUser {
+  login: string;
+  id: number;
+}
+
+/**
+ * A stateful fake of the code host's REST interface on 127.0.0.1, enough for the trigger
+ * machinery: `GET /user`, repository and organization hooks (create, list, update,
+ * delete, deliveries, redelivery), gists and repositories with ETags and 304s.
+ * Tests set state directly (`users`, `gists`, `refuseHooks` ...) and read `requests`.
+ */
+export class FakeGitHub {
+  readonly users = new Map<string, FakeUser>();
+  readonly hooks = new Map<number, FakeHook>();
+  /** Hook owners (`repos/o/r`, `orgs/x`) where hook management answers this status. */
+  readonly refuseHooks = new Map<string, number>();
+  readonly deliveries = new Map<number, FakeDelivery[]>();
+  readonly redeliveries: Array<{ hookId: number; deliveryId: number }> = [];
+  /** By login: the account's gists / owned repositories, newest first. */
+  readonly gists = new Map<string, Array<Record<string, unknown>>>();
+  readonly repos = new Map<string, Array<Record<string, unknown>>>();
+  private nextId = 1000;
+
+  private constructor(readonly server: FakeServer) {}
+
+  static async start(): Promise<FakeGitHub> {
+    let self: FakeGitHub | undefined;
+    const server = await startFakeHttp((req) => self!.handle(req));
+    self = new FakeGitHub(server);
+    return self;
+  }
+
+  get url(): string {
+    return this.server.url;
+  }
+
+  get requests(): RecordedRequest[] {
+    return this.server.requests;
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  addUser(token: string, login: string): FakeUser {
+    const user = { login, id: this.nextId++ };
+    this.users.set(token, user);
+    return user;
+  }
+
+  hooksOf(owner: string): FakeHook[] {
+    return [...this.hooks.values()].filter((h) => h.owner === owner);
+  }
+
+  /** Signs `body` with the hook's secret and POSTs it to the hook's URL, as the code host does. */
+  async deliver(hook: FakeHook, event: string, body: string, guid: string): Promise<Response> {
+    const signature = `sha256=${createHmac('sha256', hook.config.secret ?? '').update(body).digest('hex')}`;
+    const res = await fetch(hook.config.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': guid, 'x-hub-signature-256': signature },
+      body,
+    });
+    this.recordDelivery(hook.id, { guid, event, status_code: res.status });
+    return res;
+  }
+
+  recordDelivery(hookId: number, d: { guid: string; event: string; status_code: number; redelivery?: boolean }): FakeDelivery {
+    const delivery: FakeDelivery = { id: this.nextId++, delivered_at: new Date().toISOString(), redelivery: d.redelivery ?? false, ...d };
+    this.deliveries.set(hookId, [delivery, ...(this.deliveries.get(hookId) ?? [])]);
+    return delivery;
+  }
+
+  private handle(req: RecordedRequest): FakeResponse {
+    const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
+    const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
+    if (!user) return { status: 401, body: { message: 'Bad credentials' } };
+    const p = req.path;
+    if (req.method === 'GET' && p === '/user') return { body: { login: user.login, id: user.id, type: 'User' }, headers: { 'x-oauth-scopes': 'repo, admin:repo_hook' } };
+    if (req.method === 'GET' && p === '/gists') return this.conditional(req, this.gists.get(user.login) ?? []);
+    if (req.method === 'GET' && p === '/user/repos') return this.conditional(req, this.repos.get(user.login) ?? []);
+    const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
+    if (req.method === 'GET' && org) return this.conditional(req, this.repos.get(decodeURIComponent(org[1]!)) ?? []);
+    const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
+    if (m) return this.hookRoute(req, decodeURIComponent(m[1]!), m[2] ? Number(m[2]) : undefined, m[3], m[4] ? Number(m[4]) : undefined);
+    return { status: 404, body: { message: 'Not Found' } };
+  }
+
+  private conditional(req: RecordedRequest, items: unknown[]): FakeResponse {
+    const etag = `"${createHash('sha1').update(JSON.stringify(items)).digest('hex')}"`;
+    if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
+    return { body: items, headers: { etag } };
+  }
+
+  private hookRoute(req: RecordedRequest, owner: string, hookId: number | undefined, sub: string | undefined, deliveryId: number | undefined): FakeResponse {
+    const refused = this.refuseHooks.get(owner);
+    if (refused) return { status: refused, body: { message: refused === 404 ? 'Not Found' : 'Resource not accessible by personal access token' } };
+    const view = (h: FakeHook) => ({ id: h.id, name: 'web', active: h.active, events: h.events, config: { ...h.config, secret: h.config.secret ? '********' : undefined } });
+    if (hookId === undefined) {
+      if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
+      if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
+      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: FakeHook['config'] };
+      if (!body?.config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
+      if (this.hooksOf(owner).some((h) => h.config.url === body.config!.url)) return { status: 422, body: { message: 'Hook already exists on this repository' } };
+      const hook: FakeHook = { id: this.nextId++, owner, name: body.name ?? 'web', active: body.active ?? true, events: body.events, config: body.config };
+      this.hooks.set(hook.id, hook);
+      return { status: 201, body: view(hook) };
+    }
+    const hook = this.hooks.get(hookId);
+    if (!hook || hook.owner !== owner) return { status: 404, body: { message: 'Not Found' } };
+    if (sub === '/deliveries' && req.method === 'GET') return { body: this.deliveries.get(hookId) ?? [] };
+    if (deliveryId !== undefined && req.method === 'POST') {
+      this.redeliveries.push({ hookId, deliveryId });
+      return { status: 202, body: {} };
+    }
+    if (sub) return { status: 404, body: { message: 'Not Found' } };
+    if (req.method === 'GET') return { body: view(hook) };
+    if (req.method === 'DELETE') {
+      this.hooks.delete(hookId);
+      return { status: 204 };
+    }
+    if (req.method === 'PATCH') {
+      const body = req.json as Partial<FakeHook>;
+      if (body.events) hook.events = body.events;
+      if (body.config) hook.config = { ...hook.config, ...body.config };
+      if (body.active !== undefined) hook.active = body.active;
+      return { body: view(hook) };
+    }
+    return { status: 404, body: { message: 'Not Found' } };
+  }
+}

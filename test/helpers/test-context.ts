@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openLocalQueues, type LocalQueues } from '../../shared/adapters/local/local-queues';
+import type { AppContext } from '../../shared/app/context';
+import { loadConfig } from '../../shared/config/config';
+import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { SecretTokenProvider } from '../../shared/connections/secret-token-provider';
+import { writeStoredToken } from '../../shared/connections/stored-token';
+import type { Connection } from '../../shared/domain/model';
+import { createJsonLogger } from '../../shared/observability/logger';
+import { InMemoryMetrics } from '../../shared/observability/metrics';
+import type { BlobStore, InboundMessage, SecretStore } from '../../shared/ports';
+import { TestClock, testStore } from './dynamo';
+
+export class MemorySecretStore implements SecretStore {
+  readonly values = new Map<string, string>();
+  async get(name: string) {
+    return this.values.get(name);
+  }
+  async put(name: string, value: string) {
+    this.values.set(name, value);
+  }
+  async delete(name: string) {
+    this.values.delete(name);
+  }
+}
+
+export class MemoryBlobStore implements BlobStore {
+  readonly values = new Map<string, Buffer>();
+  async put(key: string, body: Buffer) {
+    this.values.set(key, Buffer.from(body));
+  }
+  async get(key: string) {
+    const v = this.values.get(key);
+    return v ? Buffer.from(v) : undefined;
+  }
+  async delete(key: string) {
+    this.values.delete(key);
+  }
+}
+
+export const testPlatformKey = 'platform-key-for-tests';
+export const testSigningSecret = 'dispatch-secret-for-tests';
+
+export interface TestContext {
+  ctx: AppContext;
+  clock: TestClock;
+  /** The dispatch queue (the local durable queue in a temp dir) and its dead-letter queue. */
+  queues: LocalQueues;
+  secrets: MemorySecretStore;
+  blobs: MemoryBlobStore;
+  metrics: InMemoryMetrics;
+  /** Every log line written, for "no token in any log line" checks. */
+  logLines: string[];
+  /** Receives (and hides for 30 s) every visible message. */
+  receiveAll(max?: number): Promise<InboundMessage[]>;
+  /** Stores a connection and its token; returns the connection. */
+  connect(c?: Partial<Connection>, token?: string): Promise<Connection>;
+  close(): void;
+}
+
+/**
+ * A full AppContext for integration tests: a fresh table on the embedded DynamoDB, the
+ * local durable queue (with DLQ) in a temp dir, in-memory secrets and blobs, a TestClock
+ * shared by store and queue, the real fetch (point `env` URLs at loopback fakes), a
+ * capturing logger and in-memory metrics. `env` goes through the real `loadConfig`.
+ */
+export async function testContext(env: Record<string, string | undefined> = {}, options: { maxReceives?: number } = {}): Promise<TestContext> {
+  const clock = new TestClock(Date.now());
+  const { store } = await testStore(clock);
+  const dir = mkdtempSync(join(tmpdir(), 'ctx-'));
+  const queues = openLocalQueues({ dir, name: 'dispatch', clock, maxReceives: options.maxReceives ?? 5 });
+  const config = loadConfig({ PLATFORM_API_KEY: testPlatformKey, DISPATCH_SIGNING_SECRET: testSigningSecret, PUBLIC_URL: 'http://127.0.0.1:9', ...env });
+  const secrets = new MemorySecretStore();
+  const blobs = new MemoryBlobStore();
+  const metrics = new InMemoryMetrics();
+  const logLines: string[] = [];
+  const ctx: AppContext = {
+    config,
+    store,
+    queue: queues.queue,
+    secrets,
+    blobs,
+    clock,
+    fetch: globalThis.fetch,
+    logger: createJsonLogger({ level: 'DEBUG', write: (l) => logLines.push(l) }),
+    metrics,
+    tokens: new SecretTokenProvider(secrets),
+    platformApiKey: async () => testPlatformKey,
+    dispatchSigningSecret: async () => testSigningSecret,
+    oauthClientSecret: async () => undefined,
+  };
+  return {
+    ctx,
+    clock,
+    queues,
+    secrets,
+    blobs,
+    metrics,
+    logLines,
+    receiveAll: (max = 100) => queues.queue.receive(max, 30),
+    connect: async (c = {}, token = 'ghp_testtoken000000000000000000000000000') => {
+      const now = new Date(clock.now()).toISOString();
+      const connection: Connection = {
+        id: ConnectionRepo.newId(),
+        provider: 'github',
+        accountLogin: 'octocat',
+        authMethod: 'token',
+        status: 'connected',
+        repositories: [],
+        createdAt: now,
+        updatedAt: now,
+        ...c,
+      };
+      await writeStoredToken(secrets, connection.id, { accessToken: token });
+      await new ConnectionRepo(store).create(connection);
+      return connection;
+    },
+    close: () => {
+      queues.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
