@@ -26,7 +26,11 @@ function asMessage(v: unknown): string | undefined {
 /** Field problems the service reported, with fields under `input.`. */
 export function upstreamFieldProblems(data: unknown): FieldProblem[] {
   if (!data || typeof data !== 'object') return [];
-  const errors = (data as { errors?: unknown }).errors ?? data;
+  const safe = redact(data) as Record<string, unknown>;
+  // A bare `{field: [messages]}` body counts only when every value is a list of messages.
+  const bare = Object.values(safe).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'));
+  const errors = safe.errors ?? (bare ? safe : undefined);
+  if (!errors) return [];
   const out: FieldProblem[] = [];
   if (Array.isArray(errors)) {
     for (const e of errors) {
