@@ -1,0 +1,224 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake authorization server on 127.0.0.1 speaking both providers' dialects:
+ * the code host (`/login/oauth/authorize`, `/login/oauth/access_token` answering HTTP 200
+ * with `error` for a bad code, `/user`, `/applications/:client/grant|token`) and the
+ * collection service (`/oauth/authorize`, `/oauth/token` JSON with refresh_token grant,
+ * `/oauth/revoke`). It really checks the client credentials, the redirect URI and the PKCE
+ * verifier against the S256 challenge, and records every value that must never leak.
+ */
+
+export interface TokenCall {
+  path: string;
+  contentType: string;
+  params: Record<string, string>;
+}
+
+interface IssuedCode {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  method: string;
+  used: boolean;
+}
+
+export interface FakeOAuthBehaviour {
+  /** The authorize endpoint sends the browser back with `error=access_denied`. */
+  deny: boolean;
+  /** The token endpoint answers HTTP 200 with `{error: 'bad_verification_code'}` to every code. */
+  codeErrorWith200: boolean;
+  /** Statuses answered to the next token calls before the real answer (e.g. [503]). */
+  failNextTokenCalls: number[];
+  /** Every refresh is refused with `invalid_grant`. */
+  refreshInvalidGrant: boolean;
+  /** Refreshes issue a new refresh token and invalidate the old one. */
+  rotateRefreshTokens: boolean;
+  /** `expires_in` of issued tokens (seconds); the code host's tokens carry none. */
+  expiresIn: number;
+  /** How long a refresh takes, so concurrent callers really overlap (ms). */
+  refreshDelayMs: number;
+  /** Extra fields in the collection service's token answer. */
+  extraTokenFields: Record<string, unknown>;
+}
+
+export interface FakeOAuthServer {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  behaviour: FakeOAuthBehaviour;
+  tokenCalls: TokenCall[];
+  /** Refresh-grant calls only. */
+  refreshCalls(): TokenCall[];
+  revokeCalls: { path: string; method: string; authorization?: string; body: string }[];
+  userCalls: number;
+  /** Access tokens the fake considers valid now. */
+  validAccessTokens: Set<string>;
+  /** Every code, token, verifier and secret the fake saw or issued: the leak scan's list. */
+  sensitive(): string[];
+  /** Issues a refresh token directly (tests that start from a stored token). */
+  issueRefreshToken(): string;
+  /** The "browser": opens the authorize URL and returns where the fake sends it back to. */
+  browse(authorizeUrl: string): Promise<URL>;
+  close(): Promise<void>;
+}
+
+const rand = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
+const s256 = (v: string) => createHash('sha256').update(v).digest('base64url');
+
+export async function startFakeOAuthServer(options: { clientId?: string; clientSecret?: string } = {}): Promise<FakeOAuthServer> {
+  const clientId = options.clientId ?? 'fake-client-id';
+  const clientSecret = options.clientSecret ?? rand('fake-client-secret-');
+  const codes = new Map<string, IssuedCode>();
+  const refreshTokens = new Set<string>();
+  const seen = new Set<string>([clientSecret]);
+  const tokenCalls: TokenCall[] = [];
+  const revokeCalls: FakeOAuthServer['revokeCalls'] = [];
+  const validAccessTokens = new Set<string>();
+  const behaviour: FakeOAuthBehaviour = {
+    deny: false,
+    codeErrorWith200: false,
+    failNextTokenCalls: [],
+    refreshInvalidGrant: false,
+    rotateRefreshTokens: true,
+    expiresIn: 7200,
+    refreshDelayMs: 30,
+    extraTokenFields: {},
+  };
+  let userCalls = 0;
+
+  const issue = (withRefresh: boolean, expires: boolean) => {
+    const access = rand('fake-at-');
+    validAccessTokens.add(access);
+    seen.add(access);
+    const answer: Record<string, unknown> = { access_token: access, token_type: 'bearer', scope: 'repo,gist' };
+    if (withRefresh) {
+      const refresh = rand('fake-rt-');
+      refreshTokens.add(refresh);
+      seen.add(refresh);
+      answer.refresh_token = refresh;
+    }
+    if (expires) answer.expires_in = behaviour.expiresIn;
+    return answer;
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const url = new URL(req.url ?? '/', 'http://fake.invalid');
+        const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.end(value === undefined ? '' : JSON.stringify(value));
+        };
+        const path = url.pathname;
+        if (req.method === 'GET' && (path === '/login/oauth/authorize' || path === '/oauth/authorize')) {
+          const q = url.searchParams;
+          const redirect = new URL(q.get('redirect_uri') ?? 'http://invalid.invalid/');
+          const state = q.get('state');
+          if (state) redirect.searchParams.set('state', state);
+          if (behaviour.deny) redirect.searchParams.set('error', 'access_denied');
+          else {
+            const code = rand('fake-code-');
+            seen.add(code);
+            codes.set(code, {
+              clientId: q.get('client_id') ?? '',
+              redirectUri: q.get('redirect_uri') ?? '',
+              challenge: q.get('code_challenge') ?? '',
+              method: q.get('code_challenge_method') ?? '',
+              used: false,
+            });
+            redirect.searchParams.set('code', code);
+          }
+          res.writeHead(302, { location: redirect.toString() });
+          res.end();
+          return;
+        }
+        if (req.method === 'POST' && (path === '/login/oauth/access_token' || path === '/oauth/token')) {
+          const contentType = req.headers['content-type'] ?? '';
+          const params: Record<string, string> = contentType.includes('json')
+            ? (JSON.parse(body) as Record<string, string>)
+            : Object.fromEntries(new URLSearchParams(body));
+          for (const k of ['code', 'code_verifier', 'refresh_token', 'client_secret']) if (params[k]) seen.add(params[k]);
+          tokenCalls.push({ path, contentType, params });
+          const isGithub = path === '/login/oauth/access_token';
+          // The code host answers 200 even for errors; the collection service 400.
+          const fail = (error: string) => send(isGithub ? 200 : 400, { error, error_description: `fake says ${error}` });
+          const forced = behaviour.failNextTokenCalls.shift();
+          if (forced !== undefined) return send(forced, { message: 'fake outage' });
+          if (params.client_id !== clientId || params.client_secret !== clientSecret) return fail('invalid_client');
+          if (params.grant_type === 'refresh_token') {
+            await new Promise((r) => setTimeout(r, behaviour.refreshDelayMs));
+            const rt = params.refresh_token ?? '';
+            if (behaviour.refreshInvalidGrant || !refreshTokens.has(rt)) return fail('invalid_grant');
+            if (behaviour.rotateRefreshTokens) refreshTokens.delete(rt);
+            const answer = issue(behaviour.rotateRefreshTokens, true);
+            return send(200, answer);
+          }
+          if (!isGithub && params.grant_type !== 'authorization_code') return fail('unsupported_grant_type');
+          if (behaviour.codeErrorWith200) return send(200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+          const issued = codes.get(params.code ?? '');
+          if (!issued || issued.used) return fail(isGithub ? 'bad_verification_code' : 'invalid_grant');
+          issued.used = true;
+          if (issued.clientId !== clientId || issued.redirectUri !== params.redirect_uri) return fail('redirect_uri_mismatch');
+          if (issued.method !== 'S256' || s256(params.code_verifier ?? '') !== issued.challenge) return fail('invalid_grant');
+          return send(200, { ...issue(!isGithub, !isGithub), ...(isGithub ? {} : behaviour.extraTokenFields) });
+        }
+        if (req.method === 'GET' && path === '/user') {
+          userCalls++;
+          const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+          if (!validAccessTokens.has(token)) return send(401, { message: 'Bad credentials' });
+          return send(200, { login: 'octocat', id: 583231 }, { 'x-oauth-scopes': 'repo, gist, workflow' });
+        }
+        if (path.startsWith('/applications/') || path === '/oauth/revoke') {
+          revokeCalls.push({ path, method: req.method ?? '', authorization: req.headers.authorization, body });
+          if (path === '/oauth/revoke') return send(200, {});
+          const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+          if (req.headers.authorization !== expected) return send(401, { message: 'Bad credentials' });
+          const token = (JSON.parse(body || '{}') as { access_token?: string }).access_token ?? '';
+          if (!validAccessTokens.delete(token)) return send(404, { message: 'Not Found' });
+          res.writeHead(204);
+          res.end();
+          return;
+        }
+        send(404, { message: 'no such fake route' });
+      })().catch((e: unknown) => {
+        res.writeHead(500);
+        res.end(String(e));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    clientId,
+    clientSecret,
+    behaviour,
+    tokenCalls,
+    refreshCalls: () => tokenCalls.filter((c) => c.params.grant_type === 'refresh_token'),
+    revokeCalls,
+    get userCalls() {
+      return userCalls;
+    },
+    validAccessTokens,
+    sensitive: () => [...seen],
+    issueRefreshToken: () => {
+      const rt = rand('fake-rt-');
+      refreshTokens.add(rt);
+      seen.add(rt);
+      return rt;
+    },
+    browse: async (authorizeUrl: string) => {
+      const res = await fetch(authorizeUrl, { redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status !== 302 || !location) throw new Error(`fake authorize answered ${res.status}`);
+      return new URL(location);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
