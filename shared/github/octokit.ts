@@ -65,9 +65,10 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     userAgent: githubUserAgent,
     request: { fetch: sameOriginFetch(options.fetch, options.baseUrl) },
+    // Octokit's info lines are one per request ("GET /x - 200 in 5ms"): debug for us.
     log: {
       debug: (m: string) => logger.debug(m),
-      info: (m: string) => logger.info(m),
+      info: (m: string) => logger.debug(m),
       warn: (m: string) => logger.warn(m),
       error: (m: string) => logger.error(m),
     },
