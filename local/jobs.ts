@@ -1,0 +1,54 @@
+import type { AppContext } from '../shared/app/context';
+import type { LocalQueues } from '../shared/adapters/local/local-queues';
+import { dispatchBatch } from '../shared/dispatch/dispatch-batch';
+import { pollOnce } from '../shared/polling/poll-once';
+import { sweepOnce } from '../shared/sweep/sweep-once';
+import type { BackgroundJob } from './background';
+
+/** As on AWS: batches of 10, and a visibility timeout well above one batch's worst case. */
+export const consumerBatchSize = 10;
+export const consumerVisibilitySeconds = 60;
+const sweepIntervalMs = 5 * 60 * 1000;
+
+/**
+ * The in-process stand-ins for what AWS runs: the SQS event source mapping (the consumer
+ * loop: receive, dispatch, delete what succeeded, leave failures to their backoff) and the
+ * two schedules (poller every POLL_INTERVAL_SECONDS, redelivery sweep every 5 minutes).
+ */
+export function localJobs(ctx: AppContext, queues: LocalQueues): BackgroundJob[] {
+  const { queue } = queues;
+  const consumer: BackgroundJob = {
+    name: 'dispatch-consumer',
+    idleMs: 1000,
+    wake: (signal) =>
+      new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => resolve(), { once: true });
+        queue.waitForMessages(1000).then(resolve, resolve);
+      }),
+    async runOnce() {
+      const messages = await queue.receive(consumerBatchSize, consumerVisibilitySeconds);
+      if (messages.length === 0) return false;
+      const { failedMessageIds } = await dispatchBatch(ctx, messages, queue);
+      const failed = new Set(failedMessageIds);
+      for (const m of messages) if (!failed.has(m.messageId)) await queue.delete(m.receiptHandle);
+      return messages.length === consumerBatchSize;
+    },
+  };
+  const poller: BackgroundJob = {
+    name: 'poller',
+    idleMs: ctx.config.pollIntervalSeconds * 1000,
+    async runOnce() {
+      await pollOnce(ctx);
+      return false;
+    },
+  };
+  const sweep: BackgroundJob = {
+    name: 'redelivery-sweep',
+    idleMs: sweepIntervalMs,
+    async runOnce() {
+      await sweepOnce(ctx);
+      return false;
+    },
+  };
+  return [consumer, poller, sweep];
+}

@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import type { AppContext } from '../shared/app/context';
+import type { Config } from '../shared/config/config';
+import { EncryptedSecretStore } from '../shared/adapters/local/encrypted-secret-store';
+import { FileBlobStore } from '../shared/adapters/local/file-blob-store';
+import { RefreshingTokenProvider } from '../shared/connections/refreshing-token-provider';
+import type { Logger } from '../shared/observability/logger';
+import type { Metrics } from '../shared/observability/metrics';
+import { systemClock, type Queue, type Store } from '../shared/ports';
+
+export interface LocalContextInput {
+  config: Config;
+  store: Store;
+  queue: Queue;
+  dataDir: string;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** AppContext on the embedded adapters: what the AWS wiring builds from the stack, from DATA_DIR instead. */
+export function buildLocalContext(input: LocalContextInput): AppContext {
+  const { config } = input;
+  const secrets = EncryptedSecretStore.open({ dir: join(input.dataDir, 'secrets') });
+  const required = (value: string | undefined, name: string) => async () => {
+    if (!value) throw new Error(`${name} is not set`);
+    return value;
+  };
+  const base = {
+    config,
+    store: input.store,
+    queue: input.queue,
+    secrets,
+    blobs: new FileBlobStore(join(input.dataDir, 'blobs')),
+    clock: systemClock,
+    fetch: globalThis.fetch,
+    logger: input.logger,
+    metrics: input.metrics,
+    platformApiKey: required(config.platformApiKey, 'PLATFORM_API_KEY'),
+    dispatchSigningSecret: required(config.dispatchSigningSecret, 'DISPATCH_SIGNING_SECRET'),
+    oauthClientSecret: async (provider: 'github' | 'contentsnare') =>
+      provider === 'github' ? config.github.clientSecret : config.contentsnare.clientSecret,
+  };
+  return { ...base, tokens: new RefreshingTokenProvider(base) };
+}

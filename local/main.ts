@@ -1,0 +1,37 @@
+import { startLocalRuntime } from './runtime';
+
+/** `npm start`: the local runtime on its embedded defaults. */
+async function main(): Promise<void> {
+  const runtime = await startLocalRuntime();
+  const lines = [
+    `Agent integrations running at ${runtime.url}`,
+    `  data dir:        ${runtime.config.dataDir}`,
+    runtime.keyFile
+      ? `  platform key:    in ${runtime.keyFile} (field platformApiKey); send it as "Authorization: Bearer <key>"`
+      : '  platform key:    from PLATFORM_API_KEY',
+    `  webhook URLs:    ${runtime.config.publicUrl}/webhooks/github/<endpointId>`,
+    `  agent runtime:   ${runtime.config.agentRuntimeUrl ?? 'not set (AGENT_RUNTIME_URL): trigger events are logged'}`,
+  ];
+  process.stderr.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${signal}: shutting down\n`);
+    runtime.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,13 @@
+import type { AppContext } from '../shared/app/context';
+import type { LocalQueues } from '../shared/adapters/local/local-queues';
+import { healthzRoute } from '../shared/http/healthz';
+import type { Route } from '../shared/http/types';
+import { routes as platformApiRoutes } from '../functions/platform-api/routes';
+import { routes as intakeRoutes } from '../functions/webhook-intake/routes';
+import { routes as oauthRoutes } from '../functions/oauth/routes';
+import { routes as toolRoutes } from '../functions/tool-step/routes';
+
+/** Every function's routes on one router, as CONTRACT.md's HTTP surface. */
+export function localRoutes(ctx: AppContext, _queues: LocalQueues): Route[] {
+  return [healthzRoute, ...platformApiRoutes(ctx), ...intakeRoutes(ctx), ...oauthRoutes(ctx), ...toolRoutes(ctx)];
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
+import { startLocalProcess } from '../helpers/local-process';
+
+type ErrorBody = { error: { code: string } };
+
+describe('npm start: the local runtime as a child process', () => {
+  let dataDir: string;
+  let github: FakeServer;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'local-runtime-'));
+    github = await startFakeHttp((req) =>
+      req.path === '/user' ? { body: { login: 'octocat', id: 1 } } : { status: 404, body: { message: 'Not Found' } },
+    );
+  });
+  afterAll(async () => {
+    await github.close();
+  });
+
+  it('serves /healthz, guards platform routes with a generated key, and keeps its data across a restart', async () => {
+    const env = { DATA_DIR: dataDir, PORT: '0', GITHUB_API_URL: github.url, POLL_INTERVAL_SECONDS: '3600' };
+    const first = await startLocalProcess(env);
+    try {
+      const health = await fetch(`${first.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+
+      const unauthorized = await fetch(`${first.url}/connections`);
+      expect(unauthorized.status).toBe(401);
+      expect(((await unauthorized.json()) as ErrorBody).error.code).toBe('unauthorized');
+
+      const keyFile = join(dataDir, 'local-secrets.json');
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      const key = JSON.parse(readFileSync(keyFile, 'utf8')).platformApiKey as string;
+      expect(first.output()).toContain(keyFile);
+      expect(first.output()).not.toContain(key);
+
+      const created = await fetch(`${first.url}/connections`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ provider: 'github', token: 'ghp_localRuntimeTestToken000000000000', label: 'mine' }),
+      });
+      expect(created.status).toBe(201);
+      const connection = (await created.json()) as { id: string };
+      expect(await first.stop()).toBe(0);
+
+      const second = await startLocalProcess(env);
+      try {
+        const again = await fetch(`${second.url}/connections/${connection.id}`, { headers: { authorization: `Bearer ${key}` } });
+        expect(again.status).toBe(200);
+        expect(await again.json()).toMatchObject({ id: connection.id, accountLogin: 'octocat', label: 'mine' });
+        expect(second.output()).not.toContain('ghp_localRuntimeTestToken');
+      } finally {
+        expect(await second.stop()).toBe(0);
+      }
+    } finally {
+      await first.stop();
+    }
+  }, 90_000);
+
+  it('answers an unknown route with a JSON 404 and a malformed body with a JSON 400, never crashing', async () => {
+    const running = await startLocalProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'local-runtime-')), PORT: '0', PLATFORM_API_KEY: 'k'.repeat(40), DISPATCH_SIGNING_SECRET: 's'.repeat(40) });
+    try {
+      const missing = await fetch(`${running.url}/nope`);
+      expect(missing.status).toBe(404);
+      expect(((await missing.json()) as ErrorBody).error.code).toBe('not_found');
+      const bad = await fetch(`${running.url}/subscriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${'k'.repeat(40)}`, 'content-type': 'application/json' },
+        body: '{not json',
+      });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as ErrorBody).error.code).toBe('invalid_input');
+      expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+    } finally {
+      expect(await running.stop('SIGINT')).toBe(0);
+    }
+  }, 60_000);
+});
