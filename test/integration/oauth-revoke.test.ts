@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStoredToken } from '../../shared/connections/stored-token';
+import type { Connection } from '../../shared/domain/model';
+import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { revokeConnection } from '../../shared/oauth/revoke';
+import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+
+let t: OAuthTestContext;
+beforeAll(async () => {
+  t = await oauthTestContext();
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+async function connectViaOAuth(provider: 'github' | 'contentsnare'): Promise<Connection> {
+  const res = await t.authorize(provider, { returnTo: `${appOrigin}/x` });
+  const back = await t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
+  const answer = await t.callback(back);
+  const id = new URL(answer.headers?.location ?? '').searchParams.get('connectionId') ?? '';
+  return (await new ConnectionRepo(t.ctx.store).get(id))!;
+}
+
+describe('revokeConnection', () => {
+  it('github OAuth: deletes the grant with the app credentials, and the token stops working', async () => {
+    const connection = await connectViaOAuth('github');
+    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
+    const result = await revokeConnection(t.ctx, connection);
+    expect(result).toEqual({ revoked: true });
+    const call = t.fake.revokeCalls.at(-1);
+    expect(call).toMatchObject({ method: 'DELETE', path: `/applications/${t.fake.clientId}/grant` });
+    expect(call?.authorization).toBe(`Basic ${Buffer.from(`${t.fake.clientId}:${t.fake.clientSecret}`).toString('base64')}`);
+    expect(JSON.parse(call?.body ?? '{}')).toEqual({ access_token: token });
+    expect(t.fake.validAccessTokens.has(token)).toBe(false);
+  });
+
+  it('github OAuth with another connection of the same account: deletes only this token, not the shared grant', async () => {
+    const first = await connectViaOAuth('github');
+    const second = await connectViaOAuth('github');
+    expect(first.accountId).toBe(second.accountId);
+    expect(await revokeConnection(t.ctx, first)).toEqual({ revoked: true });
+    expect(t.fake.revokeCalls.at(-1)?.path).toBe(`/applications/${t.fake.clientId}/token`);
+    const secondToken = (await readStoredToken(t.ctx.secrets, second.id))?.accessToken ?? '';
+    expect(t.fake.validAccessTokens.has(secondToken)).toBe(true);
+  });
+
+  it('github user-made token: nothing to revoke at the code host, no call', async () => {
+    const connection = await t.connect({ provider: 'github', authMethod: 'token' });
+    const calls = t.fake.revokeCalls.length;
+    const result = await revokeConnection(t.ctx, connection);
+    expect(result.revoked).toBe(false);
+    expect(result.reason).toContain('nothing to revoke');
+    expect(t.fake.revokeCalls.length).toBe(calls);
+  });
+
+  it('contentsnare: posts the refresh token to /oauth/revoke (RFC 7009 form)', async () => {
+    const connection = await connectViaOAuth('contentsnare');
+    const stored = await readStoredToken(t.ctx.secrets, connection.id);
+    expect(await revokeConnection(t.ctx, connection)).toEqual({ revoked: true });
+    const call = t.fake.revokeCalls.at(-1);
+    expect(call).toMatchObject({ method: 'POST', path: '/oauth/revoke' });
+    const form = new URLSearchParams(call?.body);
+    expect(form.get('token')).toBe(stored?.refreshToken);
+    expect(form.get('token_type_hint')).toBe('refresh_token');
+    expect(form.get('client_id')).toBe(t.fake.clientId);
+  });
+
+  it('an already revoked github token reports revoked: false without throwing', async () => {
+    const connection = await connectViaOAuth('github');
+    await revokeConnection(t.ctx, connection);
+    const again = await revokeConnection(t.ctx, connection);
+    expect(again.revoked).toBe(false);
+    expect(again.reason).toContain('already revoked');
+  });
+
+  it('an unreachable provider or a missing configuration never throws', async () => {
+    const connection = await connectViaOAuth('github');
+    const down = { ...t.ctx, config: { ...t.ctx.config, github: { ...t.ctx.config.github, apiUrl: 'http://127.0.0.1:9' } } };
+    expect(await revokeConnection(down, connection)).toEqual({ revoked: false, reason: 'code host unreachable' });
+    const bare = { ...t.ctx, oauthClientSecret: async () => undefined };
+    const result = await revokeConnection(bare, connection);
+    expect(result.revoked).toBe(false);
+    expect(result.reason).toContain('GITHUB_CLIENT_SECRET');
+  });
+
+  it('no token or secret in the log lines or results', () => {
+    expect(t.leaks()).toEqual([]);
+  });
+});
