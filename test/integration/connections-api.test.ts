@@ -1,0 +1,152 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { routes as platformRoutes } from '../../functions/platform-api/routes';
+import { secretNames } from '../../shared/domain/model';
+import { createRouter } from '../../shared/http/router';
+import type { HttpRequest } from '../../shared/http/types';
+import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { stopTestDynamo } from '../helpers/dynamo';
+import { FakeGitHub } from '../helpers/fake-github-server';
+import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
+
+const token = 'github_pat_11AAAAAAA0abcdefghijklmnopqrstuvwxyz0123456789';
+let github: FakeGitHub;
+beforeAll(async () => {
+  github = await FakeGitHub.start();
+  github.addUser(token, 'octocat');
+});
+afterAll(async () => {
+  await github.close();
+  await stopTestDynamo();
+});
+const open: TestContext[] = [];
+afterEach(() => {
+  for (const t of open.splice(0)) t.close();
+});
+
+async function setup() {
+  const t = await testContext({ GITHUB_API_URL: github.url, PUBLIC_URL: 'https://hooks.example.test' });
+  open.push(t);
+  const router = createRouter(platformRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+  const answers: string[] = [];
+  const call = async (method: string, path: string, body?: unknown, auth = `Bearer ${testPlatformKey}`) => {
+    const [p, q] = path.split('?');
+    const req: HttpRequest = {
+      method,
+      path: p!,
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      query: new URLSearchParams(q ?? ''),
+      body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
+    };
+    const res = await router(req);
+    answers.push(String(res.body));
+    return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
+  };
+  return { t, call, answers };
+}
+
+describe('connections API (token connections)', () => {
+  it('validates the token at GET /user, records the login, stores the token as a secret and never answers it', async () => {
+    const { t, call, answers } = await setup();
+    const created = await call('POST', '/connections', { provider: 'github', token, label: 'work' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ provider: 'github', accountLogin: 'octocat', label: 'work', authMethod: 'token', status: 'connected', repositories: [] });
+    const userCall = github.requests.find((r) => r.path === '/user');
+    expect(userCall?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(JSON.parse(t.secrets.values.get(secretNames.connectionToken(created.body.id))!).accessToken).toBe(token);
+    expect((await call('GET', `/connections/${created.body.id}`)).body).toMatchObject({ id: created.body.id, accountLogin: 'octocat' });
+    expect((await call('GET', '/connections')).body.connections).toHaveLength(1);
+    for (const a of answers) expect(a).not.toContain(token);
+    for (const l of t.logLines) expect(l).not.toContain(token);
+  });
+
+  it('refuses a token the code host refuses with a 400 naming the problem, storing nothing', async () => {
+    const { t, call } = await setup();
+    const res = await call('POST', '/connections', { provider: 'github', token: 'ghp_revokedtoken00000000000000000000000' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_input');
+    expect(res.body.error.message).toMatch(/token.*refused by the code host/);
+    expect(t.secrets.values.size).toBe(0);
+    expect((await call('GET', '/connections')).body.connections).toEqual([]);
+  });
+
+  it('names missing fields and sends the collection service to OAuth', async () => {
+    const { call } = await setup();
+    const missing = await call('POST', '/connections', { provider: 'github' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details.fields.map((f: { field: string }) => f.field)).toContain('token');
+    const snare = await call('POST', '/connections', { provider: 'contentsnare', token: 'x' });
+    expect(snare.status).toBe(400);
+    expect(snare.body.error.message).toMatch(/OAuth only/);
+  });
+
+  it('requires the platform key', async () => {
+    const { call } = await setup();
+    expect((await call('GET', '/connections', undefined, 'Bearer wrong')).status).toBe(401);
+    expect((await call('POST', '/connections', { provider: 'github', token }, '')).status).toBe(401);
+  });
+
+  it('answers 404 for an unknown connection', async () => {
+    const { call } = await setup();
+    expect((await call('GET', '/connections/conn_nope')).status).toBe(404);
+    expect((await call('PATCH', '/connections/conn_nope', { label: 'x' })).status).toBe(404);
+    expect((await call('DELETE', '/connections/conn_nope')).status).toBe(404);
+  });
+
+  it('PATCH sets the label and the repository allow-list, naming a malformed entry', async () => {
+    const { call } = await setup();
+    const { body: c } = await call('POST', '/connections', { provider: 'github', token });
+    const patched = await call('PATCH', `/connections/${c.id}`, { label: 'renamed', repositories: ['octo-org/api', 'Octo-Org/API', 'me/site'] });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ label: 'renamed', repositories: ['octo-org/api', 'me/site'] });
+    const bad = await call('PATCH', `/connections/${c.id}`, { repositories: ['ok/repo', 'not-a-repo'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.fields[0].field).toBe('repositories.1');
+    const cleared = await call('PATCH', `/connections/${c.id}`, { repositories: [] });
+    expect(cleared.body.repositories).toEqual([]);
+  });
+
+  it('DELETE removes the subscriptions, their hooks at the code host, the token and the connection', async () => {
+    const { t, call } = await setup();
+    const { body: c } = await call('POST', '/connections', { provider: 'github', token });
+    const s1 = await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_issue', agentId: 'a1', repository: 'octocat/one' });
+    const s2 = await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_star', agentId: 'a2', repository: 'octocat/two' });
+    expect([s1.status, s2.status]).toEqual([201, 201]);
+    expect(github.hooksOf('repos/octocat/one')).toHaveLength(1);
+    expect(github.hooksOf('repos/octocat/two')).toHaveLength(1);
+    const res = await call('DELETE', `/connections/${c.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ deleted: true, subscriptionsDeleted: 2, hooksDeleted: 2, warnings: [] });
+    expect(github.hooksOf('repos/octocat/one')).toHaveLength(0);
+    expect(github.hooksOf('repos/octocat/two')).toHaveLength(0);
+    expect(t.secrets.values.size).toBe(0);
+    expect(await new EndpointRepo(t.ctx.store).list()).toEqual([]);
+    expect((await call('GET', '/subscriptions')).body.subscriptions).toEqual([]);
+    expect((await call('GET', `/connections/${c.id}`)).status).toBe(404);
+  });
+
+  it('DELETE reports a hook the code host would not delete, and still disconnects', async () => {
+    const { t, call } = await setup();
+    const { body: c } = await call('POST', '/connections', { provider: 'github', token });
+    await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_issue', agentId: 'a1', repository: 'octocat/locked' });
+    github.refuseHooks.set('repos/octocat/locked', 403);
+    try {
+      const res = await call('DELETE', `/connections/${c.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.warnings.join(' ')).toMatch(/Could not delete the webhook/);
+      expect(t.secrets.values.has(secretNames.connectionToken(c.id))).toBe(false);
+    } finally {
+      github.refuseHooks.delete('repos/octocat/locked');
+    }
+  });
+
+  it('calls the revoke callback at disconnect', async () => {
+    const t = await testContext({ GITHUB_API_URL: github.url });
+    open.push(t);
+    const revoked: string[] = [];
+    const router = createRouter(platformRoutes(t.ctx, { revoke: async (c) => void revoked.push(c.id) }), { platformApiKey: async () => testPlatformKey });
+    const c = await t.connect({}, token);
+    const res = await router({ method: 'DELETE', path: `/connections/${c.id}`, headers: { authorization: `Bearer ${testPlatformKey}` }, query: new URLSearchParams(), body: Buffer.alloc(0) });
+    expect(res.status).toBe(200);
+    expect(revoked).toEqual([c.id]);
+  });
+});
