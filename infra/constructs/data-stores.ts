@@ -1,0 +1,115 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { tableDesign } from '../../shared/store/table-design';
+import type { IntegrationFunction } from './integration-function';
+import { acknowledge, arnRef } from './nag';
+
+export interface DataStoresProps {
+  stage: string;
+  removalPolicy: RemovalPolicy;
+  /** The dispatch consumer's timeout: the queue's visibility is six times it (AWS guidance). */
+  dispatchTimeout: Duration;
+}
+
+/** Receives before a message is dead-lettered: enough to ride out a short agent-runtime outage. */
+export const maxReceiveCount = 5;
+
+/**
+ * The stateful part of the stack: the single table, the dispatch queue with its dead-letter
+ * queue, and the claim-check bucket for bodies too large for a queue message. All encrypted
+ * at rest, TLS-only, and retained on stack deletion unless the stage opts out.
+ */
+export class DataStores extends Construct {
+  readonly table: dynamodb.Table;
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: DataStoresProps) {
+    super(scope, id);
+    const base = `agent-integrations-${props.stage}`;
+    const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      tableName: base,
+      partitionKey: str(tableDesign.partitionKey),
+      sortKey: str(tableDesign.sortKey),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableDesign.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
+      removalPolicy: props.removalPolicy,
+    });
+    for (const gsi of [tableDesign.gsi1, tableDesign.gsi2]) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.name,
+        partitionKey: str(gsi.partitionKey),
+        sortKey: str(gsi.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      queueName: `${base}-dispatch-dlq`,
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: props.removalPolicy,
+    });
+    this.queue = new sqs.Queue(this, 'DispatchQueue', {
+      queueName: `${base}-dispatch`,
+      visibilityTimeout: Duration.seconds(props.dispatchTimeout.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
+      removalPolicy: props.removalPolicy,
+    });
+
+    this.bucket = new s3.Bucket(this, 'PayloadBucket', {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // A payload is needed until its event is delivered or dead-lettered (DLQ keeps 14 days).
+      lifecycleRules: [{ expiration: Duration.days(15), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: props.removalPolicy,
+    });
+    acknowledge(
+      this.bucket,
+      'AwsSolutions-S1',
+      "Claim-check bodies are written and read only by this stack's functions under IAM; the bucket is private, " +
+        'TLS-only and short-lived. CloudTrail data events can audit it; an access-log bucket would add cost and its own findings.',
+    );
+  }
+
+  /** TABLE_NAME + GetItem/Query (table and both indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem too. Never Scan. */
+  useTable(f: IntegrationFunction, access: 'read' | 'readWrite'): void {
+    const t = this.table.tableArn;
+    const indexes = [tableDesign.gsi1.name, tableDesign.gsi2.name].map((n) => `${t}/index/${n}`);
+    f.setEnv('TABLE_NAME', this.table.tableName);
+    f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, ...indexes]);
+    if (access === 'readWrite') f.allow(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], [t]);
+  }
+
+  /** QUEUE_URL + permission to send to the dispatch queue (no receive, no delete). */
+  sendToDispatchQueue(f: IntegrationFunction): void {
+    f.setEnv('QUEUE_URL', this.queue.queueUrl);
+    f.allow(['sqs:SendMessage', 'sqs:GetQueueAttributes'], [this.queue.queueArn]);
+  }
+
+  /** BLOB_BUCKET + PutObject or GetObject on the claim-check objects. */
+  useBlobs(f: IntegrationFunction, access: 'put' | 'get'): void {
+    f.setEnv('BLOB_BUCKET', this.bucket.bucketName);
+    f.allow([access === 'put' ? 's3:PutObject' : 's3:GetObject'], [this.bucket.arnForObjects('*')]);
+    acknowledge(
+      f.role,
+      `AwsSolutions-IAM5[Resource::${arnRef(this.bucket)}/*]`,
+      'Claim-check object keys are generated per delivery; access is limited to the objects of this one bucket.',
+    );
+  }
+}

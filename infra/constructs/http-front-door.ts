@@ -1,0 +1,70 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { IntegrationFunction } from './integration-function';
+import { acknowledge } from './nag';
+
+export interface HttpFrontDoorProps {
+  stage: string;
+  logRetention: logs.RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * One HTTP API in front of the HTTP functions, so the whole contract (webhooks, OAuth
+ * callbacks, platform API, tools) shares one base URL: webhook and OAuth callback URLs are
+ * built on it (PUBLIC_URL) and reach the right function. Function URLs would give each
+ * function its own host, and a function cannot learn its own URL from its environment.
+ * Payload format 2.0 is the Function URL shape `shared/http/lambda-http.ts` reads.
+ */
+export class HttpFrontDoor extends Construct {
+  readonly api: apigw.HttpApi;
+  readonly accessLogs: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: HttpFrontDoorProps) {
+    super(scope, id);
+    this.api = new apigw.HttpApi(this, 'Api', {
+      apiName: `agent-integrations-${props.stage}`,
+      description: 'Webhook intake, OAuth, platform API and tool steps',
+      createDefaultStage: false,
+    });
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      // A ceiling against floods; the code host and the platform stay far below it.
+      throttle: { rateLimit: 200, burstLimit: 400 },
+      // The HTTP API's default format: JSON with request id, route, status and latency.
+      accessLogSettings: { destination: new apigw.LogGroupLogDestination(this.accessLogs) },
+    });
+  }
+
+  /** The base URL every public link is built on (no trailing slash). */
+  get url(): string {
+    return this.api.apiEndpoint;
+  }
+
+  /** Routes `paths` (HTTP API route paths, any method) to one function, authorization in code. */
+  route(f: IntegrationFunction, paths: { path: string; methods: apigw.HttpMethod[] }[]): void {
+    const integration = new HttpLambdaIntegration(`${f.node.id}Integration`, f.fn, {
+      payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+    });
+    for (const p of paths) {
+      const routes = this.api.addRoutes({ path: p.path, methods: p.methods, integration });
+      for (const r of routes) {
+        acknowledge(
+          r,
+          'AwsSolutions-APIG4',
+          'Authorization is in the function, before any side effect: webhooks verify X-Hub-Signature-256 with the ' +
+            'endpoint secret, OAuth callbacks a single-use state, everything else the platform bearer key (CONTRACT.md).',
+        );
+      }
+    }
+  }
+}

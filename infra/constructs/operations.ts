@@ -1,0 +1,173 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subs from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { appMetrics, metricNamespace } from './app-metrics';
+import type { FunctionName, IntegrationFunction } from './integration-function';
+
+export interface OperationsProps {
+  stage: string;
+  functions: Record<FunctionName, IntegrationFunction>;
+  queue: sqs.IQueue;
+  deadLetterQueue: sqs.IQueue;
+  /** Alarm notifications go to an SNS topic with this e-mail subscribed, when given. */
+  alarmEmail?: string;
+}
+
+const period = Duration.minutes(5);
+
+/**
+ * What an operator looks at and is woken by: one dashboard (product metrics from EMF,
+ * Lambda errors and latency, queue backlog) and the alarms the README's runbook covers.
+ */
+export class Operations extends Construct {
+  readonly dashboard: cloudwatch.Dashboard;
+  readonly alarms: cloudwatch.Alarm[] = [];
+  readonly topic?: sns.Topic;
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    const { stage, functions: fns } = props;
+    const base = `agent-integrations-${stage}`;
+
+    if (props.alarmEmail) {
+      // CloudWatch can only publish to an encrypted topic whose key lets it: a customer key.
+      const key = new kms.Key(this, 'AlarmTopicKey', {
+        enableKeyRotation: true,
+        description: `${base} alarm topic encryption`,
+      });
+      key.addToResourcePolicy(
+        new iam.PolicyStatement({
+          actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+          principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+          resources: ['*'],
+        }),
+      );
+      this.topic = new sns.Topic(this, 'AlarmTopic', {
+        topicName: `${base}-alarms`,
+        masterKey: key,
+        enforceSSL: true,
+      });
+      this.topic.addSubscription(new subs.EmailSubscription(props.alarmEmail));
+    }
+
+    const dlqDepth = props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' });
+    this.alarm('DeadLetters', {
+      alarmName: `${base}-dead-letters`,
+      alarmDescription: 'Events reached the dead-letter queue: inspect with `npm run dlq -- list`, fix the cause, then redrive.',
+      metric: dlqDepth,
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+    const queueAge = props.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' });
+    this.alarm('QueueAge', {
+      alarmName: `${base}-dispatch-backlog`,
+      alarmDescription: 'The oldest undelivered event is over 15 minutes old: the agent runtime is failing or slow.',
+      metric: queueAge,
+      threshold: 900,
+      evaluationPeriods: 3,
+    });
+    for (const [name, f] of Object.entries(fns) as [FunctionName, IntegrationFunction][]) {
+      this.alarm(`${pascal(name)}ErrorRate`, {
+        alarmName: `${base}-${name}-error-rate`,
+        alarmDescription: `More than 5% of ${name} invocations failed over 10 minutes: read its log group.`,
+        metric: errorRate(f),
+        threshold: 5,
+        evaluationPeriods: 2,
+      });
+    }
+    this.alarm('IntakeLatency', {
+      alarmName: `${base}-webhook-intake-p99`,
+      alarmDescription: 'Webhook intake p99 above 5 s: the code host gives up at 10 s and does not retry.',
+      metric: fns['webhook-intake'].fn.metricDuration({ period, statistic: 'p99' }),
+      threshold: 5000,
+      evaluationPeriods: 2,
+    });
+    this.alarm('SweepFailures', {
+      alarmName: `${base}-redelivery-sweep-failures`,
+      alarmDescription: 'The redelivery sweep failed twice running: missed webhook deliveries are not being recovered.',
+      metric: fns['redelivery-sweep'].fn.metricErrors({ period, statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 2,
+    });
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: base,
+      defaultInterval: Duration.hours(6),
+    });
+    const app = (name: string, label: string) =>
+      new cloudwatch.Metric({ namespace: metricNamespace, metricName: name, dimensionsMap: { stage }, statistic: 'Sum', period, label });
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8, right: cloudwatch.IMetric[] = []) =>
+      new cloudwatch.GraphWidget({ title, left, right, width, height: 6 });
+    this.dashboard.addWidgets(
+      graph('Webhook deliveries', [
+        app(appMetrics.deliveriesAccepted, 'accepted'),
+        app(appMetrics.deliveriesRefused, 'refused'),
+        app(appMetrics.deliveriesDuplicated, 'duplicated'),
+      ]),
+      graph('Trigger events', [
+        app(appMetrics.eventsDispatched, 'dispatched'),
+        app(appMetrics.eventsRetried, 'retried'),
+        app(appMetrics.eventsDeadLettered, 'dead-lettered'),
+      ]),
+      graph('Tool steps by outcome', [
+        new cloudwatch.MathExpression({
+          expression: `SEARCH('{${metricNamespace},outcome,stage} MetricName="${appMetrics.toolSteps}" stage="${stage}"', 'Sum', 300)`,
+          label: '',
+          period,
+        }),
+      ]),
+    );
+    this.dashboard.addWidgets(
+      graph('Rate limits, token refreshes, sweep', [
+        app(appMetrics.rateLimitWaits, 'rate-limit waits'),
+        app(appMetrics.tokenRefreshes, 'token refreshes'),
+        app(appMetrics.sweepRedeliveries, 'sweep redeliveries'),
+      ]),
+      graph('Dead letters and backlog', [dlqDepth.with({ label: 'dead-letter depth' })], 8, [
+        queueAge.with({ label: 'oldest message age (s)' }),
+      ]),
+      graph('Lambda errors', Object.entries(fns).map(([n, f]) => f.fn.metricErrors({ period, label: n }))),
+    );
+    this.dashboard.addWidgets(
+      graph('Lambda duration p99', Object.entries(fns).map(([n, f]) => f.fn.metricDuration({ period, statistic: 'p99', label: n })), 12),
+      graph('Lambda throttles', Object.entries(fns).map(([n, f]) => f.fn.metricThrottles({ period, label: n })), 12),
+      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
+    );
+  }
+
+  private alarm(id: string, p: Omit<cloudwatch.AlarmProps, 'comparisonOperator' | 'treatMissingData'>): void {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      ...p,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    if (this.topic) {
+      alarm.addAlarmAction(new actions.SnsAction(this.topic));
+      alarm.addOkAction(new actions.SnsAction(this.topic));
+    }
+    this.alarms.push(alarm);
+  }
+}
+
+/** Percent of invocations that failed; MAX keeps it defined when there were none. */
+function errorRate(f: IntegrationFunction): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    expression: '100 * errors / MAX([errors, invocations])',
+    usingMetrics: {
+      errors: f.fn.metricErrors({ period, statistic: 'Sum' }),
+      invocations: f.fn.metricInvocations({ period, statistic: 'Sum' }),
+    },
+    period,
+    label: 'error %',
+  });
+}
+
+function pascal(s: string): string {
+  return s.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
+}

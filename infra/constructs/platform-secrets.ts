@@ -1,0 +1,97 @@
+import { Aws, RemovalPolicy } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import type { IntegrationFunction } from './integration-function';
+import { acknowledge } from './nag';
+
+export interface PlatformSecretsProps {
+  stage: string;
+  removalPolicy: RemovalPolicy;
+}
+
+/** The stack's own secrets, by the `*_SECRET_ARN` variable the code reads for each. */
+export type StackSecret =
+  | 'PLATFORM_API_KEY_SECRET_ARN'
+  | 'DISPATCH_SIGNING_SECRET_ARN'
+  | 'GITHUB_CLIENT_SECRET_ARN'
+  | 'CONTENTSNARE_CLIENT_SECRET_ARN';
+
+/** Secrets the functions create at run time, one area each under the stage's prefix. */
+export type SecretArea = 'connections/' | 'endpoints/';
+export type SecretAccess = 'read' | 'write' | 'delete';
+
+const actionsFor: Record<SecretAccess, string[]> = {
+  read: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+  write: ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue'],
+  delete: ['secretsmanager:DeleteSecret'],
+};
+
+/**
+ * Secrets Manager secrets. The platform API key and the dispatch signing secret are
+ * generated at deploy; the OAuth client secrets are created with a random placeholder that
+ * an operator replaces with the provider's value after deploy (`aws secretsmanager
+ * put-secret-value`). Functions receive ARNs (`*_SECRET_ARN`) and never the values.
+ * Every name starts with `agent-integrations/<stage>/`, the prefix IAM is scoped to.
+ */
+export class PlatformSecrets extends Construct {
+  readonly prefix: string;
+  readonly secrets: Record<StackSecret, secretsmanager.Secret>;
+
+  constructor(scope: Construct, id: string, props: PlatformSecretsProps) {
+    super(scope, id);
+    this.prefix = `agent-integrations/${props.stage}/`;
+    const make = (cid: string, name: string, description: string) => {
+      const secret = new secretsmanager.Secret(this, cid, {
+        secretName: `${this.prefix}${name}`,
+        description,
+        generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+        removalPolicy: props.removalPolicy,
+      });
+      acknowledge(
+        secret,
+        'AwsSolutions-SMG4',
+        'Shared with a party outside AWS (the platform, the agent runtime or the OAuth provider), so a rotation ' +
+          'Lambda cannot update the other side; operators rotate by hand (infra/README.md).',
+      );
+      return secret;
+    };
+    this.secrets = {
+      PLATFORM_API_KEY_SECRET_ARN: make('PlatformApiKey', 'platform/api-key', 'Bearer key of the platform API (generated).'),
+      DISPATCH_SIGNING_SECRET_ARN: make(
+        'DispatchSigningSecret',
+        'platform/dispatch-signing-secret',
+        'HMAC key of X-Signature-256 on events sent to the agent runtime (generated).',
+      ),
+      GITHUB_CLIENT_SECRET_ARN: make(
+        'GithubClientSecret',
+        'oauth/github/client-secret',
+        'GitHub OAuth app client secret: set its value after deploy.',
+      ),
+      CONTENTSNARE_CLIENT_SECRET_ARN: make(
+        'ContentsnareClientSecret',
+        'oauth/contentsnare/client-secret',
+        'Content Snare OAuth client secret: set its value after deploy.',
+      ),
+    };
+  }
+
+  /** `<name>` env var = the secret's ARN, and permission to read that one secret. */
+  useSecret(f: IntegrationFunction, name: StackSecret): void {
+    const secret = this.secrets[name];
+    f.setEnv(name, secret.secretArn);
+    secret.grantRead(f.role);
+  }
+
+  /** SECRET_PREFIX + the given actions on the secrets of one area (`<prefix><area>*`) only. */
+  useArea(f: IntegrationFunction, area: SecretArea, access: SecretAccess[]): void {
+    f.setEnv('SECRET_PREFIX', this.prefix);
+    const arn = `arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:${this.prefix}${area}*`;
+    f.allow(access.flatMap((a) => actionsFor[a]), [arn]);
+    acknowledge(
+      f.role,
+      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${this.prefix}${area}*]`,
+      'Per-connection tokens and per-endpoint webhook secrets are created at run time with generated ids; access is ' +
+        `scoped to their name prefix (${this.prefix}${area}); Secrets Manager appends a random suffix to every ARN.`,
+    );
+  }
+}

@@ -1,0 +1,203 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { DataStores } from './constructs/data-stores';
+import { HttpFrontDoor } from './constructs/http-front-door';
+import { IntegrationFunction, type FunctionName, type IntegrationFunctionProps } from './constructs/integration-function';
+import { Operations } from './constructs/operations';
+import { PlatformSecrets } from './constructs/platform-secrets';
+import type { StackSettings } from './settings';
+
+export interface IntegrationsStackProps extends StackProps {
+  settings: StackSettings;
+}
+
+/** Timeouts: the intake answers well inside the code host's 10 s; the queue's visibility is 6x dispatch's. */
+export const timeouts: Record<FunctionName, Duration> = {
+  'webhook-intake': Duration.seconds(10),
+  dispatch: Duration.seconds(30),
+  poller: Duration.seconds(50),
+  'redelivery-sweep': Duration.minutes(2),
+  'tool-step': Duration.seconds(60),
+  oauth: Duration.seconds(15),
+  'platform-api': Duration.seconds(29),
+};
+
+/**
+ * The whole product on AWS, one stack per stage (`AgentIntegrations-<stage>`): data stores,
+ * secrets, one function per role with least-privilege grants, the HTTP front door, the
+ * schedules, and the dashboard and alarms.
+ */
+export class IntegrationsStack extends Stack {
+  readonly functions: Record<FunctionName, IntegrationFunction>;
+  readonly data: DataStores;
+  readonly secrets: PlatformSecrets;
+  readonly front: HttpFrontDoor;
+  readonly operations: Operations;
+
+  constructor(scope: Construct, id: string, props: IntegrationsStackProps) {
+    super(scope, id, props);
+    const s = props.settings;
+    if (s.destroyData && s.stage === 'prod') throw new Error('destroyData is refused for the prod stage');
+    const removalPolicy = s.destroyData ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const logRetention = s.logRetentionDays as RetentionDays;
+    Tags.of(this).add('app', 'agent-integrations');
+    Tags.of(this).add('stage', s.stage);
+
+    this.data = new DataStores(this, 'Data', { stage: s.stage, removalPolicy, dispatchTimeout: timeouts.dispatch });
+    this.secrets = new PlatformSecrets(this, 'Secrets', { stage: s.stage, removalPolicy });
+    this.front = new HttpFrontDoor(this, 'Http', { stage: s.stage, logRetention, removalPolicy });
+    const publicUrl = s.publicUrl?.replace(/\/+$/, '') ?? this.front.url;
+
+    const providerEnv = {
+      GITHUB_API_URL: s.githubApiUrl,
+      GITHUB_OAUTH_URL: s.githubOAuthUrl,
+      GITHUB_CLIENT_ID: s.githubClientId,
+      CONTENTSNARE_API_URL: s.contentsnareApiUrl,
+      CONTENTSNARE_OAUTH_URL: s.contentsnareOAuthUrl,
+      CONTENTSNARE_OAUTH_AUTHORIZE_PATH: s.contentsnareAuthorizePath,
+      CONTENTSNARE_CLIENT_ID: s.contentsnareClientId,
+    };
+    const make = (name: FunctionName, description: string, extra: Partial<IntegrationFunctionProps> = {}) =>
+      new IntegrationFunction(this, pascal(name), {
+        name,
+        stage: s.stage,
+        description,
+        timeout: timeouts[name],
+        logRetention,
+        removalPolicy,
+        ...extra,
+      });
+
+    const { data, secrets } = this;
+    const intake = make('webhook-intake', 'Verifies, dedupes and fans out code-host webhook deliveries');
+    data.useTable(intake, 'readWrite'); // routing reads + conditional delivery claims
+    data.sendToDispatchQueue(intake);
+    data.useBlobs(intake, 'put');
+    secrets.useArea(intake, 'endpoints/', ['read']);
+
+    const dispatch = make('dispatch', 'Posts signed trigger events to the agent runtime', {
+      environment: { AGENT_RUNTIME_URL: s.agentRuntimeUrl },
+    });
+    data.useTable(dispatch, 'readWrite'); // dispatch claims
+    data.useBlobs(dispatch, 'get');
+    secrets.useSecret(dispatch, 'DISPATCH_SIGNING_SECRET_ARN');
+    // Grants receive/delete/ChangeMessageVisibility on this queue only.
+    dispatch.fn.addEventSource(
+      new SqsEventSource(data.queue, {
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+      }),
+    );
+    dispatch.setEnv('QUEUE_URL', data.queue.queueUrl);
+
+    // Functions calling the providers with a stored token, which they may refresh.
+    const tokenUser = (f: IntegrationFunction) => {
+      data.useTable(f, 'readWrite');
+      secrets.useArea(f, 'connections/', ['read', 'write']);
+      secrets.useSecret(f, 'GITHUB_CLIENT_SECRET_ARN');
+      secrets.useSecret(f, 'CONTENTSNARE_CLIENT_SECRET_ARN');
+    };
+    const scheduled = { retryAttempts: 0, environment: providerEnv };
+    const poller = make('poller', 'Polls triggers the code host has no webhook for', {
+      ...scheduled,
+      environment: { ...providerEnv, POLL_INTERVAL_SECONDS: '60' },
+    });
+    tokenUser(poller);
+    data.sendToDispatchQueue(poller);
+    const sweep = make('redelivery-sweep', 'Asks the code host to redeliver webhook deliveries that failed', scheduled);
+    tokenUser(sweep);
+    data.sendToDispatchQueue(sweep);
+    // The next tick does the work again, so a failed run is not retried.
+    new events.Rule(this, 'PollSchedule', {
+      ruleName: `agent-integrations-${s.stage}-poller`,
+      schedule: events.Schedule.rate(Duration.minutes(1)),
+      targets: [new targets.LambdaFunction(poller.fn, { retryAttempts: 0 })],
+    });
+    new events.Rule(this, 'SweepSchedule', {
+      ruleName: `agent-integrations-${s.stage}-redelivery-sweep`,
+      schedule: events.Schedule.rate(Duration.minutes(5)),
+      targets: [new targets.LambdaFunction(sweep.fn, { retryAttempts: 0 })],
+    });
+
+    const toolStep = make('tool-step', 'Runs tool steps for the agent runtime (HTTP and direct invoke)', {
+      environment: { ...providerEnv, RATE_LIMIT_MAX_WAIT_SECONDS: String(s.rateLimitMaxWaitSeconds) },
+    });
+    tokenUser(toolStep);
+    secrets.useSecret(toolStep, 'PLATFORM_API_KEY_SECRET_ARN');
+
+    const oauth = make('oauth', 'OAuth authorize and callback for GitHub and Content Snare', {
+      environment: { ...providerEnv, PUBLIC_URL: publicUrl, ALLOWED_RETURN_ORIGINS: s.allowedReturnOrigins },
+    });
+    tokenUser(oauth);
+    secrets.useSecret(oauth, 'PLATFORM_API_KEY_SECRET_ARN');
+
+    const platformApi = make('platform-api', 'Connections and subscriptions API for the platform', {
+      environment: { ...providerEnv, PUBLIC_URL: publicUrl },
+    });
+    data.useTable(platformApi, 'readWrite');
+    secrets.useArea(platformApi, 'connections/', ['read', 'write', 'delete']);
+    secrets.useArea(platformApi, 'endpoints/', ['read', 'write', 'delete']);
+    secrets.useSecret(platformApi, 'PLATFORM_API_KEY_SECRET_ARN');
+    secrets.useSecret(platformApi, 'GITHUB_CLIENT_SECRET_ARN');
+    secrets.useSecret(platformApi, 'CONTENTSNARE_CLIENT_SECRET_ARN');
+
+    const { GET, POST, PATCH, DELETE } = HttpMethod;
+    this.front.route(intake, [{ path: '/webhooks/github/{endpointId}', methods: [POST] }]);
+    this.front.route(oauth, [
+      { path: '/oauth/{provider}/authorize', methods: [POST] },
+      { path: '/oauth/{provider}/callback', methods: [GET] },
+    ]);
+    this.front.route(platformApi, [
+      { path: '/healthz', methods: [GET] },
+      { path: '/connections', methods: [GET, POST] },
+      { path: '/connections/{id}', methods: [GET, PATCH, DELETE] },
+      { path: '/subscriptions', methods: [GET, POST] },
+      { path: '/subscriptions/{id}', methods: [GET, DELETE] },
+    ]);
+    this.front.route(toolStep, [
+      { path: '/tools', methods: [GET] },
+      { path: '/tools/{toolId}/invoke', methods: [POST] },
+    ]);
+
+    this.functions = {
+      'webhook-intake': intake,
+      dispatch,
+      poller,
+      'redelivery-sweep': sweep,
+      'tool-step': toolStep,
+      oauth,
+      'platform-api': platformApi,
+    };
+    this.operations = new Operations(this, 'Operations', {
+      stage: s.stage,
+      functions: this.functions,
+      queue: data.queue,
+      deadLetterQueue: data.deadLetterQueue,
+      alarmEmail: s.alarmEmail,
+    });
+
+    const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
+    out('PublicUrl', publicUrl, 'PUBLIC_URL: base of webhook and OAuth callback URLs and of the platform API');
+    out('ApiEndpoint', this.front.url, 'The HTTP API endpoint (point a custom domain here)');
+    out('ToolStepFunctionArn', toolStep.fn.functionArn, 'Invoke directly with {toolId, connectionId, input}');
+    out('TableName', data.table.tableName, 'DynamoDB table');
+    out('DispatchQueueUrl', data.queue.queueUrl, 'Dispatch queue');
+    out('DeadLetterQueueUrl', data.deadLetterQueue.queueUrl, 'DLQ_URL for `npm run dlq -- list|redrive`');
+    out('PayloadBucketName', data.bucket.bucketName, 'Claim-check payloads');
+    out('PlatformApiKeySecretArn', secrets.secrets.PLATFORM_API_KEY_SECRET_ARN.secretArn, 'Read the platform bearer key here');
+    out('DispatchSigningSecretArn', secrets.secrets.DISPATCH_SIGNING_SECRET_ARN.secretArn, 'Give the agent runtime this key');
+    out('GithubClientSecretArn', secrets.secrets.GITHUB_CLIENT_SECRET_ARN.secretArn, 'Set the GitHub OAuth client secret here');
+    out('ContentsnareClientSecretArn', secrets.secrets.CONTENTSNARE_CLIENT_SECRET_ARN.secretArn, 'Set the Content Snare client secret here');
+    out('DashboardName', this.operations.dashboard.dashboardName, 'CloudWatch dashboard');
+  }
+}
+
+function pascal(s: string): string {
+  return s.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
+}

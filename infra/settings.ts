@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * Deploy-time settings: non-secret values an operator chooses at synth
+ * (`npx cdk deploy -c stage=prod -c agentRuntimeUrl=https://...`). Each one can also come
+ * from the environment variable named beside it, so CI can set them without flags.
+ * Secret values never pass through here: they live in Secrets Manager (see README).
+ */
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false'])])
+  .optional()
+  .transform((v) => v === true || v === 'true');
+
+const settingsSchema = z.object({
+  stage: z
+    .string()
+    .regex(/^[a-z0-9-]{1,20}$/, 'lower-case letters, digits and dashes, at most 20')
+    .default('dev'),
+  publicUrl: optionalUrl,
+  agentRuntimeUrl: optionalUrl,
+  githubClientId: z.string().min(1).optional(),
+  contentsnareClientId: z.string().min(1).optional(),
+  githubApiUrl: optionalUrl,
+  githubOAuthUrl: optionalUrl,
+  contentsnareApiUrl: optionalUrl,
+  contentsnareOAuthUrl: optionalUrl,
+  contentsnareAuthorizePath: z.string().startsWith('/').optional(),
+  allowedReturnOrigins: z.string().min(1).optional(),
+  alarmEmail: z.email().optional(),
+  /** Dev stages only: delete the table, bucket and secrets with the stack. */
+  destroyData: flag,
+  logRetentionDays: z.coerce.number().int().positive().default(30),
+  /** Below the HTTP API's 30 s integration limit, so a waiting tool step still answers. */
+  rateLimitMaxWaitSeconds: z.coerce.number().min(0).max(25).default(20),
+});
+
+export type StackSettings = z.output<typeof settingsSchema>;
+
+/** Context key -> environment variable consulted when the context key is absent. */
+export const settingEnvNames: Record<keyof StackSettings, string> = {
+  stage: 'STAGE',
+  publicUrl: 'PUBLIC_URL',
+  agentRuntimeUrl: 'AGENT_RUNTIME_URL',
+  githubClientId: 'GITHUB_CLIENT_ID',
+  contentsnareClientId: 'CONTENTSNARE_CLIENT_ID',
+  githubApiUrl: 'GITHUB_API_URL',
+  githubOAuthUrl: 'GITHUB_OAUTH_URL',
+  contentsnareApiUrl: 'CONTENTSNARE_API_URL',
+  contentsnareOAuthUrl: 'CONTENTSNARE_OAUTH_URL',
+  contentsnareAuthorizePath: 'CONTENTSNARE_OAUTH_AUTHORIZE_PATH',
+  allowedReturnOrigins: 'ALLOWED_RETURN_ORIGINS',
+  alarmEmail: 'ALARM_EMAIL',
+  destroyData: 'DESTROY_DATA',
+  logRetentionDays: 'LOG_RETENTION_DAYS',
+  rateLimitMaxWaitSeconds: 'RATE_LIMIT_MAX_WAIT_SECONDS',
+};
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid deploy settings:\n  ${problems.join('\n  ')}`);
+    this.name = 'SettingsError';
+  }
+}
+
+/**
+ * Reads every setting from `context(key)` (CDK context), falling back to `env`; blank
+ * values count as unset. Throws `SettingsError` listing every problem at once.
+ */
+export function readSettings(
+  context: (key: string) => unknown,
+  env: Record<string, string | undefined> = process.env,
+): StackSettings {
+  const raw: Record<string, unknown> = {};
+  for (const [key, envName] of Object.entries(settingEnvNames)) {
+    const value = context(key) ?? env[envName];
+    if (value !== undefined && !(typeof value === 'string' && value.trim() === '')) {
+      raw[key] = typeof value === 'string' ? value.trim() : value;
+    }
+  }
+  const parsed = settingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new SettingsError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  return parsed.data;
+}
