@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../shared/config/config';
+import { AppError } from '../../shared/domain/errors';
+import { clientCredentials, oauthProviders, parseProvider, redirectUriFor } from '../../shared/oauth/providers';
+
+describe('OAuth provider definitions', () => {
+  const config = loadConfig({ PUBLIC_URL: 'https://hooks.example.com/', CONTENTSNARE_OAUTH_AUTHORIZE_PATH: '/oauth/authorization' });
+
+  it('builds the redirect URI from PUBLIC_URL exactly', () => {
+    expect(redirectUriFor(config, 'github')).toBe('https://hooks.example.com/oauth/github/callback');
+    expect(redirectUriFor(config, 'contentsnare')).toBe('https://hooks.example.com/oauth/contentsnare/callback');
+  });
+
+  it('uses the documented endpoints, with the collection service authorize path configurable', () => {
+    expect(oauthProviders.github.authorizeEndpoint(config)).toBe('https://github.com/login/oauth/authorize');
+    expect(oauthProviders.github.tokenEndpoint(config)).toBe('https://github.com/login/oauth/access_token');
+    expect(oauthProviders.contentsnare.authorizeEndpoint(config)).toBe('https://api.contentsnare.com/oauth/authorization');
+    expect(oauthProviders.contentsnare.tokenEndpoint(config)).toBe('https://api.contentsnare.com/oauth/token');
+  });
+
+  it('refuses unknown providers with not_found', () => {
+    expect(parseProvider('github')).toBe('github');
+    expect(() => parseProvider('gitlab')).toThrow(AppError);
+    expect(() => parseProvider(undefined)).toThrow(/github, contentsnare/);
+  });
+
+  it('names exactly the missing variables when a client is not configured', async () => {
+    const ctx = { config: loadConfig({ GITHUB_CLIENT_ID: 'id' }), oauthClientSecret: async () => undefined };
+    const e = await clientCredentials(ctx, 'github').catch((err: unknown) => err as AppError);
+    expect(e).toBeInstanceOf(AppError);
+    expect((e as AppError).code).toBe('not_configured');
+    expect((e as AppError).message).toBe('GitHub OAuth is not configured: set GITHUB_CLIENT_SECRET');
+    const ok = await clientCredentials({ ...ctx, oauthClientSecret: async () => 's3cret' }, 'github');
+    expect(ok).toEqual({ clientId: 'id', clientSecret: 's3cret' });
+  });
+});
