@@ -3,7 +3,7 @@ import { AppError, ConditionFailedError } from '../domain/errors';
 import { noMetrics, type Metrics } from '../observability/metrics';
 import type { Clock, Store } from '../ports';
 import { keys, ttlIn } from '../store/table-design';
-import { KeyedSerial } from './keyed-serial';
+import { KeyedBatcher } from './keyed-batcher';
 import { earliestSlot, expiresAt, withGrant, type BucketState, type WindowPolicy } from './sliding-window';
 
 export type RateKind = 'read' | 'write';
@@ -23,9 +23,12 @@ export interface RateLimiterOptions {
   windowMs?: number;
   reads?: number;
   writes?: number;
-  /** Extra spacing per window for latency jitter between slot and arrival (default 100 ms). */
+  /** Extra spacing per window for latency jitter between slot and arrival (default 250 ms). */
   marginMs?: number;
-  /** A caller that wakes later than this after its slot takes a fresh one (default 50 ms). */
+  /**
+   * A caller ready to send later than this after its slot takes a fresh slot, at most
+   * twice, then sends anyway (default 200 ms; keep it below the margin).
+   */
   lateToleranceMs?: number;
 }
 
@@ -45,7 +48,8 @@ const itemSchema = z.object({
  * Clock skew between workers eats into the margin: keep hosts NTP-synced (Lambda is).
  */
 export class ContentSnareRateLimiter {
-  private readonly serial = new KeyedSerial();
+  private readonly blockReads = new Map<string, Promise<number>>();
+  private readonly batcher: KeyedBatcher<{ kind: RateKind; deadline: number }, number>;
   private readonly sleep: Sleep;
   private readonly random: () => number;
   private readonly metrics: Metrics;
@@ -57,12 +61,13 @@ export class ContentSnareRateLimiter {
     this.random = options.random ?? Math.random;
     this.metrics = options.metrics ?? noMetrics;
     const windowMs = options.windowMs ?? 10_000;
-    const marginMs = options.marginMs ?? 100;
+    const marginMs = options.marginMs ?? 250;
     this.policies = {
       read: { limit: options.reads ?? 50, windowMs, marginMs },
       write: { limit: options.writes ?? 20, windowMs, marginMs },
     };
-    this.lateToleranceMs = options.lateToleranceMs ?? 50;
+    this.lateToleranceMs = options.lateToleranceMs ?? 200;
+    this.batcher = new KeyedBatcher((pk, batch) => this.reserve(pk, batch));
   }
 
   /** Waits until a call of `kind` may be sent for this connection; throws `rate_limited` past the bound. */
@@ -70,8 +75,8 @@ export class ContentSnareRateLimiter {
     const { clock } = this.options;
     const deadline = clock.now() + this.options.maxWaitMs;
     const key = keys.rateBucket(`${connectionId}#${kind}`);
-    for (;;) {
-      const slot = await this.serial.run(key.pk, () => this.reserve(key, this.policies[kind], deadline));
+    for (let late = 0; ; ) {
+      const slot = await this.batcher.submit(key.pk, { kind, deadline });
       let slept = false;
       while (clock.now() < slot) {
         slept = true;
@@ -79,14 +84,17 @@ export class ContentSnareRateLimiter {
       }
       if (slept) {
         // A 429 seen by another worker while we slept blocks the account: honour it.
-        const state = await this.read(key);
-        if ((state?.state.blockedUntil ?? 0) > clock.now()) {
+        const blockedUntil = await this.blockedUntil(key);
+        if (blockedUntil > clock.now()) {
           this.metrics.count('contentsnare.ratelimit.reblocked');
           continue;
         }
       }
-      if (clock.now() - slot > this.lateToleranceMs) {
-        // Sending this late could squeeze the next window's slot; our slot stays spent (conservative).
+      if (clock.now() - slot > this.lateToleranceMs && late < 2) {
+        // Sending this late could squeeze the next window's slot; our slot stays spent
+        // (conservative). Bounded, so a slow table cannot livelock us: past that, a rare
+        // 429 is handled by the client (block, wait, retry).
+        late++;
         this.metrics.count('contentsnare.ratelimit.late');
         continue;
       }
@@ -104,14 +112,38 @@ export class ContentSnareRateLimiter {
     }
   }
 
-  private async reserve(key: { pk: string; sk: string }, policy: WindowPolicy, deadline: number): Promise<number> {
-    let slot = 0;
-    await this.update(key, policy, (state, now) => {
-      slot = earliestSlot(state, now, policy);
-      if (slot > deadline) throw rateLimited(slot - now);
-      return withGrant(state, slot, policy);
-    }, deadline);
-    return slot;
+  /** Reserves one slot per waiting caller of one bucket, in queue order, with one conditional write. */
+  private async reserve(pk: string, batch: Array<{ kind: RateKind; deadline: number }>): Promise<Array<number | Error>> {
+    const kind = batch[0]?.kind ?? 'write';
+    const policy = this.policies[kind];
+    let results: Array<number | Error> = [];
+    await this.update({ pk, sk: keys.rateBucket('').sk }, policy, (state, now) => {
+      results = [];
+      let next = state;
+      for (const { deadline } of batch) {
+        const slot = earliestSlot(next, now, policy);
+        if (slot > deadline) {
+          results.push(rateLimited(slot - now));
+          continue;
+        }
+        next = withGrant(next, slot, policy);
+        results.push(slot);
+      }
+      return next === state ? undefined : next;
+    }, Math.max(...batch.map((b) => b.deadline)));
+    return results;
+  }
+
+  /** The bucket's block, read once for all callers of this process waking together (single flight). */
+  private blockedUntil(key: { pk: string; sk: string }): Promise<number> {
+    let pending = this.blockReads.get(key.pk);
+    if (!pending) {
+      pending = this.read(key)
+        .then((s) => s?.state.blockedUntil ?? 0)
+        .finally(() => this.blockReads.delete(key.pk));
+      this.blockReads.set(key.pk, pending);
+    }
+    return pending;
   }
 
   private async read(key: { pk: string; sk: string }): Promise<{ version: number; state: BucketState } | undefined> {
