@@ -8,6 +8,8 @@ import { clientCredentials } from './providers';
 export interface RevokeResult {
   revoked: boolean;
   reason?: string;
+  /** True when revocation was due but did not happen (provider down or refusing, not configured). */
+  failed?: boolean;
 }
 
 type RevokeDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'fetch' | 'logger' | 'oauthClientSecret'>;
@@ -55,7 +57,7 @@ async function revokeGithub(deps: RevokeDeps, connection: Connection, accessToke
   if (status === 204) return { revoked: true };
   // 404/422: the grant or token is already gone (revoked by the user).
   if (status === 404 || status === 422) return { revoked: false, reason: `already revoked at the code host (HTTP ${status})` };
-  return { revoked: false, reason: status === undefined ? 'code host unreachable' : `code host answered HTTP ${status}` };
+  return { revoked: false, failed: true, reason: status === undefined ? 'code host unreachable' : `code host answered HTTP ${status}` };
 }
 
 /**
@@ -73,7 +75,7 @@ async function revokeContentSnare(deps: RevokeDeps, token: { accessToken: string
     body: new URLSearchParams({ token: value, token_type_hint: hint, client_id: clientId, client_secret: clientSecret }).toString(),
   });
   if (status === 200 || status === 204) return { revoked: true };
-  return { revoked: false, reason: status === undefined ? 'collection service unreachable' : `collection service answered HTTP ${status}` };
+  return { revoked: false, failed: true, reason: status === undefined ? 'collection service unreachable' : `collection service answered HTTP ${status}` };
 }
 
 /**
@@ -91,8 +93,20 @@ export async function revokeConnection(deps: RevokeDeps, connection: Connection)
     else result = await revokeContentSnare(deps, token);
   } catch (e) {
     const reason = e instanceof AppError && e.code === 'not_configured' ? e.message : 'revocation failed';
-    result = { revoked: false, reason };
+    result = { revoked: false, failed: true, reason };
   }
   log.info('token revocation at provider', { revoked: result.revoked, reason: result.reason });
   return result;
+}
+
+/**
+ * The `revoke` callback of `disconnect()` (shared/connections/disconnect.ts), which expects
+ * a throw when revocation failed: throws only for a revocation that was due and failed,
+ * not for "nothing to revoke" (user-made tokens) or "already revoked".
+ */
+export function revokeForDisconnect(deps: RevokeDeps): (connection: Connection) => Promise<void> {
+  return async (connection) => {
+    const result = await revokeConnection(deps, connection);
+    if (result.failed) throw new Error(result.reason ?? 'revocation failed');
+  };
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStoredToken } from '../../shared/connections/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { revokeConnection } from '../../shared/oauth/revoke';
+import { disconnect } from '../../shared/connections/disconnect';
+import { revokeConnection, revokeForDisconnect } from '../../shared/oauth/revoke';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 
 let t: OAuthTestContext;
@@ -51,6 +52,7 @@ describe('revokeConnection', () => {
     expect(result.revoked).toBe(false);
     expect(result.reason).toContain('nothing to revoke');
     expect(t.fake.revokeCalls.length).toBe(calls);
+    await expect(revokeForDisconnect(t.ctx)(connection)).resolves.toBeUndefined();
   });
 
   it('contentsnare: posts the refresh token to /oauth/revoke (RFC 7009 form)', async () => {
@@ -76,11 +78,22 @@ describe('revokeConnection', () => {
   it('an unreachable provider or a missing configuration never throws', async () => {
     const connection = await connectViaOAuth('github');
     const down = { ...t.ctx, config: { ...t.ctx.config, github: { ...t.ctx.config.github, apiUrl: 'http://127.0.0.1:9' } } };
-    expect(await revokeConnection(down, connection)).toEqual({ revoked: false, reason: 'code host unreachable' });
+    expect(await revokeConnection(down, connection)).toEqual({ revoked: false, failed: true, reason: 'code host unreachable' });
+    await expect(revokeForDisconnect(down)(connection)).rejects.toThrow('code host unreachable');
     const bare = { ...t.ctx, oauthClientSecret: async () => undefined };
     const result = await revokeConnection(bare, connection);
     expect(result.revoked).toBe(false);
     expect(result.reason).toContain('GITHUB_CLIENT_SECRET');
+  });
+
+  it('DELETE-connection flow: disconnect() with revokeForDisconnect revokes, then deletes the secret and the connection', async () => {
+    const connection = await connectViaOAuth('github');
+    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
+    const result = await disconnect(t.ctx, connection.id, { revoke: revokeForDisconnect(t.ctx) });
+    expect(result).toMatchObject({ deleted: true, revoked: true, warnings: [] });
+    expect(t.fake.validAccessTokens.has(token)).toBe(false);
+    expect(await readStoredToken(t.ctx.secrets, connection.id)).toBeUndefined();
+    expect(await new ConnectionRepo(t.ctx.store).get(connection.id)).toBeUndefined();
   });
 
   it('no token or secret in the log lines or results', () => {
