@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStoredToken } from '../../shared/connections/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { disconnect } from '../../shared/connections/disconnect';
 import { revokeConnection, revokeForDisconnect } from '../../shared/oauth/revoke';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 
@@ -84,16 +83,6 @@ describe('revokeConnection', () => {
     const result = await revokeConnection(bare, connection);
     expect(result.revoked).toBe(false);
     expect(result.reason).toContain('GITHUB_CLIENT_SECRET');
-  });
-
-  it('DELETE-connection flow: disconnect() with revokeForDisconnect revokes, then deletes the secret and the connection', async () => {
-    const connection = await connectViaOAuth('github');
-    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
-    const result = await disconnect(t.ctx, connection.id, { revoke: revokeForDisconnect(t.ctx) });
-    expect(result).toMatchObject({ deleted: true, revoked: true, warnings: [] });
-    expect(t.fake.validAccessTokens.has(token)).toBe(false);
-    expect(await readStoredToken(t.ctx.secrets, connection.id)).toBeUndefined();
-    expect(await new ConnectionRepo(t.ctx.store).get(connection.id)).toBeUndefined();
   });
 
   it('no token or secret in the log lines or results', () => {
