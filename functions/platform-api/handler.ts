@@ -1,5 +1,19 @@
-/** Placeholder until the feature lands: answers 501 so a deployed stack fails loudly, not silently. */
-export const handler = async (): Promise<{ statusCode: number; body: string }> => ({
-  statusCode: 501,
-  body: JSON.stringify({ error: { code: 'not_implemented', message: 'This function is not built yet' } }),
-});
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
+import { createRouter } from '../../shared/http/router';
+import type { HttpRequest, HttpResponse } from '../../shared/http/types';
+import { revokeForDisconnect } from '../../shared/oauth/revoke';
+import { appContext } from './deps';
+import { routes } from './routes';
+
+let router: ((req: HttpRequest) => Promise<HttpResponse>) | undefined;
+
+/** Function URL -> connections and subscriptions routes. */
+export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  const ctx = await appContext();
+  router ??= createRouter(routes(ctx, { revoke: revokeForDisconnect(ctx) }), {
+    platformApiKey: ctx.platformApiKey,
+    onError: (e, req) => ctx.logger.error('platform API request failed', { method: req.method, path: req.path, error: e }),
+  });
+  return toLambdaResult(await router(fromLambdaEvent(event)));
+};
