@@ -27,7 +27,11 @@ export function routes(ctx: AppContext): Route[] {
       method: 'POST',
       pattern: '/oauth/:provider/authorize',
       auth: 'platform',
-      handle: async (req) => json(200, await startAuthorization(ctx, parseProvider(req.params.provider), jsonBody(req, z.unknown()))),
+      handle: async (req) => {
+        const answer = json(200, await startAuthorization(ctx, parseProvider(req.params.provider), jsonBody(req, z.unknown())));
+        // The URL carries a live state: keep it out of caches.
+        return { ...answer, headers: { ...answer.headers, 'cache-control': 'no-store' } };
+      },
     },
     {
       method: 'GET',

@@ -60,7 +60,8 @@ async function reconnect(ctx: AppContext, repo: ConnectionRepo, id: string, inpu
   }
   await writeStoredToken(ctx.secrets, id, input.token);
   const updated = await repo.update(id, (c) => {
-    const next: Connection = { ...c, status: 'connected', updatedAt: now };
+    // A user-made token reconnected through OAuth becomes an OAuth connection.
+    const next: Connection = { ...c, authMethod: 'oauth', status: 'connected', updatedAt: now };
     delete next.statusReason;
     if (input.provider === 'github') next.accountLogin = input.identity.accountLogin;
     if (newId !== undefined) next.accountId = newId;
