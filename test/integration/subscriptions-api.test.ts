@@ -115,6 +115,19 @@ describe('subscriptions API', () => {
     expect((await call('GET', `/subscriptions/${a.body.id}`)).status).toBe(404);
   });
 
+  it('makes one hook when subscriptions on the same repository arrive at the same time', async () => {
+    const { subscribe } = await setup();
+    const answers = await Promise.all([
+      subscribe({ trigger: 'github.new_issue', repository: 'octocat/race' }),
+      subscribe({ trigger: 'github.new_star', repository: 'octocat/race' }),
+      subscribe({ trigger: 'github.new_watcher', repository: 'octocat/race' }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    const hooks = github.hooksOf('repos/octocat/race');
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]!.events).toEqual(['issues', 'star', 'watch']);
+  });
+
   it('refuses with forbidden naming the missing permission when the code host will not create the hook', async () => {
     const { t, subscribe, call } = await setup();
     github.refuseHooks.set('repos/someone/else', 403);
