@@ -48,7 +48,8 @@ export async function oauthTestContext(env: Record<string, string | undefined> =
     oauthClientSecret: async (p) => (p === 'github' ? base.ctx.config.github.clientSecret : base.ctx.config.contentsnare.clientSecret),
   };
   const refreshingProvider = (options: RefreshOptions = {}) =>
-    new RefreshingTokenProvider(ctx, { sleep: () => new Promise((r) => setTimeout(r, 5)), ...options });
+    // Backoff shortened (capped at 50 ms) so retries are quick; losers still wait seconds in all.
+    new RefreshingTokenProvider(ctx, { sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 50))), ...options });
   ctx.tokens = refreshingProvider();
   const handle = createRouter(routes(ctx), { platformApiKey: ctx.platformApiKey });
   const answers: string[] = [];
