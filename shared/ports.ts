@@ -120,7 +120,11 @@ export interface DeadLetterQueue {
 
 /** Secrets by name (Secrets Manager on AWS; an AES-256-GCM encrypted file locally). */
 export interface SecretStore {
-  get(name: string): Promise<string | undefined>;
+  /**
+   * `fresh`: bypass any read cache (a token refresh must see what another worker just
+   * wrote, or it would spend a rotated refresh token). Adapters without a cache ignore it.
+   */
+  get(name: string, opts?: { fresh?: boolean }): Promise<string | undefined>;
   put(name: string, value: string): Promise<void>;
   delete(name: string): Promise<void>;
 }

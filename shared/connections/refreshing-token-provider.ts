@@ -59,7 +59,11 @@ export class RefreshingTokenProvider implements TokenProvider {
       return this.plain.accessToken(connection);
     }
     if (connection.status === 'reconnect_required') return this.plain.accessToken(connection);
-    const token = await this.readToken(connection.id);
+    let token = await this.readToken(connection.id);
+    // The table says a newer token exists than the (cached) secret shows: read it afresh.
+    if (connection.tokenExpiresAt !== undefined && token.expiresAt !== undefined && connection.tokenExpiresAt > token.expiresAt) {
+      token = await this.readToken(connection.id, true);
+    }
     const force = options?.forceRefresh === true;
     if (!force && !this.needsRefresh(token, connection)) return token.accessToken;
     const running = this.inflight.get(connection.id);
@@ -74,8 +78,8 @@ export class RefreshingTokenProvider implements TokenProvider {
     return expiresAt !== undefined && expiresAt - this.deps.clock.now() < this.o.refreshAheadMs;
   }
 
-  private async readToken(id: string): Promise<StoredToken> {
-    const token = await readStoredToken(this.deps.secrets, id);
+  private async readToken(id: string, fresh = false): Promise<StoredToken> {
+    const token = await readStoredToken(this.deps.secrets, id, fresh ? { fresh } : undefined);
     if (!token) throw new AppError('reconnect_required', `Connection ${id} has no stored token; reconnect it`);
     return token;
   }
@@ -93,7 +97,7 @@ export class RefreshingTokenProvider implements TokenProvider {
       }
       // Another worker is refreshing: wait for its result rather than spend the refresh token twice.
       await this.o.sleep(Math.min(25 * 1.5 ** poll, 500));
-      const now = await this.readToken(connection.id);
+      const now = await this.readToken(connection.id, true);
       if (now.accessToken !== before.accessToken && !this.needsRefresh(now, connection)) return now.accessToken;
       const current = await this.repo.get(connection.id);
       if (!current) throw new AppError('connection_not_found', `Connection ${connection.id} does not exist`);
@@ -107,8 +111,8 @@ export class RefreshingTokenProvider implements TokenProvider {
     const current = await this.repo.get(id);
     if (!current) throw new AppError('connection_not_found', `Connection ${id} does not exist`);
     if (current.status === 'reconnect_required') return this.plain.accessToken(current);
-    // Re-read after acquiring: another worker may have refreshed while we waited.
-    const token = await this.readToken(id);
+    // Re-read (bypassing caches) after acquiring: another worker may have refreshed meanwhile.
+    const token = await this.readToken(id, true);
     if (token.accessToken !== before.accessToken && !this.needsRefresh(token, current)) return token.accessToken;
     if (!force && !this.needsRefresh(token, current)) return token.accessToken;
     if (!token.refreshToken) return this.markReconnect(current, 'the provider gave no refresh token and the access token expired');
@@ -136,7 +140,7 @@ export class RefreshingTokenProvider implements TokenProvider {
         if (!(e instanceof TokenEndpointError)) throw e;
         if (e.kind === 'invalid_grant') {
           // A worker whose lease expired may have refreshed meanwhile: then ours was merely stale.
-          const latest = await this.readToken(id);
+          const latest = await this.readToken(id, true);
           if (latest.refreshToken !== token.refreshToken) return latest.accessToken;
           log.warn('oauth refresh refused: invalid_grant', { status: e.status });
           return this.markReconnect(current, 'the provider refused the refresh token (invalid_grant); reconnect the account');

@@ -3,7 +3,9 @@ import { ConnectionRepo } from '../../shared/connections/connection-repo';
 import { acquireLease, releaseLease } from '../../shared/connections/lease';
 import { readStoredToken, writeStoredToken } from '../../shared/connections/stored-token';
 import { AppError } from '../../shared/domain/errors';
-import type { Connection } from '../../shared/domain/model';
+import { secretNames, type Connection } from '../../shared/domain/model';
+import type { SecretStore } from '../../shared/ports';
+import { RefreshingTokenProvider } from '../../shared/connections/refreshing-token-provider';
 import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 
 let t: OAuthTestContext;
@@ -141,6 +143,33 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
     } finally {
       t.fake.behaviour.refreshInvalidGrant = false;
     }
+  });
+
+  it('a worker whose secret cache still holds the old token neither refreshes again nor marks the connection dead', async () => {
+    const { connection, oldAccess } = await contentSnareConnection(-1000);
+    // Container B caches secrets like the Secrets Manager adapter does (fresh reads bypass it).
+    const cache = new Map<string, string | undefined>();
+    const cachingSecrets: SecretStore = {
+      get: async (name, opts) => {
+        if (!opts?.fresh && cache.has(name)) return cache.get(name);
+        const v = await t.ctx.secrets.get(name);
+        cache.set(name, v);
+        return v;
+      },
+      put: (name, value) => t.ctx.secrets.put(name, value),
+      delete: (name) => t.ctx.secrets.delete(name),
+    };
+    const workerB = new RefreshingTokenProvider({ ...t.ctx, secrets: cachingSecrets }, { sleep: async () => undefined });
+    await cachingSecrets.get(secretNames.connectionToken(connection.id));
+    const before = t.fake.refreshCalls().length;
+    const fresh = await t.refreshingProvider({ ownerId: 'a' }).accessToken(connection);
+    expect(fresh).not.toBe(oldAccess);
+    // B with the connection as it was (old expiry) and as it is now (new expiry).
+    expect(await workerB.accessToken(connection)).toBe(fresh);
+    const current = (await new ConnectionRepo(t.ctx.store).get(connection.id))!;
+    expect(await workerB.accessToken(current)).toBe(fresh);
+    expect(t.fake.refreshCalls().length).toBe(before + 1);
+    expect((await new ConnectionRepo(t.ctx.store).get(connection.id))?.status).toBe('connected');
   });
 
   it('code-host tokens never expire: read as stored, no token call', async () => {
