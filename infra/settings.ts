@@ -72,11 +72,10 @@ export function readSettings(
   env: Record<string, string | undefined> = process.env,
 ): StackSettings {
   const raw: Record<string, unknown> = {};
+  const given = (v: unknown) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
   for (const [key, envName] of Object.entries(settingEnvNames)) {
-    const value = context(key) ?? env[envName];
-    if (value !== undefined && !(typeof value === 'string' && value.trim() === '')) {
-      raw[key] = typeof value === 'string' ? value.trim() : value;
-    }
+    const value = given(context(key)) ?? given(env[envName]);
+    if (value !== undefined) raw[key] = typeof value === 'string' ? value.trim() : value;
   }
   const parsed = settingsSchema.safeParse(raw);
   if (!parsed.success) {

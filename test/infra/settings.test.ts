@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { readSettings, SettingsError } from '../../infra/settings';
+
+const ctx = (values: Record<string, unknown>) => (key: string) => values[key];
+
+describe('deploy settings', () => {
+  it('defaults to the dev stage, retained data and a 30-day log retention', () => {
+    const s = readSettings(ctx({}), {});
+    expect(s).toMatchObject({ stage: 'dev', destroyData: false, logRetentionDays: 30 });
+    expect(s.publicUrl).toBeUndefined();
+  });
+
+  it('prefers CDK context to the environment and ignores blank values', () => {
+    const s = readSettings(ctx({ stage: 'prod', agentRuntimeUrl: '  ' }), {
+      STAGE: 'staging',
+      AGENT_RUNTIME_URL: 'https://agents.example.com/events',
+      GITHUB_CLIENT_ID: 'Iv1.from-env',
+    });
+    expect(s.stage).toBe('prod');
+    expect(s.agentRuntimeUrl).toBe('https://agents.example.com/events');
+    expect(s.githubClientId).toBe('Iv1.from-env');
+  });
+
+  it('reads flags given as -c strings', () => {
+    expect(readSettings(ctx({ destroyData: 'true' }), {}).destroyData).toBe(true);
+    expect(readSettings(ctx({ destroyData: 'false' }), {}).destroyData).toBe(false);
+  });
+
+  it('lists every bad setting at once', () => {
+    let error: unknown;
+    try {
+      readSettings(ctx({ stage: 'Prod_1', publicUrl: 'not a url', alarmEmail: 'nobody' }), {});
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SettingsError);
+    const problems = (error as SettingsError).problems.join('\n');
+    expect(problems).toMatch(/^stage:/m);
+    expect(problems).toMatch(/^publicUrl:/m);
+    expect(problems).toMatch(/^alarmEmail:/m);
+  });
+});

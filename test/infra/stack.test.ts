@@ -1,0 +1,308 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { maxReceiveCount } from '../../infra/constructs/data-stores';
+import { type Synthesized, synthStack } from './synth-stack';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+
+let s: Synthesized;
+/** A second stage, with the options the first leaves out: custom URL, no alarm e-mail, data deleted with it. */
+let alt: Synthesized;
+let resources: Record<string, Resource>;
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const fnId = (name: string) => {
+  const hit = ofType('AWS::Lambda::Function').find(([, r]) => r.Properties.FunctionName === `agent-integrations-test-${name}`);
+  if (!hit) throw new Error(`no function ${name}`);
+  return hit[0];
+};
+/** The statements of the policies attached to a function's role. */
+const statementsOf = (name: string): Statement[] => {
+  const roleId = resources[fnId(name)]!.Properties.Role['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+};
+const actions = (st: Statement[]) => st.flatMap((x) => (Array.isArray(x.Action) ? x.Action : [x.Action]));
+const allStatements = () =>
+  ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+const functionNames = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
+
+beforeAll(() => {
+  s = synthStack({ stage: 'test', alarmEmail: 'ops@example.com', githubClientId: 'Iv1.abc' });
+  resources = s.template.toJSON().Resources;
+  alt = synthStack({ stage: 'qa', publicUrl: 'https://hooks.example.com/', destroyData: 'true' });
+});
+
+describe('functions', () => {
+  it('has one nodejs22.x function per role, each with its own log group and tracing', () => {
+    const fns = ofType('AWS::Lambda::Function');
+    expect(fns.map(([, r]) => r.Properties.FunctionName).sort()).toEqual(functionNames.map((n) => `agent-integrations-test-${n}`).sort());
+    for (const [, r] of fns) {
+      expect(r.Properties.Runtime).toBe('nodejs22.x');
+      expect(r.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(r.Properties.LoggingConfig.LogGroup).toBeDefined();
+    }
+  });
+
+  it('consumes the dispatch queue in batches of 10 reporting partial batch failures', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('dispatch') },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumBatchingWindowInSeconds: Match.anyValue(),
+    });
+    const esm = ofType('AWS::Lambda::EventSourceMapping')[0]![1];
+    expect(esm.Properties.MaximumBatchingWindowInSeconds).toBeLessThanOrEqual(5);
+    expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(1);
+  });
+
+  it('runs the poller every minute and the redelivery sweep every five', () => {
+    const rules = ofType('AWS::Events::Rule').map(([, r]) => [r.Properties.ScheduleExpression, r.Properties.Targets[0].Arn['Fn::GetAtt'][0]]);
+    expect(rules).toContainEqual(['rate(1 minute)', fnId('poller')]);
+    expect(rules).toContainEqual(['rate(5 minutes)', fnId('redelivery-sweep')]);
+  });
+
+  it('puts every contract route behind the one HTTP API, on the function that serves it', () => {
+    const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    expect(routes.sort()).toEqual(
+      [
+        'POST /webhooks/github/{endpointId}',
+        'POST /oauth/{provider}/authorize',
+        'GET /oauth/{provider}/callback',
+        'GET /healthz',
+        'GET /connections',
+        'POST /connections',
+        'GET /connections/{id}',
+        'PATCH /connections/{id}',
+        'DELETE /connections/{id}',
+        'GET /subscriptions',
+        'POST /subscriptions',
+        'GET /subscriptions/{id}',
+        'DELETE /subscriptions/{id}',
+        'GET /tools',
+        'POST /tools/{toolId}/invoke',
+      ].sort(),
+    );
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationUri: { 'Fn::GetAtt': [fnId('webhook-intake'), 'Arn'] },
+      PayloadFormatVersion: '2.0',
+    });
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+  });
+
+  it('builds webhook and callback URLs on the API endpoint unless a public URL is given', () => {
+    const env = (name: string) => resources[fnId(name)]!.Properties.Environment.Variables;
+    expect(env('platform-api').PUBLIC_URL['Fn::GetAtt'][1]).toBe('ApiEndpoint');
+    expect(env('oauth').PUBLIC_URL['Fn::GetAtt'][1]).toBe('ApiEndpoint');
+    const custom = alt.template.toJSON().Resources as Record<string, Resource>;
+    const urls = Object.values(custom)
+      .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment.Variables.PUBLIC_URL)
+      .map((r) => r.Properties.Environment.Variables.PUBLIC_URL);
+    expect(urls).toEqual(['https://hooks.example.com', 'https://hooks.example.com']);
+  });
+});
+
+describe('data', () => {
+  it('keeps the table on demand, with point-in-time recovery, TTL on `ttl`, both GSIs, and retained', () => {
+    s.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        TableName: 'agent-integrations-test',
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: true,
+        GlobalSecondaryIndexes: [
+          Match.objectLike({ IndexName: 'gsi1', KeySchema: [{ AttributeName: 'gsi1pk', KeyType: 'HASH' }, { AttributeName: 'gsi1sk', KeyType: 'RANGE' }] }),
+          Match.objectLike({ IndexName: 'gsi2', KeySchema: [{ AttributeName: 'gsi2pk', KeyType: 'HASH' }, { AttributeName: 'gsi2sk', KeyType: 'RANGE' }] }),
+        ],
+      }),
+    });
+  });
+
+  it('dead-letters after at least 5 receives, keeps dead letters 14 days, and hides messages 6x the dispatch timeout', () => {
+    const queues = ofType('AWS::SQS::Queue');
+    const main = queues.find(([, q]) => q.Properties.QueueName === 'agent-integrations-test-dispatch')![1];
+    const dlq = queues.find(([, q]) => q.Properties.QueueName === 'agent-integrations-test-dispatch-dlq')!;
+    expect(maxReceiveCount).toBeGreaterThanOrEqual(5);
+    expect(main.Properties.RedrivePolicy.maxReceiveCount).toBeGreaterThanOrEqual(5);
+    expect(main.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [dlq[0], 'Arn'] });
+    expect(dlq[1].Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    const dispatchTimeout = resources[fnId('dispatch')]!.Properties.Timeout as number;
+    expect(main.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dispatchTimeout);
+    for (const [, q] of queues) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
+  });
+
+  it('refuses non-TLS requests on both queues and the bucket', () => {
+    const deniesPlainHttp = (doc: { Statement: Array<{ Effect: string; Condition?: any }> }) =>
+      doc.Statement.some((st) => st.Effect === 'Deny' && st.Condition?.Bool?.['aws:SecureTransport'] === 'false');
+    const covered = ofType('AWS::SQS::QueuePolicy')
+      .filter(([, p]) => deniesPlainHttp(p.Properties.PolicyDocument))
+      .flatMap(([, p]) => p.Properties.Queues.map((q: { Ref: string }) => q.Ref));
+    expect(covered.sort()).toEqual(ofType('AWS::SQS::Queue').map(([id]) => id).sort());
+    const buckets = ofType('AWS::S3::BucketPolicy');
+    expect(buckets).toHaveLength(1);
+    expect(deniesPlainHttp(buckets[0]![1].Properties.PolicyDocument)).toBe(true);
+  });
+
+  it('keeps claim-check payloads private, encrypted, expiring, and retained', () => {
+    s.template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 15, Status: 'Enabled' })]) },
+      }),
+    });
+  });
+
+  it('deletes data with the stack only when a non-prod stage asks for it', () => {
+    alt.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+    alt.template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Delete' });
+    expect(() => synthStack({ stage: 'prod', destroyData: 'true' })).toThrow(/prod/);
+  });
+});
+
+describe('secrets', () => {
+  it('gives functions secret ARNs, never secret values', () => {
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      for (const [name, value] of Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>)) {
+        if (!/SECRET|API_KEY|TOKEN|PASSWORD/.test(name) || name === 'SECRET_PREFIX') continue;
+        expect(name).toMatch(/_SECRET_ARN$/);
+        const ref = (value as { Ref?: string }).Ref;
+        expect(resources[ref!]?.Type).toBe('AWS::SecretsManager::Secret');
+      }
+    }
+    // Generated or set by operators after deploy: no value is ever written into the template.
+    for (const [, secret] of ofType('AWS::SecretsManager::Secret')) {
+      expect(secret.Properties.SecretString).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString).toBeDefined();
+      expect(secret.Properties.Name).toMatch(/^agent-integrations\/test\//);
+    }
+  });
+
+  it('scopes Secrets Manager permissions to one stack secret or to a name prefix of the stage', () => {
+    const secretStatements = allStatements().filter((st) => actions([st]).some((a) => a.startsWith('secretsmanager:')));
+    expect(secretStatements.length).toBeGreaterThan(0);
+    for (const st of secretStatements) {
+      const targets = Array.isArray(st.Resource) ? st.Resource : [st.Resource];
+      for (const r of targets) {
+        const text = JSON.stringify(r);
+        const ownSecret = typeof (r as { Ref?: string }).Ref === 'string' && resources[(r as { Ref: string }).Ref]?.Type === 'AWS::SecretsManager::Secret';
+        const prefixed = /:secret:agent-integrations\/test\/(connections|endpoints)\/\*"/.test(text);
+        expect(ownSecret || prefixed, text).toBe(true);
+      }
+    }
+  });
+
+  it('lets only the platform API delete stored secrets, and only the intake read webhook secrets besides it', () => {
+    const deleters = functionNames.filter((n) => actions(statementsOf(n)).includes('secretsmanager:DeleteSecret'));
+    expect(deleters).toEqual(['platform-api']);
+    const endpointReaders = functionNames.filter((n) => JSON.stringify(statementsOf(n)).includes('/endpoints/*'));
+    expect(endpointReaders.sort()).toEqual(['platform-api', 'webhook-intake']);
+  });
+});
+
+describe('least privilege', () => {
+  it('never grants Scan, service wildcards or "*" resources beyond X-Ray', () => {
+    for (const st of allStatements()) {
+      const acts = actions([st]);
+      expect(acts).not.toContain('dynamodb:Scan');
+      for (const a of acts) expect(a).not.toMatch(/:\*$|^\*$/);
+      if (st.Resource === '*') expect(acts.every((a) => a.startsWith('xray:'))).toBe(true);
+    }
+  });
+
+  it('lets the intake claim deliveries and enqueue, but never receive or delete messages', () => {
+    const acts = actions(statementsOf('webhook-intake'));
+    expect(acts).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'sqs:SendMessage', 's3:PutObject']));
+    for (const forbidden of ['sqs:DeleteMessage', 'sqs:ReceiveMessage', 'sqs:PurgeQueue', 'dynamodb:Scan', 's3:GetObject', 'secretsmanager:CreateSecret']) {
+      expect(acts).not.toContain(forbidden);
+    }
+  });
+
+  it('gives each function only the queue and bucket actions its role needs', () => {
+    const has = (n: string, a: string) => actions(statementsOf(n)).includes(a);
+    expect(has('dispatch', 'sqs:ChangeMessageVisibility')).toBe(true);
+    expect(has('dispatch', 'sqs:DeleteMessage')).toBe(true);
+    expect(has('dispatch', 's3:GetObject')).toBe(true);
+    expect(has('dispatch', 's3:PutObject')).toBe(false);
+    for (const n of ['poller', 'redelivery-sweep']) expect(has(n, 'sqs:SendMessage')).toBe(true);
+    for (const n of ['platform-api', 'oauth', 'tool-step']) {
+      expect(actions(statementsOf(n)).filter((a) => a.startsWith('sqs:') || a.startsWith('s3:'))).toEqual([]);
+    }
+  });
+
+  it('gives every function a role of its own with no AWS managed policy', () => {
+    const roles = ofType('AWS::IAM::Role');
+    expect(roles).toHaveLength(functionNames.length);
+    for (const [, r] of roles) expect(r.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+});
+
+describe('operations', () => {
+  it('alarms on dead letters, on each function error rate, on intake p99 and on sweep failures', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const byName = (suffix: string) => alarms.find((a) => a.AlarmName === `agent-integrations-test-${suffix}`);
+    const dlq = byName('dead-letters')!;
+    expect(dlq.MetricName).toBe('ApproximateNumberOfMessagesVisible');
+    expect(dlq.Threshold).toBe(1);
+    expect(dlq.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+    expect(dlq.Dimensions[0].Value['Fn::GetAtt'][1]).toBe('QueueName');
+    for (const n of functionNames) expect(byName(`${n}-error-rate`)?.Metrics).toBeDefined();
+    expect(byName('webhook-intake-p99')!.ExtendedStatistic).toBe('p99');
+    expect(byName('redelivery-sweep-failures')!.MetricName).toBe('Errors');
+    for (const a of alarms) expect(a.AlarmActions).toHaveLength(1);
+  });
+
+  it('sends alarms to an encrypted, TLS-only topic only when an e-mail is given', () => {
+    s.template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    s.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    alt.template.resourceCountIs('AWS::SNS::Topic', 0);
+    alt.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmActions: Match.absent() });
+  });
+
+  it('draws the product metrics of namespace AgentIntegrations by stage on the dashboard', () => {
+    const [, dash] = ofType('AWS::CloudWatch::Dashboard')[0]!;
+    expect(dash.Properties.DashboardName).toBe('agent-integrations-test');
+    const body = JSON.stringify(dash.Properties.DashboardBody);
+    for (const m of ['DeliveriesAccepted', 'DeliveriesRefused', 'DeliveriesDuplicated', 'EventsDispatched', 'EventsRetried', 'EventsDeadLettered', 'ToolSteps', 'RateLimitWaits', 'TokenRefreshes']) {
+      expect(body).toContain(m);
+    }
+    expect(body).toContain('AgentIntegrations');
+    expect(body).toContain('ApproximateAgeOfOldestMessage');
+  });
+});
+
+describe('naming and policy checks', () => {
+  it('puts the stage in the stack name and in every resource name', () => {
+    const qa = alt;
+    expect(qa.stack.stackName).toBe('AgentIntegrations-qa');
+    const named: Array<[string, string]> = [];
+    const nameKeys = ['TableName', 'QueueName', 'FunctionName', 'Name', 'DashboardName', 'AlarmName', 'LogGroupName', 'TopicName'];
+    for (const r of Object.values(qa.template.toJSON().Resources as Record<string, Resource>)) {
+      for (const k of nameKeys) {
+        const v = r.Properties?.[k];
+        if (typeof v === 'string') named.push([r.Type, v]);
+      }
+    }
+    expect(named.length).toBeGreaterThan(20);
+    for (const [type, name] of named) expect(name, type).toMatch(/agent-integrations[-/]qa\b/);
+  });
+
+  it('passes cdk-nag AwsSolutions with every acknowledgment written in code', () => {
+    const report = new AwsSolutionsChecks(s.app).validateScope(s.app);
+    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(',')}`)).toEqual([]);
+  });
+});
