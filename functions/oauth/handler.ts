@@ -1,16 +1,18 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
 import { createRouter } from '../../shared/http/router';
-import { ctxReady } from './deps';
+import type { HttpRequest, HttpResponse } from '../../shared/http/types';
+import { appContext } from './deps';
 import { routes } from './routes';
 
-const routerReady = ctxReady.then((ctx) =>
-  createRouter(routes(ctx), {
-    platformApiKey: ctx.platformApiKey,
-    onError: (e, req) => ctx.logger.error('unhandled error', { error: e, path: req.path }),
-  }),
-);
+let router: ((req: HttpRequest) => Promise<HttpResponse>) | undefined;
 
-/** Function URL (payload v2): the OAuth start and the browser's callback. */
-export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> =>
-  toLambdaResult(await (await routerReady)(fromLambdaEvent(event)));
+/** Function URL -> the OAuth start (platform key) and the browser's callback. */
+export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  const ctx = await appContext();
+  router ??= createRouter(routes(ctx), {
+    platformApiKey: ctx.platformApiKey,
+    onError: (e, req) => ctx.logger.error('oauth request failed', { method: req.method, path: req.path, error: e }),
+  });
+  return toLambdaResult(await router(fromLambdaEvent(event)));
+};
