@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { disconnect } from '../../shared/connections/disconnect';
+import { readStoredToken } from '../../shared/connections/stored-token';
+import type { Connection } from '../../shared/domain/model';
+import { revokeForDisconnect } from '../../shared/oauth/revoke';
+import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+
+let t: OAuthTestContext;
+beforeAll(async () => {
+  t = await oauthTestContext();
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+async function connectViaOAuth(provider: 'github' | 'contentsnare'): Promise<Connection> {
+  const res = await t.authorize(provider, { returnTo: `${appOrigin}/x` });
+  const back = await t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
+  const answer = await t.callback(back);
+  const id = new URL(answer.headers?.location ?? '').searchParams.get('connectionId') ?? '';
+  return (await new ConnectionRepo(t.ctx.store).get(id))!;
+}
+
+describe('disconnecting an OAuth connection', () => {
+  it('DELETE-connection flow: disconnect() with revokeForDisconnect revokes, then deletes the secret and the connection', async () => {
+    const connection = await connectViaOAuth('github');
+    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
+    const result = await disconnect(t.ctx, connection.id, { revoke: revokeForDisconnect(t.ctx) });
+    expect(result).toMatchObject({ deleted: true, revoked: true, warnings: [] });
+    expect(t.fake.validAccessTokens.has(token)).toBe(false);
+    expect(await readStoredToken(t.ctx.secrets, connection.id)).toBeUndefined();
+    expect(await new ConnectionRepo(t.ctx.store).get(connection.id)).toBeUndefined();
+  });
+
+  it('no token or secret in the log lines', () => {
+    expect(t.leaks()).toEqual([]);
+  });
+});
