@@ -1,7 +1,9 @@
 /**
  * The EMF metrics the functions emit (Powertools Metrics), as the dashboard reads them:
- * namespace `AgentIntegrations`, dimension `stage` on every one. Emitting code must use
- * these exact names, or the dashboard shows empty graphs.
+ * namespace `AgentIntegrations`, a `stage` dimension on every one (Powertools' `service`
+ * and extra dimensions are fine: the dashboard searches by name and stage and sums). Emit
+ * each data point under one dimension set only, or the sums count it twice. Emitting code
+ * must use these exact names, or the dashboard shows empty graphs.
  */
 export const metricNamespace = 'AgentIntegrations';
 
@@ -12,7 +14,7 @@ export const appMetrics = {
   eventsDispatched: 'EventsDispatched',
   eventsRetried: 'EventsRetried',
   eventsDeadLettered: 'EventsDeadLettered',
-  /** Dimensions `stage`, `outcome` (`ok` or the error code); tool ids are in the logs. */
+  /** With an `outcome` dimension (`ok` or the error code), optionally `toolId`: one line each. */
   toolSteps: 'ToolSteps',
   rateLimitWaits: 'RateLimitWaits',
   tokenRefreshes: 'TokenRefreshes',

@@ -100,8 +100,11 @@ export class Operations extends Construct {
       dashboardName: base,
       defaultInterval: Duration.hours(6),
     });
+    // Schema-free searches: Powertools adds a `service` dimension (and a step may add more),
+    // so the graphs match any dimension set of the stage and sum it into one line.
+    const search = (name: string) => `SEARCH('Namespace="${metricNamespace}" MetricName="${name}" stage="${stage}"', 'Sum', 300)`;
     const app = (name: string, label: string) =>
-      new cloudwatch.Metric({ namespace: metricNamespace, metricName: name, dimensionsMap: { stage }, statistic: 'Sum', period, label });
+      new cloudwatch.MathExpression({ expression: `SUM(${search(name)})`, usingMetrics: {}, label, period });
     const graph = (title: string, left: cloudwatch.IMetric[], width = 8, right: cloudwatch.IMetric[] = []) =>
       new cloudwatch.GraphWidget({ title, left, right, width, height: 6 });
     this.dashboard.addWidgets(
@@ -116,11 +119,8 @@ export class Operations extends Construct {
         app(appMetrics.eventsDeadLettered, 'dead-lettered'),
       ]),
       graph('Tool steps by outcome', [
-        new cloudwatch.MathExpression({
-          expression: `SEARCH('{${metricNamespace},outcome,stage} MetricName="${appMetrics.toolSteps}" stage="${stage}"', 'Sum', 300)`,
-          label: '',
-          period,
-        }),
+        // One line per dimension combination: outcome (and tool id, when the step adds it).
+        new cloudwatch.MathExpression({ expression: search(appMetrics.toolSteps), usingMetrics: {}, label: '', period }),
       ]),
     );
     this.dashboard.addWidgets(
