@@ -84,7 +84,7 @@ export class IntegrationsStack extends Stack {
       environment: { AGENT_RUNTIME_URL: s.agentRuntimeUrl },
     });
     data.useTable(dispatch, 'readWrite'); // dispatch claims
-    data.useBlobs(dispatch, 'get');
+    data.useBlobs(dispatch, 'consume');
     secrets.useSecret(dispatch, 'DISPATCH_SIGNING_SECRET_ARN');
     // Grants receive/delete/ChangeMessageVisibility on this queue only.
     dispatch.fn.addEventSource(

@@ -102,10 +102,17 @@ export class DataStores extends Construct {
     f.allow(['sqs:SendMessage', 'sqs:GetQueueAttributes'], [this.queue.queueArn]);
   }
 
-  /** BLOB_BUCKET + PutObject or GetObject on the claim-check objects. */
-  useBlobs(f: IntegrationFunction, access: 'put' | 'get'): void {
+  /**
+   * BLOB_BUCKET + `put` (the producer) or `consume`: read, then delete once delivered; with
+   * ListBucket so a missing object answers 404 (NoSuchKey) rather than 403.
+   */
+  useBlobs(f: IntegrationFunction, access: 'put' | 'consume'): void {
     f.setEnv('BLOB_BUCKET', this.bucket.bucketName);
-    f.allow([access === 'put' ? 's3:PutObject' : 's3:GetObject'], [this.bucket.arnForObjects('*')]);
+    if (access === 'put') f.allow(['s3:PutObject'], [this.bucket.arnForObjects('*')]);
+    else {
+      f.allow(['s3:GetObject', 's3:DeleteObject'], [this.bucket.arnForObjects('*')]);
+      f.allow(['s3:ListBucket'], [this.bucket.bucketArn]);
+    }
     acknowledge(
       f.role,
       `AwsSolutions-IAM5[Resource::${arnRef(this.bucket)}/*]`,

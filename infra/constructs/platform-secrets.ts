@@ -22,7 +22,8 @@ export type SecretAccess = 'read' | 'write' | 'delete';
 
 const actionsFor: Record<SecretAccess, string[]> = {
   read: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
-  write: ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue'],
+  // RestoreSecret: writing a name whose secret is scheduled for deletion brings it back.
+  write: ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:RestoreSecret'],
   delete: ['secretsmanager:DeleteSecret'],
 };
 

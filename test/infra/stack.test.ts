@@ -237,7 +237,9 @@ describe('least privilege', () => {
     expect(has('dispatch', 'sqs:ChangeMessageVisibility')).toBe(true);
     expect(has('dispatch', 'sqs:DeleteMessage')).toBe(true);
     expect(has('dispatch', 's3:GetObject')).toBe(true);
+    expect(has('dispatch', 's3:DeleteObject')).toBe(true);
     expect(has('dispatch', 's3:PutObject')).toBe(false);
+    expect(has('webhook-intake', 's3:DeleteObject')).toBe(false);
     for (const n of ['poller', 'redelivery-sweep']) expect(has(n, 'sqs:SendMessage')).toBe(true);
     for (const n of ['platform-api', 'oauth', 'tool-step']) {
       expect(actions(statementsOf(n)).filter((a) => a.startsWith('sqs:') || a.startsWith('s3:'))).toEqual([]);
