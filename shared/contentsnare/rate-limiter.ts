@@ -1,10 +1,9 @@
-import { z } from 'zod';
-import { AppError, ConditionFailedError } from '../domain/errors';
+import { AppError } from '../domain/errors';
 import { noMetrics, type Metrics } from '../observability/metrics';
 import type { Clock, Store } from '../ports';
-import { keys, ttlIn } from '../store/table-design';
 import { KeyedBatcher } from './keyed-batcher';
-import { earliestSlot, expiresAt, withGrant, type BucketState, type WindowPolicy } from './sliding-window';
+import { RateBucketStore } from './rate-bucket';
+import { earliestSlot, withGrant, type WindowPolicy } from './sliding-window';
 
 export type RateKind = 'read' | 'write';
 export type Sleep = (ms: number) => Promise<void>;
@@ -23,7 +22,7 @@ export interface RateLimiterOptions {
   windowMs?: number;
   reads?: number;
   writes?: number;
-  /** Extra spacing per window for latency jitter between slot and arrival (default 250 ms). */
+  /** Extra spacing per window for latency jitter between slot and arrival (default 500 ms). */
   marginMs?: number;
   /**
    * A caller ready to send later than this after its slot takes a fresh slot, at most
@@ -31,12 +30,6 @@ export interface RateLimiterOptions {
    */
   lateToleranceMs?: number;
 }
-
-const itemSchema = z.object({
-  version: z.number().int(),
-  grants: z.array(z.number()).catch([]),
-  blockedUntil: z.number().optional().catch(undefined),
-});
 
 /**
  * The collection service's limits per connected account, held across every worker:
@@ -50,33 +43,33 @@ const itemSchema = z.object({
 export class ContentSnareRateLimiter {
   private readonly blockReads = new Map<string, Promise<number>>();
   private readonly batcher: KeyedBatcher<{ kind: RateKind; deadline: number }, number>;
+  private readonly buckets: RateBucketStore;
   private readonly sleep: Sleep;
-  private readonly random: () => number;
   private readonly metrics: Metrics;
   private readonly policies: Record<RateKind, WindowPolicy>;
   private readonly lateToleranceMs: number;
 
   constructor(private readonly options: RateLimiterOptions) {
     this.sleep = options.sleep ?? realSleep;
-    this.random = options.random ?? Math.random;
     this.metrics = options.metrics ?? noMetrics;
+    this.buckets = new RateBucketStore(options.store, options.clock, this.sleep, options.random ?? Math.random, this.metrics);
     const windowMs = options.windowMs ?? 10_000;
-    const marginMs = options.marginMs ?? 250;
+    const marginMs = options.marginMs ?? 500;
     this.policies = {
       read: { limit: options.reads ?? 50, windowMs, marginMs },
       write: { limit: options.writes ?? 20, windowMs, marginMs },
     };
     this.lateToleranceMs = options.lateToleranceMs ?? 200;
-    this.batcher = new KeyedBatcher((pk, batch) => this.reserve(pk, batch));
+    this.batcher = new KeyedBatcher((name, batch) => this.reserve(name, batch));
   }
 
   /** Waits until a call of `kind` may be sent for this connection; throws `rate_limited` past the bound. */
   async acquire(connectionId: string, kind: RateKind): Promise<void> {
     const { clock } = this.options;
     const deadline = clock.now() + this.options.maxWaitMs;
-    const key = keys.rateBucket(`${connectionId}#${kind}`);
+    const bucket = `${connectionId}#${kind}`;
     for (let late = 0; ; ) {
-      const slot = await this.batcher.submit(key.pk, { kind, deadline });
+      const slot = await this.batcher.submit(bucket, { kind, deadline });
       let slept = false;
       while (clock.now() < slot) {
         slept = true;
@@ -84,7 +77,7 @@ export class ContentSnareRateLimiter {
       }
       if (slept) {
         // A 429 seen by another worker while we slept blocks the account: honour it.
-        const blockedUntil = await this.blockedUntil(key);
+        const blockedUntil = await this.blockedUntil(bucket);
         if (blockedUntil > clock.now()) {
           this.metrics.count('contentsnare.ratelimit.reblocked');
           continue;
@@ -105,19 +98,19 @@ export class ContentSnareRateLimiter {
   /** Records that the service asked this account to wait until `untilMs` (a 429): every worker waits. */
   async block(connectionId: string, untilMs: number): Promise<void> {
     for (const kind of ['read', 'write'] as const) {
-      const key = keys.rateBucket(`${connectionId}#${kind}`);
-      await this.update(key, this.policies[kind], (state) =>
+      await this.buckets.update(`${connectionId}#${kind}`, this.policies[kind], (state) =>
         (state.blockedUntil ?? 0) >= untilMs ? undefined : { ...state, blockedUntil: untilMs },
       );
     }
   }
 
   /** Reserves one slot per waiting caller of one bucket, in queue order, with one conditional write. */
-  private async reserve(pk: string, batch: Array<{ kind: RateKind; deadline: number }>): Promise<Array<number | Error>> {
+  private async reserve(bucket: string, batch: Array<{ kind: RateKind; deadline: number }>): Promise<Array<number | Error>> {
     const kind = batch[0]?.kind ?? 'write';
     const policy = this.policies[kind];
     let results: Array<number | Error> = [];
-    await this.update({ pk, sk: keys.rateBucket('').sk }, policy, (state, now) => {
+    const deadline = Math.max(...batch.map((b) => b.deadline));
+    await this.buckets.update(bucket, policy, (state, now) => {
       results = [];
       let next = state;
       for (const { deadline } of batch) {
@@ -130,56 +123,21 @@ export class ContentSnareRateLimiter {
         results.push(slot);
       }
       return next === state ? undefined : next;
-    }, Math.max(...batch.map((b) => b.deadline)));
+    }, deadline, () => rateLimited(1000));
     return results;
   }
 
   /** The bucket's block, read once for all callers of this process waking together (single flight). */
-  private blockedUntil(key: { pk: string; sk: string }): Promise<number> {
-    let pending = this.blockReads.get(key.pk);
+  private blockedUntil(bucket: string): Promise<number> {
+    let pending = this.blockReads.get(bucket);
     if (!pending) {
-      pending = this.read(key)
+      pending = this.buckets
+        .read(bucket)
         .then((s) => s?.state.blockedUntil ?? 0)
-        .finally(() => this.blockReads.delete(key.pk));
-      this.blockReads.set(key.pk, pending);
+        .finally(() => this.blockReads.delete(bucket));
+      this.blockReads.set(bucket, pending);
     }
     return pending;
-  }
-
-  private async read(key: { pk: string; sk: string }): Promise<{ version: number; state: BucketState } | undefined> {
-    const item = await this.options.store.get(key, { consistent: true });
-    if (!item) return undefined;
-    const parsed = itemSchema.safeParse(item);
-    if (!parsed.success) return { version: typeof item.version === 'number' ? item.version : -1, state: { grants: [] } };
-    const { version, grants, blockedUntil } = parsed.data;
-    const sorted = [...grants].sort((a, b) => a - b);
-    return { version, state: blockedUntil === undefined ? { grants: sorted } : { grants: sorted, blockedUntil } };
-  }
-
-  /** Read-modify-write with a version condition; retries with jitter while others win the race. */
-  private async update(
-    key: { pk: string; sk: string },
-    policy: WindowPolicy,
-    change: (state: BucketState, now: number) => BucketState | undefined,
-    deadline = Number.POSITIVE_INFINITY,
-  ): Promise<void> {
-    const { store, clock } = this.options;
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.read(key);
-      const now = clock.now();
-      const next = change(current?.state ?? { grants: [] }, now);
-      if (!next) return;
-      const item = { ...key, ...next, version: (current?.version ?? 0) + 1, ttl: ttlIn(expiresAt(next, policy), 60) };
-      try {
-        await store.put(item, current ? { ifVersion: current.version } : { ifNotExists: true });
-        return;
-      } catch (e) {
-        if (!(e instanceof ConditionFailedError)) throw e;
-        this.metrics.count('contentsnare.ratelimit.conflict');
-        if (clock.now() > deadline) throw rateLimited(1000);
-        await this.sleep(Math.ceil(this.random() * Math.min(50, 5 * attempt)));
-      }
-    }
   }
 }
 
