@@ -5,7 +5,7 @@ import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
 import { SqsQueue, createSqsClient, type SqsSender } from '../adapters/aws/sqs-queue';
 import type { Config } from '../config/config';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
-import { SecretTokenProvider } from '../connections/secret-token-provider';
+import { RefreshingTokenProvider } from '../connections/refreshing-token-provider';
 import { AppError } from '../domain/errors';
 import { createJsonLogger, type Logger } from '../observability/logger';
 import { noMetrics, type Metrics } from '../observability/metrics';
@@ -45,7 +45,7 @@ export function buildAwsContext(config: Config, overrides: AwsContextOverrides =
     { value: config.contentsnare.clientSecret, arn: config.contentsnare.clientSecretArn, env: { value: 'CONTENTSNARE_CLIENT_SECRET', arn: 'CONTENTSNARE_CLIENT_SECRET_ARN' } },
     byArn,
   );
-  return {
+  const base = {
     config,
     store: overrides.store ?? DynamoStore.create(config.tableName, clock),
     queue: config.queueUrl ? new SqsQueue(overrides.sqs ?? createSqsClient(), config.queueUrl) : unconfiguredQueue,
@@ -55,7 +55,6 @@ export function buildAwsContext(config: Config, overrides: AwsContextOverrides =
     fetch: overrides.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     logger: overrides.logger ?? createJsonLogger({ level: config.logLevel, service: overrides.service }),
     metrics: overrides.metrics ?? noMetrics,
-    tokens: new SecretTokenProvider(secrets),
     platformApiKey: requiredSecret(
       { value: config.platformApiKey, arn: config.platformApiKeySecretArn, env: { value: 'PLATFORM_API_KEY', arn: 'PLATFORM_API_KEY_SECRET_ARN' } },
       byArn,
@@ -64,8 +63,9 @@ export function buildAwsContext(config: Config, overrides: AwsContextOverrides =
       { value: config.dispatchSigningSecret, arn: config.dispatchSigningSecretArn, env: { value: 'DISPATCH_SIGNING_SECRET', arn: 'DISPATCH_SIGNING_SECRET_ARN' } },
       byArn,
     ),
-    oauthClientSecret: (provider) => (provider === 'github' ? github() : contentsnare()),
+    oauthClientSecret: (provider: 'github' | 'contentsnare') => (provider === 'github' ? github() : contentsnare()),
   };
+  return { ...base, tokens: new RefreshingTokenProvider(base) };
 }
 
 const unconfiguredQueue: Queue = {

@@ -30,9 +30,9 @@ export class SecretsManagerStore implements SecretStore {
     private readonly ttlMs = 60_000,
   ) {}
 
-  async get(name: string): Promise<string | undefined> {
+  async get(name: string, opts?: { fresh?: boolean }): Promise<string | undefined> {
     const hit = this.cache.get(name);
-    if (hit && hit.until > this.clock.now()) return hit.value;
+    if (!opts?.fresh && hit && hit.until > this.clock.now()) return hit.value;
     const gen = this.generation.get(name) ?? 0;
     const value = await readSecretString(this.client, this.id(name));
     // Absence is not cached: a secret created elsewhere must show up at once.
