@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../shared/app/context';
+import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { secretNames, type Connection, type Subscription } from '../../shared/domain/model';
+import { EndpointRepo, endpointIdFor } from '../../shared/subscriptions/endpoint-repo';
+import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { examplePayload, sign } from '../../test/helpers/signed-delivery';
+import type { Shot } from './load';
+
+/** The repository of the example payloads (`@octokit/webhooks-examples`). */
+export const exampleRepository = 'Codertocat/Hello-World';
+
+export interface Tenant {
+  connection: Connection;
+  endpointId: string;
+  secret: string;
+  subscriptions: Subscription[];
+}
+
+/**
+ * One tenant as the platform API would leave it: a connection, the endpoint (hook) of its
+ * repository with its secret, and `matching` subscriptions to `github.new_issue` there.
+ */
+export async function seedTenant(ctx: Pick<AppContext, 'store' | 'secrets'>, matching = 1, repository = exampleRepository): Promise<Tenant> {
+  const now = new Date().toISOString();
+  const connection: Connection = { id: ConnectionRepo.newId(), provider: 'github', accountLogin: 'octocat', authMethod: 'token', status: 'connected', repositories: [], createdAt: now, updatedAt: now };
+  await new ConnectionRepo(ctx.store).create(connection);
+  const target = { kind: 'repository' as const, repository };
+  const endpointId = endpointIdFor(connection.id, target);
+  const secret = `bench-secret-${randomUUID()}`;
+  await ctx.secrets.put(secretNames.endpointSecret(endpointId), secret);
+  await new EndpointRepo(ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: 1, events: ['issues'], createdAt: now });
+  const subscriptions: Subscription[] = [];
+  for (let i = 0; i < matching; i++) {
+    const sub: Subscription = { id: SubscriptionRepo.newId(), connectionId: connection.id, trigger: 'github.new_issue', agentId: `agent-${i}`, repository, filters: {}, delivery: 'webhook', endpointId, createdAt: now };
+    await new SubscriptionRepo(ctx.store).create(sub);
+    subscriptions.push(sub);
+  }
+  return { connection, endpointId, secret, subscriptions };
+}
+
+/**
+ * `count` subscriptions of other tenants on other repositories (their own endpoints), the
+ * same trigger: what a delivery must NOT pay for (fan-out scaling).
+ */
+export async function seedOtherSubscriptions(ctx: Pick<AppContext, 'store'>, count: number, concurrency = 32): Promise<void> {
+  const repo = new SubscriptionRepo(ctx.store);
+  const now = new Date().toISOString();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const connectionId = `conn_other${String(i % 500).padStart(27, '0')}`;
+      const repository = `other-owner-${i % 500}/repo-${i}`;
+      const endpointId = endpointIdFor(connectionId, { kind: 'repository', repository });
+      await repo.create({ id: SubscriptionRepo.newId(), connectionId, trigger: 'github.new_issue', agentId: `other-agent-${i}`, repository, filters: {}, delivery: 'webhook', endpointId, createdAt: now });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** The real `issues.opened` example payload, as bytes. */
+export function issueOpenedBody(extra?: (payload: Record<string, any>) => void): Buffer {
+  const payload = examplePayload('issues', 'opened') as Record<string, any>;
+  extra?.(payload);
+  return Buffer.from(JSON.stringify(payload), 'utf8');
+}
+
+/** A signed delivery of `body` to the tenant's endpoint under a fresh GUID. */
+export function signedShot(t: Pick<Tenant, 'endpointId' | 'secret'>, body: Buffer, guid = randomUUID(), event = 'issues'): Shot {
+  return {
+    path: `/webhooks/github/${t.endpointId}`,
+    headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': guid, 'x-hub-signature-256': sign(t.secret, body) },
+    body,
+  };
+}
