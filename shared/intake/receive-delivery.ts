@@ -1,13 +1,12 @@
 import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
 import { ConditionFailedError } from '../domain/errors';
 import { mapDelivery } from '../domain/mapping/map-delivery';
 import type { MappedEvent } from '../domain/mapping/types';
-import { secretNames } from '../domain/model';
 import { verifySignature } from '../github/webhooks/signature';
 import { keys, ttlIn } from '../store/table-design';
 import { EndpointRepo } from '../subscriptions/endpoint-repo';
 import { DeadlineExceededError, withDeadline } from './deadline';
+import { endpointRouting } from './endpoint-cache';
 import { checkDeliveryHeaders } from './delivery-headers';
 import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from './fan-out';
 
@@ -29,6 +28,9 @@ export interface IntakeOptions {
   deadlineMs?: number;
 }
 
+/** After a missed deadline, how long the answer may wait for the claim's release (8 s + this < 10 s). */
+const releaseGraceMs = 500;
+
 /** How long a delivery id is remembered; the sweep only looks at recent deliveries. */
 export const deliveryClaimTtlSeconds = 7 * 24 * 3600;
 
@@ -40,7 +42,7 @@ function refused(status: number, code: string, message: string): DeliveryAnswer 
 
 /**
  * One webhook delivery, in a fixed order: required headers, endpoint and its secret (fail
- * closed), signature on the raw bytes, JSON, `ping`, mapping, claim of the delivery id
+ * closed; cached per container for a few seconds, see endpoint-cache.ts), signature on the raw bytes, JSON, `ping`, mapping, claim of the delivery id
  * (once), one route Query per trigger, one enqueue. Any failure after the claim releases
  * it and answers 5xx, so that a redelivery is processed rather than dropped as a duplicate.
  */
@@ -66,11 +68,17 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
   };
 
   const work = async (): Promise<DeliveryAnswer> => {
-    const endpoint = await new EndpointRepo(ctx.store).get(req.endpointId);
-    if (!endpoint) return refuse('unknown_endpoint', refused(404, 'not_found', 'Unknown webhook endpoint'));
-    const secret = await ctx.secrets.get(secretNames.endpointSecret(endpoint.id));
-    if (secret === undefined) return refuse('no_secret', refused(401, 'invalid_signature', 'Signature cannot be checked'));
-    if (!(await verifySignature(secret, req.body, signature))) return refuse('bad_signature', refused(401, 'invalid_signature', 'Signature does not match'));
+    let routing = await endpointRouting(ctx, req.endpointId);
+    let valid = routing?.secret !== undefined && (await verifySignature(routing.secret, req.body, signature));
+    // A cached secret that does not match may be stale (the hook was re-created): read it again once.
+    if (!valid && routing?.fromCache) {
+      routing = await endpointRouting(ctx, req.endpointId, true);
+      valid = routing?.secret !== undefined && (await verifySignature(routing.secret, req.body, signature));
+    }
+    if (!routing) return refuse('unknown_endpoint', refused(404, 'not_found', 'Unknown webhook endpoint'));
+    if (routing.secret === undefined) return refuse('no_secret', refused(401, 'invalid_signature', 'Signature cannot be checked'));
+    if (!valid) return refuse('bad_signature', refused(401, 'invalid_signature', 'Signature does not match'));
+    const { endpoint, connection } = routing;
     let payload: unknown;
     try {
       payload = JSON.parse(req.body.toString('utf8'));
@@ -83,7 +91,6 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
       log.info('webhook endpoint verified by ping');
       return { status: 200, body: { ok: true, ping: true } };
     }
-    const connection = await new ConnectionRepo(ctx.store).get(endpoint.connectionId);
     if (!connection) return refuse('no_connection', refused(404, 'not_found', 'Unknown webhook endpoint'));
     let mapped: MappedEvent[];
     try {
@@ -98,6 +105,9 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
       log.info('webhook delivery maps to no trigger');
       return { status: 200, body: { ok: true, accepted: 0 } };
     }
+    // The route Query does not depend on the claim: run both at once (one round trip of latency, not two).
+    const routes = subscriptionsByRoute(ctx, mapped.map((m) => m.trigger), (t) => keys.webhookRoute(endpoint.id, t));
+    routes.catch(() => undefined);
     try {
       await ctx.store.put({ ...claimKey, endpointId: endpoint.id, deliveryId, event, ttl: ttlIn(ctx.clock.now(), deliveryClaimTtlSeconds) }, { ifNotExists: true });
       state.claimed = true;
@@ -108,7 +118,7 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
       return { status: 200, body: { ok: true, duplicate: true } };
     }
     if (state.abandoned) throw new DeadlineExceededError(0);
-    const subscriptions = await subscriptionsByRoute(ctx, mapped.map((m) => m.trigger), (t) => keys.webhookRoute(endpoint.id, t));
+    const subscriptions = await routes;
     const events = buildTriggerEvents({ connection, subscriptions, mapped, deliveryId, occurredAt: new Date(ctx.clock.now()).toISOString() });
     if (state.abandoned) throw new DeadlineExceededError(0);
     await enqueueEvents(ctx, events);
@@ -126,8 +136,10 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
   } catch (e) {
     // Whatever happened, a claim taken by this attempt must not make the redelivery a "duplicate".
     if (state.abandoned) {
-      // The store may be what is slow: release in the background, never past the deadline.
-      void release();
+      // The store may be what is slow: wait for the release only briefly (the answer must still
+      // leave well before the code host's 10 s), so that an immediate redelivery is not taken
+      // for a duplicate when only the queue was slow; otherwise it finishes in the background.
+      await Promise.race([release(), new Promise((r) => setTimeout(r, releaseGraceMs).unref())]);
       running.then(release, release).catch(() => undefined);
     } else {
       await release();
