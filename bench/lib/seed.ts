@@ -67,7 +67,7 @@ export function issueOpenedBody(extra?: (payload: Record<string, any>) => void):
 }
 
 /** A signed delivery of `body` to the tenant's endpoint under a fresh GUID. */
-export function signedShot(t: Pick<Tenant, 'endpointId' | 'secret'>, body: Buffer, guid = randomUUID(), event = 'issues'): Shot {
+export function signedShot(t: Pick<Tenant, 'endpointId' | 'secret'>, body: Buffer, guid: string = randomUUID(), event = 'issues'): Shot {
   return {
     path: `/webhooks/github/${t.endpointId}`,
     headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': guid, 'x-hub-signature-256': sign(t.secret, body) },
