@@ -1,19 +1,27 @@
 /**
  * Load test, loopback only and bounded: holds BENCH_RATE (200) deliveries/s for
- * BENCH_SECONDS (60; run-all uses 10) on the local runtime as `npm start` runs it (embedded
- * DynamoDB, file queue, in-process consumer), unique GUIDs, one matching subscription, a
- * fake agent runtime counting receipts. Open loop: deliveries leave on schedule whatever
- * the answers, as the code host sends them.
+ * BENCH_SECONDS (60; run-all uses 10) on the local runtime started as `npm start` starts it
+ * (`tsx local/main.ts` in a child process: embedded DynamoDB, file queue, in-process
+ * consumer), a subscription made over the platform API (hook at a fake code host), unique
+ * GUIDs, a fake agent runtime counting receipts. Open loop: deliveries leave on schedule
+ * whatever the answers, as the code host sends them.
  * Prints refused deliveries (goal 0), lost events (acknowledged minus received after the
  * drain; goal 0), duplicates (goal 0), intake latency p50/p99 and delivery latency p50/p99.
  *   BENCH_SECONDS=60 npx tsx bench/load-200rps.ts
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openLocalQueues } from '../shared/adapters/local/local-queues';
+import { systemClock } from '../shared/ports';
+import { FakeGitHub } from '../test/helpers/fake-github-server';
+import { startLocalProcess } from '../test/helpers/local-process';
+import { platformKey, signingSecret, subscribeOverApi } from '../test/reliability/support';
 import { post } from './lib/load';
-import { startBenchRuntime } from './lib/local';
 import { ReceiptCounter } from './lib/receipts';
 import { envNumber, percentile, printFigures, runMain } from './lib/report';
-import { issueOpenedBody, seedTenant, signedShot } from './lib/seed';
+import { issueOpenedBody, signedShot } from './lib/seed';
 
 const rate = envNumber('BENCH_RATE', 200);
 const seconds = envNumber('BENCH_SECONDS', 60);
@@ -21,8 +29,14 @@ const drainSeconds = envNumber('BENCH_DRAIN_SECONDS', 60);
 
 async function main(): Promise<void> {
   const receipts = await ReceiptCounter.start();
-  const rt = await startBenchRuntime(receipts.url);
-  const tenant = await seedTenant(rt.ctx, 1);
+  const github = await FakeGitHub.start();
+  const token = 'ghp_loadTestToken000000000000000000000000000';
+  github.addUser(token, 'Codertocat');
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-load-'));
+  const rt = await startLocalProcess({ DATA_DIR: dataDir, PORT: '0', GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: receipts.url, PLATFORM_API_KEY: platformKey, DISPATCH_SIGNING_SECRET: signingSecret, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'INFO' });
+  rt.url = rt.url.replace('localhost', '127.0.0.1');
+  const sub = await subscribeOverApi(rt.url, github, token);
+  const tenant = { endpointId: sub.endpointId, secret: sub.hook.config.secret ?? '' };
   const body = issueOpenedBody();
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(rate * seconds);
@@ -71,7 +85,11 @@ async function main(): Promise<void> {
     const at = acknowledged.get(r.deliveryId);
     return at === undefined ? [] : [r.at - at];
   });
-  const dlq = rt.queues.dlq.size();
+  await rt.stop();
+  const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock });
+  const [dlq, left] = [queues.dlq.size(), queues.queue.size()];
+  queues.close();
+  if (left) console.log(`  ${left} messages still queued after the drain`);
   console.log(`  sent ${sent} in ${sendSeconds.toFixed(1)} s (${(sent / sendSeconds).toFixed(0)}/s achieved, at most ${maxBehind} due at once), acknowledged ${acknowledged.size}, received ${receivedDeliveries.size}${drained ? '' : ' (drain timed out)'}`);
   console.log(`  intake latency p50 ${percentile(intakeMs, 50).toFixed(1)} ms, p99 ${percentile(intakeMs, 99).toFixed(1)} ms; delivery latency p50 ${percentile(deliveryMs, 50).toFixed(0)} ms, p99 ${percentile(deliveryMs, 99).toFixed(0)} ms`);
   printFigures(`load ${rate}/s for ${seconds} s`, [
@@ -84,8 +102,9 @@ async function main(): Promise<void> {
     { name: 'delivery latency p99', value: percentile(deliveryMs, 99), unit: 'ms', goal: 'informational', pass: true },
   ]);
   agent.destroy();
-  await rt.dispose();
   await receipts.close();
+  await github.close();
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 runMain(main);
