@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { MappedEvent } from './types';
+import { compact, occurrence, parse } from './mapper';
+import { repositorySchema, userSchema } from './schemas';
+
+/**
+ * Gists and a user account's new repositories have no webhook: the poller reads them from
+ * the REST API and turns each new item into the same MappedEvent shape a webhook would give.
+ * dedupeKeys are the item's id (`gist:<id>`, `repository:<id>`: the latter is also what
+ * `repository.created` deliveries use), since a polled item has no delivery id.
+ * Returns undefined when the item does not have the expected shape.
+ */
+
+const gistSchema = z.object({
+  id: z.string(),
+  html_url: z.string().nullish(),
+  description: z.string().nullish(),
+  public: z.boolean().nullish(),
+  owner: userSchema.nullish(),
+  files: z
+    .record(z.string(), z.object({ filename: z.string().nullish(), language: z.string().nullish(), type: z.string().nullish(), size: z.number().nullish(), raw_url: z.string().nullish() }))
+    .nullish(),
+  created_at: z.string().nullish(),
+  updated_at: z.string().nullish(),
+});
+
+/** One gist of `GET /gists` as a new_gist occurrence. */
+export function mapPolledGist(gist: unknown): MappedEvent | undefined {
+  const g = parse(gistSchema, gist);
+  if (!g) return undefined;
+  const event = compact({ action: 'created', gist: g, sender: g.owner });
+  return occurrence('new_gist', event, {}, `gist:${g.id}`);
+}
+
+const polledRepositorySchema = repositorySchema.extend({
+  id: z.number(),
+  owner: userSchema,
+  description: z.string().nullish(),
+  fork: z.boolean().nullish(),
+  visibility: z.string().nullish(),
+  created_at: z.string().nullish(),
+});
+
+/** One repository of `GET /user/repos` or `GET /orgs/{org}/repos` as a new_repository occurrence. */
+export function mapPolledRepository(repository: unknown): MappedEvent | undefined {
+  const r = parse(polledRepositorySchema, repository);
+  if (!r) return undefined;
+  const organization = r.owner.type === 'Organization' ? { login: r.owner.login, id: r.owner.id } : undefined;
+  const event = compact({ action: 'created', repository: r, organization });
+  return occurrence('new_repository', event, { repository: r.full_name, organization: r.owner.login }, `repository:${r.id}`);
+}

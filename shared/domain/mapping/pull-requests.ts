@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, type Mapper, type MapperTable, type PullRequestAction } from './mapper';
+import { envelopeSchema, labelSchema, pullRequestSchema, userSchema } from './schemas';
+
+/**
+ * Pull request family: new / updated pull request, review request, review submitted.
+ *
+ * Choices (README "Triggers"):
+ * - new_pull_request = opened while not a draft, or ready_for_review (the spec: "opened or
+ *   ready for review"). A draft that is opened is not yet up for review: it fires
+ *   updated_pull_request only, and new_pull_request later when it is marked ready.
+ * - updated_pull_request = the pull request's content or state changed: edited, new commits
+ *   (synchronize), closed/merged, reopened, draft <-> ready, labels, assignees, requested
+ *   reviewers, milestone, lock. Not auto-merge or merge-queue bookkeeping.
+ * - Facts: `branch` is the base branch (a branches filter reads "pull requests into main").
+ */
+
+const prPayload = envelopeSchema.extend({
+  number: z.number().nullish(),
+  pull_request: pullRequestSchema,
+  label: labelSchema.nullish(),
+  assignee: userSchema.nullish(),
+  requested_reviewer: userSchema.nullish(),
+  requested_team: z.object({ name: z.string(), slug: z.string().nullish() }).nullish(),
+  before: z.string().nullish(),
+  after: z.string().nullish(),
+  changes: z
+    .object({ title: z.object({ from: z.string().nullish() }).nullish(), body: z.object({ from: z.string().nullish() }).nullish() })
+    .nullish(),
+});
+type PrPayload = z.output<typeof prPayload>;
+
+function prEvent(p: PrPayload): Record<string, unknown> {
+  return compact({
+    ...baseEvent(p),
+    pull_request: p.pull_request,
+    label: p.label,
+    assignee: p.assignee,
+    requested_reviewer: p.requested_reviewer,
+    requested_team: p.requested_team,
+    before: p.before,
+    after: p.after,
+    changes: p.changes,
+  });
+}
+
+function prFacts(p: PrPayload) {
+  return { ...baseFacts(p), branch: p.pull_request.base.ref, labels: labelNames(p.pull_request.labels) ?? [] };
+}
+
+function fire(trigger: 'new_pull_request' | 'updated_pull_request' | 'new_review_request'): Mapper {
+  return (payload) => {
+    const p = parse(prPayload, payload);
+    return p ? [occurrence(trigger, prEvent(p), prFacts(p))] : [];
+  };
+}
+
+const opened: Mapper = (payload) => {
+  const p = parse(prPayload, payload);
+  if (!p) return [];
+  return [occurrence(p.pull_request.draft ? 'updated_pull_request' : 'new_pull_request', prEvent(p), prFacts(p))];
+};
+
+const updatedActions: PullRequestAction[] = [
+  'edited',
+  'closed',
+  'reopened',
+  'synchronize',
+  'converted_to_draft',
+  'ready_for_review',
+  'labeled',
+  'unlabeled',
+  'assigned',
+  'unassigned',
+  'review_requested',
+  'review_request_removed',
+  'milestoned',
+  'demilestoned',
+  'locked',
+  'unlocked',
+];
+
+const reviewPayload = envelopeSchema.extend({
+  pull_request: pullRequestSchema,
+  review: z.object({
+    id: z.number(),
+    body: z.string().nullish(),
+    state: z.string(),
+    html_url: z.string().nullish(),
+    user: userSchema.nullish(),
+    commit_id: z.string().nullish(),
+    submitted_at: z.string().nullish(),
+  }),
+});
+
+const reviewSubmitted: Mapper = (payload) => {
+  const p = parse(reviewPayload, payload);
+  if (!p) return [];
+  const facts = { ...baseFacts(p), branch: p.pull_request.base.ref, labels: labelNames(p.pull_request.labels) ?? [] };
+  return [occurrence('new_pull_request_review', { ...baseEvent(p), pull_request: p.pull_request, review: p.review }, facts)];
+};
+
+const table: MapperTable = {};
+for (const action of updatedActions) table[`pull_request.${action}`] = [fire('updated_pull_request')];
+table['pull_request.opened'] = [opened];
+table['pull_request.ready_for_review'] = [fire('new_pull_request'), fire('updated_pull_request')];
+table['pull_request.review_requested'] = [fire('updated_pull_request'), fire('new_review_request')];
+table['pull_request_review.submitted'] = [reviewSubmitted];
+
+export const pullRequestMappers: MapperTable = table;

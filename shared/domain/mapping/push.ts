@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import type { MappedEvent } from './types';
+import { baseEvent, baseFacts, compact, occurrence, parse, type Mapper, type MapperTable } from './mapper';
+import { envelopeSchema } from './schemas';
+
+/**
+ * Push, commit, tag and branch family (`push` and `create` deliveries).
+ *
+ * - new_tag: from `create` (ref_type tag) AND from `push` to refs/tags/* with created:true,
+ *   because the code host sends no `create` when more than three tags are pushed at once.
+ *   Both use dedupeKey `tag:<name>`, so each tag is announced once whichever comes first.
+ * - new_branch: from `create` (ref_type branch) only; the code host always sends it for
+ *   branches (the three-at-once limit is for tags). dedupeKey `branch:<name>`.
+ * - new_push: one per push to a branch or tag, multi-commit pushes included; not for ref
+ *   deletions (`deleted: true`), which carry no commit and push nothing.
+ * - new_commit: one per commit in a push to a branch (refs/heads/*), dedupeKey
+ *   `commit:<sha>` so a commit reaching a second branch is not announced again. Commits the
+ *   code host marks `distinct: false` were already in the repository: skipped. Tag pushes
+ *   and deletions carry no new commit.
+ */
+
+const person = z.object({ name: z.string().nullish(), email: z.string().nullish(), username: z.string().nullish() });
+
+const commitSchema = z.object({
+  id: z.string(),
+  tree_id: z.string().nullish(),
+  distinct: z.boolean().nullish(),
+  message: z.string().nullish(),
+  timestamp: z.string().nullish(),
+  url: z.string().nullish(),
+  author: person.nullish(),
+  committer: person.nullish(),
+  added: z.array(z.string()).nullish(),
+  removed: z.array(z.string()).nullish(),
+  modified: z.array(z.string()).nullish(),
+});
+
+const pushPayload = envelopeSchema.extend({
+  ref: z.string(),
+  before: z.string().nullish(),
+  after: z.string().nullish(),
+  created: z.boolean().nullish(),
+  deleted: z.boolean().nullish(),
+  forced: z.boolean().nullish(),
+  base_ref: z.string().nullish(),
+  compare: z.string().nullish(),
+  pusher: z.object({ name: z.string().nullish(), email: z.string().nullish() }).nullish(),
+  commits: z.array(commitSchema).nullish(),
+  head_commit: commitSchema.nullish(),
+});
+type PushPayload = z.output<typeof pushPayload>;
+
+const createPayload = envelopeSchema.extend({
+  ref: z.string(),
+  ref_type: z.enum(['tag', 'branch']),
+  master_branch: z.string().nullish(),
+  description: z.string().nullish(),
+  pusher_type: z.string().nullish(),
+});
+
+const heads = 'refs/heads/';
+const tags = 'refs/tags/';
+
+function tagOccurrence(p: z.output<typeof envelopeSchema>, name: string, extra: Record<string, unknown>): MappedEvent {
+  return occurrence('new_tag', compact({ ...baseEvent(p), ref: name, ref_type: 'tag', ...extra }), baseFacts(p), `tag:${name}`);
+}
+
+const fromCreate: Mapper = (payload) => {
+  const p = parse(createPayload, payload);
+  if (!p) return [];
+  const extra = { master_branch: p.master_branch, pusher_type: p.pusher_type, description: p.description };
+  if (p.ref_type === 'tag') return [tagOccurrence(p, p.ref, extra)];
+  const event = compact({ ...baseEvent(p), ref: p.ref, ref_type: 'branch', ...extra });
+  return [occurrence('new_branch', event, { ...baseFacts(p), branch: p.ref }, `branch:${p.ref}`)];
+};
+
+function pushEvent(p: PushPayload): Record<string, unknown> {
+  return compact({
+    ...baseEvent(p),
+    ref: p.ref,
+    before: p.before,
+    after: p.after,
+    created: p.created,
+    deleted: p.deleted,
+    forced: p.forced,
+    base_ref: p.base_ref,
+    compare: p.compare,
+    pusher: p.pusher,
+    head_commit: p.head_commit,
+    commits: p.commits ?? [],
+  });
+}
+
+const fromPush: Mapper = (payload) => {
+  const p = parse(pushPayload, payload);
+  if (!p || p.deleted) return [];
+  const out: MappedEvent[] = [];
+  const branch = p.ref.startsWith(heads) ? p.ref.slice(heads.length) : undefined;
+  if (p.ref.startsWith(tags) && p.created) {
+    out.push(tagOccurrence(p, p.ref.slice(tags.length), { sha: p.after }));
+  }
+  out.push(occurrence('new_push', pushEvent(p), compact({ ...baseFacts(p), branch })));
+  if (branch !== undefined) {
+    for (const commit of p.commits ?? []) {
+      if (commit.distinct === false) continue;
+      const event = compact({ ...baseEvent(p), ref: p.ref, branch, compare: p.compare, pusher: p.pusher, commit });
+      out.push(occurrence('new_commit', event, { ...baseFacts(p), branch }, `commit:${commit.id}`));
+    }
+  }
+  return out;
+};
+
+export const pushMappers: MapperTable = {
+  create: [fromCreate],
+  push: [fromPush],
+};
