@@ -1,4 +1,5 @@
 import type { MapInput, MappedEvent } from './types';
+import { fitsEvent } from './subject-guard';
 import { mappingTable } from './table';
 
 /**
@@ -7,6 +8,9 @@ import { mappingTable } from './table';
  * event named by the header map to [].
  */
 export function mapDelivery(input: MapInput): MappedEvent[] {
+  const payload = input.payload;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return [];
+  if (!fitsEvent(input.event, payload as Record<string, unknown>)) return [];
   const action = actionOf(input.payload);
   const key = action === undefined ? input.event : `${input.event}.${action}`;
   const mappers = mappingTable.get(key) ?? [];

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapPolledGist, mapPolledRepository } from '../../shared/domain/mapping/map-polled';
+import type { MappedEvent } from '../../shared/domain/mapping/types';
+import { example } from '../fixtures/webhooks/examples';
+import * as v from '../fixtures/webhooks/variants';
+
+const map = (event: string, payload: unknown, accountLogin = 'octocat') => mapDelivery({ event, payload, accountLogin });
+const triggers = (mapped: MappedEvent[]) => mapped.map((m) => m.trigger);
+const only = (mapped: MappedEvent[], trigger: string) => mapped.filter((m) => m.trigger === trigger);
+
+describe('watch vs star', () => {
+  it('watch/started is new_watcher, never new_star', () => {
+    expect(triggers(map('watch', example('watch.started')))).toEqual(['github.new_watcher']);
+  });
+  it('star/created is new_star, never new_watcher; star/deleted is nothing', () => {
+    expect(triggers(map('star', example('star.created')))).toEqual(['github.new_star']);
+    expect(map('star', example('star.deleted'))).toEqual([]);
+  });
+});
+
+describe('tags from create and from push', () => {
+  it('the same tag from create and from push has one dedupeKey, so it is announced once', () => {
+    const fromCreate = only(map('create', example('create')), 'github.new_tag');
+    const fromPush = only(map('push', example('push', 0)), 'github.new_tag');
+    expect(fromCreate).toHaveLength(1);
+    expect(fromPush).toHaveLength(1);
+    expect(fromCreate[0]?.dedupeKey).toBe('tag:simple-tag');
+    expect(fromPush[0]?.dedupeKey).toBe(fromCreate[0]?.dedupeKey);
+    expect(fromPush[0]?.event).toMatchObject({ ref: 'simple-tag', ref_type: 'tag', repository: { full_name: 'Codertocat/Hello-World' } });
+  });
+
+  it('more than three tags pushed at once (no create sent) still gives one new_tag per tag', () => {
+    const tags = ['v1.0.0', 'v1.0.1', 'v1.0.2', 'v1.0.3', 'v1.0.4'];
+    const keys = tags.flatMap((t) => only(map('push', v.tagPush(t)), 'github.new_tag').map((m) => m.dedupeKey));
+    expect(keys).toEqual(tags.map((t) => `tag:${t}`));
+  });
+
+  it('a tag push carries no new_commit, and a deleted tag nothing at all', () => {
+    expect(triggers(map('push', v.tagPush('v2')))).not.toContain('github.new_commit');
+    expect(map('push', example('push', 1))).toEqual([]);
+  });
+});
+
+describe('commits and pushes', () => {
+  it('a commit pushed to a second branch keeps the same dedupeKey (announced once per repository)', () => {
+    const first = only(map('push', example('push', 4)), 'github.new_commit');
+    const second = only(map('push', v.commitOnOtherBranch('feature', true)), 'github.new_commit');
+    expect(first).toHaveLength(1);
+    expect(second).toHaveLength(1);
+    expect(second[0]?.dedupeKey).toBe(first[0]?.dedupeKey);
+    expect(first[0]?.dedupeKey).toBe('commit:6113728f27ae82c7b1a177c8d03f9e96e0adf246');
+    expect(second[0]?.facts.branch).toBe('feature');
+  });
+
+  it('a commit the code host marks not distinct (already in the repository) is not a new commit; the push still is', () => {
+    const mapped = map('push', v.commitOnOtherBranch('feature', false));
+    expect(triggers(mapped)).toEqual(['github.new_push']);
+  });
+
+  it('a multi-commit push is one new_push and one new_commit per commit', () => {
+    const p = example('push', 4);
+    const c = (p.commits as Array<Record<string, unknown>>)[0];
+    p.commits = [c, { ...c, id: 'a'.repeat(40) }, { ...c, id: 'b'.repeat(40) }];
+    const mapped = map('push', p);
+    expect(only(mapped, 'github.new_push')).toHaveLength(1);
+    expect(only(mapped, 'github.new_commit').map((m) => m.dedupeKey)).toEqual([`commit:${String(c?.id)}`, `commit:${'a'.repeat(40)}`, `commit:${'b'.repeat(40)}`]);
+    expect(only(mapped, 'github.new_push')[0]?.facts.branch).toBe('master');
+  });
+
+  it('a branch deletion is no push and no commit', () => {
+    const p = { ...example('push', 4), deleted: true, created: false, commits: [], head_commit: null };
+    expect(map('push', p)).toEqual([]);
+  });
+
+  it('new_branch comes from create with ref_type branch, once per branch name', () => {
+    const mapped = map('create', v.createBranch('feature/login'));
+    expect(triggers(mapped)).toEqual(['github.new_branch']);
+    expect(mapped[0]).toMatchObject({ dedupeKey: 'branch:feature/login', facts: { branch: 'feature/login', repository: 'Codertocat/Hello-World' } });
+  });
+});
+
+describe('pull requests', () => {
+  it('a draft opened is updated_pull_request only; new_pull_request comes when it is ready', () => {
+    expect(triggers(map('pull_request', v.draftPullRequestOpened()))).toEqual(['github.updated_pull_request']);
+    expect(triggers(map('pull_request', example('pull_request.ready_for_review')))).toContain('github.new_pull_request');
+  });
+
+  it('facts carry the base branch and labels for filters', () => {
+    const [m] = map('pull_request', example('pull_request.opened'));
+    expect(m?.facts).toMatchObject({ repository: 'Codertocat/Hello-World', branch: 'master' });
+    expect(Array.isArray(m?.facts.labels)).toBe(true);
+  });
+
+  it('an issues delivery about a pull request (issue.pull_request set) fires no issue trigger', () => {
+    const p = example('issues.labeled');
+    (p.issue as Record<string, unknown>).pull_request = { url: 'https://api.github.com/repos/o/r/pulls/1' };
+    expect(map('issues', p)).toEqual([]);
+  });
+});
+
+describe('issues', () => {
+  it('new_label_on_issue matches on the applied label, updated_issue on the issue labels', () => {
+    const mapped = map('issues', example('issues.labeled'));
+    const label = only(mapped, 'github.new_label_on_issue')[0];
+    const p = example('issues.labeled');
+    expect(label?.facts.labels).toEqual([(p.label as { name: string }).name]);
+    expect(label?.event).toMatchObject({ action: 'labeled', label: { name: (p.label as { name: string }).name } });
+  });
+
+  it('lock, pin, milestone and transfer are not "title, body, labels, assignees or status" changes', () => {
+    for (const key of ['issues.locked', 'issues.pinned', 'issues.milestoned', 'issues.transferred']) {
+      expect(map('issues', example(key)), key).toEqual([]);
+    }
+  });
+});
+
+describe('workflow outcomes', () => {
+  it.each([
+    ['success', 'succeeded'],
+    ['failure', 'failed'],
+    ['timed_out', 'failed'],
+    ['startup_failure', 'failed'],
+    ['cancelled', 'cancelled'],
+    ['skipped', 'cancelled'],
+    [null, 'failed'],
+  ] as const)('conclusion %s gives outcome %s beside the conclusion', (conclusion, outcome) => {
+    const [m] = map('workflow_run', v.workflowRunConcluded(conclusion));
+    expect(m?.trigger).toBe('github.workflow_run_completed');
+    expect(m?.event).toMatchObject({ conclusion, outcome });
+  });
+
+  it('a job carries its outcome too, and runs that are only requested fire nothing', () => {
+    const [job] = map('workflow_job', example('workflow_job.completed', 0));
+    expect(job?.event).toMatchObject({ conclusion: 'failure', outcome: 'failed' });
+    expect(map('workflow_run', example('workflow_run.requested'))).toEqual([]);
+    expect(map('workflow_job', example('workflow_job.in_progress'))).toEqual([]);
+  });
+});
+
+describe('Projects (v2) status changes only', () => {
+  it('the Status field fires, with the project as facts', () => {
+    const [m] = map('projects_v2_item', v.projectFieldEdited('Status'));
+    expect(m?.trigger).toBe('github.project_item_status_changed');
+    expect(m?.facts).toMatchObject({ organization: expect.any(String), project: { nodeId: expect.any(String), number: 3 } });
+    expect(m?.event).toMatchObject({ changes: { field_value: { field_name: 'Status', to: { name: 'In Progress' } } } });
+  });
+
+  it('another single-select, a text field, or a non-edit action fires nothing', () => {
+    expect(map('projects_v2_item', v.projectFieldEdited('Priority'))).toEqual([]);
+    expect(map('projects_v2_item', v.projectFieldEdited('Status', 'text'))).toEqual([]);
+    expect(map('projects_v2_item', example('projects_v2_item.reordered'))).toEqual([]);
+  });
+});
+
+describe('classic project cards', () => {
+  it('a card created or moved into a column gives the column id as facts; a reorder in place does not fire', () => {
+    const [created] = map('project_card', example('project_card.created'));
+    expect(created?.facts.column).toEqual({ id: '5368157' });
+    const moved = example('project_card.moved');
+    delete moved.changes;
+    expect(map('project_card', moved)).toEqual([]);
+  });
+});
+
+describe('releases', () => {
+  it('only published fires, so a release is announced once', () => {
+    for (const key of ['release.created', 'release.released', 'release.prereleased', 'release.edited']) {
+      expect(map('release', example(key)), key).toEqual([]);
+    }
+  });
+});
+
+describe('bodies that do not fit, ping and unknown events', () => {
+  it('a body whose X-GitHub-Event header lies maps to nothing, and does not throw', () => {
+    expect(map('push', example('issues.opened'))).toEqual([]);
+    expect(map('workflow_run', example('pull_request.closed'))).toEqual([]);
+    expect(map('issues', example('push', 4))).toEqual([]);
+    expect(map('create', example('star.created'))).toEqual([]);
+    expect(map('star', { ...example('issues.opened'), action: 'created' })).toEqual([]);
+  });
+
+  it('non-object bodies map to nothing', () => {
+    for (const body of [null, 'x', 42, [], {}]) expect(map('push', body)).toEqual([]);
+  });
+
+  it('ping, unknown events and unknown actions map to nothing', () => {
+    expect(map('ping', example('ping'))).toEqual([]);
+    expect(map('gollum', example('gollum'))).toEqual([]);
+    expect(map('issues', { ...example('issues.opened'), action: 'exploded' })).toEqual([]);
+    expect(map('no_such_event', example('issues.opened'))).toEqual([]);
+  });
+});
+
+describe('polled items', () => {
+  it('a polled gist becomes new_gist keyed by its id', () => {
+    const m = mapPolledGist(v.polledGist());
+    expect(m).toMatchObject({ trigger: 'github.new_gist', dedupeKey: 'gist:aa5a315d61ae9438b18d', event: { gist: { id: 'aa5a315d61ae9438b18d' } } });
+  });
+
+  it('a polled repository has the same shape and key as a repository.created delivery', () => {
+    const m = mapPolledRepository(v.polledRepository());
+    expect(m).toMatchObject({ trigger: 'github.new_repository', dedupeKey: 'repository:1296269', facts: { repository: 'octocat/Hello-World' }, event: { action: 'created', repository: { full_name: 'octocat/Hello-World' } } });
+    const [hook] = map('repository', example('repository.created'));
+    expect(hook?.dedupeKey).toMatch(/^repository:\d+$/);
+    expect(Object.keys(hook?.event ?? {})).toEqual(expect.arrayContaining(['action', 'repository']));
+  });
+
+  it('an item of the wrong shape maps to undefined', () => {
+    expect(mapPolledGist({ nope: true })).toBeUndefined();
+    expect(mapPolledRepository(null)).toBeUndefined();
+  });
+});
