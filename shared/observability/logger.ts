@@ -1,7 +1,13 @@
+import { redact, scrub } from './redact';
+
+export { redact, scrub };
+
 /**
  * One structured logger, JSON lines, carrying delivery/event/connection/subscription/
- * trigger/tool ids as attributes. Every attribute passes through `redact` first, so a
- * token, secret, code or verifier never reaches a log line, even inside an error.
+ * trigger/tool ids as attributes. Every attribute and the message pass through `redact`
+ * first, so a token, secret, code or verifier never reaches a log line, even inside an
+ * error. `createJsonLogger` serves the local runtime and tests; Lambda functions use
+ * `createLambdaLogger` (lambda-logger.ts: Powertools Logger behind this same interface).
  */
 export type LogAttrs = Record<string, unknown>;
 
@@ -15,27 +21,7 @@ export interface Logger {
 }
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
-const order: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40, SILENT: 100 };
-
-const sensitiveKey = /token|secret|password|authorization|cookie|verifier|^code$|credential|signature|api[-_]?key/i;
-/** Values that look like credentials whatever key they hide under. */
-const sensitiveValue =
-  /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|Bearer\s+[A-Za-z0-9._~+/=-]{8,}|token\s+[A-Za-z0-9._-]{8,})/g;
-
-export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 8) return '[depth]';
-  if (typeof value === 'string') return value.replace(sensitiveValue, '[REDACTED]');
-  if (value instanceof Error) {
-    return { name: value.name, message: redact(value.message, depth + 1), code: (value as { code?: unknown }).code };
-  }
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = sensitiveKey.test(k) ? '[REDACTED]' : redact(v, depth + 1);
-    return out;
-  }
-  return value;
-}
+export const levelOrder: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40, SILENT: 100 };
 
 export interface JsonLoggerOptions {
   level?: LogLevel;
@@ -49,8 +35,8 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const base = options.attrs ?? {};
   const emit = (lvl: LogLevel, message: string, attrs?: LogAttrs) => {
-    if (order[lvl] < order[level]) return;
-    const entry = redact({ level: lvl, timestamp: new Date().toISOString(), service: options.service, message, ...base, ...attrs });
+    if (levelOrder[lvl] < levelOrder[level]) return;
+    const entry = redact({ level: lvl, timestamp: new Date().toISOString(), service: options.service, message: scrub(message), ...base, ...attrs });
     write(JSON.stringify(entry));
   };
   return {
