@@ -1,0 +1,56 @@
+/**
+ * The product metrics, by the exact names the CloudWatch dashboard reads
+ * (infra/constructs/app-metrics.ts: keep the two in step; test/unit/metrics.test.ts checks).
+ * Namespace `AgentIntegrations`, dimension `stage` on every one.
+ */
+export const metricNames = {
+  deliveriesAccepted: 'DeliveriesAccepted',
+  deliveriesRefused: 'DeliveriesRefused',
+  deliveriesDuplicated: 'DeliveriesDuplicated',
+  eventsDispatched: 'EventsDispatched',
+  eventsRetried: 'EventsRetried',
+  eventsDeadLettered: 'EventsDeadLettered',
+  /** Dimensions `toolId` and `outcome` (`ok` or the error code). */
+  toolSteps: 'ToolSteps',
+  rateLimitWaits: 'RateLimitWaits',
+  tokenRefreshes: 'TokenRefreshes',
+  sweepRedeliveries: 'SweepRedeliveries',
+  sweepFailures: 'SweepFailures',
+} as const;
+
+export const metricNamespace = 'AgentIntegrations';
+
+/**
+ * The names code already counts under (the local runtime's `/healthz` detail and tests read
+ * them as they are), and the dashboard name each stands for on AWS. Names not listed here
+ * are emitted unchanged.
+ */
+export const metricAliases: Readonly<Record<string, string>> = {
+  webhook_accepted: metricNames.deliveriesAccepted,
+  deliveries_accepted: metricNames.deliveriesAccepted,
+  webhook_refused: metricNames.deliveriesRefused,
+  deliveries_refused: metricNames.deliveriesRefused,
+  webhook_duplicate: metricNames.deliveriesDuplicated,
+  deliveries_duplicated: metricNames.deliveriesDuplicated,
+  dispatch_delivered: metricNames.eventsDispatched,
+  // No AGENT_RUNTIME_URL: the event was handled by logging it.
+  dispatch_logged: metricNames.eventsDispatched,
+  events_dispatched: metricNames.eventsDispatched,
+  dispatch_retry: metricNames.eventsRetried,
+  events_retried: metricNames.eventsRetried,
+  // An unreadable message is sent on to the dead-letter queue as it is.
+  dispatch_poison: metricNames.eventsDeadLettered,
+  events_dead_lettered: metricNames.eventsDeadLettered,
+  tool_step: metricNames.toolSteps,
+  'contentsnare.throttled': metricNames.rateLimitWaits,
+  rate_limit_waits: metricNames.rateLimitWaits,
+  token_refreshes: metricNames.tokenRefreshes,
+  sweep_redelivered: metricNames.sweepRedeliveries,
+  sweep_failed: metricNames.sweepFailures,
+  sweep_failures: metricNames.sweepFailures,
+};
+
+/** The name a count is emitted under on AWS. */
+export function emittedName(name: string): string {
+  return metricAliases[name] ?? name;
+}
