@@ -6,8 +6,9 @@ import { routes as platformApiRoutes } from '../functions/platform-api/routes';
 import { routes as intakeRoutes } from '../functions/webhook-intake/routes';
 import { routes as oauthRoutes } from '../functions/oauth/routes';
 import { routes as toolRoutes } from '../functions/tool-step/routes';
+import { adminRoutes } from './admin-routes';
 
 /** Every function's routes on one router, as CONTRACT.md's HTTP surface. */
-export function localRoutes(ctx: AppContext, _queues: LocalQueues): Route[] {
-  return [healthzRoute, ...platformApiRoutes(ctx), ...intakeRoutes(ctx), ...oauthRoutes(ctx), ...toolRoutes(ctx)];
+export function localRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
+  return [healthzRoute, ...platformApiRoutes(ctx), ...intakeRoutes(ctx), ...oauthRoutes(ctx), ...toolRoutes(ctx), ...adminRoutes(ctx, queues)];
 }

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { formatDeadLetters, summarizeDeadLetters } from '../shared/admin/dead-letters';
+import { sendExampleTrigger } from '../shared/admin/send-example';
+import type { AppContext } from '../shared/app/context';
+import type { LocalQueues } from '../shared/adapters/local/local-queues';
+import { isTriggerId, triggerIds } from '../shared/domain/triggers';
+import { jsonBody } from '../shared/http/body';
+import { json } from '../shared/http/responses';
+import type { Route } from '../shared/http/types';
+import { loadExample } from './examples/load-example';
+
+const redriveSchema = z.object({ ids: z.array(z.string().min(1)).min(1).optional() }).strict();
+const triggerSchema = z
+  .object({
+    trigger: z.string().refine(isTriggerId, { message: `unknown trigger; expected one of ${triggerIds.join(', ')}` }),
+    subscriptionId: z.string().min(1).optional(),
+  })
+  .strict();
+
+/**
+ * Operator routes of the local runtime (platform key required): the dead-letter queue, read
+ * and redriven by the process that owns the queue files (`npm run dlq`), and example
+ * deliveries through the runtime's own intake (`npm run trigger`). Not part of the AWS
+ * surface: there `npm run dlq -- --aws` talks to SQS directly.
+ */
+export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
+  return [
+    {
+      method: 'GET',
+      pattern: '/admin/dlq',
+      auth: 'platform',
+      handle: async (req) => {
+        const max = Math.min(Math.max(Number(req.query.get('max') ?? 100) || 100, 1), 1000);
+        const deadLetters = await summarizeDeadLetters(await queues.deadLetters.list(max), ctx.blobs);
+        return json(200, { depth: queues.dlq.size(), deadLetters, text: formatDeadLetters(deadLetters) });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/admin/dlq/redrive',
+      auth: 'platform',
+      handle: async (req) => {
+        const { ids } = jsonBody(req, redriveSchema);
+        const redriven = await queues.deadLetters.redrive(ids);
+        ctx.logger.info('dead letters redriven', { redriven, ids });
+        return json(200, { redriven });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/admin/trigger',
+      auth: 'platform',
+      handle: async (req) => {
+        const input = jsonBody(req, triggerSchema);
+        const intakeBase = `http://127.0.0.1:${ctx.config.port}`;
+        const result = await sendExampleTrigger(
+          { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}`, loadExample },
+          input.trigger as Parameters<typeof loadExample>[0],
+          input.subscriptionId,
+        );
+        ctx.logger.info('example trigger sent', { trigger: input.trigger, subscriptionId: result.subscriptionId, kind: result.kind });
+        return json(200, result);
+      },
+    },
+  ];
+}

@@ -1,0 +1,128 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { AppContext } from '../app/context';
+import { ConnectionRepo } from '../connections/connection-repo';
+import { AppError } from '../domain/errors';
+import { mapDelivery } from '../domain/mapping/map-delivery';
+import { mapPolledGist, mapPolledRepository } from '../domain/mapping/map-polled';
+import type { MappedEvent } from '../domain/mapping/types';
+import { secretNames, type Connection, type Subscription } from '../domain/model';
+import type { TriggerId } from '../domain/triggers';
+import { buildTriggerEvents, enqueueEvents } from '../intake/fan-out';
+import type { Fetch } from '../ports';
+import { EndpointRepo } from '../subscriptions/endpoint-repo';
+import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+import { fitExample, type ExampleDelivery } from './fit-example';
+
+/** A documented example: a webhook delivery, or (polled triggers) an item of the REST answer. */
+export type ExampleDoc = { event: string; payload: Record<string, unknown> } | { event: null; item: Record<string, unknown> };
+
+export interface SendExampleDeps {
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock'>;
+  fetch: Fetch;
+  /** The intake URL of an endpoint on this runtime. */
+  intakeUrl(endpointId: string): string;
+  loadExample(trigger: TriggerId): ExampleDoc;
+}
+
+export type SendExampleResult =
+  | {
+      kind: 'webhook';
+      subscriptionId: string;
+      endpointId: string;
+      url: string;
+      event: string;
+      deliveryId: string;
+      bytes: number;
+      intake: { status: number; body: unknown };
+    }
+  | { kind: 'enqueued'; subscriptionId: string; reason: string; eventIds: string[] };
+
+/** The given subscription, or the newest one to this trigger; `not_found` saying which. */
+export async function findSubscription(ctx: Pick<AppContext, 'store'>, trigger: TriggerId, subscriptionId?: string): Promise<Subscription> {
+  const repo = new SubscriptionRepo(ctx.store);
+  if (subscriptionId) {
+    const sub = await repo.get(subscriptionId);
+    if (!sub) throw new AppError('not_found', `No subscription ${subscriptionId}`);
+    if (sub.trigger !== trigger) throw new AppError('invalid_input', `Subscription ${subscriptionId} is to ${sub.trigger}, not ${trigger}`);
+    return sub;
+  }
+  const all = (await repo.list()).filter((s) => s.trigger === trigger);
+  const newest = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  if (!newest) throw new AppError('not_found', `No subscription to ${trigger} yet`, { trigger });
+  return newest;
+}
+
+/** HMAC-SHA256 of the exact bytes, as the code host signs (`X-Hub-Signature-256`). */
+export function signDelivery(secret: string, body: Buffer): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connection): MappedEvent[] {
+  if (doc.event === null || sub.trigger === 'github.new_gist') {
+    const item = doc.event === null ? doc.item : {};
+    const one = sub.trigger === 'github.new_gist' ? mapPolledGist(item) : undefined;
+    return one ? [one] : [];
+  }
+  if (sub.trigger === 'github.new_repository' && sub.organization === undefined) {
+    const repository = (doc.payload.repository ?? {}) as Record<string, unknown>;
+    const owner = { ...((repository.owner ?? {}) as Record<string, unknown>), login: connection.accountLogin, type: 'User' };
+    const one = mapPolledRepository({ ...repository, owner, full_name: `${connection.accountLogin}/${String(repository.name)}` });
+    return one ? [one] : [];
+  }
+  const fitted = fitExample(doc, sub, connection);
+  return mapDelivery({ event: fitted.event, payload: fitted.payload, accountLogin: connection.accountLogin }).filter((m) => m.trigger === sub.trigger);
+}
+
+/**
+ * `npm run trigger`: one example event to one subscription. A webhook subscription gets the
+ * documented payload, adjusted to its repository and filters, signed with its endpoint's
+ * secret and POSTed to this runtime's own intake: the full path a real delivery takes.
+ * A polled subscription (gists, an account's repositories, or a webhook trigger that fell
+ * back to polling) has no intake to post to: its event is enqueued as the poller would.
+ */
+export async function sendExampleTrigger(deps: SendExampleDeps, trigger: TriggerId, subscriptionId?: string): Promise<SendExampleResult> {
+  const { ctx } = deps;
+  const sub = await findSubscription(ctx, trigger, subscriptionId);
+  const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
+  if (!connection) throw new AppError('not_found', `Subscription ${sub.id}'s connection ${sub.connectionId} is gone`);
+  const doc = deps.loadExample(trigger);
+
+  if (sub.delivery === 'polling' || !sub.endpointId || doc.event === null) {
+    const mapped = mappedForQueue(doc, sub, connection);
+    const deliveryId = `trigger:${randomUUID()}`;
+    const events = buildTriggerEvents({ connection, subscriptions: new Map([[sub.trigger, [sub]]]), mapped, deliveryId, occurredAt: new Date(ctx.clock.now()).toISOString() });
+    if (events.length === 0) throw new AppError('invalid_input', `The example for ${trigger} does not match subscription ${sub.id}'s target and filters`);
+    await enqueueEvents(ctx, events);
+    const reason = sub.note ?? `${trigger} is polled (the code host has no webhook for it): the event was put on the queue as the poller would`;
+    return { kind: 'enqueued', subscriptionId: sub.id, reason, eventIds: events.map((e) => e.id) };
+  }
+
+  const endpoint = await new EndpointRepo(ctx.store).get(sub.endpointId);
+  if (!endpoint) throw new AppError('not_found', `Subscription ${sub.id}'s webhook endpoint ${sub.endpointId} is gone`);
+  const secret = await ctx.secrets.get(secretNames.endpointSecret(endpoint.id));
+  if (!secret) throw new AppError('not_found', `Webhook endpoint ${endpoint.id} has no secret stored`);
+  const fitted: ExampleDelivery = fitExample(doc, sub, connection);
+  const body = Buffer.from(JSON.stringify(fitted.payload), 'utf8');
+  const deliveryId = randomUUID();
+  const url = deps.intakeUrl(endpoint.id);
+  const res = await deps.fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/npm-run-trigger',
+      'x-github-event': fitted.event,
+      'x-github-delivery': deliveryId,
+      'x-hub-signature-256': signDelivery(secret, body),
+      ...(endpoint.hookId !== undefined ? { 'x-github-hook-id': String(endpoint.hookId) } : {}),
+    },
+    body,
+  });
+  const text = await res.text();
+  let answer: unknown = text;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    // Not JSON: shown as text.
+  }
+  return { kind: 'webhook', subscriptionId: sub.id, endpointId: endpoint.id, url, event: fitted.event, deliveryId, bytes: body.length, intake: { status: res.status, body: answer } };
+}
