@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatDeadLetters, summarizeDeadLetters, type DeadLetterSummary } from '../../shared/admin/dead-letters';
@@ -102,6 +103,10 @@ export async function runDlqCommand(argv: readonly string[], deps: DlqDeps): Pro
 
   // No runtime: the files are free to open (the runtime owns them only while it runs).
   const dir = dataDir(env);
+  if (!existsSync(join(dir, 'queues'))) {
+    out(`No local runtime at ${base} (${answer.reason}), and no queue files in ${join(dir, 'queues')}: set DATA_DIR, LOCAL_URL or --url.`);
+    return 1;
+  }
   out(`No local runtime at ${base} (${answer.reason}); reading the queue files in ${join(dir, 'queues')}`);
   const queues = openLocalQueues({ dir: join(dir, 'queues'), name: 'dispatch', clock: systemClock });
   try {
