@@ -70,7 +70,11 @@ export async function pollSubscription(ctx: AppContext, connection: Connection, 
   const subscriptions = new Map([[sub.trigger, [sub]]]);
   const events = fresh.flatMap(({ item, who }) => {
     const mapped = source.map(item);
-    if (!mapped) return [];
+    if (!mapped) {
+      // Marked seen below all the same: an item the code host shapes unexpectedly is skipped, once, loudly.
+      ctx.logger.warn('polled item does not have the expected shape; skipped', { subscriptionId: sub.id, trigger: sub.trigger, itemId: who!.id });
+      return [];
+    }
     return buildTriggerEvents({ connection, subscriptions, mapped: [mapped], deliveryId: `poll:${sub.id}:${who!.id}`, occurredAt: who!.createdAt });
   });
   // Enqueue before moving the cursor: a crash in between re-announces with the same event ids, which dispatch drops.

@@ -26,6 +26,11 @@ afterEach(() => {
   github.requests.length = 0;
 });
 
+/** As `GET /user/repos` answers: the owner is always present (a simple-user object). */
+function repo(id: number, name: string, createdAt: string) {
+  return { id, name, full_name: `gister/${name}`, created_at: createdAt, private: false, owner: { login: 'gister', id: 7, type: 'User' } };
+}
+
 function gist(id: string, createdAt: string) {
   return { id, created_at: createdAt, updated_at: createdAt, description: `gist ${id}`, public: true, html_url: `https://gist.example/${id}`, files: {}, owner: { login: 'gister' } };
 }
@@ -93,9 +98,9 @@ describe('poller (gists and new repositories of the account)', () => {
 
   it("announces a new repository of the user's account", async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.repos.set('gister', [{ id: 1, full_name: 'gister/old', created_at: '2026-01-01T00:00:00Z' }]);
+    github.repos.set('gister', [repo(1, 'old', '2026-01-01T00:00:00Z')]);
     await subscribe({ trigger: 'github.new_repository' });
-    github.repos.set('gister', [{ id: 2, full_name: 'gister/new', created_at: '2026-02-01T00:00:00Z' }, ...github.repos.get('gister')!]);
+    github.repos.set('gister', [repo(2, 'new', '2026-02-01T00:00:00Z'), ...github.repos.get('gister')!]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     const events = await queuedEvents();
     expect(events.map((e) => e.trigger)).toEqual(['github.new_repository']);
