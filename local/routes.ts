@@ -1,6 +1,7 @@
 import type { AppContext } from '../shared/app/context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { healthzRoute } from '../shared/http/healthz';
+import { revokeForDisconnect } from '../shared/oauth/revoke';
 import type { Route } from '../shared/http/types';
 import { routes as platformApiRoutes } from '../functions/platform-api/routes';
 import { routes as intakeRoutes } from '../functions/webhook-intake/routes';
@@ -8,7 +9,17 @@ import { routes as oauthRoutes } from '../functions/oauth/routes';
 import { routes as toolRoutes } from '../functions/tool-step/routes';
 import { adminRoutes } from './admin-routes';
 
-/** Every function's routes on one router, as CONTRACT.md's HTTP surface. */
+/**
+ * Every function's routes on one router, as CONTRACT.md's HTTP surface, wired as on AWS
+ * (functions/platform-api/handler.ts): disconnecting revokes the OAuth grant first.
+ */
 export function localRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
-  return [healthzRoute, ...platformApiRoutes(ctx), ...intakeRoutes(ctx), ...oauthRoutes(ctx), ...toolRoutes(ctx), ...adminRoutes(ctx, queues)];
+  return [
+    healthzRoute,
+    ...platformApiRoutes(ctx, { revoke: revokeForDisconnect(ctx) }),
+    ...intakeRoutes(ctx),
+    ...oauthRoutes(ctx),
+    ...toolRoutes(ctx),
+    ...adminRoutes(ctx, queues),
+  ];
 }

@@ -3,8 +3,11 @@ import { ConnectionRepo } from '../../shared/connections/connection-repo';
 import { disconnect } from '../../shared/connections/disconnect';
 import { readStoredToken } from '../../shared/connections/stored-token';
 import type { Connection } from '../../shared/domain/model';
+import { createRouter } from '../../shared/http/router';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
+import { localRoutes } from '../../local/routes';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { testPlatformKey } from '../helpers/test-context';
 
 let t: OAuthTestContext;
 beforeAll(async () => {
@@ -30,6 +33,24 @@ describe('disconnecting an OAuth connection', () => {
     expect(result).toMatchObject({ deleted: true, revoked: true, warnings: [] });
     expect(t.fake.validAccessTokens.has(token)).toBe(false);
     expect(await readStoredToken(t.ctx.secrets, connection.id)).toBeUndefined();
+    expect(await new ConnectionRepo(t.ctx.store).get(connection.id)).toBeUndefined();
+  });
+
+  it('DELETE /connections/:id on the local runtime revokes the grant at the code host before deleting', async () => {
+    const connection = await connectViaOAuth('github');
+    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
+    const revokesBefore = t.fake.revokeCalls.length;
+    const local = createRouter(localRoutes(t.ctx, t.queues), { platformApiKey: t.ctx.platformApiKey });
+    const res = await local({
+      method: 'DELETE',
+      path: `/connections/${connection.id}`,
+      headers: { authorization: `Bearer ${testPlatformKey}` },
+      query: new URLSearchParams(),
+      body: Buffer.alloc(0),
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(t.fake.revokeCalls.length).toBe(revokesBefore + 1);
+    expect(t.fake.validAccessTokens.has(token)).toBe(false);
     expect(await new ConnectionRepo(t.ctx.store).get(connection.id)).toBeUndefined();
   });
 
