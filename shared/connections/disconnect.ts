@@ -4,7 +4,7 @@ import { secretNames, type Connection } from '../domain/model';
 import { deleteSubscription } from '../subscriptions/delete-subscription';
 import { releaseEndpoint } from '../subscriptions/endpoint-hook';
 import { EndpointRepo } from '../subscriptions/endpoint-repo';
-import { withLease } from '../subscriptions/lease';
+import { withLease } from '../store/lease';
 import { SubscriptionRepo } from '../subscriptions/subscription-repo';
 import { ConnectionRepo } from './connection-repo';
 

@@ -5,7 +5,7 @@ import type { Connection, StoredToken } from '../domain/model';
 import { clientCredentials, oauthProviders } from '../oauth/providers';
 import { requestToken, TokenEndpointError } from '../oauth/token-client';
 import { ConnectionRepo } from './connection-repo';
-import { acquireLease, releaseLease } from './lease';
+import { acquireLease, releaseLease } from '../store/lease';
 import { SecretTokenProvider } from './secret-token-provider';
 import { readStoredToken, writeStoredToken } from './stored-token';
 import type { TokenProvider } from './token-provider';

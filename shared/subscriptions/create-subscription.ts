@@ -6,7 +6,7 @@ import type { Connection, EndpointTarget, Subscription } from '../domain/model';
 import { recordBaseline } from '../polling/poll-baseline';
 import { endpointIdFor } from './endpoint-repo';
 import { ensureHook } from './endpoint-hook';
-import { withLease } from './lease';
+import { withLease } from '../store/lease';
 import { parseSubscriptionRequest, type SubscriptionRequest } from './subscription-input';
 import { SubscriptionRepo } from './subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';

@@ -3,7 +3,7 @@ import { ConnectionRepo } from '../connections/connection-repo';
 import { AppError } from '../domain/errors';
 import { keys } from '../store/table-design';
 import { releaseEndpoint, type ReleaseOutcome } from './endpoint-hook';
-import { withLease } from './lease';
+import { withLease } from '../store/lease';
 import { SubscriptionRepo } from './subscription-repo';
 
 export interface DeletedSubscription extends ReleaseOutcome {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { acquireLease, releaseLease } from '../../shared/connections/lease';
 import { readStoredToken, writeStoredToken } from '../../shared/connections/stored-token';
 import { AppError } from '../../shared/domain/errors';
 import { secretNames, type Connection } from '../../shared/domain/model';
@@ -177,23 +176,6 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
     const calls = t.fake.tokenCalls.length;
     expect(await t.ctx.tokens.accessToken(connection, { forceRefresh: true })).toBe('gho_storedtoken');
     expect(t.fake.tokenCalls.length).toBe(calls);
-  });
-});
-
-describe('lease row', () => {
-  it('is held by one owner at a time, released only by its holder, and expires by itself', async () => {
-    const store = t.ctx.store;
-    const a = await acquireLease(store, t.clock, 'test#1', 'a', 30);
-    expect(a).toBeDefined();
-    expect(await acquireLease(store, t.clock, 'test#1', 'b', 30)).toBeUndefined();
-    // After expiry someone else may take it; the old holder's release then changes nothing.
-    t.clock.advance(31_000);
-    const b = await acquireLease(store, t.clock, 'test#1', 'b', 30);
-    expect(b).toBeDefined();
-    expect(await releaseLease(store, t.clock, a!)).toBe(false);
-    expect(await acquireLease(store, t.clock, 'test#1', 'c', 30)).toBeUndefined();
-    expect(await releaseLease(store, t.clock, b!)).toBe(true);
-    expect(await acquireLease(store, t.clock, 'test#1', 'c', 30)).toBeDefined();
   });
 });
 
