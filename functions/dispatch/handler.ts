@@ -1,7 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import type { ConsumerQueue, InboundMessage } from '../../shared/ports';
-import { appContext } from './deps';
+import { withObservability } from '../../shared/observability/lambda-wrapper';
+import { appContext, role } from './deps';
 
 function consumerOf(queue: unknown): ConsumerQueue {
   if (queue && typeof (queue as ConsumerQueue).changeVisibility === 'function') return queue as ConsumerQueue;
@@ -9,7 +10,7 @@ function consumerOf(queue: unknown): ConsumerQueue {
 }
 
 /** SQS batch -> dispatchBatch -> partial batch failures (the event source has ReportBatchItemFailures). */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = withObservability(role, async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const ctx = await appContext();
   const messages: InboundMessage[] = event.Records.map((r) => ({
     messageId: r.messageId,
@@ -20,4 +21,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   }));
   const { failedMessageIds } = await dispatchBatch(ctx, messages, consumerOf(ctx.queue));
   return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
-};
+});

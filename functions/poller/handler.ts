@@ -1,5 +1,6 @@
 import { pollOnce, type PollReport } from '../../shared/polling/poll-once';
-import { appContext } from './deps';
+import { withObservability } from '../../shared/observability/lambda-wrapper';
+import { appContext, role } from './deps';
 
 /** Scheduled (every minute): one polling round for gists and new repositories. */
-export const handler = async (): Promise<PollReport> => pollOnce(await appContext());
+export const handler = withObservability(role, async (): Promise<PollReport> => pollOnce(await appContext()));

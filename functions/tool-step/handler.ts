@@ -1,6 +1,7 @@
 import { allProviderTools } from '../../shared/tools/registry';
 import { createToolStepHandler } from './create-handler';
-import { getContext } from './deps';
+import { withObservability } from '../../shared/observability/lambda-wrapper';
+import { getContext, role } from './deps';
 
 /** Tool steps: function URL (`GET /tools`, `POST /tools/{toolId}/invoke`) and direct invoke. */
-export const handler = createToolStepHandler(getContext, allProviderTools);
+export const handler = withObservability(role, createToolStepHandler(getContext, allProviderTools));

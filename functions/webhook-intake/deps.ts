@@ -1,19 +1,14 @@
 import { buildAwsContext } from '../../shared/app/aws-context';
-import type { AppContext } from '../../shared/app/context';
+import { perContainer } from '../../shared/app/per-container';
 import { loadConfig } from '../../shared/config/config';
+import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
 
-let context: Promise<AppContext> | undefined;
+/** This function's name: the `service` of its log lines and metrics, and its handler wrapper's. */
+export const role = 'webhook-intake';
 
 /**
- * The function's AppContext, built once per cold start from the environment (the only
- * place that reads it). A failed build is not cached, so the next invocation tries again.
+ * The function's AppContext, built once per container from the environment (the only place
+ * that reads it), with the same Powertools logger and EMF metrics the handler's
+ * `withObservability` wrapper flushes after each invocation.
  */
-export function appContext(): Promise<AppContext> {
-  context ??= Promise.resolve()
-    .then(() => buildAwsContext(loadConfig()))
-    .catch((e: unknown) => {
-      context = undefined;
-      throw e;
-    });
-  return context;
-}
+export const appContext = perContainer(() => buildAwsContext(loadConfig(), { ...lambdaObservability(role), service: role }));

@@ -2,17 +2,18 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest, HttpResponse } from '../../shared/http/types';
-import { appContext } from './deps';
+import { withObservability } from '../../shared/observability/lambda-wrapper';
+import { appContext, role } from './deps';
 import { routes } from './routes';
 
 let router: ((req: HttpRequest) => Promise<HttpResponse>) | undefined;
 
 /** Function URL -> webhook intake (base64 bodies are decoded by `fromLambdaEvent` before the signature check). */
-export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+export const handler = withObservability(role, async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const ctx = await appContext();
   router ??= createRouter(routes(ctx), {
     platformApiKey: ctx.platformApiKey,
     onError: (e, req) => ctx.logger.error('webhook intake failed', { path: req.path, error: e }),
   });
   return toLambdaResult(await router(fromLambdaEvent(event)));
-};
+});
