@@ -10,7 +10,7 @@ import { SecretTokenProvider } from './secret-token-provider';
 import { readStoredToken, writeStoredToken } from './stored-token';
 import type { TokenProvider } from './token-provider';
 
-export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'oauthClientSecret'>;
+export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'>;
 
 export interface RefreshOptions {
   /** Refresh when the token has less than this left (ms). */
@@ -134,6 +134,7 @@ export class RefreshingTokenProvider implements TokenProvider {
           if (next.expiresAt !== undefined) updated.tokenExpiresAt = next.expiresAt;
           return updated;
         });
+        this.deps.metrics.count('token_refreshes', 1, { provider: current.provider });
         log.info('oauth token refreshed', { attempt });
         return next.accessToken;
       } catch (e) {

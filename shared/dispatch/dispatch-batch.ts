@@ -4,6 +4,7 @@ import { backoffSeconds } from './backoff';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
 import { fromQueueMessage, PoisonMessageError } from './event-message';
 import { postEvent } from './post-event';
+import { isLastReceive } from './redrive-policy';
 
 export interface BatchResult {
   /** Messages to leave on the queue (SQS `batchItemFailures`); the others are done. */
@@ -21,6 +22,8 @@ type Outcome = 'done' | 'failed';
  *   reports it failed, so the queue dead-letters it after its last try;
  * - throttling (429, or 503 with Retry-After) re-enqueues a delayed copy instead, so
  *   throttling alone never dead-letters an event (RELIABILITY 19).
+ * A message that fails on its last allowed receive is counted `events_dead_lettered` (and
+ * logged) here, since the queue moves it to the dead-letter queue without telling anyone.
  */
 export async function dispatchBatch(ctx: AppContext, messages: readonly InboundMessage[], consumer: ConsumerQueue): Promise<BatchResult> {
   const outcomes = await Promise.all(messages.map((m) => dispatchOne(ctx, m, consumer).catch(async (e: unknown) => {
@@ -28,7 +31,13 @@ export async function dispatchBatch(ctx: AppContext, messages: readonly InboundM
     await postpone(ctx, consumer, m, backoffSeconds(m.receiveCount));
     return 'failed' as Outcome;
   })));
-  return { failedMessageIds: messages.filter((_, i) => outcomes[i] === 'failed').map((m) => m.messageId) };
+  const failed = messages.filter((_, i) => outcomes[i] === 'failed');
+  for (const m of failed) {
+    if (!isLastReceive(m.receiveCount)) continue;
+    ctx.metrics.count('events_dead_lettered');
+    ctx.logger.error('message failed on its last receive; the queue moves it to the dead-letter queue', { messageId: m.messageId, receiveCount: m.receiveCount });
+  }
+  return { failedMessageIds: failed.map((m) => m.messageId) };
 }
 
 async function postpone(ctx: AppContext, consumer: ConsumerQueue, m: InboundMessage, seconds: number): Promise<void> {

@@ -11,5 +11,6 @@ export const githubClientFactory: ClientFactory<GitHubClient> = async (connectio
     baseUrl: githubApiBase(connection, ctx.app.config),
     fetch: ctx.app.fetch,
     logger: ctx.logger,
+    metrics: ctx.app.metrics,
     throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds },
   });

@@ -5,6 +5,7 @@ import type { Config } from '../config/config';
 import type { Connection } from '../domain/model';
 import { sameOriginFetch } from '../http/same-origin-fetch';
 import type { Logger } from '../observability/logger';
+import type { Metrics } from '../observability/metrics';
 import type { Fetch } from '../ports';
 
 export { mapGitHubError } from './github-errors';
@@ -38,6 +39,8 @@ export interface GitHubClientOptions {
   baseUrl: string;
   fetch: Fetch;
   logger: Logger;
+  /** Counts each rate-limit wait (`rate_limit_waits`, provider github) for the dashboard. */
+  metrics?: Metrics;
   throttle?: GitHubThrottleOptions;
 }
 
@@ -79,6 +82,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       onRateLimit: (retryAfter, req, _octokit, retryCount) => {
         const retrying = retryCount < rateLimitRetries && retryAfter <= maxWait;
         logger.warn('code host rate limit reached', { method: req.method, url: req.url, retryAfter, retryCount, retrying });
+        if (retrying) options.metrics?.count('rate_limit_waits', 1, { provider: 'github' });
         return retrying;
       },
       onSecondaryRateLimit: async (retryAfter, req, _octokit, retryCount) => {
@@ -86,6 +90,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
         const wait = retryAfter === secondaryFallbackSeconds ? secondaryFallbackSeconds * 2 ** retryCount : retryAfter;
         const retrying = retryCount < rateLimitRetries && wait <= maxWait;
         logger.warn('code host secondary rate limit reached', { method: req.method, url: req.url, retryAfter: wait, retryCount, retrying });
+        if (retrying) options.metrics?.count('rate_limit_waits', 1, { provider: 'github' });
         if (retrying && wait > retryAfter) await sleep(wait - retryAfter);
         return retrying;
       },

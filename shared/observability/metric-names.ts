@@ -38,8 +38,6 @@ export const metricAliases: Readonly<Record<string, string>> = {
   events_dispatched: metricNames.eventsDispatched,
   dispatch_retry: metricNames.eventsRetried,
   events_retried: metricNames.eventsRetried,
-  // An unreadable message is sent on to the dead-letter queue as it is.
-  dispatch_poison: metricNames.eventsDeadLettered,
   events_dead_lettered: metricNames.eventsDeadLettered,
   tool_step: metricNames.toolSteps,
   'contentsnare.throttled': metricNames.rateLimitWaits,
