@@ -1,7 +1,8 @@
 /**
- * The product metrics, by the exact names the CloudWatch dashboard reads
- * (infra/constructs/app-metrics.ts: keep the two in step; test/unit/metrics.test.ts checks).
+ * The product metrics, by the exact names the CloudWatch dashboard and alarms read: the one
+ * list, which the stack imports (infra/constructs/app-metrics.ts re-exports it).
  * Namespace `AgentIntegrations`, dimension `stage` on every one.
+ * test/infra/metric-names.test.ts checks that each name the stack reads is counted by code.
  */
 export const metricNames = {
   deliveriesAccepted: 'DeliveriesAccepted',
