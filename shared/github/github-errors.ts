@@ -1,4 +1,4 @@
-import { AppError } from '../domain/errors';
+import { AppError, type ErrorCode } from '../domain/errors';
 
 /**
  * The code host's HTTP failures as our stable error codes, in one place, for both the
@@ -80,6 +80,32 @@ function isRequestErrorLike(e: unknown): e is RequestErrorLike {
   return e instanceof Error && typeof (e as { status?: unknown }).status === 'number';
 }
 
+interface GraphqlErrorLike {
+  name: string;
+  errors: { type?: string; message?: string; path?: unknown }[];
+}
+
+function isGraphqlErrorLike(e: unknown): e is GraphqlErrorLike {
+  return e instanceof Error && e.name === 'GraphqlResponseError' && Array.isArray((e as { errors?: unknown }).errors);
+}
+
+/** GraphQL answers 200 with `errors`; their `type` says what HTTP would have said. */
+const graphqlCodes: Readonly<Record<string, ErrorCode>> = {
+  NOT_FOUND: 'not_found',
+  FORBIDDEN: 'forbidden',
+  INSUFFICIENT_SCOPES: 'forbidden',
+  RATE_LIMITED: 'rate_limited',
+  UNPROCESSABLE: 'invalid_input',
+  BAD_USER_INPUT: 'invalid_input',
+};
+
+export function graphqlError(errors: GraphqlErrorLike['errors']): AppError {
+  const first = errors[0] ?? {};
+  const code = graphqlCodes[first.type ?? ''] ?? 'upstream_error';
+  const said = errors.map((x) => x.message).filter(Boolean).join('; ');
+  return new AppError(code, `The code host's GraphQL API refused the request${said ? `: ${said}` : ''}`, { errors: errors.map((x) => ({ type: x.type, message: x.message, path: x.path })) });
+}
+
 /**
  * Any failure of an Octokit call as an AppError. Network failures (Octokit reports them as
  * status 500 without a response) become `upstream_error`; a refusal raised by our own
@@ -87,6 +113,7 @@ function isRequestErrorLike(e: unknown): e is RequestErrorLike {
  */
 export function mapGitHubError(e: unknown, nowMs = Date.now()): AppError | undefined {
   if (e instanceof AppError) return e;
+  if (isGraphqlErrorLike(e)) return graphqlError(e.errors);
   if (!isRequestErrorLike(e)) return undefined;
   if (e.cause instanceof AppError) return e.cause;
   if (!e.response) {

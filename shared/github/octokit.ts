@@ -3,6 +3,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import type { Config } from '../config/config';
 import type { Connection } from '../domain/model';
+import { isWithinBase } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
@@ -44,6 +45,24 @@ export interface GitHubClientOptions {
   throttle?: GitHubThrottleOptions;
 }
 
+const ghesRestSuffix = /\/api\/v3\/?$/;
+
+/**
+ * Requests pinned to the API base. Enterprise servers answer GraphQL beside their REST
+ * base (`/api/graphql` next to `/api/v3`), where Octokit sends it; that one sibling is
+ * allowed too, and nothing else.
+ */
+function pinnedFetch(fetchImpl: Fetch, baseUrl: string): Fetch {
+  const rest = sameOriginFetch(fetchImpl, baseUrl);
+  if (!ghesRestSuffix.test(baseUrl)) return rest;
+  const graphqlUrl = baseUrl.replace(ghesRestSuffix, '/api/graphql');
+  const graphql = sameOriginFetch(fetchImpl, graphqlUrl);
+  return ((input, init) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
+    return url.pathname.replace(/\/+$/, '') === new URL(graphqlUrl).pathname && isWithinBase(url, graphqlUrl) ? graphql(input, init) : rest(input, init);
+  }) as Fetch;
+}
+
 const idempotent = new Set(['GET', 'HEAD']);
 // Secondary limits without `retry-after`: the plugin's fallback, then doubled per retry.
 const secondaryFallbackSeconds = 60;
@@ -67,7 +86,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     auth: options.token,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     userAgent: githubUserAgent,
-    request: { fetch: sameOriginFetch(options.fetch, options.baseUrl) },
+    request: { fetch: pinnedFetch(options.fetch, options.baseUrl) },
     // Octokit's info lines are one per request ("GET /x - 200 in 5ms"): debug for us.
     log: {
       debug: (m: string) => logger.debug(m),

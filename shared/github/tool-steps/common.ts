@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { AppError } from '../../domain/errors';
+import { outcomeOf, type Outcome } from '../../domain/outcome';
+import type { ToolStep } from '../../tools/tool-step';
+import type { GitHubClient } from '../octokit';
+
+/**
+ * What the code-host steps share: input pieces named as the code host's REST parameters,
+ * paging with a caller-set cap, dry runs that describe the exact request, and the
+ * repository's default branch.
+ */
+
+export type GitHubStep<S extends z.ZodType = z.ZodType> = ToolStep<S, GitHubClient>;
+
+/** Declares a step with its input type inferred from its schema. */
+export function githubStep<S extends z.ZodType>(step: Omit<GitHubStep<S>, 'provider'>): GitHubStep<S> {
+  return { provider: 'github', ...step };
+}
+
+// The code host's own rules: logins are letters, digits and single hyphens (enterprise
+// servers also allow `_`); repository names are letters, digits, `.`, `-`, `_`.
+export const owner = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_])?$/, 'must be an account login (letters, digits, hyphens)')
+  .describe('The account owner of the repository (user or organization login), not case sensitive');
+export const repo = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a repository name (letters, digits, ".", "-", "_")')
+  .refine((v) => v !== '.' && v !== '..', 'must be a repository name, not "." or ".."')
+  .describe('The name of the repository without the .git extension, not case sensitive');
+
+export const repoInput = { owner, repo };
+export const repositoryOf = (input: { owner: string; repo: string }) => `${input.owner}/${input.repo}`;
+
+export const positiveInt = (what: string) => z.number().int().positive().describe(what);
+export const issueNumber = positiveInt('The number that identifies the issue');
+
+/** A branch, tag or commit name; the code host resolves it. */
+export const gitRef = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(255)
+    .refine((v) => !/[\s~^:?*[\\]|\.\.|@\{|\/\/|^\/|\/$/.test(v), 'must be a valid git reference name')
+    .describe(what);
+
+/** A path inside the repository: no `..` segments, no leading slash needed. */
+export const repoPath = z
+  .string()
+  .max(4096)
+  .transform((v) => v.replace(/^\/+/, ''))
+  .refine((v) => !v.split('/').some((s) => s === '..' || s === '.'), 'must not contain "." or ".." segments')
+  .describe('Path of the file or folder inside the repository, e.g. src/index.ts; empty for the root');
+
+export const dryRun = z.boolean().optional().describe('Describe the request that would be sent instead of sending it');
+
+/** How many items one list step returns at most, whatever the page size. */
+export const maxItemsLimit = 1000;
+export const pageInput = {
+  per_page: z.number().int().min(1).max(100).optional().describe('Results per page the code host is asked for (max 100); the step follows pages itself'),
+  max_items: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxItemsLimit)
+    .default(100)
+    .describe(`Stop after this many items (default 100, at most ${maxItemsLimit}); the answer says \`truncated: true\` when more were available`),
+};
+
+export interface Listed<T> {
+  items: T[];
+  count: number;
+  /** True when the code host had more than `max_items` to give. */
+  truncated: boolean;
+}
+
+type Page = { data: unknown; headers: Record<string, string | number | undefined> };
+
+/** Fields the pagination plugin keeps beside a keyed list (search, workflow runs). */
+const pageExtras = ['total_count', 'incomplete_results'] as const;
+
+/**
+ * Follows the code host's `link` pages of `route` until `maxItems` are collected or the
+ * pages run out; `truncated` says whether the code host had more. Keyed lists (`items`
+ * of search, `workflow_runs`) arrive as arrays from the pagination plugin, which keeps
+ * their `total_count` beside them; it is passed on.
+ */
+export async function collectPages<T = unknown>(
+  client: GitHubClient,
+  route: string,
+  params: Record<string, unknown>,
+  maxItems: number,
+): Promise<Listed<T> & { total_count?: number; incomplete_results?: boolean }> {
+  const items: T[] = [];
+  const extras: Record<string, unknown> = {};
+  let truncated = false;
+  const perPage = (params.per_page as number | undefined) ?? Math.min(100, maxItems);
+  const pages = client.paginate.iterator(route, { ...params, per_page: perPage }) as AsyncIterable<Page>;
+  for await (const page of pages) {
+    const list = Array.isArray(page.data) ? (page.data as T[]) : [];
+    for (const name of pageExtras) {
+      const value = (page.data as Record<string, unknown>)[name];
+      if (value !== undefined && !(name in extras)) extras[name] = value;
+    }
+    const room = maxItems - items.length;
+    items.push(...list.slice(0, room));
+    if (items.length >= maxItems) {
+      truncated = list.length > room || /rel="next"/.test(String(page.headers.link ?? ''));
+      break;
+    }
+  }
+  return { ...extras, items, count: items.length, truncated };
+}
+
+/** The request a step would send, for `dryRun`: method, full URL and body, no headers (no token). */
+export function describeRequest(client: GitHubClient, route: string, params: Record<string, unknown>) {
+  const { method, url, body } = client.request.endpoint(route, params) as { method: string; url: string; body?: unknown };
+  return { dryRun: true as const, request: { method, url, ...(body === undefined ? {} : { body }) } };
+}
+
+/** The repository's default branch (one GET). */
+export async function defaultBranch(client: GitHubClient, args: { owner: string; repo: string }): Promise<string> {
+  const { data } = await client.request('GET /repos/{owner}/{repo}', { owner: args.owner, repo: args.repo });
+  return data.default_branch;
+}
+
+/** A finished run's `outcome` in the spec's words beside the code host's `conclusion`. */
+export function withOutcome<T extends { status?: string | null; conclusion?: string | null }>(run: T): T & { outcome: Outcome | null } {
+  return { ...run, outcome: run.status === 'completed' ? outcomeOf(run.conclusion) : null };
+}
+
+/** Drops undefined values so that the request body carries only what the caller set. */
+export function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** At least one of `fields` must be set, for steps that update "something". */
+export function requireOneOf(fields: readonly string[]) {
+  return (v: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (fields.every((f) => v[f] === undefined)) {
+      ctx.addIssue({ code: 'custom', message: `set at least one of: ${fields.join(', ')}`, path: [fields[0] ?? ''] });
+    }
+  };
+}
+
+export function notFound(message: string, details?: Record<string, unknown>): AppError {
+  return new AppError('not_found', message, details);
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defaultBranch, defined, gitRef, githubStep, issueNumber, repoInput, repositoryOf } from './common';
+
+const input = z
+  .strictObject({
+    ...repoInput,
+    title: z.string().min(1).max(256).optional().describe('The title of the pull request (required unless `issue` is given)'),
+    head: z
+      .string()
+      .min(1)
+      .max(300)
+      .describe('The branch with the changes; for a branch of a fork write username:branch'),
+    head_repo: z.string().max(100).optional().describe('Name of the repository holding `head`, when it is a fork in the same organization'),
+    base: gitRef("The branch to merge into (default: the repository's default branch)").optional(),
+    body: z.string().max(65536).optional().describe('The description (Markdown)'),
+    draft: z.boolean().optional().describe('Open it as a draft'),
+    maintainer_can_modify: z.boolean().optional().describe('Let maintainers of the base repository push to the head branch'),
+    issue: issueNumber.optional().describe('Turn this issue into the pull request (instead of a title)'),
+  })
+  .refine((v) => v.title !== undefined || v.issue !== undefined, { message: 'give a title (or an issue number to convert)', path: ['title'] });
+
+export const createPullRequest = githubStep({
+  id: 'github.create_pull_request',
+  title: 'Create Pull Request',
+  description: "Opens a pull request from `head` into `base`; `base` defaults to the repository's default branch.",
+  outputDescription: 'The new pull request (number, html_url, state, draft, head, base, ...).',
+  input,
+  repositoryOf,
+  async run(args, client) {
+    const base = args.base ?? (await defaultBranch(client, args));
+    const { data } = await client.request('POST /repos/{owner}/{repo}/pulls', defined({ ...args, base }));
+    return data;
+  },
+});

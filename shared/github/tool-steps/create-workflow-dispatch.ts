@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './common';
+import { workflowId } from './workflow-id';
+
+const input = z.strictObject({
+  ...repoInput,
+  workflow_id: workflowId,
+  ref: gitRef("Branch or tag to run the workflow on (default: the repository's default branch)").optional(),
+  inputs: z
+    .record(z.string().min(1).max(100), z.union([z.string(), z.number(), z.boolean()]))
+    .refine((v) => Object.keys(v).length <= 25, 'at most 25 inputs')
+    .optional()
+    .describe("Values for the workflow's `workflow_dispatch` inputs"),
+});
+
+export const createWorkflowDispatch = githubStep({
+  id: 'github.create_workflow_dispatch',
+  title: 'Create Workflow Dispatch',
+  description: 'Starts a workflow run (the workflow must have a `workflow_dispatch` trigger).',
+  outputDescription: '{dispatched: true, workflow_id, ref}; the code host does not return the run (list workflow runs to follow it).',
+  input,
+  repositoryOf,
+  async run(args, client) {
+    const ref = args.ref ?? (await defaultBranch(client, args));
+    await client.request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+      owner: args.owner,
+      repo: args.repo,
+      workflow_id: args.workflow_id,
+      ref,
+      ...(args.inputs ? { inputs: args.inputs } : {}),
+    });
+    return { dispatched: true, workflow_id: args.workflow_id, ref };
+  },
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { githubStep, repoInput, repositoryOf } from './common';
+import { workflowId } from './workflow-id';
+
+export const enableWorkflow = githubStep({
+  id: 'github.enable_workflow',
+  title: 'Enable Workflow',
+  description: 'Enables a workflow so that its triggers start runs again.',
+  outputDescription: '{enabled: true, workflow_id}.',
+  input: z.strictObject({ ...repoInput, workflow_id: workflowId }),
+  repositoryOf,
+  async run(args, client) {
+    await client.request('PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable', args);
+    return { enabled: true, workflow_id: args.workflow_id };
+  },
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { collectPages, githubStep, pageInput, repoInput, repositoryOf } from './common';
+
+export const listReleases = githubStep({
+  id: 'github.list_releases',
+  title: 'List Releases',
+  description: 'Lists releases of a repository, newest first (drafts only when the account can push), following pages up to `max_items`.',
+  outputDescription: '{items: [release (id, tag_name, name, draft, prerelease, published_at, html_url, assets)], count, truncated}.',
+  input: z.strictObject({ ...repoInput, ...pageInput }),
+  repositoryOf,
+  async run(args, client) {
+    const { max_items, ...params } = args;
+    return collectPages(client, 'GET /repos/{owner}/{repo}/releases', params, max_items);
+  },
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { githubStep, repoInput, repositoryOf } from './common';
+
+export const starRepo = githubStep({
+  id: 'github.star_repo',
+  title: 'Star Repo',
+  description: 'Stars a repository for the connected account. Starring an already starred repository is not an error.',
+  outputDescription: '{starred: true, repository: "owner/name"}.',
+  input: z.strictObject(repoInput),
+  repositoryOf,
+  async run(args, client) {
+    await client.request('PUT /user/starred/{owner}/{repo}', args);
+    return { starred: true, repository: repositoryOf(args) };
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defined, describeRequest, dryRun, githubStep, requireOneOf } from './common';
+import { fileCount, fileName, gistId, maxGistFiles } from './gist-files';
+
+const change = z
+  .strictObject({
+    content: z.string().min(1).max(10 * 1024 * 1024).optional().describe('New content'),
+    filename: fileName.optional().describe('New name for the file'),
+  })
+  .refine((v) => v.content !== undefined || v.filename !== undefined, 'give content or filename (or null to delete the file)');
+
+const input = z
+  .strictObject({
+    gist_id: gistId,
+    description: z.string().max(1024).optional().describe('New description'),
+    files: z
+      .record(fileName, change.nullable())
+      .refine(fileCount, `give between 1 and ${maxGistFiles} files`)
+      .optional()
+      .describe('Changes by current file name: {"a.md": {"content": "..."}} updates or adds a file, {"old.md": {"filename": "new.md"}} renames, {"gone.md": null} deletes. Files not named stay as they are.'),
+    dryRun,
+  })
+  .superRefine(requireOneOf(['description', 'files']));
+
+export const updateGist = githubStep({
+  id: 'github.update_gist',
+  title: 'Update Gist',
+  description: 'Updates a gist: its description, and files to change, add, rename or delete (null). Files not named are kept.',
+  outputDescription: 'The updated gist (id, html_url, description, files, history, ...).',
+  input,
+  destructive: true,
+  async run({ dryRun: dry, ...args }, client) {
+    const params = defined(args);
+    if (dry) return describeRequest(client, 'PATCH /gists/{gist_id}', params);
+    // Octokit's types lack the documented `null` that deletes a file; the request is the documented one.
+    const { data } = await client.request('PATCH /gists/{gist_id}', params as Parameters<typeof client.request<'PATCH /gists/{gist_id}'>>[1]);
+    return data;
+  },
+});

@@ -1,0 +1,410 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { githubTools } from '../../shared/github/tools';
+import type { Connection } from '../../shared/domain/model';
+import { catalog } from '../../shared/tools/catalog';
+import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
+import { allProviderTools } from '../../shared/tools/registry';
+import { startOpenApiFakeGitHub, type MatchedRequest, type OpenApiFakeGitHub, type OperationResponder } from '../helpers/openapi-check';
+import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
+
+const sha = (c: string) => c.repeat(40);
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+/** Plausible answers of the code host, enough for every step to finish. */
+function defaultAnswers(base: () => string): Record<string, OperationResponder> {
+  const body = (r: MatchedRequest) => (r.json ?? {}) as Record<string, unknown>;
+  return {
+    'repos/get': (r) => ({ body: { id: 1, name: r.params.repo, full_name: `${r.params.owner}/${r.params.repo}`, default_branch: 'trunk' } }),
+    'repos/create-for-authenticated-user': (r) => ({ status: 201, body: { id: 2, full_name: `octocat/${String(body(r).name)}` } }),
+    'repos/create-in-org': (r) => ({ status: 201, body: { id: 3, full_name: `${r.params.org}/${String(body(r).name)}` } }),
+    'repos/get-content': (r) => ({ body: { type: 'file', name: r.params.path, path: r.params.path, sha: sha('b'), encoding: 'base64', content: b64('hello\n') } }),
+    'activity/star-repo-for-authenticated-user': () => ({ status: 204 }),
+    'git/get-ref': (r) => ({ body: { ref: `refs/${r.params.ref}`, object: { sha: sha('a'), type: 'commit' } } }),
+    'git/create-ref': (r) => ({ status: 201, body: { ref: body(r).ref, url: `${base()}/x`, object: { sha: body(r).sha, type: 'commit' } } }),
+    'repos/get-commit': (r) => ({ body: { sha: sha('c'), commit: { message: `commit ${r.params.ref}` } } }),
+    'repos/list-commits': () => ({ body: [{ sha: sha('c') }] }),
+    'repos/create-or-update-file-contents': (r) => ({ status: 201, body: { content: { path: r.params.path, sha: sha('d') }, commit: { sha: sha('e'), message: body(r).message } } }),
+    'issues/create': (r) => ({ status: 201, body: { number: 7, title: body(r).title } }),
+    'issues/create-comment': (r) => ({ status: 201, body: { id: 9, body: body(r).body } }),
+    'issues/update': (r) => ({ body: { number: Number(r.params.issue_number), ...body(r) } }),
+    'issues/get': (r) => ({ body: { number: Number(r.params.issue_number), assignees: [{ login: 'hubot' }, { login: 'octocat' }] } }),
+    'search/issues-and-pull-requests': () => ({
+      body: {
+        total_count: 2,
+        incomplete_results: false,
+        items: [
+          { number: 1, repository_url: `${base()}/repos/octo/allowed` },
+          { number: 2, repository_url: `${base()}/repos/octo/other` },
+        ],
+      },
+    }),
+    'pulls/create': (r) => ({ status: 201, body: { number: 11, base: { ref: body(r).base }, head: { ref: body(r).head } } }),
+    'pulls/list-requested-reviewers': () => ({ body: { users: [], teams: [] } }),
+    'pulls/list-reviews': () => ({ body: [] }),
+    'actions/create-workflow-dispatch': () => ({ status: 204 }),
+    'actions/enable-workflow': () => ({ status: 204 }),
+    'actions/disable-workflow': () => ({ status: 204 }),
+    'actions/get-workflow-run': (r) => ({ body: { id: Number(r.params.run_id), status: 'completed', conclusion: 'timed_out' } }),
+    'actions/list-workflow-runs-for-repo': () => ({ body: { total_count: 2, workflow_runs: [{ id: 1, status: 'completed', conclusion: 'success' }, { id: 2, status: 'in_progress', conclusion: null }] } }),
+    'actions/list-workflow-runs': () => ({ body: { total_count: 1, workflow_runs: [{ id: 3, status: 'completed', conclusion: 'cancelled' }] } }),
+    'gists/create': () => ({ status: 201, body: { id: 'abc123' } }),
+    'gists/update': (r) => ({ body: { id: r.params.gist_id } }),
+    'gists/list-for-user': () => ({ body: [{ id: 'g1' }] }),
+    'gists/list': () => ({ body: [{ id: 'g2' }] }),
+    'repos/list-releases': () => ({ body: [{ id: 1, tag_name: 'v1.0.0' }] }),
+    graphql: (r) => {
+      const query = String((r.json as { query?: string }).query);
+      if (query.includes('fields(')) {
+        return {
+          body: {
+            data: {
+              node: {
+                id: 'PVT_project1',
+                fields: { nodes: [{}, { id: 'PVTSSF_status', name: 'Status', options: [{ id: 'opt_todo', name: 'Todo' }, { id: 'opt_doing', name: 'In Progress' }] }] },
+              },
+            },
+          },
+        };
+      }
+      return { body: { data: { updateProjectV2ItemFieldValue: { projectV2Item: { id: 'PVTI_item1' } } } } };
+    },
+  };
+}
+
+/** Each step called with exactly the required inputs of its schema (checked below). */
+const requiredOnly: Record<string, Record<string, unknown>> = {
+  'github.create_repository': { name: 'new-repo' },
+  'github.get_repository': { owner: 'octo', repo: 'allowed' },
+  'github.get_repository_content': { owner: 'octo', repo: 'allowed' },
+  'github.star_repo': { owner: 'octo', repo: 'allowed' },
+  'github.create_branch': { owner: 'octo', repo: 'allowed', ref: 'feature/x' },
+  'github.get_commit': { owner: 'octo', repo: 'allowed', ref: 'main' },
+  'github.list_commits': { owner: 'octo', repo: 'allowed' },
+  'github.create_or_update_file_contents': { owner: 'octo', repo: 'allowed', path: 'docs/a.md', message: 'docs', content: '# A\n' },
+  'github.create_issue': { owner: 'octo', repo: 'allowed', title: 'Bug' },
+  'github.create_issue_comment': { owner: 'octo', repo: 'allowed', issue_number: 3, body: 'Thanks' },
+  'github.update_issue': { owner: 'octo', repo: 'allowed', issue_number: 3 },
+  'github.get_issue_assignees': { owner: 'octo', repo: 'allowed', issue_number: 3 },
+  'github.search_issues_and_pull_requests': { q: 'is:open label:bug' },
+  'github.create_pull_request': { owner: 'octo', repo: 'allowed', head: 'feature/x' },
+  'github.get_reviewers': { owner: 'octo', repo: 'allowed', pull_number: 5 },
+  'github.update_project_v2_item_status': { project_id: 'PVT_project1', item_id: 'PVTI_item1' },
+  'github.create_workflow_dispatch': { owner: 'octo', repo: 'allowed', workflow_id: 'ci.yml' },
+  'github.enable_workflow': { owner: 'octo', repo: 'allowed', workflow_id: 42 },
+  'github.disable_workflow': { owner: 'octo', repo: 'allowed', workflow_id: 42 },
+  'github.get_workflow_run': { owner: 'octo', repo: 'allowed', run_id: 99 },
+  'github.list_workflow_runs': { owner: 'octo', repo: 'allowed' },
+  'github.create_gist': { files: { 'a.md': { content: 'hi' } } },
+  'github.update_gist': { gist_id: 'abc123' },
+  'github.list_gists_for_user': {},
+  'github.list_releases': { owner: 'octo', repo: 'allowed' },
+};
+
+/** Required inputs alone do not make a valid call for these: one of several fields is needed. */
+const oneOfNeeded: Record<string, Record<string, unknown>> = {
+  'github.update_issue': { state: 'closed' },
+  'github.create_pull_request': { title: 'Add x' },
+  'github.update_project_v2_item_status': { status: 'in progress' },
+  'github.update_gist': { description: 'new words' },
+};
+
+/** Rich inputs: every optional field a step passes on, so unknown or mistyped body fields show. */
+const fullInputs: Record<string, Record<string, unknown>> = {
+  'github.create_repository': { name: 'r2', org: 'octo-org', description: 'd', homepage: 'https://example.com', private: true, visibility: 'private', has_issues: true, has_projects: false, has_wiki: false, is_template: false, auto_init: true, gitignore_template: 'Node', license_template: 'mit' },
+  'github.get_repository_content': { owner: 'octo', repo: 'allowed', path: '/src/a b.ts', ref: 'feature/y' },
+  'github.create_branch': { owner: 'octo', repo: 'allowed', ref: 'refs/heads/hotfix', from_branch: 'release/1.x' },
+  'github.list_commits': { owner: 'octo', repo: 'allowed', sha: 'dev', path: 'src', author: 'octocat', committer: 'octocat', since: '2026-01-01T00:00:00Z', until: '2026-02-01T00:00:00+01:00', per_page: 50, max_items: 10 },
+  'github.create_or_update_file_contents': { owner: 'octo', repo: 'allowed', path: 'bin/x.png', message: 'm', content: b64('png'), encoding: 'base64', branch: 'dev', sha: sha('f'), committer: { name: 'Bot', email: 'bot@example.com' }, author: { name: 'A', email: 'a@example.com' } },
+  'github.create_issue': { owner: 'octo', repo: 'allowed', title: 'T', body: 'B', assignees: ['octocat'], labels: ['bug'], milestone: 1, type: 'Bug' },
+  'github.update_issue': { owner: 'octo', repo: 'allowed', issue_number: 3, title: 'T', body: 'B', state: 'closed', state_reason: 'not_planned', milestone: null, labels: [], assignees: ['hubot'], type: null },
+  'github.search_issues_and_pull_requests': { q: 'repo:octo/allowed is:pr', sort: 'updated', order: 'asc', per_page: 10, max_items: 5 },
+  'github.create_pull_request': { owner: 'octo', repo: 'allowed', title: 'T', head: 'octocat:feature', head_repo: 'fork', base: 'dev', body: 'B', draft: true, maintainer_can_modify: false },
+  'github.update_project_v2_item_status': { project_id: 'PVT_project1', item_id: 'PVTI_item1', field_id: 'PVTSSF_status', option_id: 'opt_todo' },
+  'github.create_workflow_dispatch': { owner: 'octo', repo: 'allowed', workflow_id: 123, ref: 'v1.2.0', inputs: { env: 'prod', dry: true, n: 2 } },
+  'github.list_workflow_runs': { owner: 'octo', repo: 'allowed', workflow_id: 'ci.yml', actor: 'octocat', branch: 'main', event: 'push', status: 'failure', created: '>=2026-01-01', head_sha: sha('a'), per_page: 20, max_items: 20 },
+  'github.create_gist': { description: 'd', public: true, files: { 'a.md': { content: 'x' }, 'b.ts': { content: 'y' } } },
+  'github.update_gist': { gist_id: 'abc123', description: 'd', files: { 'a.md': { content: 'z' }, 'b.ts': { filename: 'c.ts' }, 'gone.txt': null } },
+  'github.list_gists_for_user': { username: 'octocat', since: '2026-01-01T00:00:00Z', per_page: 5, max_items: 5 },
+  'github.list_releases': { owner: 'octo', repo: 'allowed', per_page: 100, max_items: 1000 },
+};
+
+describe('code-host tool steps against the OpenAPI description', () => {
+  let gh: OpenApiFakeGitHub;
+  let t: ToolTestContext;
+  const tools = [githubTools];
+  const call = async (toolId: string, input: Record<string, unknown>, connection?: Connection): Promise<ToolResult> => {
+    // A connection per call: the code host's write spacing is per account (throttle id).
+    const c = connection ?? (await t.connect());
+    return invokeTool(t.ctx, { toolId, connectionId: c.id, input }, tools);
+  };
+  const ok = (r: ToolResult) => {
+    if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
+    return r.data as Record<string, unknown>;
+  };
+
+  beforeAll(async () => {
+    gh = await startOpenApiFakeGitHub(defaultAnswers(() => gh.url));
+    t = await toolTestContext({ GITHUB_API_URL: gh.url });
+  });
+  afterAll(() => gh.close());
+  beforeEach(() => gh.reset());
+
+  it('lists the 25 pre-built steps and api_call under the contract ids, in the contract order', () => {
+    const ids = catalog(allProviderTools()).map((e) => e.id);
+    expect(ids).toEqual([
+      'github.create_repository', 'github.get_repository', 'github.get_repository_content', 'github.star_repo', 'github.create_branch',
+      'github.get_commit', 'github.list_commits', 'github.create_or_update_file_contents', 'github.create_issue', 'github.create_issue_comment',
+      'github.update_issue', 'github.get_issue_assignees', 'github.search_issues_and_pull_requests', 'github.create_pull_request',
+      'github.get_reviewers', 'github.update_project_v2_item_status', 'github.create_workflow_dispatch', 'github.enable_workflow',
+      'github.disable_workflow', 'github.get_workflow_run', 'github.list_workflow_runs', 'github.create_gist', 'github.update_gist',
+      'github.list_gists_for_user', 'github.list_releases', 'github.api_call',
+      'contentsnare.create_client', 'contentsnare.create_request', 'contentsnare.api_call',
+    ]);
+  });
+
+  it('describes each step with a JSON Schema whose required properties are the ones this test calls it with', () => {
+    for (const entry of catalog([githubTools]).filter((e) => e.id !== 'github.api_call')) {
+      const required = ((entry.inputSchema.required as string[] | undefined) ?? []).slice().sort();
+      expect({ id: entry.id, required }).toEqual({ id: entry.id, required: Object.keys(requiredOnly[entry.id] ?? { missing: 1 }).sort() });
+      expect(entry.title.length, entry.id).toBeGreaterThan(3);
+      expect(entry.outputDescription.length, entry.id).toBeGreaterThan(10);
+    }
+  });
+
+  it.each(Object.keys(requiredOnly))('%s with only its required inputs sends documented, well-formed requests', async (id) => {
+    const result = await call(id, requiredOnly[id] ?? {});
+    if (oneOfNeeded[id]) {
+      expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(gh.calls).toHaveLength(0);
+      const withOne = await call(id, { ...requiredOnly[id], ...oneOfNeeded[id] });
+      ok(withOne);
+    } else {
+      ok(result);
+    }
+    expect(gh.calls.length).toBeGreaterThan(0);
+    expect(gh.problems).toEqual([]);
+  });
+
+  it.each(Object.keys(fullInputs))('%s with every optional input sends only documented fields', async (id) => {
+    ok(await call(id, fullInputs[id] ?? {}));
+    expect(gh.calls.length).toBeGreaterThan(0);
+    expect(gh.problems).toEqual([]);
+  });
+
+  it('sends the token of the connection on every request and nothing to the caller', async () => {
+    const c = await t.connect({}, 'ghp_stepsTokenShouldOnlyGoToHost0000000000');
+    const data = ok(await call('github.get_repository', { owner: 'octo', repo: 'allowed' }, c));
+    expect(gh.server.requests[0]?.headers.authorization).toMatch(/ghp_stepsTokenShouldOnlyGoToHost/);
+    expect(JSON.stringify(data)).not.toContain('ghp_');
+  });
+
+  it('create_or_update_file_contents reads the current sha on the branch it writes to', async () => {
+    const data = ok(await call('github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'a.md', message: 'm', content: 'new', branch: 'dev' }));
+    const [read] = gh.callsOf('repos/get-content');
+    expect(read?.query.get('ref')).toBe('dev');
+    const [write] = gh.callsOf('repos/create-or-update-file-contents');
+    expect(write?.json).toMatchObject({ branch: 'dev', sha: sha('b'), content: b64('new') });
+    expect(data.created).toBe(false);
+  });
+
+  it('create_or_update_file_contents creates the file without a sha when the branch has none', async () => {
+    gh.on('repos/get-content', () => ({ status: 404, body: { message: 'Not Found' } }));
+    const data = ok(await call('github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'new.md', message: 'm', content: 'x' }));
+    expect(gh.callsOf('repos/create-or-update-file-contents')[0]?.json).not.toHaveProperty('sha');
+    expect(data.created).toBe(true);
+  });
+
+  it('create_or_update_file_contents refuses a folder path before writing', async () => {
+    gh.on('repos/get-content', () => ({ body: [{ type: 'file', name: 'x' }] }));
+    const r = await call('github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'src', message: 'm', content: 'x' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { fields: [{ field: 'input.path' }] } } });
+    expect(gh.callsOf('repos/create-or-update-file-contents')).toHaveLength(0);
+  });
+
+  it('create_branch starts from the default branch unless told otherwise', async () => {
+    const data = ok(await call('github.create_branch', { owner: 'octo', repo: 'allowed', ref: 'feature/x' }));
+    expect(gh.callsOf('git/get-ref')[0]?.params.ref).toBe('heads/trunk');
+    expect(gh.callsOf('git/create-ref')[0]?.json).toEqual({ ref: 'refs/heads/feature/x', sha: sha('a') });
+    expect(data).toMatchObject({ ref: 'refs/heads/feature/x', from: 'trunk' });
+
+    gh.reset();
+    ok(await call('github.create_branch', { owner: 'octo', repo: 'allowed', ref: 'b2', sha: sha('9') }));
+    expect(gh.callsOf('repos/get')).toHaveLength(0);
+    expect(gh.callsOf('git/create-ref')[0]?.json).toEqual({ ref: 'refs/heads/b2', sha: sha('9') });
+  });
+
+  it('get_reviewers merges requested reviewers and submitted reviews into one verdict per person', async () => {
+    gh.on('pulls/list-requested-reviewers', () => ({ body: { users: [{ login: 'carol' }, { login: 'Alice' }], teams: [{ slug: 'core' }] } }));
+    gh.on('pulls/list-reviews', () => ({
+      body: [
+        { user: { login: 'alice' }, state: 'CHANGES_REQUESTED', submitted_at: '2026-01-01T00:00:00Z' },
+        { user: { login: 'bob' }, state: 'APPROVED', submitted_at: '2026-01-02T00:00:00Z' },
+        { user: { login: 'bob' }, state: 'COMMENTED', submitted_at: '2026-01-03T00:00:00Z' },
+        { user: { login: 'dave' }, state: 'COMMENTED', submitted_at: '2026-01-03T00:00:00Z' },
+        { user: { login: 'erin' }, state: 'PENDING' },
+      ],
+    }));
+    const data = ok(await call('github.get_reviewers', { owner: 'octo', repo: 'allowed', pull_number: 5 }));
+    const byLogin = Object.fromEntries((data.reviewers as { login: string; requested: boolean; state: string | null }[]).map((r) => [r.login.toLowerCase(), r]));
+    expect(byLogin.alice).toMatchObject({ requested: true, state: 'CHANGES_REQUESTED' });
+    expect(byLogin.bob).toMatchObject({ requested: false, state: 'APPROVED' });
+    expect(byLogin.carol).toMatchObject({ requested: true, state: null });
+    expect(byLogin.dave).toMatchObject({ requested: false, state: 'COMMENTED' });
+    expect(byLogin.erin).toBeUndefined();
+    expect(data).toMatchObject({ approved: ['bob'], changes_requested: ['alice'], teams: [{ slug: 'core' }] });
+  });
+
+  it('list steps follow pages and stop at max_items, saying the list was cut', async () => {
+    gh.on('repos/list-releases', (r) => {
+      const page = Number(r.query.get('page') ?? '1');
+      const per = Number(r.query.get('per_page'));
+      const items = Array.from({ length: per }, (_, i) => ({ id: (page - 1) * per + i + 1 }));
+      const link = page < 5 ? `<${gh.url}/repos/octo/allowed/releases?per_page=${per}&page=${page + 1}>; rel="next"` : '';
+      return { headers: link ? { link } : ({} as Record<string, string>), body: items };
+    });
+    const data = ok(await call('github.list_releases', { owner: 'octo', repo: 'allowed', per_page: 2, max_items: 5 }));
+    expect((data.items as { id: number }[]).map((i) => i.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(data).toMatchObject({ count: 5, truncated: true });
+    expect(gh.callsOf('repos/list-releases')).toHaveLength(3);
+    expect(gh.problems).toEqual([]);
+
+    gh.reset();
+    gh.on('repos/list-releases', () => ({ body: [{ id: 1 }] }));
+    expect(ok(await call('github.list_releases', { owner: 'octo', repo: 'allowed' }))).toMatchObject({ count: 1, truncated: false });
+  });
+
+  it('list_workflow_runs and get_workflow_run give the outcome beside the conclusion', async () => {
+    const runs = ok(await call('github.list_workflow_runs', { owner: 'octo', repo: 'allowed' }));
+    expect(runs.items).toEqual([
+      expect.objectContaining({ id: 1, conclusion: 'success', outcome: 'succeeded' }),
+      expect.objectContaining({ id: 2, conclusion: null, outcome: null }),
+    ]);
+    expect(runs.total_count).toBe(2);
+    expect(ok(await call('github.get_workflow_run', { owner: 'octo', repo: 'allowed', run_id: 4 }))).toMatchObject({ conclusion: 'timed_out', outcome: 'failed' });
+  });
+
+  it('update_issue sends labels and assignees as the whole new set, and says so', async () => {
+    ok(await call('github.update_issue', { owner: 'octo', repo: 'allowed', issue_number: 3, labels: [] }));
+    expect(gh.callsOf('issues/update')[0]?.json).toEqual({ labels: [] });
+    const entry = catalog([githubTools]).find((e) => e.id === 'github.update_issue');
+    expect(entry?.description).toMatch(/replace the whole set/);
+  });
+
+  it('update_project_v2_item_status sets the option named by status through updateProjectV2ItemFieldValue', async () => {
+    const data = ok(await call('github.update_project_v2_item_status', { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'in progress' }));
+    const mutation = gh.callsOf('graphql').at(-1)?.json as { query: string; variables: Record<string, string> };
+    expect(mutation.query).toContain('updateProjectV2ItemFieldValue');
+    expect(mutation.variables).toEqual({ project: 'PVT_project1', item: 'PVTI_item1', field: 'PVTSSF_status', option: 'opt_doing' });
+    expect(data).toMatchObject({ status: 'In Progress', option_id: 'opt_doing' });
+  });
+
+  it('update_project_v2_item_status names the options when the status is not one of them, and changes nothing', async () => {
+    const r = await call('github.update_project_v2_item_status', { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'Shipped' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(JSON.stringify(r)).toContain('Todo, In Progress');
+    expect(gh.callsOf('graphql')).toHaveLength(1);
+  });
+
+  it('maps GraphQL errors to stable codes', async () => {
+    gh.on('graphql', () => ({ body: { data: null, errors: [{ type: 'NOT_FOUND', message: "Could not resolve to a node with the global id of 'PVT_x'" }] } }));
+    const r = await call('github.update_project_v2_item_status', { project_id: 'PVT_xxxx', item_id: 'PVTI_item1', field_id: 'F_1234', option_id: 'o' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it.each([
+    ['github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'a.md', message: 'm', content: 'x' }, 'repos/create-or-update-file-contents'],
+    ['github.update_issue', { owner: 'octo', repo: 'allowed', issue_number: 3, state: 'closed' }, 'issues/update'],
+    ['github.disable_workflow', { owner: 'octo', repo: 'allowed', workflow_id: 'ci.yml' }, 'actions/disable-workflow'],
+    ['github.update_gist', { gist_id: 'abc123', files: { 'a.md': null } }, 'gists/update'],
+    ['github.update_project_v2_item_status', { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'Todo' }, 'graphql-mutation'],
+  ])('%s with dryRun describes the request and changes nothing', async (id, input, write) => {
+    const data = ok(await call(id, { ...input, dryRun: true }));
+    expect(data).toMatchObject({ dryRun: true, request: { method: expect.any(String), url: expect.any(String) } });
+    expect(JSON.stringify(data)).not.toMatch(/ghp_|authorization/i);
+    const writes = gh.calls.filter((c) => c.operationId === write || (write === 'graphql-mutation' && String((c.json as { query?: string })?.query).startsWith('mutation')));
+    expect(writes).toHaveLength(0);
+    expect(catalog([githubTools]).find((e) => e.id === id)?.destructive).toBe(true);
+  });
+
+  it('refuses a repository outside the connection allow-list before anything is sent', async () => {
+    const c = await t.connect({ repositories: ['octo/allowed'] });
+    const r = await call('github.create_issue', { owner: 'octo', repo: 'secret', title: 'x' }, c);
+    expect(r).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    const created = await call('github.create_repository', { name: 'another' }, c);
+    expect(created).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(gh.server.requests).toHaveLength(0);
+    ok(await call('github.create_issue', { owner: 'OCTO', repo: 'Allowed', title: 'x' }, c));
+  });
+
+  it('leaves search hits in other repositories out when the connection is limited', async () => {
+    const c = await t.connect({ repositories: ['octo/allowed'] });
+    const data = ok(await call('github.search_issues_and_pull_requests', { q: 'is:issue' }, c));
+    expect(data).toMatchObject({ count: 1, left_out: 1, total_count: 2 });
+    expect((data.items as { number: number }[]).map((i) => i.number)).toEqual([1]);
+  });
+
+  it('names every bad field and sends nothing for invalid input, including unknown fields', async () => {
+    const r = await call('github.create_issue', { owner: 'octo', repo: '..', title: '', lables: ['bug'] });
+    expect(r.ok).toBe(false);
+    const fields = (r as unknown as { error: { details: { fields: { field: string }[] } } }).error.details.fields.map((f) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(['input.repo', 'input.title']));
+    expect(JSON.stringify(r)).toContain('lables');
+    expect(gh.server.requests).toHaveLength(0);
+  });
+
+  it('refuses ".." segments in repository paths', async () => {
+    const r = await call('github.get_repository_content', { owner: 'octo', repo: 'allowed', path: 'docs/../../etc' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { fields: [{ field: 'input.path' }] } } });
+    expect(gh.server.requests).toHaveLength(0);
+  });
+
+  it('returns a text file decoded beside its base64 content, and a folder as its entries', async () => {
+    expect(ok(await call('github.get_repository_content', { owner: 'octo', repo: 'allowed', path: 'README.md' }))).toMatchObject({ text: 'hello\n', sha: sha('b') });
+    gh.on('repos/get-content', () => ({ body: [{ type: 'dir', name: 'src' }, { type: 'file', name: 'a.md' }] }));
+    expect(ok(await call('github.get_repository_content', { owner: 'octo', repo: 'allowed' }))).toMatchObject({ type: 'dir', entries: [{ name: 'src' }, { name: 'a.md' }] });
+  });
+
+  it('maps a permission 403 to forbidden without retrying, and a 404 to not_found', async () => {
+    gh.on('issues/create', () => ({ status: 403, headers: { 'x-accepted-github-permissions': 'issues=write' }, body: { message: 'Resource not accessible by integration' } }));
+    const r = await call('github.create_issue', { owner: 'octo', repo: 'allowed', title: 'x' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', details: { status: 403, acceptedPermissions: 'issues=write' } } });
+    expect(gh.callsOf('issues/create')).toHaveLength(1);
+    gh.on('repos/get', () => ({ status: 404, body: { message: 'Not Found' } }));
+    expect(await call('github.get_repository', { owner: 'octo', repo: 'gone' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('waits out a rate limit with a reset and then succeeds', async () => {
+    let first = true;
+    gh.on('repos/get', (r) => {
+      if (first) {
+        first = false;
+        return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 1) }, body: { message: 'API rate limit exceeded' } };
+      }
+      return { body: { id: 1, full_name: `${r.params.owner}/${r.params.repo}` } };
+    });
+    expect(ok(await call('github.get_repository', { owner: 'octo', repo: 'allowed' }))).toMatchObject({ id: 1 });
+    expect(gh.callsOf('repos/get')).toHaveLength(2);
+  });
+});
+
+describe('code-host tool steps on an enterprise server', () => {
+  let gh: OpenApiFakeGitHub;
+  let t: ToolTestContext;
+  beforeAll(async () => {
+    gh = await startOpenApiFakeGitHub(defaultAnswers(() => gh.url), '/api/v3');
+    // GITHUB_API_URL points elsewhere: the connection's own base must win.
+    t = await toolTestContext({ GITHUB_API_URL: 'http://127.0.0.1:9' });
+  });
+  afterAll(() => gh.close());
+
+  it('sends REST calls under the connection base and GraphQL to /api/graphql beside it', async () => {
+    const c = await t.connect({ apiBaseUrl: gh.url });
+    const tools = [githubTools];
+    const repo = await invokeTool(t.ctx, { toolId: 'github.get_repository', connectionId: c.id, input: { owner: 'octo', repo: 'allowed' } }, tools);
+    expect(repo).toMatchObject({ ok: true, data: { full_name: 'octo/allowed' } });
+    const status = await invokeTool(t.ctx, { toolId: 'github.update_project_v2_item_status', connectionId: c.id, input: { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'Todo' } }, tools);
+    expect(status, JSON.stringify(status)).toMatchObject({ ok: true });
+    expect(gh.server.requests.map((r) => r.path)).toEqual(['/api/v3/repos/octo/allowed', '/api/graphql', '/api/graphql']);
+    expect(gh.problems).toEqual([]);
+  });
+});
