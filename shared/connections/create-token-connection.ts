@@ -4,6 +4,7 @@ import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
 import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
+import { apiBaseUrl } from './api-base-url';
 import { ConnectionRepo } from './connection-repo';
 import { writeStoredToken } from './stored-token';
 
@@ -12,13 +13,15 @@ const bodySchema = z
     provider: z.enum(['github', 'contentsnare']),
     token: z.string().trim().min(1, 'is required').max(1000),
     label: z.string().trim().min(1).max(200).optional(),
+    apiBaseUrl: apiBaseUrl.optional(),
   })
   .strict();
 
 const userSchema = z.object({ login: z.string().min(1), id: z.union([z.number(), z.string()]).optional() });
 
 /**
- * `POST /connections` with a token the user made. The token is checked against the code
+ * `POST /connections` with a token the user made, optionally for an enterprise server
+ * (`apiBaseUrl`; OAuth connections use GITHUB_API_URL). The token is checked against the code
  * host's `GET /user` (which also names the account), stored in the secret store BEFORE the
  * connection item exists (so a connection never lacks its token), and never answered back.
  */
@@ -29,7 +32,8 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
       fields: [{ field: 'provider', message: 'contentsnare connects by OAuth only' }],
     });
   }
-  const baseUrl = ctx.config.github.apiUrl;
+  // An enterprise server's own base: the token is checked there, and every later call goes there.
+  const baseUrl = input.apiBaseUrl ?? ctx.config.github.apiUrl;
   const result = await restCall(ctx.fetch, { baseUrl, token: input.token, method: 'GET', path: '/user' });
   if (result.status === 401) {
     throw new AppError('invalid_input', 'token: the token was refused by the code host (expired, revoked or mistyped)', {
@@ -45,6 +49,7 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
     id: ConnectionRepo.newId(),
     provider: 'github',
     label: input.label,
+    apiBaseUrl: input.apiBaseUrl,
     accountLogin: user.data.login,
     accountId: user.data.id === undefined ? undefined : String(user.data.id),
     authMethod: 'token',

@@ -10,13 +10,11 @@ const bodySchema = z
   .object({
     label: z.string().trim().max(200).nullable().optional(),
     repositories: z.array(repositoryName).max(1000).optional(),
+    apiBaseUrl: z
+      .never({ error: 'cannot be changed: it decides where the token is sent; connect again with the new base' })
+      .optional(),
   })
   .strict();
-
-/** Is `repository` inside the connection's allow-list (an empty list allows all)? */
-export function repositoryAllowed(connection: Pick<Connection, 'repositories'>, repository: string): boolean {
-  return connection.repositories.length === 0 || connection.repositories.some((r) => r.toLowerCase() === repository.toLowerCase());
-}
 
 /** `PATCH /connections/{id}`: label and the repository allow-list (empty: all). */
 export async function updateConnection(ctx: AppContext, id: string, body: unknown): Promise<Connection> {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
-import { repositoryAllowed } from '../connections/update-connection';
+import { isRepositoryAllowed } from '../tools/allow-list';
 import { AppError } from '../domain/errors';
 import type { Connection, EndpointTarget, Subscription } from '../domain/model';
 import { recordBaseline } from '../polling/poll-baseline';
@@ -16,7 +16,7 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
   if (!connection) throw new AppError('connection_not_found', `connectionId: no connection ${req.connectionId}`, { fields: [{ field: 'connectionId', message: 'no such connection' }] });
   if (connection.provider !== 'github') throw new AppError('invalid_input', `connectionId: connection ${connection.id} is not a code-host connection`, { fields: [{ field: 'connectionId', message: 'not a code-host connection' }] });
   if (connection.status === 'reconnect_required') throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
-  if (req.target.kind === 'repository' && !repositoryAllowed(connection, req.target.repository)) {
+  if (req.target.kind === 'repository' && !isRepositoryAllowed(connection, req.target.repository)) {
     throw new AppError('forbidden', `repository: ${req.target.repository} is outside the connection's repository allow-list`, { fields: [{ field: 'repository', message: 'outside the allow-list' }] });
   }
   return connection;

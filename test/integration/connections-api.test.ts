@@ -59,6 +59,41 @@ describe('connections API (token connections)', () => {
     for (const l of t.logLines) expect(l).not.toContain(token);
   });
 
+  it('connects to an enterprise server at its own API base, checking the token there', async () => {
+    const enterprise = await FakeGitHub.start();
+    try {
+      enterprise.addUser(token, 'ghe-user');
+      const { call } = await setup();
+      const created = await call('POST', '/connections', { provider: 'github', token, apiBaseUrl: `${enterprise.url}/` });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ accountLogin: 'ghe-user', apiBaseUrl: enterprise.url });
+      expect(enterprise.requests.map((r) => r.path)).toContain('/user');
+      // Where the token goes cannot be changed afterwards.
+      const moved = await call('PATCH', `/connections/${created.body.id}`, { apiBaseUrl: 'https://elsewhere.example.com/api/v3' });
+      expect(moved.status).toBe(400);
+      expect(moved.body.error.message).toContain('apiBaseUrl');
+      expect((await call('GET', `/connections/${created.body.id}`)).body.apiBaseUrl).toBe(enterprise.url);
+    } finally {
+      await enterprise.close();
+    }
+  });
+
+  it.each([
+    ['http://github.example.com/api/v3', 'https'],
+    ['https://user:pw@github.example.com/api/v3', 'credentials'],
+    ['https://169.254.169.254/latest', 'link-local'],
+    ['not a url', 'URL'],
+  ])('refuses the enterprise base %s before sending the token anywhere', async (apiBaseUrl, why) => {
+    const { call, t } = await setup();
+    const before = github.requests.length;
+    const r = await call('POST', '/connections', { provider: 'github', token, apiBaseUrl });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.fields[0].field).toBe('apiBaseUrl');
+    expect(r.body.error.message).toContain(why);
+    expect(github.requests.length).toBe(before);
+    expect(t.secrets.values.size).toBe(0);
+  });
+
   it('refuses a token the code host refuses with a 400 naming the problem, storing nothing', async () => {
     const { t, call } = await setup();
     const res = await call('POST', '/connections', { provider: 'github', token: 'ghp_revokedtoken00000000000000000000000' });
