@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
+import { defaultAnswers, oneOfNeeded, requiredOnly } from '../helpers/github-step-samples';
+import { startOpenApiFakeGitHub, type OpenApiFakeGitHub } from '../helpers/openapi-check';
 import { startLocalProcess } from '../helpers/local-process';
 
 type ErrorBody = { error: { code: string } };
@@ -80,4 +82,37 @@ describe('npm start: the local runtime as a child process', () => {
       expect(await running.stop('SIGINT')).toBe(0);
     }
   }, 60_000);
+
+  it('runs every code-host tool step over HTTP against the code host at GITHUB_API_URL, with documented requests only', async () => {
+    let gh: OpenApiFakeGitHub | undefined;
+    gh = await startOpenApiFakeGitHub(defaultAnswers(() => gh?.url ?? ''));
+    const key = 'k'.repeat(40);
+    const running = await startLocalProcess({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'local-runtime-')),
+      PORT: '0',
+      PLATFORM_API_KEY: key,
+      DISPATCH_SIGNING_SECRET: 's'.repeat(40),
+      GITHUB_API_URL: gh.url,
+      POLL_INTERVAL_SECONDS: '3600',
+    });
+    try {
+      const post = async (path: string, body: unknown) => {
+        const res = await fetch(`${running.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      const outcomes: Record<string, unknown> = {};
+      for (const [toolId, input] of Object.entries(requiredOnly)) {
+        // A connection per step: the code host's write spacing is per account.
+        const connection = await post('/connections', { provider: 'github', token: 'ghp_localRuntimeStepsToken0000000000' });
+        expect(connection.status).toBe(201);
+        const result = await post(`/tools/${toolId}/invoke`, { connectionId: connection.body.id, input: { ...input, ...oneOfNeeded[toolId] } });
+        outcomes[toolId] = result.status === 200 && result.body.ok === true ? 'ok' : result.body;
+      }
+      expect(Object.values(outcomes).every((o) => o === 'ok'), JSON.stringify(outcomes)).toBe(true);
+      expect(gh.problems).toEqual([]);
+    } finally {
+      expect(await running.stop()).toBe(0);
+      await gh.close();
+    }
+  }, 120_000);
 });
