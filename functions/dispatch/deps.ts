@@ -1,4 +1,6 @@
-import { buildAwsContext } from '../../shared/app/aws-context';
+import { buildAwsCoreContext } from '../../shared/app/aws-core-context';
+import { s3Blobs } from '../../shared/app/aws-s3';
+import { sqsQueue } from '../../shared/app/aws-sqs';
 import { perContainer } from '../../shared/app/per-container';
 import { loadConfig } from '../../shared/config/config';
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
@@ -9,6 +11,7 @@ export const role = 'dispatch';
 /**
  * The function's AppContext, built once per container from the environment (the only place
  * that reads it), with the same Powertools logger and EMF metrics the handler's
- * `withObservability` wrapper flushes after each invocation.
+ * `withObservability` wrapper flushes after each invocation. SDK clients: DynamoDB,
+ * Secrets Manager, SQS (visibility, throttled re-enqueue) and S3 (claim-check bodies); no others.
  */
-export const appContext = perContainer(() => buildAwsContext(loadConfig(), { ...lambdaObservability(role), service: role }));
+export const appContext = perContainer(() => buildAwsCoreContext(loadConfig(), { queue: sqsQueue(), blobs: s3Blobs() }, { ...lambdaObservability(role), service: role }));

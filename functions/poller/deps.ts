@@ -1,4 +1,5 @@
-import { buildAwsContext } from '../../shared/app/aws-context';
+import { buildAwsCoreContext } from '../../shared/app/aws-core-context';
+import { sqsQueue } from '../../shared/app/aws-sqs';
 import { perContainer } from '../../shared/app/per-container';
 import { loadConfig } from '../../shared/config/config';
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
@@ -9,6 +10,7 @@ export const role = 'poller';
 /**
  * The function's AppContext, built once per container from the environment (the only place
  * that reads it), with the same Powertools logger and EMF metrics the handler's
- * `withObservability` wrapper flushes after each invocation.
+ * `withObservability` wrapper flushes after each invocation. SDK clients: DynamoDB, Secrets
+ * Manager and SQS (new items are enqueued); no others, for a short cold start.
  */
-export const appContext = perContainer(() => buildAwsContext(loadConfig(), { ...lambdaObservability(role), service: role }));
+export const appContext = perContainer(() => buildAwsCoreContext(loadConfig(), { queue: sqsQueue() }, { ...lambdaObservability(role), service: role }));

@@ -1,4 +1,4 @@
-import { buildAwsContext } from '../../shared/app/aws-context';
+import { buildAwsCoreContext } from '../../shared/app/aws-core-context';
 import { perContainer } from '../../shared/app/per-container';
 import { loadConfig } from '../../shared/config/config';
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
@@ -9,6 +9,7 @@ export const role = 'tool-step';
 /**
  * The function's AppContext, built once per container from the environment (the only place
  * that reads it), with the same Powertools logger and EMF metrics the handler's
- * `withObservability` wrapper flushes after each invocation.
+ * `withObservability` wrapper flushes after each invocation. SDK clients: DynamoDB and
+ * Secrets Manager only, for a short cold start.
  */
-export const getContext = perContainer(() => buildAwsContext(loadConfig(), { ...lambdaObservability(role), service: role }));
+export const getContext = perContainer(() => buildAwsCoreContext(loadConfig(), {}, { ...lambdaObservability(role), service: role }));

@@ -1,0 +1,89 @@
+import { DynamoStore } from '../adapters/aws/dynamo-store';
+import { createSecretsManagerClient, readSecretString, type SecretsManagerSender } from '../adapters/aws/secrets-manager-reader';
+import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
+import type { Config } from '../config/config';
+import { optionalSecret, requiredSecret } from '../config/secret-config';
+import { RefreshingTokenProvider } from '../connections/refreshing-token-provider';
+import { AppError } from '../domain/errors';
+import { createJsonLogger, type Logger } from '../observability/logger';
+import { noMetrics, type Metrics } from '../observability/metrics';
+import { systemClock, type BlobStore, type Clock, type Fetch, type Queue, type Store } from '../ports';
+import type { AppContext } from './context';
+
+/**
+ * The AWS resources only some functions use, each behind its own module
+ * (shared/app/aws-sqs.ts, shared/app/aws-s3.ts) so a function imports only the SDK clients
+ * it needs: every client package costs tens of milliseconds of cold start.
+ */
+export interface AwsAdapters {
+  /** The dispatch queue at QUEUE_URL (SQS): functions that enqueue or consume. */
+  queue?: (queueUrl: string) => Queue;
+  /** The claim-check bucket BLOB_BUCKET (S3): functions that store bodies aside or read them back. */
+  blobs?: (bucket: string) => BlobStore;
+}
+
+/** Replacements for what the builder would otherwise make (tests, or a function's own choices). */
+export interface AwsCoreOverrides {
+  store?: Store;
+  secretsManager?: SecretsManagerSender;
+  clock?: Clock;
+  fetch?: Fetch;
+  logger?: Logger;
+  metrics?: Metrics;
+  /** `service` attribute of every log line (the function's role), when no logger is given. */
+  service?: string;
+}
+
+/**
+ * The AppContext of a Lambda function on DynamoDB and Secrets Manager, which every function
+ * uses, plus the `adapters` its role needs. Pure: it builds new clients on every call, so a
+ * function's `deps.ts` calls it once per container. A resource the function was not given
+ * (no QUEUE_URL, no BLOB_BUCKET, or no adapter for it) answers a clear `not_configured`
+ * error when used, so functions that never use it need neither the setting nor the client.
+ */
+export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, overrides: AwsCoreOverrides = {}): AppContext {
+  const clock = overrides.clock ?? systemClock;
+  const secretsManager = overrides.secretsManager ?? createSecretsManagerClient();
+  const secrets = new SecretsManagerStore(secretsManager, config.secretPrefix, clock);
+  const byArn = (arn: string) => readSecretString(secretsManager, arn);
+  const github = optionalSecret(
+    { value: config.github.clientSecret, arn: config.github.clientSecretArn, env: { value: 'GITHUB_CLIENT_SECRET', arn: 'GITHUB_CLIENT_SECRET_ARN' } },
+    byArn,
+  );
+  const contentsnare = optionalSecret(
+    { value: config.contentsnare.clientSecret, arn: config.contentsnare.clientSecretArn, env: { value: 'CONTENTSNARE_CLIENT_SECRET', arn: 'CONTENTSNARE_CLIENT_SECRET_ARN' } },
+    byArn,
+  );
+  const base = {
+    config,
+    store: overrides.store ?? DynamoStore.create(config.tableName, clock),
+    queue: config.queueUrl && adapters.queue ? adapters.queue(config.queueUrl) : unconfiguredQueue(config.queueUrl !== undefined),
+    secrets,
+    blobs: config.blobBucket && adapters.blobs ? adapters.blobs(config.blobBucket) : unconfiguredBlobs(config.blobBucket !== undefined),
+    clock,
+    fetch: overrides.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    logger: overrides.logger ?? createJsonLogger({ level: config.logLevel, service: overrides.service }),
+    metrics: overrides.metrics ?? noMetrics,
+    platformApiKey: requiredSecret(
+      { value: config.platformApiKey, arn: config.platformApiKeySecretArn, env: { value: 'PLATFORM_API_KEY', arn: 'PLATFORM_API_KEY_SECRET_ARN' } },
+      byArn,
+    ),
+    dispatchSigningSecret: requiredSecret(
+      { value: config.dispatchSigningSecret, arn: config.dispatchSigningSecretArn, env: { value: 'DISPATCH_SIGNING_SECRET', arn: 'DISPATCH_SIGNING_SECRET_ARN' } },
+      byArn,
+    ),
+    oauthClientSecret: (provider: 'github' | 'contentsnare') => (provider === 'github' ? github() : contentsnare()),
+  } satisfies Omit<AppContext, 'tokens'>;
+  return { ...base, tokens: new RefreshingTokenProvider(base) };
+}
+
+function unconfiguredQueue(urlSet: boolean): Queue {
+  const why = urlSet ? 'this function is built without the queue adapter' : 'QUEUE_URL is not set for this function';
+  return { sendBatch: () => Promise.reject(new AppError('not_configured', `${why}, so it cannot enqueue`)) };
+}
+
+function unconfiguredBlobs(bucketSet: boolean): BlobStore {
+  const why = bucketSet ? 'this function is built without the blob adapter' : 'BLOB_BUCKET is not set for this function';
+  const fail = () => Promise.reject(new AppError('not_configured', `${why}, so large bodies cannot be stored aside`));
+  return { put: fail, get: fail, delete: fail };
+}
