@@ -9,6 +9,8 @@ export interface BackgroundJob {
   idleMs: number;
   /** Resolves early when work arrives (e.g. a message was enqueued), so latency stays low. */
   wake?: (signal: AbortSignal) => Promise<void>;
+  /** How many rounds may run at once (default 1), each in its own loop. */
+  concurrency?: number;
 }
 
 function pause(ms: number, signal: AbortSignal, wake?: (s: AbortSignal) => Promise<void>): Promise<void> {
@@ -31,6 +33,10 @@ function pause(ms: number, signal: AbortSignal, wake?: (s: AbortSignal) => Promi
  * the idle pause: a store or queue outage must slow the runtime down, never stop it.
  */
 export async function runLoop(job: BackgroundJob, signal: AbortSignal, logger: Logger): Promise<void> {
+  await Promise.all(Array.from({ length: Math.max(1, job.concurrency ?? 1) }, () => loop(job, signal, logger)));
+}
+
+async function loop(job: BackgroundJob, signal: AbortSignal, logger: Logger): Promise<void> {
   while (!signal.aborted) {
     let more = false;
     try {

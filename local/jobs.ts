@@ -8,6 +8,13 @@ import type { BackgroundJob } from './background';
 /** As on AWS: batches of 10, and a visibility timeout well above one batch's worst case. */
 export const consumerBatchSize = 10;
 export const consumerVisibilitySeconds = 60;
+/**
+ * Batches in flight at once. On AWS the event source mapping starts with five concurrent
+ * batches and scales up; one at a time here (waiting for the slowest event of a batch before
+ * the next receive) left the consumer behind the intake under load, and events waited in the
+ * queue for most of a second.
+ */
+export const consumerConcurrency = 4;
 const sweepIntervalMs = 5 * 60 * 1000;
 
 /**
@@ -20,6 +27,7 @@ export function localJobs(ctx: AppContext, queues: LocalQueues): BackgroundJob[]
   const consumer: BackgroundJob = {
     name: 'dispatch-consumer',
     idleMs: 1000,
+    concurrency: consumerConcurrency,
     wake: (signal) =>
       new Promise<void>((resolve) => {
         signal.addEventListener('abort', () => resolve(), { once: true });
