@@ -12,6 +12,7 @@ export const role = 'dispatch';
  * The function's AppContext, built once per container from the environment (the only place
  * that reads it), with the same Powertools logger and EMF metrics the handler's
  * `withObservability` wrapper flushes after each invocation. SDK clients: DynamoDB,
- * Secrets Manager, SQS (visibility, throttled re-enqueue) and S3 (claim-check bodies); no others.
+ * Secrets Manager, SQS (visibility, throttled re-enqueue) and S3 (claim-check bodies, loaded
+ * on first use); no others.
  */
 export const appContext = perContainer(() => buildAwsCoreContext(loadConfig(), { queue: sqsQueue(), blobs: s3Blobs() }, { ...lambdaObservability(role), service: role }));

@@ -12,6 +12,7 @@ export const role = 'webhook-intake';
  * The function's AppContext, built once per container from the environment (the only place
  * that reads it), with the same Powertools logger and EMF metrics the handler's
  * `withObservability` wrapper flushes after each invocation. SDK clients: DynamoDB,
- * Secrets Manager, SQS (enqueue) and S3 (bodies stored aside); no others, for a short cold start.
+ * Secrets Manager, SQS (enqueue) and S3 (bodies stored aside, loaded on first use); no others,
+ * for a short cold start.
  */
 export const appContext = perContainer(() => buildAwsCoreContext(loadConfig(), { queue: sqsQueue(), blobs: s3Blobs() }, { ...lambdaObservability(role), service: role }));

@@ -1,8 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack, type ILocalBundling } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { acknowledge } from './nag';
@@ -34,14 +34,16 @@ export interface IntegrationFunctionProps {
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 
 /**
- * One Lambda function with the house defaults: nodejs22.x on arm64, ESM bundle built by
- * the local esbuild (never Docker) with source maps, X-Ray tracing, its own log group with
- * a retention, and its own role holding no AWS managed policy (only what is granted here).
+ * One Lambda function with the house defaults: nodejs22.x on arm64, one ESM file built by
+ * the local esbuild (never Docker) with the settings of infra/bundling/esbuild-options.ts
+ * (AWS SDK bundled and so pinned, zod's English locale only) and a source map, X-Ray
+ * tracing, its own log group with a retention, and its own role holding no AWS managed
+ * policy (only what is granted here).
  * Grants go through the `use*` helpers of the resources, which set the environment
  * variable and the IAM statement together.
  */
 export class IntegrationFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
@@ -69,13 +71,19 @@ export class IntegrationFunction extends Construct {
     };
     for (const [k, v] of Object.entries(props.environment ?? {})) if (v !== undefined) env[k] = v;
 
-    this.fn = new NodejsFunction(this, 'Function', {
+    this.fn = new lambda.Function(this, 'Function', {
       functionName,
       description: props.description,
-      entry: path.join(projectRoot, 'functions', props.name, 'handler.ts'),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      // Not NodejsFunction: it runs the esbuild CLI, which takes no plugins (zodEnglishOnly).
+      code: lambda.Code.fromAsset(projectRoot, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Never pulled: local bundling either succeeds or fails the synth.
+          image: DockerImage.fromRegistry('local-esbuild-bundling-only'),
+          local: new LocalEsbuild(path.join(projectRoot, 'functions', props.name, 'handler.ts')),
+        },
+      }),
+      handler: 'index.handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
@@ -85,24 +93,6 @@ export class IntegrationFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       retryAttempts: props.retryAttempts,
       environment: env,
-      bundling: {
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        target: 'node22',
-        platform: 'node',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // The AWS SDK v3 ships with the nodejs22.x runtime (every client and lib-dynamodb),
-        // so it stays out of the bundle: with it bundled, a function using DynamoDB, Secrets
-        // Manager and Octokit measured ~980 KB, at the edge of the < 1 MB cold-start budget;
-        // without, ~630 KB. We use only long-stable commands of it. Everything else is
-        // bundled (test/infra/synth-cli.test.ts checks each bundle's size).
-        externalModules: ['@aws-sdk/*'],
-        // CommonJS dependencies call require(); an ESM bundle has none unless we make it.
-        banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-      },
     });
 
     // X-Ray takes no resource-level permissions: its two write actions need "*".
@@ -132,5 +122,25 @@ export class IntegrationFunction extends Construct {
 
   get account(): string {
     return Stack.of(this).account;
+  }
+}
+
+/**
+ * Builds `index.mjs` (and its map) into the asset directory with the project's esbuild in a
+ * child process (infra/bundling/bundle-cli.ts): CDK bundles synchronously, esbuild plugins
+ * need its async API. A failure throws, so the synth stops instead of falling back to Docker.
+ */
+class LocalEsbuild implements ILocalBundling {
+  constructor(private readonly entry: string) {}
+
+  tryBundle(outputDir: string): boolean {
+    const cli = path.join(projectRoot, 'infra', 'bundling', 'bundle-cli.ts');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', cli, this.entry, outputDir], {
+      cwd: projectRoot,
+      // stdout of a CDK app is the CLI's; esbuild's messages go to stderr.
+      stdio: ['ignore', process.stderr, 'inherit'],
+    });
+    if (run.status !== 0) throw new Error(`bundling ${path.relative(projectRoot, this.entry)} failed: ${run.error?.message ?? `exit ${run.status ?? run.signal}`}`);
+    return true;
   }
 }

@@ -1,47 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { functionBuildOptions } from '../../infra/bundling/esbuild-options';
 
 const root = join(__dirname, '..', '..');
+const run = promisify(execFile);
+const outDir = mkdtempSync(join(tmpdir(), 'bundle-check-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 /**
- * Each AWS SDK client package a function loads costs cold start (tens of ms each, S3 the
- * most), so every function imports only the clients its role calls (functions/<name>/deps.ts
- * with buildAwsCoreContext and the adapters it needs). `npm run bench:cold-start` measures
- * the load times; this pins which clients each bundle pulls in.
+ * Each AWS SDK client package a function loads costs cold start (S3 the most), so every
+ * function imports only the clients its role calls (functions/<name>/deps.ts with
+ * buildAwsCoreContext and the adapters it needs), and S3, needed only for bodies stored
+ * aside, is loaded on first use. The SDK is bundled (infra/bundling/esbuild-options.ts);
+ * `npm run bench:cold-start` measures the load times; this pins which clients each bundle
+ * loads at start-up and which only on first use.
  */
-const expected: Record<string, string[]> = {
-  'webhook-intake': ['client-dynamodb', 'client-s3', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'],
-  dispatch: ['client-dynamodb', 'client-s3', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'],
-  poller: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'],
-  'redelivery-sweep': ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'],
-  'tool-step': ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'],
-  oauth: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'],
-  'platform-api': ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'],
+const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = {
+  'webhook-intake': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
+  dispatch: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
+  poller: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: [] },
+  'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
+  'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
+  oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
+  'platform-api': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
 };
 
-async function sdkClientsOf(name: string): Promise<string[]> {
+const sdkClient = /node_modules\/@aws-sdk\/(client-[^/]+|lib-dynamodb)\//;
+
+async function sdkClientsOf(name: string): Promise<{ atStartup: string[]; onFirstUse: string[]; external: string[] }> {
   const result = await build({
-    entryPoints: [join(root, 'functions', name, 'handler.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    external: ['@aws-sdk/*'],
+    ...functionBuildOptions(join(root, 'functions', name, 'handler.ts'), join(outDir, name, 'index.mjs')),
+    absWorkingDir: root,
     write: false,
-    metafile: true,
-    outfile: join(root, 'cdk.out', 'bundle-check', name, 'index.mjs'),
     logLevel: 'silent',
   });
-  const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports);
-  return [...new Set(imports.filter((i) => i.external && i.path.startsWith('@aws-sdk/')).map((i) => i.path.replace('@aws-sdk/', '')))].sort();
+  const metafile = result.metafile as Metafile;
+  const out = Object.values(metafile.outputs).find((o) => o.entryPoint !== undefined)!;
+  // Start-up: every input reached from the entry without a dynamic import.
+  const reached = new Set<string>();
+  const todo = [out.entryPoint!];
+  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const i of metafile.inputs[file]?.imports ?? []) if (!i.external && i.kind !== 'dynamic-import') todo.push(i.path);
+  }
+  const clientOf = (file: string) => file.match(sdkClient)?.[1];
+  const inBundle = new Set(Object.keys(out.inputs).map(clientOf).filter((c): c is string => c !== undefined));
+  const atStartup = new Set([...reached].map(clientOf).filter((c): c is string => c !== undefined));
+  return {
+    atStartup: [...atStartup].sort(),
+    onFirstUse: [...inBundle].filter((c) => !atStartup.has(c)).sort(),
+    external: out.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path),
+  };
 }
 
 describe('function bundles load only the AWS SDK clients their role uses', () => {
   for (const [name, clients] of Object.entries(expected)) {
-    it(`${name}: ${clients.join(', ')}`, async () => {
-      expect(await sdkClientsOf(name)).toEqual(clients);
+    it(`${name}: ${clients.atStartup.join(', ')}${clients.onFirstUse.length ? `; on first use ${clients.onFirstUse.join(', ')}` : ''}`, async () => {
+      const found = await sdkClientsOf(name);
+      expect({ atStartup: found.atStartup, onFirstUse: found.onFirstUse }).toEqual(clients);
+      // The SDK is inside the bundle (its versions pinned by package-lock.json), not the runtime's.
+      expect(found.external).toEqual([]);
     });
   }
+});
+
+describe('zod in a function bundle', () => {
+  it('keeps its English messages and z.locales.en, and drops every other locale', async () => {
+    const outfile = join(outDir, 'zod-probe', 'index.mjs');
+    const result = await build({
+      ...functionBuildOptions('zod-probe.ts', outfile),
+      entryPoints: undefined,
+      stdin: {
+        contents: [
+          "import { z } from 'zod';",
+          'const issue = z.object({ name: z.string() }).safeParse({ name: 1 }).error?.issues[0];',
+          'console.log(JSON.stringify({ message: issue?.message, locales: Object.keys(z.locales), coreLocales: Object.keys(z.core.locales), en: typeof z.locales.en }));',
+        ].join('\n'),
+        resolveDir: root,
+        sourcefile: 'zod-probe.ts',
+        loader: 'ts',
+      },
+      absWorkingDir: root,
+    });
+    const inputs = Object.keys(result.metafile!.inputs);
+    // zod's own locales index (which imports them all) and every locale but en stay out.
+    expect(inputs.filter((f) => /^node_modules\/zod\/v4\/locales\/(?!en\.js$)/.test(f))).toEqual([]);
+    expect(inputs).toContain('node_modules/zod/v4/locales/en.js');
+    const { stdout } = await run(process.execPath, [outfile]);
+    expect(JSON.parse(stdout)).toEqual({
+      message: 'Invalid input: expected string, received number',
+      locales: ['en'],
+      coreLocales: ['en'],
+      en: 'function',
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
+import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../../ports';
 
 /** What the S3 adapter needs of a client: the real `S3Client`, or a fake in tests. */
@@ -6,8 +6,32 @@ export interface S3Sender {
   send(command: unknown): Promise<unknown>;
 }
 
-export function createS3Client(): S3Client {
-  return new S3Client({});
+type S3Sdk = typeof import('./s3-commands');
+let sdk: Promise<S3Sdk> | undefined;
+
+/**
+ * The S3 SDK, loaded on first use: bodies are stored aside only when they outgrow an SQS
+ * message, which is rare, and S3 is the largest client to load, so the intake and dispatch
+ * functions do not pay for it on every cold start (bench/cold-start.ts).
+ */
+function loadS3(): Promise<S3Sdk> {
+  sdk ??= import('./s3-commands').catch((e: unknown) => {
+    sdk = undefined;
+    throw e;
+  });
+  return sdk;
+}
+
+/** An S3 client that is created, with the SDK, on its first call. */
+export function createS3Client(): S3Sender {
+  let client: S3Client | undefined;
+  return {
+    async send(command) {
+      const { S3Client } = await loadS3();
+      client ??= new S3Client({});
+      return client.send(command as Parameters<S3Client['send']>[0]);
+    },
+  };
 }
 
 /** The BlobStore port over one S3 bucket (bodies stored aside: the claim check). */
@@ -19,10 +43,12 @@ export class S3BlobStore implements BlobStore {
   ) {}
 
   async put(key: string, body: Buffer): Promise<void> {
+    const { PutObjectCommand } = await loadS3();
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: body, ContentType: 'application/octet-stream' }));
   }
 
   async get(key: string): Promise<Buffer | undefined> {
+    const { GetObjectCommand } = await loadS3();
     try {
       const out = (await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }))) as GetObjectCommandOutput;
       if (!out.Body) return undefined;
@@ -34,6 +60,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
+    const { DeleteObjectCommand } = await loadS3();
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
   }
 }

@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import type { BuildOptions, Plugin } from 'esbuild';
+
+/**
+ * How every Lambda function is bundled: one place for the esbuild settings, used by the
+ * stack (infra/constructs/integration-function.ts, through infra/bundling/bundle-cli.ts),
+ * by `npm run bench:cold-start` and by the bundle tests, so what is measured and tested is
+ * what is deployed.
+ *
+ * The AWS SDK is bundled, not left to the copy in the nodejs22.x runtime: the versions in
+ * package-lock.json are the ones that run (AWS recommends bundling to pin them), and one
+ * tree-shaken file loads faster than the SDK's many modules (bench/cold-start.ts measured
+ * 75-130 ms per function bundled, 206-316 ms with the SDK external). What keeps the bundles under 1 MB is
+ * {@link zodEnglishOnly}.
+ */
+export function functionBuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    target: 'node22',
+    platform: 'node',
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    // Nothing external: the SDK included (see above); node: built-ins stay out by platform.
+    external: [],
+    // CommonJS dependencies call require(); an ESM bundle has none unless we make it.
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    plugins: [zodEnglishOnly],
+    metafile: true,
+    logLevel: 'error',
+  };
+}
+
+const zodLocalesDir = path.join(path.dirname(createRequire(import.meta.url).resolve('zod')), 'v4', 'locales');
+
+/**
+ * zod keeps its English messages and drops the other 50-odd locales (~258 KB of every
+ * bundle). `import { z } from 'zod'` hands out a namespace object, which esbuild cannot
+ * shake, and both `z.locales` and `z.core.locales` re-export zod's locales index, so every
+ * locale lands in the bundle although only `z.config(z.locales.xx())` would reach one.
+ * The index is replaced by one that holds `en` only: the default English messages come
+ * from zod's schemas importing `locales/en.js` directly, and `z.locales.en` still works;
+ * `z.locales.xx` for any other locale is undefined in a bundle (this project uses none).
+ * test/infra/function-bundles.test.ts checks that a bundle still speaks English.
+ */
+export const zodEnglishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]locales[\\/]index\.(c?js)$/ }, (args) => {
+      const resolved = path.resolve(args.resolveDir, args.path);
+      if (path.dirname(resolved) !== zodLocalesDir) return undefined;
+      return { path: resolved, namespace: 'zod-english-only' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(path.join(zodLocalesDir, 'en.js'))};`,
+      loader: 'js',
+      resolveDir: zodLocalesDir,
+    }));
+  },
+};
