@@ -94,7 +94,8 @@ export class IntegrationsStack extends Stack {
         reportBatchItemFailures: true,
       }),
     );
-    dispatch.setEnv('QUEUE_URL', data.queue.queueUrl);
+    // Throttled events go back on the queue with a delay (shared/dispatch/dispatch-batch.ts).
+    data.sendToDispatchQueue(dispatch);
 
     // Functions calling the providers with a stored token, which they may refresh.
     const tokenUser = (f: IntegrationFunction) => {
@@ -109,10 +110,12 @@ export class IntegrationsStack extends Stack {
       environment: { ...providerEnv, POLL_INTERVAL_SECONDS: '60' },
     });
     tokenUser(poller);
+    // New items are enqueued like webhook events: bodies too big for a message stored aside.
     data.sendToDispatchQueue(poller);
+    data.useBlobs(poller, 'put');
+    // The sweep only asks the code host to redeliver (the intake then enqueues): no queue, no bucket.
     const sweep = make('redelivery-sweep', 'Asks the code host to redeliver webhook deliveries that failed', scheduled);
     tokenUser(sweep);
-    data.sendToDispatchQueue(sweep);
     // The next tick does the work again, so a failed run is not retried.
     new events.Rule(this, 'PollSchedule', {
       ruleName: `agent-integrations-${s.stage}-poller`,

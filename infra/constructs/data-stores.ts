@@ -3,6 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import { tableDesign } from '../../shared/store/table-design';
 import type { IntegrationFunction } from './integration-function';
 import { acknowledge, arnRef } from './nag';
@@ -13,9 +14,6 @@ export interface DataStoresProps {
   /** The dispatch consumer's timeout: the queue's visibility is six times it (AWS guidance). */
   dispatchTimeout: Duration;
 }
-
-/** Receives before a message is dead-lettered: enough to ride out a short agent-runtime outage. */
-export const maxReceiveCount = 5;
 
 /**
  * The stateful part of the stack: the single table, the dispatch queue with its dead-letter
@@ -66,6 +64,7 @@ export class DataStores extends Construct {
       retentionPeriod: Duration.days(4),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      // The same count the dispatch code uses to tell a message's last receive (events_dead_lettered).
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
       removalPolicy: props.removalPolicy,
     });

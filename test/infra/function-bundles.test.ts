@@ -23,7 +23,7 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = {
   'webhook-intake': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
   dispatch: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
-  poller: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: [] },
+  poller: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
   'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
   'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
   oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { maxReceiveCount } from '../../infra/constructs/data-stores';
+import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import { type Synthesized, synthStack } from './synth-stack';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -131,12 +131,12 @@ describe('data', () => {
     });
   });
 
-  it('dead-letters after at least 5 receives, keeps dead letters 14 days, and hides messages 6x the dispatch timeout', () => {
+  it('dead-letters after the receives the dispatch code counts as last (at least 5), keeps dead letters 14 days, and hides messages 6x the dispatch timeout', () => {
     const queues = ofType('AWS::SQS::Queue');
     const main = queues.find(([, q]) => q.Properties.QueueName === 'agent-integrations-test-dispatch')![1];
     const dlq = queues.find(([, q]) => q.Properties.QueueName === 'agent-integrations-test-dispatch-dlq')!;
     expect(maxReceiveCount).toBeGreaterThanOrEqual(5);
-    expect(main.Properties.RedrivePolicy.maxReceiveCount).toBeGreaterThanOrEqual(5);
+    expect(main.Properties.RedrivePolicy.maxReceiveCount).toBe(maxReceiveCount);
     expect(main.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [dlq[0], 'Arn'] });
     expect(dlq[1].Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     const dispatchTimeout = resources[fnId('dispatch')]!.Properties.Timeout as number;
@@ -240,10 +240,24 @@ describe('least privilege', () => {
     expect(has('dispatch', 's3:DeleteObject')).toBe(true);
     expect(has('dispatch', 's3:PutObject')).toBe(false);
     expect(has('webhook-intake', 's3:DeleteObject')).toBe(false);
-    for (const n of ['poller', 'redelivery-sweep']) expect(has(n, 'sqs:SendMessage')).toBe(true);
-    for (const n of ['platform-api', 'oauth', 'tool-step']) {
+    // Dispatch puts throttled events back on the queue with a delay.
+    expect(has('dispatch', 'sqs:SendMessage')).toBe(true);
+    // The poller enqueues like the intake, bodies too big for a message stored aside.
+    expect(has('poller', 'sqs:SendMessage')).toBe(true);
+    expect(has('poller', 's3:PutObject')).toBe(true);
+    expect(has('poller', 's3:GetObject')).toBe(false);
+    expect(has('poller', 's3:DeleteObject')).toBe(false);
+    // The sweep only asks the code host to redeliver.
+    for (const n of ['platform-api', 'oauth', 'tool-step', 'redelivery-sweep']) {
       expect(actions(statementsOf(n)).filter((a) => a.startsWith('sqs:') || a.startsWith('s3:'))).toEqual([]);
     }
+  });
+
+  it('sets QUEUE_URL and BLOB_BUCKET only where the function is granted the queue or the bucket', () => {
+    const env = (n: string): Record<string, unknown> => resources[fnId(n)]!.Properties.Environment?.Variables ?? {};
+    const withVar = (v: string) => functionNames.filter((n) => v in env(n)).sort();
+    expect(withVar('QUEUE_URL')).toEqual(['dispatch', 'poller', 'webhook-intake']);
+    expect(withVar('BLOB_BUCKET')).toEqual(['dispatch', 'poller', 'webhook-intake']);
   });
 
   it('gives every function a role of its own with no AWS managed policy', () => {
