@@ -12,7 +12,6 @@
  * Goals: intake >= 0.5x the durable floor; delivery p99 < 1 s; every event once.
  *   npx tsx bench/intake-throughput.ts    (BENCH_N=1500 per round, BENCH_ROUNDS=3, BENCH_LATENCY_N=500)
  */
-import { localJobs } from '../local/jobs';
 import { runLoop } from '../local/background';
 import { closedLoop, statusText, throughput, type LoadResult, type Shot } from './lib/load';
 import { startFloorServer } from './lib/floor-server';
@@ -50,7 +49,7 @@ async function main(): Promise<void> {
 
   // Phase B: the consumer as npm start runs it; A's backlog first, then timed deliveries.
   const stop = new AbortController();
-  const consumer = runLoop(localJobs(rt.ctx, rt.queues)[0]!, stop.signal, rt.ctx.logger);
+  const consumer = runLoop(rt.jobs[0]!, stop.signal, rt.ctx.logger);
   const backlogDrained = await receipts.waitFor(expected, 120_000);
   const sentAt = new Map<string, number>();
   const batch = shots(latencyN);

@@ -11,6 +11,8 @@ export interface BackgroundJob {
   wake?: (signal: AbortSignal) => Promise<void>;
   /** How many rounds may run at once (default 1), each in its own loop. */
   concurrency?: number;
+  /** While this answers true, only the first loop runs; the others wait `idleMs` and ask again. */
+  narrow?: () => boolean;
 }
 
 function pause(ms: number, signal: AbortSignal, wake?: (s: AbortSignal) => Promise<void>): Promise<void> {
@@ -29,15 +31,20 @@ function pause(ms: number, signal: AbortSignal, wake?: (s: AbortSignal) => Promi
 }
 
 /**
- * Runs a job in a loop until `signal` aborts. A failing round is logged and retried after
- * the idle pause: a store or queue outage must slow the runtime down, never stop it.
+ * Runs a job in `concurrency` loops until `signal` aborts. A failing round is logged and
+ * retried after the idle pause: a store or queue outage must slow the runtime down, never
+ * stop it. While `narrow` says so, the loops after the first stand by.
  */
 export async function runLoop(job: BackgroundJob, signal: AbortSignal, logger: Logger): Promise<void> {
-  await Promise.all(Array.from({ length: Math.max(1, job.concurrency ?? 1) }, () => loop(job, signal, logger)));
+  await Promise.all(Array.from({ length: Math.max(1, job.concurrency ?? 1) }, (_, i) => loop(job, i, signal, logger)));
 }
 
-async function loop(job: BackgroundJob, signal: AbortSignal, logger: Logger): Promise<void> {
+async function loop(job: BackgroundJob, index: number, signal: AbortSignal, logger: Logger): Promise<void> {
   while (!signal.aborted) {
+    if (index > 0 && job.narrow?.()) {
+      await pause(job.idleMs, signal);
+      continue;
+    }
     let more = false;
     try {
       more = await job.runOnce();

@@ -12,9 +12,16 @@ export const consumerVisibilitySeconds = 60;
  * Batches in flight at once. On AWS the event source mapping starts with five concurrent
  * batches and scales up; one at a time here (waiting for the slowest event of a batch before
  * the next receive) left the consumer behind the intake under load, and events waited in the
- * queue for most of a second.
+ * queue for most of a second. The intake comes first, though: it has the code host's 10 s
+ * to answer, while a queued event only waits. So while the intake is behind (`intakeBusy`),
+ * the consumer narrows to one batch and the queue absorbs the burst.
  */
 export const consumerConcurrency = 4;
+
+export interface LocalJobsOptions {
+  /** True while the intake is falling behind (local/intake-pressure.ts). */
+  intakeBusy?: () => boolean;
+}
 const sweepIntervalMs = 5 * 60 * 1000;
 
 /**
@@ -22,12 +29,13 @@ const sweepIntervalMs = 5 * 60 * 1000;
  * loop: receive, dispatch, delete what succeeded, leave failures to their backoff) and the
  * two schedules (poller every POLL_INTERVAL_SECONDS, redelivery sweep every 5 minutes).
  */
-export function localJobs(ctx: AppContext, queues: LocalQueues): BackgroundJob[] {
+export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJobsOptions = {}): BackgroundJob[] {
   const { queue } = queues;
   const consumer: BackgroundJob = {
     name: 'dispatch-consumer',
     idleMs: 1000,
     concurrency: consumerConcurrency,
+    narrow: options.intakeBusy,
     wake: (signal) =>
       new Promise<void>((resolve) => {
         signal.addEventListener('abort', () => resolve(), { once: true });

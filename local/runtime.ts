@@ -18,13 +18,16 @@ import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-
 import { buildLocalContext } from './local-context';
 import { localRoutes } from './routes';
 import { localJobs } from './jobs';
-import { runLoop } from './background';
+import { runLoop, type BackgroundJob } from './background';
+import { intakePressure } from './intake-pressure';
 
 export interface LocalRuntime {
   url: string;
   config: Config;
   ctx: AppContext;
   queues: LocalQueues;
+  /** The background jobs as this runtime runs them (consumer first); built even when `background` is false. */
+  jobs: BackgroundJob[];
   /** Where the generated platform key is kept (absent when PLATFORM_API_KEY came from the environment). */
   keyFile?: string;
   close(): Promise<void>;
@@ -59,7 +62,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
   let handle: Parameters<typeof nodeListener>[0] = async () => ({ status: 503, body: 'starting' });
   const logger0 = createJsonLogger({ service: 'local', write: options.write, level: 'INFO' });
-  const server = createServer(nodeListener((req) => handle(req), (e) => logger0.error('request failed', { error: e })));
+  // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
+  const pressure = intakePressure();
+  const server = createServer(nodeListener(pressure.count((req) => handle(req)), (e) => logger0.error('request failed', { error: e })));
   const port = await listen(server, Number(env.PORT ?? 3000));
   env.PORT = String(port);
 
@@ -83,15 +88,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   handle = router;
 
   const stop = new AbortController();
-  const loops = options.background === false ? [] : localJobs(ctx, queues).map((job) => runLoop(job, stop.signal, logger));
+  const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy });
+  const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
 
   return {
     url: `http://localhost:${port}`,
     config,
     ctx,
     queues,
+    jobs,
     keyFile: env.PLATFORM_API_KEY === generated?.secrets.platformApiKey ? generatedSecretsFile(dataDir) : undefined,
     async close() {
+      pressure.stop();
       stop.abort();
       await Promise.allSettled(loops);
       await new Promise<void>((r) => {
