@@ -21,16 +21,16 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
  * loads at start-up and which only on first use.
  */
 const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = {
-  'webhook-intake': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
-  dispatch: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
-  poller: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'lib-dynamodb'], onFirstUse: ['client-s3'] },
-  'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
-  'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
-  oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
-  'platform-api': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'lib-dynamodb'], onFirstUse: [] },
+  'webhook-intake': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'], onFirstUse: ['client-s3'] },
+  dispatch: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'], onFirstUse: ['client-s3'] },
+  poller: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'], onFirstUse: ['client-s3'] },
+  'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
+  'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
+  oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
+  'platform-api': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
 };
 
-const sdkClient = /node_modules\/@aws-sdk\/(client-[^/]+|lib-dynamodb)\//;
+const sdkClient = /node_modules\/@aws-sdk\/(client-[^/]+|util-dynamodb)\//;
 
 async function sdkClientsOf(name: string): Promise<{ atStartup: string[]; onFirstUse: string[]; external: string[] }> {
   const result = await build({

@@ -1,25 +1,28 @@
 import {
   ConditionalCheckFailedException,
+  DeleteItemCommand,
   DynamoDBClient,
-  type DynamoDBClientConfig,
-} from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
+  GetItemCommand,
+  PutItemCommand,
   QueryCommand,
+  type AttributeValue,
+  type DynamoDBClientConfig,
   type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError } from '../../domain/errors';
 import type { Clock, Item, Key, PutOptions, QueryInput, QueryPage, Store} from '../../ports';
 import { tableDesign } from '../../store/table-design';
+import { sdkClientDefaults } from './sdk-client-defaults';
 
 interface Condition {
   ConditionExpression?: string;
   ExpressionAttributeNames?: Record<string, string>;
-  ExpressionAttributeValues?: Record<string, unknown>;
+  ExpressionAttributeValues?: Record<string, AttributeValue>;
 }
+
+const marshallOptions = { removeUndefinedValues: true, convertClassInstanceToMap: false };
+const toAttributes = (o: Record<string, unknown>) => marshall(o, marshallOptions);
 
 /** Counts calls per kind, so benchmarks and tests can hold the per-delivery budget. */
 export interface CallCounter {
@@ -29,31 +32,29 @@ export interface CallCounter {
 /**
  * The Store port over DynamoDB. The same code serves AWS and the embedded dynalite.
  * Items whose `ttl` is past read as absent (DynamoDB removes them late, dynalite never).
+ * The low-level client with util-dynamodb's marshalling rather than the DocumentClient:
+ * the DocumentClient cannot cache its middleware chain (sdk-client-defaults.ts), which
+ * is most of the SDK's per-call CPU on the intake's hot path.
  */
 export class DynamoStore implements Store {
-  private readonly doc: DynamoDBDocumentClient;
-
   constructor(
     private readonly tableName: string,
-    client: DynamoDBClient,
+    private readonly client: DynamoDBClient,
     private readonly clock: Clock,
     private readonly counter?: CallCounter,
-  ) {
-    this.doc = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    });
-  }
+  ) {}
 
   static create(tableName: string, clock: Clock, config: DynamoDBClientConfig = {}, counter?: CallCounter): DynamoStore {
-    return new DynamoStore(tableName, new DynamoDBClient(config), clock, counter);
+    return new DynamoStore(tableName, new DynamoDBClient({ ...sdkClientDefaults, ...config }), clock, counter);
   }
 
   private nowSeconds(): number {
     return Math.floor(this.clock.now() / 1000);
   }
 
-  private live<T extends Key>(item: Record<string, unknown> | undefined): T | undefined {
-    if (!item) return undefined;
+  private live<T extends Key>(attributes: Record<string, AttributeValue> | undefined): T | undefined {
+    if (!attributes) return undefined;
+    const item = unmarshall(attributes);
     const ttl = item[tableDesign.ttlAttribute];
     if (typeof ttl === 'number' && ttl <= this.nowSeconds()) return undefined;
     return item as T;
@@ -65,14 +66,14 @@ export class DynamoStore implements Store {
       return {
         ConditionExpression: 'attribute_not_exists(#pk) OR #ttl <= :now',
         ExpressionAttributeNames: { '#pk': tableDesign.partitionKey, '#ttl': tableDesign.ttlAttribute },
-        ExpressionAttributeValues: { ':now': this.nowSeconds() },
+        ExpressionAttributeValues: toAttributes({ ':now': this.nowSeconds() }),
       };
     }
     if (opts.ifVersion !== undefined) {
       return {
         ConditionExpression: '#v = :v',
         ExpressionAttributeNames: { '#v': 'version' },
-        ExpressionAttributeValues: { ':v': opts.ifVersion },
+        ExpressionAttributeValues: toAttributes({ ':v': opts.ifVersion }),
       };
     }
     if (opts.ifExists) {
@@ -86,8 +87,8 @@ export class DynamoStore implements Store {
 
   async get<T extends Key = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined> {
     this.counter?.count('get');
-    const out = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: opts?.consistent ?? true }),
+    const out = await this.client.send(
+      new GetItemCommand({ TableName: this.tableName, Key: toAttributes({ pk: key.pk, sk: key.sk }), ConsistentRead: opts?.consistent ?? true }),
     );
     return this.live<T>(out.Item);
   }
@@ -95,7 +96,7 @@ export class DynamoStore implements Store {
   async put(item: Item | (Key & object), opts?: PutOptions): Promise<void> {
     this.counter?.count('put');
     try {
-      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...this.condition(opts) }));
+      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: toAttributes(item as Record<string, unknown>), ...this.condition(opts) }));
     } catch (e) {
       if (e instanceof ConditionalCheckFailedException) throw new ConditionFailedError(`put ${item.pk}: condition failed`);
       throw e;
@@ -105,10 +106,10 @@ export class DynamoStore implements Store {
   async delete<T extends Key = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined> {
     this.counter?.count('delete');
     try {
-      const out = await this.doc.send(
-        new DeleteCommand({
+      const out = await this.client.send(
+        new DeleteItemCommand({
           TableName: this.tableName,
-          Key: { pk: key.pk, sk: key.sk },
+          Key: toAttributes({ pk: key.pk, sk: key.sk }),
           ReturnValues: 'ALL_OLD',
           ...this.condition(opts?.ifExists ? { ifExists: true } : undefined),
         }),
@@ -130,16 +131,16 @@ export class DynamoStore implements Store {
       TableName: this.tableName,
       KeyConditionExpression: input.skPrefix !== undefined ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
       ExpressionAttributeNames: input.skPrefix !== undefined ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
-      ExpressionAttributeValues: input.skPrefix !== undefined ? { ':pk': input.pk, ':sk': input.skPrefix } : { ':pk': input.pk },
+      ExpressionAttributeValues: toAttributes(input.skPrefix !== undefined ? { ':pk': input.pk, ':sk': input.skPrefix } : { ':pk': input.pk }),
       ScanIndexForward: input.ascending ?? true,
       Limit: input.limit,
       ConsistentRead: onIndex ? false : (input.consistent ?? true),
     };
     if (index) params.IndexName = index.name;
-    if (input.cursor) params.ExclusiveStartKey = JSON.parse(Buffer.from(input.cursor, 'base64url').toString('utf8'));
-    const out = await this.doc.send(new QueryCommand(params));
+    if (input.cursor) params.ExclusiveStartKey = toAttributes(JSON.parse(Buffer.from(input.cursor, 'base64url').toString('utf8')) as Record<string, unknown>);
+    const out = await this.client.send(new QueryCommand(params));
     const items = (out.Items ?? []).map((i) => this.live<T>(i)).filter((i): i is T => i !== undefined);
-    const cursor = out.LastEvaluatedKey ? Buffer.from(JSON.stringify(out.LastEvaluatedKey)).toString('base64url') : undefined;
+    const cursor = out.LastEvaluatedKey ? Buffer.from(JSON.stringify(unmarshall(out.LastEvaluatedKey))).toString('base64url') : undefined;
     return cursor ? { items, cursor } : { items };
   }
 }

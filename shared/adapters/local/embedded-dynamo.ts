@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { sdkClientDefaults } from '../aws/sdk-client-defaults';
 
 export interface EmbeddedDynamo {
   endpoint: string;
@@ -64,5 +65,6 @@ export function embeddedDynamoClientConfig(endpoint: string) {
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 3,
+    ...sdkClientDefaults,
   };
 }
