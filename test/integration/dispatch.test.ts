@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/intake/fan-out';
+import { consumerPass } from '../helpers/consumer-pass';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { testContext, testSigningSecret, type TestContext } from '../helpers/test-context';
@@ -25,13 +25,7 @@ async function setup(env: Record<string, string | undefined> = { AGENT_RUNTIME_U
   const t = await testContext(env);
   open.push(t);
   const q = t.queues.queue;
-  /** One consumer pass: receive what is visible, dispatch it, delete what succeeded (as the runtimes do). */
-  const pass = async () => {
-    const messages = await q.receive(10, 30);
-    const { failedMessageIds } = await dispatchBatch(t.ctx, messages, q);
-    for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await q.delete(m.receiptHandle);
-    return { received: messages.length, failed: failedMessageIds.length };
-  };
+  const pass = () => consumerPass(t.ctx, q);
   return { t, q, pass };
 }
 

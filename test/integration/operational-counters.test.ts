@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { writeStoredToken } from '../../shared/connections/stored-token';
-import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { apiCall } from '../../shared/github/api-call';
@@ -9,6 +8,7 @@ import { githubClientFactory } from '../../shared/github/client-factory';
 import { mapGitHubError } from '../../shared/github/github-errors';
 import { createGitHubClient, type GitHubClient } from '../../shared/github/octokit';
 import { enqueueEvents } from '../../shared/intake/fan-out';
+import { consumerPass } from '../helpers/consumer-pass';
 import { silentLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
 import { invokeTool } from '../../shared/tools/invoke';
@@ -42,9 +42,7 @@ describe('events dead-lettered', () => {
     open.push(t);
     const q = t.queues.queue;
     const pass = async () => {
-      const messages = await q.receive(10, 30);
-      const { failedMessageIds } = await dispatchBatch(t.ctx, messages, q);
-      for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await q.delete(m.receiptHandle);
+      await consumerPass(t.ctx, q);
       t.clock.advance(900_000);
     };
     return { t, q, pass };
