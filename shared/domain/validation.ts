@@ -6,6 +6,10 @@ export function fieldProblems(error: z.ZodError, root?: string): FieldProblem[] 
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const field = [root, path].filter((s) => s !== undefined && s !== '').join('.') || (root ?? '(body)');
+    // zod words a missing field as a type error ("expected string, received undefined"); say it plainly.
+    if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
+      return { field, message: `is required (${String(issue.expected)})` };
+    }
     return { field, message: issue.message };
   });
 }
