@@ -1,0 +1,113 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
+import { startFakeOAuthServer, type FakeOAuthServer } from '../helpers/fake-oauth-server';
+import { startLocalProcess, type RunningLocal } from '../helpers/local-process';
+
+const appOrigin = 'https://app.example.test';
+const key = 'k'.repeat(40);
+
+/** A free loopback port: the callback URL (PUBLIC_URL) must be known before the runtime starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+// Issue 4 and 5 "done when": from npm start, a browser round trip with each provider makes a
+// working connection, a replayed state fails safely, and the collection service's steps run
+// on the connection the OAuth flow made.
+describe('npm start: OAuth round trips and Content Snare steps on the resulting connection', () => {
+  let oauth: FakeOAuthServer;
+  let snare: FakeContentSnare;
+  let running: RunningLocal;
+
+  beforeAll(async () => {
+    oauth = await startFakeOAuthServer();
+    snare = await startFakeContentSnare();
+    const port = await freePort();
+    running = await startLocalProcess({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'local-oauth-')),
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PLATFORM_API_KEY: key,
+      DISPATCH_SIGNING_SECRET: 's'.repeat(40),
+      ALLOWED_RETURN_ORIGINS: appOrigin,
+      GITHUB_OAUTH_URL: oauth.url,
+      GITHUB_API_URL: oauth.url,
+      GITHUB_CLIENT_ID: oauth.clientId,
+      GITHUB_CLIENT_SECRET: oauth.clientSecret,
+      CONTENTSNARE_OAUTH_URL: oauth.url,
+      CONTENTSNARE_API_URL: snare.url,
+      CONTENTSNARE_CLIENT_ID: oauth.clientId,
+      CONTENTSNARE_CLIENT_SECRET: oauth.clientSecret,
+      POLL_INTERVAL_SECONDS: '3600',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await running?.stop();
+    await oauth?.close();
+    await snare?.close();
+  });
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${running.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+
+  /** Authorize, let the fake "browser" consent, then follow the redirect back to the runtime's callback. */
+  const roundTrip = async (provider: 'github' | 'contentsnare') => {
+    const started = await api('POST', `/oauth/${provider}/authorize`, { returnTo: `${appOrigin}/done` });
+    expect(started.status).toBe(200);
+    const callback = await oauth.browse(started.body.authorizeUrl as string);
+    expect(callback.pathname).toBe(`/oauth/${provider}/callback`);
+    const back = await fetch(callback, { redirect: 'manual' });
+    return { callback, back, location: new URL(back.headers.get('location') ?? 'about:blank') };
+  };
+
+  it.each(['github', 'contentsnare'] as const)('%s: the browser round trip creates a connected account, and a replayed state stores nothing', async (provider) => {
+    const { callback, back, location } = await roundTrip(provider);
+    expect(back.status).toBe(302);
+    expect(`${location.origin}${location.pathname}`).toBe(`${appOrigin}/done`);
+    const connectionId = location.searchParams.get('connectionId') ?? '';
+    expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({ id: connectionId, provider, authMethod: 'oauth', status: 'connected' });
+
+    // The state was used: no trusted returnTo is left to redirect to, so a plain 400, and no token call.
+    const before = (await api('GET', '/connections')).body.connections.length as number;
+    const tokenCalls = oauth.tokenCalls.length;
+    const replay = await fetch(callback, { redirect: 'manual' });
+    expect(replay.status).toBe(400);
+    expect(replay.headers.get('location')).toBeNull();
+    expect(oauth.tokenCalls.length).toBe(tokenCalls);
+    expect((await api('GET', '/connections')).body.connections).toHaveLength(before);
+  });
+
+  it('runs create_client, create_request and api_call on the OAuth-made connection', async () => {
+    const { location } = await roundTrip('contentsnare');
+    const connectionId = location.searchParams.get('connectionId') ?? '';
+    const invoke = (toolId: string, input: unknown) => api('POST', `/tools/${toolId}/invoke`, { connectionId, input });
+
+    const client = await invoke('contentsnare.create_client', { name: 'Ada Lovelace', email: 'ada@example.com' });
+    expect(client.status, JSON.stringify(client.body)).toBe(200);
+    const clientId = (client.body.data as { id: string | number }).id;
+    const request = await invoke('contentsnare.create_request', { client_id: clientId, template_id: 'tpl_1', name: 'Onboarding', due_date: '2026-12-31' });
+    expect(request.status, JSON.stringify(request.body)).toBe(200);
+    const listed = await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'requests' });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+
+    const badDate = await invoke('contentsnare.create_request', { client_id: clientId, template_id: 'tpl_1', name: 'x', due_date: '2026-02-30' });
+    expect(badDate.body).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    // Every call reached the fake with the OAuth access token, none was refused or throttled.
+    expect(snare.count(401) + snare.count(429)).toBe(0);
+    expect(snare.log.length).toBe(3);
+  });
+});
