@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 
 export interface RunningLocal {
   url: string;
@@ -47,4 +48,13 @@ export async function startLocalProcess(env: Record<string, string>, timeoutMs =
       return code;
     },
   };
+}
+
+/** A free loopback port, for runs whose PUBLIC_URL (hook and callback URLs) must be known before start. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
 }

@@ -1,23 +1,13 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
 import { startFakeOAuthServer, type FakeOAuthServer } from '../helpers/fake-oauth-server';
-import { startLocalProcess, type RunningLocal } from '../helpers/local-process';
+import { freePort, startLocalProcess, type RunningLocal } from '../helpers/local-process';
 
 const appOrigin = 'https://app.example.test';
 const key = 'k'.repeat(40);
-
-/** A free loopback port: the callback URL (PUBLIC_URL) must be known before the runtime starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 // Issue 4 and 5 "done when": from npm start, a browser round trip with each provider makes a
 // working connection, a replayed state fails safely, and the collection service's steps run

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { defaultAnswers, oneOfNeeded, requiredOnly } from '../helpers/github-step-samples';
 import { startOpenApiFakeGitHub, type OpenApiFakeGitHub } from '../helpers/openapi-check';
-import { startLocalProcess } from '../helpers/local-process';
+import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
+import { FakeGitHub } from '../helpers/fake-github-server';
+import { freePort, startLocalProcess } from '../helpers/local-process';
+import { examplePayload } from '../helpers/signed-delivery';
 
 type ErrorBody = { error: { code: string } };
 
@@ -115,4 +118,54 @@ describe('npm start: the local runtime as a child process', () => {
       await gh.close();
     }
   }, 120_000);
+
+  it('token connection -> subscription -> hook at the code host -> signed delivery -> signed event at the agent runtime, once', async () => {
+    const github = await FakeGitHub.start();
+    const runtime = await FakeAgentRuntime.start();
+    const token = 'github_pat_localE2E_00000000000000000000000000000000';
+    github.addUser(token, 'Codertocat');
+    // PUBLIC_URL goes into the hook, so the port is chosen before the runtime starts.
+    const port = await freePort();
+    const key = 'k'.repeat(40);
+    const secret = 's'.repeat(40);
+    const running = await startLocalProcess({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'local-runtime-')),
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PLATFORM_API_KEY: key,
+      DISPATCH_SIGNING_SECRET: secret,
+      GITHUB_API_URL: github.url,
+      AGENT_RUNTIME_URL: runtime.url,
+      POLL_INTERVAL_SECONDS: '3600',
+    });
+    try {
+      const api = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${running.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as Record<string, any> };
+      };
+      const connection = await api('POST', '/connections', { provider: 'github', token });
+      expect(connection.status).toBe(201);
+      const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'triage-agent', repository: 'Codertocat/Hello-World' });
+      expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+      const [hook] = github.hooksOf('repos/Codertocat/Hello-World');
+      expect(hook?.config.url).toBe(`http://127.0.0.1:${port}/webhooks/github/${sub.body.endpointId}`);
+
+      const payload = JSON.stringify(examplePayload('issues', 'opened'));
+      expect((await github.deliver(hook!, 'issues', payload, 'local-e2e-1')).status).toBe(202);
+      expect((await github.deliver(hook!, 'issues', payload, 'local-e2e-1')).status).toBe(200);
+      const forged = await fetch(hook!.config.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'forged-1', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }, body: payload });
+      expect(forged.status).toBe(401);
+
+      const deadline = Date.now() + 20_000;
+      while (runtime.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(runtime.requests).toHaveLength(1);
+      expect(FakeAgentRuntime.signatureValid(runtime.requests[0]!, secret)).toBe(true);
+      expect(runtime.events()[0]).toMatchObject({ trigger: 'github.new_issue', subscriptionId: sub.body.id, agentId: 'triage-agent', deliveryId: 'local-e2e-1' });
+    } finally {
+      expect(await running.stop()).toBe(0);
+      await github.close();
+      await runtime.close();
+    }
+  }, 90_000);
 });
