@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatDeadLetters, summarizeDeadLetters } from '../shared/admin/dead-letters';
 import { sendExampleTrigger } from '../shared/admin/send-example';
 import type { AppContext } from '../shared/app/context';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const fileSchema = z.object({ platformApiKey: z.string().min(32), dispatchSigningSecret: z.string().min(32) });
 export type GeneratedSecrets = z.infer<typeof fileSchema>;

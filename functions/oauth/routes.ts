@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppContext } from '../../shared/app/context';
 import { AppError } from '../../shared/domain/errors';
 import { jsonBody } from '../../shared/http/body';

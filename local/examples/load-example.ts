@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ExampleDoc } from '../../shared/admin/send-example';
 import type { TriggerId } from '../../shared/domain/triggers';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BlobStore, DeadLetter } from '../ports';
 
 /** One dead letter as an operator reads it: what it was, for whom, and since when. */

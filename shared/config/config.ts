@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Configuration from the environment, checked once at start. Only `deps.ts` files and

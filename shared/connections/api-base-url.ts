@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 

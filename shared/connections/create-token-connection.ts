@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppContext } from '../app/context';
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';

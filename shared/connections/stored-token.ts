@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../domain/errors';
 import { secretNames, type StoredToken } from '../domain/model';
 import type { SecretStore } from '../ports';

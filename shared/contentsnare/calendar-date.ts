@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * True when `value` is `YYYY-MM-DD` naming a day that exists: the date is built in UTC and

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, ConditionFailedError } from '../domain/errors';
 import type { Metrics } from '../observability/metrics';
 import type { Clock, Store } from '../ports';

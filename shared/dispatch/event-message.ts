@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppContext } from '../app/context';
 import type { TriggerEvent } from '../domain/model';
 import { isTriggerId } from '../domain/triggers';

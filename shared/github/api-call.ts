@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../domain/errors';
 import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
 import { AppError } from '../domain/errors';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../config/config';
 import type { Provider } from '../domain/model';
 import type { Fetch } from '../ports';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConditionFailedError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import type { Clock, Item, Store } from '../ports';

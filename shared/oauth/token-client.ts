@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredToken } from '../domain/model';
 import type { Clock, Fetch } from '../ports';
 import type { ClientCredentials, OAuthProviderDef } from './providers';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError, type FieldProblem } from '../domain/errors';
 import type { SubscriptionFilters, SubscriptionTarget } from '../domain/model';
 import { isTriggerId, triggerIds, type TriggerId } from '../domain/triggers';

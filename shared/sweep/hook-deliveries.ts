@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CodeHostAccess } from '../connections/code-host-access';
 import { AppError } from '../domain/errors';
 import type { Endpoint } from '../domain/model';

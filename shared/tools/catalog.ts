@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Provider } from '../domain/model';
 import type { ProviderTools, ToolStep } from './tool-step';
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
 import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';

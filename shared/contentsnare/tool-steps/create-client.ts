@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolStep } from '../../tools/tool-step';
 import type { ContentSnareClient } from '../client';
 import { createdRecord, parseAnswer } from '../schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolStep } from '../../tools/tool-step';
 import { calendarDate } from '../calendar-date';
 import type { ContentSnareClient } from '../client';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { baseEvent, baseFacts, occurrence, parse, type MapperTable } from './mapper';
 import { envelopeSchema, userSchema } from './schemas';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { baseEvent, baseFacts, labelNames, occurrence, parse, type MapperTable } from './mapper';
 import { commentSchema, envelopeSchema, labelSchema, userSchema } from './schemas';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { MappedEvent } from './types';
 import { compact, occurrence, parse } from './mapper';
 import { repositorySchema, userSchema } from './schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { issueCommentPayload, reviewCommentPayload } from './comments';
 import { discussionCommentPayload, discussionPayload } from './discussions';
 import { newlyMentions } from './find-mention';

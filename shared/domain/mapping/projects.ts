@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { baseEvent, baseFacts, compact, occurrence, parse, type MapperTable } from './mapper';
 import { orgEnvelopeSchema, organizationSchema, repositorySchema, userSchema } from './schemas';
 

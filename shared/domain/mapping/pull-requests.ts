@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, type Mapper, type MapperTable, type PullRequestAction } from './mapper';
 import { envelopeSchema, labelSchema, pullRequestSchema, userSchema } from './schemas';
 

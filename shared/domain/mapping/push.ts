@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { MappedEvent } from './types';
 import { baseEvent, baseFacts, compact, occurrence, parse, type Mapper, type MapperTable } from './mapper';
 import { envelopeSchema } from './schemas';

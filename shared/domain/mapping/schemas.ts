@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Minimal payload shapes, shared by the mappers. Each schema lists the fields an agent needs

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { outcomeOf } from '../outcome';
 import { baseEvent, baseFacts, compact, occurrence, parse, type MapperTable } from './mapper';
 import { envelopeSchema, userSchema } from './schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './common';
 
 const sha = z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full commit SHA');

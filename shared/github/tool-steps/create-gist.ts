@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defined, githubStep } from './common';
 import { fileCount, fileName, maxGistFiles } from './gist-files';
 

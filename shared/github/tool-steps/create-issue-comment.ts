@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { githubStep, issueNumber, repoInput, repositoryOf } from './common';
 
 export const createIssueComment = githubStep({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defined, githubStep, owner, repoInput, repositoryOf } from './common';
 
 export const labelList = z.array(z.string().min(1).max(100)).max(100);

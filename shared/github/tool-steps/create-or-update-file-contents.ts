@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError } from '../../domain/errors';
 import type { GitHubClient } from '../octokit';
 import { defined, describeRequest, dryRun, gitRef, githubStep, repoInput, repoPath, repositoryOf } from './common';

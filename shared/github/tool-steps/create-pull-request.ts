@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultBranch, defined, gitRef, githubStep, issueNumber, repoInput, repositoryOf } from './common';
 
 const input = z

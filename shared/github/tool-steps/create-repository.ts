@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertRepositoryAllowed } from '../../tools/allow-list';
 import { defined, githubStep, owner, repo } from './common';
 

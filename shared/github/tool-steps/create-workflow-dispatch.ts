@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './common';
 import { workflowId } from './workflow-id';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { gitRef, githubStep, repoInput, repoPath, repositoryOf } from './common';
 
 const input = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { githubStep, repoInput, repositoryOf } from './common';
 
 export const getRepository = githubStep({

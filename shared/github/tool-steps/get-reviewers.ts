@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectPages, githubStep, positiveInt, repoInput, repositoryOf } from './common';
 
 type User = { login: string; id?: number; html_url?: string; type?: string };

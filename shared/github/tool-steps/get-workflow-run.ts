@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { githubStep, positiveInt, repoInput, repositoryOf, withOutcome } from './common';
 
 export const getWorkflowRun = githubStep({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const gistId = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'must be a gist id').describe('The id of the gist');
 

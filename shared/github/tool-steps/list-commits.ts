@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, repositoryOf } from './common';
 
 const input = z.strictObject({

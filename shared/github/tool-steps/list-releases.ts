@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectPages, githubStep, pageInput, repoInput, repositoryOf } from './common';
 
 export const listReleases = githubStep({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRepositoryAllowed } from '../../tools/allow-list';
 import { collectPages, defined, githubStep, pageInput } from './common';
 

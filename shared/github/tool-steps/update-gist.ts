@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defined, describeRequest, dryRun, githubStep, requireOneOf } from './common';
 import { fileCount, fileName, gistId, maxGistFiles } from './gist-files';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defined, describeRequest, dryRun, githubStep, issueNumber, repoInput, repositoryOf, requireOneOf } from './common';
 import { labelList, loginList } from './create-issue';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A workflow by its numeric id or its file name (e.g. ci.yml), as the code host accepts both. */
 export const workflowId = z
