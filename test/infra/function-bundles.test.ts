@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -71,6 +71,17 @@ describe('function bundles load only the AWS SDK clients their role uses', () =>
 });
 
 describe('zod in a function bundle', () => {
+  it('is imported as a namespace everywhere in product code, so esbuild can shake it', () => {
+    // `import { z }` hands esbuild a namespace object it cannot shake (~95 KB more per bundle).
+    const offenders = ['shared', 'functions', 'local'].flatMap((dir) =>
+      (readdirSync(dir, { recursive: true }) as string[])
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(dir, f))
+        .filter((f) => /^import \{ z \} from 'zod';$/m.test(readFileSync(f, 'utf8'))),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps its English messages and z.locales.en, and drops every other locale', async () => {
     const outfile = join(outDir, 'zod-probe', 'index.mjs');
     const result = await build({
