@@ -36,11 +36,7 @@ function isNotFound(e: unknown): boolean {
  */
 async function currentSha(client: GitHubClient, args: Args): Promise<string | undefined> {
   try {
-    const { data } = await client.request('GET /repos/{owner}/{repo}/contents/{path}', defined({ owner: args.owner, repo: args.repo, path: args.path, ref: args.branch }) as {
-      owner: string;
-      repo: string;
-      path: string;
-    });
+    const { data } = await client.request('GET /repos/{owner}/{repo}/contents/{path}', defined({ owner: args.owner, repo: args.repo, path: args.path, ref: args.branch }));
     if (Array.isArray(data)) throw new InvalidInputError([{ field: 'input.path', message: `is a folder in ${args.owner}/${args.repo}; name a file` }]);
     if (data.type !== 'file') throw new InvalidInputError([{ field: 'input.path', message: `is a ${data.type}, not a file` }]);
     return data.sha;
@@ -71,7 +67,7 @@ export const createOrUpdateFileContents = githubStep({
       sha,
       committer: args.committer,
       author: args.author,
-    }) as { owner: string; repo: string; path: string; message: string; content: string };
+    });
     if (args.dryRun) return { ...describeRequest(client, 'PUT /repos/{owner}/{repo}/contents/{path}', params), created: sha === undefined };
     const { data } = await client.request('PUT /repos/{owner}/{repo}/contents/{path}', params);
     return { created: sha === undefined, content: data.content, commit: data.commit };
