@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { AppError } from '../domain/errors';
 import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';
-import { assertRepositoryAllowed } from '../tools/allow-list';
+import { assertRepositoryAllowed } from '../domain/allow-list';
 import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
 import { githubApiBase, githubUserAgent, type GitHubClient } from './octokit';

@@ -6,6 +6,7 @@ import { matchesSubscription } from '../domain/subscription-match';
 import type { TriggerId } from '../domain/triggers';
 import { stableId } from '../subscriptions/stable-id';
 import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+import { isRepositoryAllowed } from '../domain/allow-list';
 
 /**
  * The event id the agent runtime dedupes on: stable across redeliveries of the delivery,
@@ -18,10 +19,8 @@ export function triggerEventId(subscriptionId: string, mapped: Pick<MappedEvent,
 }
 
 function allowListed(connection: Connection, sub: Subscription, mapped: MappedEvent): boolean {
-  if (connection.repositories.length === 0) return true;
   const repository = sub.repository ?? mapped.facts.repository;
-  if (repository === undefined) return true;
-  return connection.repositories.some((r) => r.toLowerCase() === repository.toLowerCase());
+  return repository === undefined || isRepositoryAllowed(connection, repository);
 }
 
 export interface FanOutInput {

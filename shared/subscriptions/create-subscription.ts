@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
-import { isRepositoryAllowed } from '../tools/allow-list';
+import { isRepositoryAllowed } from '../domain/allow-list';
 import { AppError } from '../domain/errors';
 import type { Connection, EndpointTarget, Subscription } from '../domain/model';
 import { recordBaseline } from '../polling/poll-baseline';

@@ -4,7 +4,7 @@ import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
 import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';
 import { fieldProblems } from '../domain/validation';
-import { assertRepositoryAllowed } from './allow-list';
+import { assertRepositoryAllowed } from '../domain/allow-list';
 import { stepIndex } from './catalog';
 import type { ProviderTools, StepContext } from './tool-step';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { assertRepositoryAllowed } from '../../tools/allow-list';
+import { assertRepositoryAllowed } from '../../domain/allow-list';
 import { defined, githubStep, owner, repo } from './common';
 
 const input = z

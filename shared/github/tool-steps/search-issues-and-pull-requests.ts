@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isRepositoryAllowed } from '../../tools/allow-list';
+import { isRepositoryAllowed } from '../../domain/allow-list';
 import { collectPages, defined, githubStep, pageInput } from './common';
 
 const input = z.strictObject({

@@ -1,5 +1,5 @@
-import { AppError } from '../domain/errors';
-import type { Connection } from '../domain/model';
+import { AppError } from './errors';
+import type { Connection } from './model';
 
 /** True when the connection may act on `owner/name` (an empty allow-list allows every repository). */
 export function isRepositoryAllowed(connection: Pick<Connection, 'repositories'>, repository: string): boolean {
