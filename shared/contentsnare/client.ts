@@ -9,6 +9,7 @@ import type { TokenProvider } from '../connections/token-provider';
 import { realSleep, type ContentSnareRateLimiter, type RateKind, type Sleep } from './rate-limiter';
 import { backoffMs, retryAfterMs } from './retry-after';
 import { contentSnareHttpError } from './upstream-errors';
+import { pickHeaders, readResponseData } from '../http/read-response';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -120,8 +121,8 @@ export class ContentSnareClient {
         const what = (e as Error).name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
         throw new AppError('upstream_error', `The collection service ${what}${kind === 'write' ? '; the write may or may not have happened' : ''}`);
       }
-      const headers = pickHeaders(res);
-      const data = await readData(res);
+      const headers = pickHeaders(res, safeResponseHeaders);
+      const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the collection service', json: 'always' });
       if (res.status >= 200 && res.status < 300) return { status: res.status, headers, data };
 
       if (res.status === 429) {
@@ -152,25 +153,3 @@ export class ContentSnareClient {
   }
 }
 
-function pickHeaders(res: Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of safeResponseHeaders) {
-    const v = res.headers.get(name);
-    if (v !== null) out[name] = v;
-  }
-  return out;
-}
-
-async function readData(res: Response): Promise<unknown> {
-  const bytes = Buffer.from(await res.arrayBuffer());
-  if (bytes.length > maxResponseBytes) {
-    throw new AppError('upstream_error', `The collection service's answer is larger than ${maxResponseBytes} bytes`, { status: res.status });
-  }
-  if (bytes.length === 0) return null;
-  const text = bytes.toString('utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}

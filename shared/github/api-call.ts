@@ -6,6 +6,7 @@ import { assertRepositoryAllowed } from '../domain/allow-list';
 import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
 import { githubApiBase, githubUserAgent, type GitHubClient } from './octokit';
+import { pickHeaders, readResponseData } from '../http/read-response';
 
 /**
  * `github.api_call`: any REST call the pre-built steps do not cover, with the connected
@@ -78,29 +79,6 @@ export function repositoryOfPath(path: string): string | undefined {
 /** Paths that reach repositories by other names than `owner/name`: unverifiable against an allow-list. */
 const unverifiablePath = /^\/(?:repositories\/|graphql(?:\/|$))/i;
 
-function pickHeaders(res: Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of safeResponseHeaders) {
-    const v = res.headers.get(name);
-    if (v !== null) out[name] = v;
-  }
-  return out;
-}
-
-async function readData(res: Response): Promise<unknown> {
-  const bytes = Buffer.from(await res.arrayBuffer());
-  if (bytes.length > maxResponseBytes) throw new AppError('upstream_error', `The code host's answer is larger than ${maxResponseBytes} bytes`, { status: res.status });
-  if (bytes.length === 0) return null;
-  const text = bytes.toString('utf8');
-  if (/json/i.test(res.headers.get('content-type') ?? '')) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
 
 async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   const base = githubApiBase(ctx.connection, ctx.app.config);
@@ -124,8 +102,8 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   const send = sameOriginFetch(ctx.app.fetch, base);
   for (let attempt = 0; ; attempt++) {
     const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
-    const responseHeaders = pickHeaders(res);
-    const data = await readData(res);
+    const responseHeaders = pickHeaders(res, safeResponseHeaders);
+    const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the code host', json: 'when-declared' });
     if (res.status < 400) return { status: res.status, headers: responseHeaders, data };
     const message = typeof (data as { message?: unknown })?.message === 'string' ? (data as { message: string }).message : '';
     if (isRateLimitAnswer(res.status, responseHeaders, message)) {
