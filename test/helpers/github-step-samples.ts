@@ -47,6 +47,7 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     'actions/list-workflow-runs': () => ({ body: { total_count: 1, workflow_runs: [{ id: 3, status: 'completed', conclusion: 'cancelled' }] } }),
     'gists/create': () => ({ status: 201, body: { id: 'abc123' } }),
     'gists/update': (r) => ({ body: { id: r.params.gist_id } }),
+    'gists/get': (r) => ({ body: { id: r.params.gist_id, description: 'as it is' } }),
     'gists/list-for-user': () => ({ body: [{ id: 'g1' }] }),
     'gists/list': () => ({ body: [{ id: 'g2' }] }),
     'repos/list-releases': () => ({ body: [{ id: 1, tag_name: 'v1.0.0' }] }),
@@ -85,9 +86,9 @@ export const requiredOnly: Record<string, Record<string, unknown>> = {
   'github.update_issue': { owner: 'octo', repo: 'allowed', issue_number: 3 },
   'github.get_issue_assignees': { owner: 'octo', repo: 'allowed', issue_number: 3 },
   'github.search_issues_and_pull_requests': { q: 'is:open label:bug' },
-  'github.create_pull_request': { owner: 'octo', repo: 'allowed', head: 'feature/x' },
+  'github.create_pull_request': { owner: 'octo', repo: 'allowed', title: 'Add x', head: 'feature/x' },
   'github.get_reviewers': { owner: 'octo', repo: 'allowed', pull_number: 5 },
-  'github.update_project_v2_item_status': { project_id: 'PVT_project1', item_id: 'PVTI_item1' },
+  'github.update_project_v2_item_status': { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'in progress' },
   'github.create_workflow_dispatch': { owner: 'octo', repo: 'allowed', workflow_id: 'ci.yml' },
   'github.enable_workflow': { owner: 'octo', repo: 'allowed', workflow_id: 42 },
   'github.disable_workflow': { owner: 'octo', repo: 'allowed', workflow_id: 42 },
@@ -97,13 +98,5 @@ export const requiredOnly: Record<string, Record<string, unknown>> = {
   'github.update_gist': { gist_id: 'abc123' },
   'github.list_gists_for_user': {},
   'github.list_releases': { owner: 'octo', repo: 'allowed' },
-};
-
-/** Required inputs alone do not make a valid call for these: one of several fields is needed. */
-export const oneOfNeeded: Record<string, Record<string, unknown>> = {
-  'github.update_issue': { state: 'closed' },
-  'github.create_pull_request': { title: 'Add x' },
-  'github.update_project_v2_item_status': { status: 'in progress' },
-  'github.update_gist': { description: 'new words' },
 };
 

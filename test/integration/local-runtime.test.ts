@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
-import { defaultAnswers, oneOfNeeded, requiredOnly } from '../helpers/github-step-samples';
+import { defaultAnswers, requiredOnly } from '../helpers/github-step-samples';
 import { startOpenApiFakeGitHub, type OpenApiFakeGitHub } from '../helpers/openapi-check';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
@@ -108,7 +108,7 @@ describe('npm start: the local runtime as a child process', () => {
         // A connection per step: the code host's write spacing is per account.
         const connection = await post('/connections', { provider: 'github', token: 'ghp_localRuntimeStepsToken0000000000' });
         expect(connection.status).toBe(201);
-        const result = await post(`/tools/${toolId}/invoke`, { connectionId: connection.body.id, input: { ...input, ...oneOfNeeded[toolId] } });
+        const result = await post(`/tools/${toolId}/invoke`, { connectionId: connection.body.id, input });
         outcomes[toolId] = result.status === 200 && result.body.ok === true ? 'ok' : result.body;
       }
       expect(Object.values(outcomes).every((o) => o === 'ok'), JSON.stringify(outcomes)).toBe(true);

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { AppError } from '../../domain/errors';
 import { outcomeOf, type Outcome } from '../../domain/outcome';
 import type { ToolStep } from '../../tools/tool-step';
 import type { GitHubClient } from '../octokit';
@@ -132,17 +131,4 @@ export function withOutcome<T extends { status?: string | null; conclusion?: str
 /** Drops undefined values so that the request body carries only what the caller set. */
 export function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** At least one of `fields` must be set, for steps that update "something". */
-export function requireOneOf(fields: readonly string[]) {
-  return (v: Record<string, unknown>, ctx: z.RefinementCtx) => {
-    if (fields.every((f) => v[f] === undefined)) {
-      ctx.addIssue({ code: 'custom', message: `set at least one of: ${fields.join(', ')}`, path: [fields[0] ?? ''] });
-    }
-  };
-}
-
-export function notFound(message: string, details?: Record<string, unknown>): AppError {
-  return new AppError('not_found', message, details);
 }

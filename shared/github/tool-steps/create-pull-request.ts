@@ -1,10 +1,9 @@
 import * as z from 'zod';
-import { defaultBranch, defined, gitRef, githubStep, issueNumber, repoInput, repositoryOf } from './common';
+import { defaultBranch, defined, gitRef, githubStep, repoInput, repositoryOf } from './common';
 
-const input = z
-  .strictObject({
+const input = z.strictObject({
     ...repoInput,
-    title: z.string().min(1).max(256).optional().describe('The title of the pull request (required unless `issue` is given)'),
+    title: z.string().min(1).max(256).describe('The title of the pull request'),
     head: z
       .string()
       .min(1)
@@ -15,9 +14,7 @@ const input = z
     body: z.string().max(65536).optional().describe('The description (Markdown)'),
     draft: z.boolean().optional().describe('Open it as a draft'),
     maintainer_can_modify: z.boolean().optional().describe('Let maintainers of the base repository push to the head branch'),
-    issue: issueNumber.optional().describe('Turn this issue into the pull request (instead of a title)'),
-  })
-  .refine((v) => v.title !== undefined || v.issue !== undefined, { message: 'give a title (or an issue number to convert)', path: ['title'] });
+});
 
 export const createPullRequest = githubStep({
   id: 'github.create_pull_request',

@@ -1,11 +1,10 @@
 import * as z from 'zod';
-import { defined, describeRequest, dryRun, githubStep, issueNumber, repoInput, repositoryOf, requireOneOf } from './common';
+import { defined, describeRequest, dryRun, githubStep, issueNumber, repoInput, repositoryOf } from './common';
 import { labelList, loginList } from './create-issue';
 
 const changes = ['title', 'body', 'state', 'state_reason', 'milestone', 'labels', 'assignees', 'type'] as const;
 
-const input = z
-  .strictObject({
+const input = z.strictObject({
     ...repoInput,
     issue_number: issueNumber,
     title: z.string().min(1).max(256).optional().describe('New title'),
@@ -17,14 +16,13 @@ const input = z
     assignees: loginList.optional().describe('REPLACES all assignees with this list ([] removes every assignee)'),
     type: z.string().min(1).max(100).nullable().optional().describe('Issue type name, or null to remove it'),
     dryRun,
-  })
-  .superRefine(requireOneOf(changes));
+});
 
 export const updateIssue = githubStep({
   id: 'github.update_issue',
   title: 'Update Issue',
   description:
-    'Updates an issue: title, body, state, milestone, labels, assignees. `labels` and `assignees` replace the whole set, they do not add to it: send the full list you want, or [] to clear it. Fields left out stay as they are.',
+    'Updates an issue: title, body, state, milestone, labels, assignees. `labels` and `assignees` replace the whole set, they do not add to it: send the full list you want, or [] to clear it. Fields left out stay as they are; with none to change nothing is written and the issue is returned as it is.',
   outputDescription: 'The updated issue (number, title, state, labels, assignees, html_url, ...).',
   input,
   destructive: true,
@@ -32,6 +30,10 @@ export const updateIssue = githubStep({
   async run(args, client) {
     const { dryRun: dry, ...fields } = args;
     const params = defined(fields);
+    if (changes.every((f) => params[f] === undefined)) {
+      const { owner, repo, issue_number } = params;
+      return (await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner, repo, issue_number })).data;
+    }
     if (dry) return describeRequest(client, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', params);
     const { data } = await client.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', params);
     return data;
