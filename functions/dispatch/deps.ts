@@ -1,18 +1,13 @@
-import { buildAwsCoreContext } from '../../shared/app/aws-core-context';
 import { s3Blobs } from '../../shared/app/aws-s3';
 import { sqsQueue } from '../../shared/app/aws-sqs';
-import { perContainer } from '../../shared/app/per-container';
-import { loadConfig } from '../../shared/config/config';
-import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
+import { lambdaAppContext } from '../../shared/app/lambda-context';
 
 /** This function's name: the `service` of its log lines and metrics, and its handler wrapper's. */
 export const role = 'dispatch';
 
 /**
- * The function's AppContext, built once per container from the environment (the only place
- * that reads it), with the same Powertools logger and EMF metrics the handler's
- * `withObservability` wrapper flushes after each invocation. SDK clients: DynamoDB,
+ * The function's AppContext (see lambdaAppContext). SDK clients: DynamoDB,
  * Secrets Manager, SQS (visibility, throttled re-enqueue) and S3 (claim-check bodies, loaded
  * on first use); no others.
  */
-export const appContext = perContainer(() => buildAwsCoreContext(loadConfig(), { queue: sqsQueue(), blobs: s3Blobs() }, { ...lambdaObservability(role), service: role }));
+export const appContext = lambdaAppContext(role, { queue: sqsQueue(), blobs: s3Blobs() });
