@@ -56,10 +56,11 @@ function pinnedFetch(fetchImpl: Fetch, baseUrl: string): Fetch {
   const rest = sameOriginFetch(fetchImpl, baseUrl);
   if (!ghesRestSuffix.test(baseUrl)) return rest;
   const graphqlUrl = baseUrl.replace(ghesRestSuffix, '/api/graphql');
+  const graphqlPath = new URL(graphqlUrl).pathname;
   const graphql = sameOriginFetch(fetchImpl, graphqlUrl);
   return ((input, init) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
-    return url.pathname.replace(/\/+$/, '') === new URL(graphqlUrl).pathname && isWithinBase(url, graphqlUrl) ? graphql(input, init) : rest(input, init);
+    return url.pathname.replace(/\/+$/, '') === graphqlPath && isWithinBase(url, graphqlUrl) ? graphql(input, init) : rest(input, init);
   }) as Fetch;
 }
 
