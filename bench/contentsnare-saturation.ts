@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         (async () => {
           for (let i = 0; Date.now() < stopAt; i++) {
             try {
-              await client.request({ method: 'POST', endpoint: 'clients', body: { name: `W${w}C${c} #${i}`, email: `w${w}c${c}n${i}@example.com` } });
+              await client.request({ method: 'POST', endpoint: 'clients', body: { full_name: `W${w}C${c} #${i}`, email: `w${w}c${c}n${i}@example.com` } });
               ok++;
             } catch (e) {
               const code = (e as { code?: string }).code ?? 'unknown';

@@ -2,14 +2,24 @@ import * as z from 'zod';
 import { AppError } from '../domain/errors';
 
 /**
- * What we accept back from the partner API. Its response payloads are not documented
- * beyond "creates answer the record with its `id`" and "lists answer `{pagination,
- * results}`", so records are loose objects, but those promises are checked.
+ * What we accept back from the partner API (reference section 1.5 and 2): a single resource
+ * is the bare object with its `id` at the top level, a list is `{pagination, results}`.
+ * Records stay loose objects (the service may add fields), but what we rely on is checked.
  */
 export const recordId = z.union([z.string().min(1), z.number().int()]);
 
 /** A created or fetched record: any fields, but an `id`. */
 export const createdRecord = z.looseObject({ id: recordId });
+
+/** A client (`POST /clients`, `GET /clients/{id}`): create-request needs its `email`. */
+export const clientRecord = z.looseObject({ id: recordId, email: z.string().min(1) });
+
+/** A request (`POST /requests`): `status` (draft, published, ...) and the client's `share_link`. */
+export const requestRecord = z.looseObject({
+  id: recordId,
+  status: z.string().optional(),
+  share_link: z.string().nullable().optional(),
+});
 
 /** A page of a list endpoint. */
 export const listPage = z.looseObject({

@@ -2,10 +2,11 @@ import { AppError, type FieldProblem } from '../domain/errors';
 import { redact } from '../observability/logger';
 
 /**
- * The collection service's HTTP failures as our stable codes, in one place. Its error
- * body format is not documented, so field problems are read from the usual shapes
- * (`{errors: {field: [msg]}}`, `{errors: [{field, message}]}`, `{field: [msg]}`) and the
- * body itself goes along in `details.upstream` (redacted, truncated).
+ * The collection service's HTTP failures as our stable codes, in one place. Its error body
+ * is `{errors: ["message", ...]}` in the reference (section 1.5, from client code); field
+ * problems are also read from the other usual shapes (`{errors: {field: [msg]}}`,
+ * `{errors: [{field, message}]}`, `{field: [msg]}`), and the body itself goes along in
+ * `details.upstream` (redacted, truncated).
  */
 
 const maxUpstreamChars = 2000;
@@ -51,11 +52,19 @@ export function upstreamFieldProblems(data: unknown): FieldProblem[] {
   return out;
 }
 
+/** The plain messages of an `{errors: [strings]}` body (the reference's error shape). */
+export function upstreamReasons(data: unknown): string[] {
+  if (!data || typeof data !== 'object') return [];
+  const { errors } = data as Record<string, unknown>;
+  if (!Array.isArray(errors)) return [];
+  return errors.filter((e): e is string => typeof e === 'string').map((e) => String(redact(e)).slice(0, 300));
+}
+
 function messageOf(data: unknown): string | undefined {
   if (typeof data === 'string' && data.length > 0 && data.length < 300) return data;
   if (!data || typeof data !== 'object') return undefined;
   const { message, error } = data as Record<string, unknown>;
-  return asMessage(message) ?? asMessage(error);
+  return asMessage(message) ?? asMessage(error) ?? (upstreamReasons(data).join('; ') || undefined);
 }
 
 /** An answer with status >= 300 (other than 429 and the first 401, handled by the client) as an AppError. */
@@ -71,6 +80,10 @@ export function contentSnareHttpError(status: number, data: unknown): AppError {
   if (status === 404) return new AppError('not_found', `Not found at the collection service (404)${suffix}`, details);
   if (status === 409) return new AppError('conflict', `The collection service reported a conflict (409)${suffix}`, details);
   if (status === 413) return new AppError('payload_too_large', 'The collection service refused the body as too large (413)', details);
+  // The reference: creating a client whose e-mail exists answers `errors: ["already_invited"]`.
+  if (status === 422 && upstreamReasons(data).includes('already_invited')) {
+    return new AppError('conflict', 'A client with this e-mail already exists at the collection service (already_invited)', details);
+  }
   if (status >= 400 && status < 500) {
     const fields = upstreamFieldProblems(data);
     const listed = fields.map((f) => `${f.field}: ${f.message}`).join('; ');

@@ -1,13 +1,19 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeSnareApi, type FakeSnareState } from './fake-contentsnare-api';
+
+export { defaultMe, fakeSnareSeed } from './fake-contentsnare-api';
 
 /**
- * A fake of the collection service's partner API on 127.0.0.1 that ENFORCES its rate
- * limits the way the real one is documented to: per bearer token, at most `writes` writes
- * and `reads` reads in any sliding window of `windowMs`; beyond that 429 with
- * `Retry-After` (seconds). Every request is logged with its arrival time, so tests and the
- * benchmark can check the window from what was accepted. Window and limits are options
- * so tests can scale time down (e.g. 1 s / 20 writes); the defaults are the real ones.
+ * A fake of the collection service's partner API on 127.0.0.1, written from the partner API
+ * reference (`shared/spec/contentsnare-partner-api.md`; the endpoints, fields and answers
+ * are in fake-contentsnare-api.ts). It ENFORCES the documented rate limits: per bearer
+ * token, at most `writes` writes (POST/PUT/DELETE) and `reads` reads (GET) in any sliding
+ * window of `windowMs`; beyond that 429 with `Retry-After` (seconds). Every request is
+ * logged with its arrival time, so tests and the benchmark can check the window from what
+ * was accepted. Window and limits are options so tests can scale time down (e.g. 1 s / 20
+ * writes); the defaults are the real ones. Anything the reference does not name (a path, a
+ * query parameter, a body field) is answered 422/404 AND listed in `problems`.
  */
 
 export type FakeKind = 'read' | 'write';
@@ -39,6 +45,8 @@ export interface FakeContentSnareOptions {
   now?: () => number;
   /** Accepted bearer tokens; empty = any non-empty token. */
   tokens?: string[];
+  /** The answer of `GET /me` (default: the documented shape, `full_name` only). */
+  me?: FakeSnareState['me'];
 }
 
 export interface FakeContentSnare {
@@ -47,13 +55,15 @@ export interface FakeContentSnare {
   /** Answers sent before the normal handling, first in first out (e.g. a 429 with Retry-After: 7). */
   script: ScriptedAnswer[];
   tokens: Set<string>;
+  /** What a wrong client did: undocumented paths, query parameters, body fields, wrong types. Tests assert it stays empty. */
+  problems: string[];
+  /** Clients and requests as the fake holds them, and the `GET /me` answer (tests may change it). */
+  state: FakeSnareState;
   /** Arrival times of accepted requests (not 401/429), optionally of one token and kind. */
   acceptedTimes(filter?: { token?: string; kind?: FakeKind }): number[];
   count(status: number): number;
   close(): Promise<void>;
 }
-
-type Json = Record<string, unknown>;
 
 export async function startFakeContentSnare(options: FakeContentSnareOptions = {}): Promise<FakeContentSnare> {
   const windowMs = options.windowMs ?? 10_000;
@@ -63,9 +73,9 @@ export async function startFakeContentSnare(options: FakeContentSnareOptions = {
   const log: FakeLogEntry[] = [];
   const script: ScriptedAnswer[] = [];
   const accepted = new Map<string, number[]>();
-  const clients = new Map<string, Json>();
-  const requests = new Map<string, Json>();
-  let seq = 0;
+  const api = new FakeSnareApi(now);
+  if (options.me) api.state.me = options.me;
+  const prefix = '/partner_api/v1/';
 
   function throttle(token: string, kind: FakeKind, at: number): number | undefined {
     const key = `${token}#${kind}`;
@@ -79,36 +89,12 @@ export async function startFakeContentSnare(options: FakeContentSnareOptions = {
     return Math.max(1, Math.ceil((oldest + windowMs - at) / 1000));
   }
 
-  function route(method: string, path: string, query: URLSearchParams, body: unknown): ScriptedAnswer {
-    const m = /^\/partner_api\/v1\/(clients|requests)(?:\/([^/]+))?$/.exec(path);
-    if (!m) return { status: 404, body: { error: 'not_found' } };
-    const [, collection, id] = m;
-    const table = collection === 'clients' ? clients : requests;
-    if (method === 'GET' && id) {
-      const record = table.get(decodeURIComponent(id));
-      return record ? { status: 200, body: record } : { status: 404, body: { error: 'not_found' } };
+  function route(method: string, path: string, query: URLSearchParams, body: unknown, token: string): ScriptedAnswer {
+    if (!path.startsWith(prefix)) {
+      api.problems.push(`${method} ${path}: outside ${prefix}`);
+      return { status: 404, body: { errors: ['Not found'] } };
     }
-    if (method === 'GET') {
-      const all = [...table.values()];
-      const limit = Number(query.get('limit') ?? 25);
-      const offset = Number(query.get('offset') ?? 0);
-      return { status: 200, body: { pagination: { limit, offset, total: all.length }, results: all.slice(offset, offset + limit) } };
-    }
-    if (method !== 'POST' || id) return { status: 405, body: { error: 'method_not_allowed' } };
-    const input = (body && typeof body === 'object' ? body : {}) as Json;
-    const errors: Record<string, string[]> = {};
-    const required = collection === 'clients' ? ['name', 'email'] : ['client_id', 'template_id', 'name'];
-    for (const f of required) if (input[f] === undefined || input[f] === '') errors[f] = ["can't be blank"];
-    if (collection === 'clients' && typeof input.email === 'string' && !input.email.includes('@')) errors.email = ['is invalid'];
-    if (collection === 'requests' && input.client_id !== undefined && !clients.has(String(input.client_id))) errors.client_id = ['does not exist'];
-    if (Object.keys(errors).length > 0) return { status: 422, body: { errors } };
-    seq++;
-    const record: Json =
-      collection === 'clients'
-        ? { ...input, id: `cl_${seq}`, created_at: new Date(now()).toISOString() }
-        : { ...input, id: `rq_${seq}`, status: 'sent', created_at: new Date(now()).toISOString() };
-    table.set(String(record.id), record);
-    return { status: 201, body: record };
+    return api.handle(method, path.slice(prefix.length - 1), query, body, token);
   }
 
   const server = createServer((req, res) => {
@@ -121,21 +107,26 @@ export async function startFakeContentSnare(options: FakeContentSnareOptions = {
       const kind: FakeKind = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
       const text = Buffer.concat(chunks).toString('utf8');
       let json: unknown;
+      let unreadable = false;
       try {
         json = text ? JSON.parse(text) : undefined;
       } catch {
-        json = undefined;
+        unreadable = true;
       }
       const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
       const token = auth?.[1];
       let answer: ScriptedAnswer;
       if (!token || (tokens.size > 0 && !tokens.has(token))) {
-        answer = { status: 401, body: { error: 'invalid_token' } };
+        answer = { status: 401, body: { errors: ['Not authorized'] } };
       } else if (script.length > 0) {
         answer = script.shift() as ScriptedAnswer;
       } else {
         const wait = throttle(token, kind, at);
-        answer = wait === undefined ? route(method, url.pathname, url.searchParams, json) : { status: 429, headers: { 'retry-after': String(wait) }, body: { error: 'rate_limited' } };
+        if (wait !== undefined) answer = { status: 429, headers: { 'retry-after': String(wait) }, body: { errors: ['Rate limit exceeded'] } };
+        else if (unreadable || (text && !String(req.headers['content-type']).startsWith('application/json'))) {
+          api.problems.push(`${method} ${url.pathname}: a body that is not JSON (content-type ${String(req.headers['content-type'])})`);
+          answer = { status: 400, body: { errors: ['body must be JSON'] } };
+        } else answer = route(method, url.pathname, url.searchParams, json, token);
       }
       log.push({ at, method, path: url.pathname, query: url.searchParams, headers: req.headers, token, kind, status: answer.status, json });
       const payload = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
@@ -150,6 +141,8 @@ export async function startFakeContentSnare(options: FakeContentSnareOptions = {
     log,
     script,
     tokens,
+    problems: api.problems,
+    state: api.state,
     acceptedTimes: (filter = {}) =>
       log
         .filter((e) => e.status !== 401 && e.status !== 429)

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isCalendarDate } from '../../shared/contentsnare/calendar-date';
 import { backoffMs, retryAfterMs } from '../../shared/contentsnare/retry-after';
-import { contentSnareHttpError, upstreamFieldProblems } from '../../shared/contentsnare/upstream-errors';
+import { contentSnareHttpError, upstreamFieldProblems, upstreamReasons } from '../../shared/contentsnare/upstream-errors';
+import { createClientBody, createRequestBody, requestOptionNames } from '../../shared/contentsnare/request-bodies';
+import { inputJsonSchema } from '../../shared/tools/catalog';
 import { parseAnswer, createdRecord } from '../../shared/contentsnare/schemas';
 import { createClient } from '../../shared/contentsnare/tool-steps/create-client';
 import { createRequest } from '../../shared/contentsnare/tool-steps/create-request';
@@ -82,17 +84,41 @@ describe('answers', () => {
 });
 
 describe('step inputs', () => {
-  it('create_client: name and a real e-mail required; other scalar profile details pass through', () => {
-    expect(createClient.input.safeParse({ name: 'Ada', email: 'ada@example.com', company_name: 'Engines', vip: true }).success).toBe(true);
-    const bad = createClient.input.safeParse({ name: 'Ada', email: 'ada@' });
-    expect(bad.error?.issues.map((i) => i.path.join('.'))).toEqual(['email']);
-    expect(createClient.input.safeParse({ email: 'ada@example.com' }).error?.issues.map((i) => i.path.join('.'))).toEqual(['name']);
-    expect(createClient.input.safeParse({ name: 'Ada', email: 'ada@example.com', nested: { x: 1 } }).success).toBe(false);
+  const paths = (r: { error?: { issues: Array<{ path: PropertyKey[] }> } }) => r.error?.issues.map((i) => i.path.join('.'));
+  it('create_client: name and a real e-mail required; the profile fields are known; anything else is refused', () => {
+    expect(createClient.input.safeParse({ name: 'Ada', email: 'ada@example.com', company_name: 'Engines', first_name: 'Ada', last_name: 'L', phone: '1', language_code: 'pt-BR' }).success).toBe(true);
+    expect(paths(createClient.input.safeParse({ name: 'Ada', email: 'ada@' }))).toEqual(['email']);
+    expect(paths(createClient.input.safeParse({ email: 'ada@example.com' }))).toEqual(['name']);
+    const unknown = createClient.input.safeParse({ name: 'Ada', email: 'ada@example.com', vip: true });
+    expect(unknown.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['vip'] });
   });
-  it('create_request: client_id, template_id and name required; due_date a real date; options pass through', () => {
-    expect(createRequest.input.safeParse({ client_id: 'c', template_id: 't', name: 'Docs', due_date: '2026-03-01', reminders: { every_days: 3 } }).success).toBe(true);
-    expect(createRequest.input.safeParse({ client_id: 'c', template_id: 't', name: 'Docs', due_date: '2026-02-30' }).error?.issues.map((i) => i.path.join('.'))).toEqual(['due_date']);
-    expect(createRequest.input.safeParse({ template_id: 't', name: 'Docs' }).error?.issues.map((i) => i.path.join('.'))).toEqual(['client_id']);
+  it('create_request: a client (id or e-mail) and a template (id or name), each exactly once; the option pairs at most once', () => {
+    const base = { name: 'Docs', client_id: 'acc_1', template_id: 'tpl_1' };
+    expect(createRequest.input.safeParse({ ...base, due_date: '2026-03-01', folder_name: 'F', owner_email: 'o@example.com', communication_template_id: 'c', comments_enabled: true, send: false }).success).toBe(true);
+    expect(createRequest.input.safeParse({ name: 'Docs', client_email: 'a@example.com', client_name: 'A', template_name: 'T' }).success).toBe(true);
+    expect(paths(createRequest.input.safeParse({ ...base, due_date: '2026-02-30' }))).toEqual(['due_date']);
+    expect(paths(createRequest.input.safeParse({ name: 'Docs' }))).toEqual(['client_id', 'template_id']);
+    expect(paths(createRequest.input.safeParse({ ...base, client_email: 'a@example.com', template_name: 'T' }))).toEqual(['client_email', 'template_name']);
+    expect(paths(createRequest.input.safeParse({ ...base, client_name: 'A' }))).toEqual(['client_name']);
+    expect(paths(createRequest.input.safeParse({ ...base, owner_id: 'u', owner_email: 'o@example.com' }))).toEqual(['owner_email']);
+    expect(createRequest.input.safeParse({ ...base, reminders: { every_days: 3 } }).error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['reminders'] });
+  });
+  it("the catalog's JSON Schema says the pair rules and lists every input", () => {
+    const schema = inputJsonSchema(createRequest.input) as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean; allOf: unknown[] };
+    expect(Object.keys(schema.properties).sort()).toEqual(
+      [
+        'name', 'client_id', 'client_email', 'client_name', 'client_phone', 'company_name', 'template_id', 'template_name', 'due_date', 'folder_id', 'folder_name',
+        'owner_id', 'owner_email', 'communication_template_id', 'communication_template_name', 'comments_enabled', 'passcode_enabled', 'share_via_link_enabled', 'send',
+      ].sort(),
+    );
+    expect(schema.required).toEqual(['name']);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.allOf).toContainEqual({ oneOf: [{ required: ['client_id'] }, { required: ['client_email'] }] });
+    expect(schema.allOf).toContainEqual({ oneOf: [{ required: ['template_id'] }, { required: ['template_name'] }] });
+    const client = inputJsonSchema(createClient.input) as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+    expect(Object.keys(client.properties)).toEqual(['name', 'email', 'company_name', 'first_name', 'last_name', 'phone', 'language_code']);
+    expect(client.required).toEqual(['name', 'email']);
+    expect(client.additionalProperties).toBe(false);
   });
   it('api_call: refuses headers, bodies on GET and endpoints that leave the API', () => {
     expect(apiCall.input.safeParse({ method: 'GET', endpoint: 'requests', query: { limit: 10 } }).success).toBe(true);
@@ -101,5 +127,51 @@ describe('step inputs', () => {
     for (const endpoint of ['https://evil.example/x', '//evil.example/x', '/partner_api/v1/../../oauth/token', '%2e%2e/oauth/token', '\\\\evil']) {
       expect(apiCall.input.safeParse({ method: 'GET', endpoint }).success, endpoint).toBe(false);
     }
+  });
+});
+
+describe('input -> wire (the partner API reference, sections 2.2 and 2.3)', () => {
+  it('create_client: name -> full_name, company_name -> client_companies [{name}], the rest as named', () => {
+    expect(createClientBody({ name: 'Ada Lovelace', email: 'ada@example.com' })).toEqual({ full_name: 'Ada Lovelace', email: 'ada@example.com' });
+    expect(
+      createClientBody({ name: 'Ada Lovelace', email: 'ada@example.com', company_name: 'Engines', first_name: 'Ada', last_name: 'Lovelace', phone: '+1', language_code: 'fr' }),
+    ).toEqual({ full_name: 'Ada Lovelace', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '+1', language_code: 'fr', client_companies: [{ name: 'Engines' }] });
+  });
+  it('create_request: client_email (+ client_full_name), request_template_id/_name, due, status published unless send: false', () => {
+    expect(createRequestBody({ name: 'Docs', template_id: 'tpl_1' }, 'ada@example.com')).toEqual({ name: 'Docs', client_email: 'ada@example.com', request_template_id: 'tpl_1', status: 'published' });
+    expect(createRequestBody({ name: 'Docs', template_name: 'Onboarding', client_name: 'Ada', due_date: '2026-12-31', send: false }, 'ada@example.com')).toEqual({
+      name: 'Docs',
+      client_email: 'ada@example.com',
+      client_full_name: 'Ada',
+      request_template_name: 'Onboarding',
+      due: '2026-12-31',
+      status: 'draft',
+    });
+    const options = {
+      folder_id: 'fol_1',
+      owner_email: 'o@example.com',
+      communication_template_name: 'Standard',
+      comments_enabled: true,
+      passcode_enabled: false,
+      share_via_link_enabled: true,
+      client_phone: '+1',
+      company_name: 'Engines',
+    };
+    expect(createRequestBody({ name: 'Docs', template_id: 't', ...options }, 'a@example.com')).toEqual({ name: 'Docs', client_email: 'a@example.com', request_template_id: 't', ...options, status: 'published' });
+  });
+  it('create_request: every input of the schema is either translated or sent under its own (reference) name', () => {
+    const known = new Set(['name', 'client_id', 'client_email', 'client_name', 'template_id', 'template_name', 'due_date', 'send', ...requestOptionNames]);
+    const schema = inputJsonSchema(createRequest.input) as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties).filter((k) => !known.has(k))).toEqual([]);
+  });
+});
+
+describe('the service\'s error bodies ({errors: [strings]})', () => {
+  it('puts the messages in the error message; already_invited is a conflict', () => {
+    const e = contentSnareHttpError(422, { errors: ["Full name can't be blank", 'Email is invalid'] });
+    expect(e.code).toBe('invalid_input');
+    expect(e.message).toContain("Full name can't be blank; Email is invalid");
+    expect(upstreamReasons({ errors: ['already_invited'] })).toEqual(['already_invited']);
+    expect(contentSnareHttpError(422, { errors: ['already_invited'] }).code).toBe('conflict');
   });
 });

@@ -55,17 +55,19 @@ function worker(id: string, opts: { maxWaitMs?: number; maxThrottleRetries?: num
   return { limiter, client };
 }
 
-const createClientBody = { name: 'Ada', email: 'ada@example.com' };
+// POST /clients as the partner API takes it (full_name + email); each call a new e-mail, since the fake refuses a known one.
+let seq = 0;
+const createClientBody = () => ({ full_name: 'Ada', email: `ada${++seq}@example.com` });
 
 describe('a 429 from the collection service', () => {
   it('with Retry-After: 7, the retry and the next call of every worker come >= 7 s later; another account does not wait', async () => {
     const a1 = worker('acct-a');
     fake.script.push({ status: 429, headers: { 'retry-after': '7' } });
-    const res = await a1.client.request({ method: 'POST', endpoint: 'clients', body: createClientBody });
-    expect(res.status).toBe(201);
+    const res = await a1.client.request({ method: 'POST', endpoint: 'clients', body: createClientBody() });
+    expect(res.status).toBe(200);
     const [first, retry] = fake.log;
     expect(first?.status).toBe(429);
-    expect(retry?.status).toBe(201);
+    expect(retry?.status).toBe(200);
     expect((retry?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(7000);
 
     // Another worker of account A meets a 429 and gives up at once (no retries allowed):
@@ -80,9 +82,9 @@ describe('a 429 from the collection service', () => {
     await b.client.request({ method: 'GET', endpoint: 'clients' });
     expect(fake.log.at(-1)?.at).toBe(blockedAt); // account B went straight through
 
-    await a1.client.request({ method: 'POST', endpoint: 'clients', body: createClientBody });
+    await a1.client.request({ method: 'POST', endpoint: 'clients', body: createClientBody() });
     expect((fake.log.at(-1)?.at ?? 0) - blockedAt).toBeGreaterThanOrEqual(7000);
-    expect(fake.log.at(-1)?.status).toBe(201);
+    expect(fake.log.at(-1)?.status).toBe(200);
   });
 
   it('with an HTTP-date Retry-After, waits until that date', async () => {
@@ -106,7 +108,7 @@ describe('a 429 from the collection service', () => {
   it('asking for a wait beyond RATE_LIMIT_MAX_WAIT_SECONDS answers rate_limited with retryAfter, without sending again', async () => {
     const { client } = worker('acct-a', { maxWaitMs: 30_000 });
     fake.script.push({ status: 429, headers: { 'retry-after': '60' } });
-    const err = await client.request({ method: 'POST', endpoint: 'clients', body: createClientBody }).catch((e: unknown) => e);
+    const err = await client.request({ method: 'POST', endpoint: 'clients', body: createClientBody() }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'rate_limited' });
     const retryAfter = (err as { details: { retryAfter: number } }).details.retryAfter;
     expect(retryAfter).toBeGreaterThanOrEqual(59);

@@ -1,38 +1,47 @@
 import * as z from 'zod';
 import type { ToolStep } from '../../tools/tool-step';
 import type { ContentSnareClient } from '../client';
-import { createdRecord, parseAnswer } from '../schemas';
+import { createClientBody } from '../request-bodies';
+import { clientRecord, parseAnswer } from '../schemas';
 
-const optionalText = (what: string) => z.string().trim().min(1).max(255).optional().describe(what);
-/** Extra profile details are scalars; anything nested is refused rather than sent blind. */
-const profileValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+const text = (max: number, what: string) => z.string().trim().min(1).max(max).describe(what);
 
 /**
- * Input: the service's own field names. `name` and `email` are required; the profile
- * fields we know of are listed, and any other profile detail (a scalar) is passed through
- * as it is (`catchall`), because the service's full field list is not documented.
+ * Input: the friendly names (CONTRACT.md: `name`, `email`, `company_name`), translated to
+ * the partner API's `POST /clients` fields in request-bodies.ts. Strict: a field the step
+ * does not know is refused naming it, never sent blind (the service's list is closed:
+ * `email`, `full_name`, `first_name`, `last_name`, `phone`, `language_code`,
+ * `client_companies`).
  */
 const input = z
-  .object({
-    name: z.string().trim().min(1).max(255).describe("The client's name"),
-    email: z.email().max(320).describe("The client's e-mail address"),
-    first_name: optionalText('First name'),
-    last_name: optionalText('Last name'),
-    company_name: optionalText('Company name'),
-    phone: optionalText('Phone number'),
+  .strictObject({
+    name: text(255, "The client's full name (sent as full_name)"),
+    email: z.email().max(320).describe("The client's e-mail address; requests reach the client through it"),
+    company_name: text(255, "The client's company (sent as client_companies: [{name}]; created at the service if new)").optional(),
+    first_name: text(255, 'First name').optional(),
+    last_name: text(255, 'Last name').optional(),
+    phone: text(50, 'Phone number; needed for SMS reminders').optional(),
+    language_code: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z]{2}(-[a-z]{2})?$/, 'must be a language code such as en, en-gb, de or pt-br')
+      .optional()
+      .describe('Language of what the client sees, e.g. en, en-gb, es, fr, de, nl, pt-br'),
   })
-  .catchall(profileValue)
-  .describe('A client profile; other profile details (strings, numbers, booleans) are passed through to the service as given');
+  .describe('A client profile. Unknown fields are refused.');
 
 export const createClient: ToolStep<typeof input, ContentSnareClient> = {
   id: 'contentsnare.create_client',
   provider: 'contentsnare',
   title: 'Create Client',
-  description: 'Create a client profile at the collection service (POST /partner_api/v1/clients). Requests are then sent to this client.',
-  outputDescription: 'The created client record as the service returns it; always has `id` (use it as `client_id` in Create Request).',
+  description:
+    'Create a client profile at the collection service (POST /partner_api/v1/clients with full_name, email and the optional profile fields; company_name becomes the client company). An e-mail that is already a client is refused by the service (conflict, "already_invited").',
+  outputDescription:
+    'The created client as the service returns it: id (acc_...; use it as client_id in Create Request), full_name, first_name, last_name, email, phone, company_name, language_code, client_companies [{id, name}].',
   input,
   async run(args, client) {
-    const res = await client.request({ method: 'POST', endpoint: 'clients', body: args });
-    return parseAnswer(createdRecord, res.data, 'create client');
+    const res = await client.request({ method: 'POST', endpoint: 'clients', body: createClientBody(args) });
+    return parseAnswer(clientRecord, res.data, 'create client');
   },
 };
