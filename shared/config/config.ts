@@ -28,7 +28,9 @@ const envSchema = z.object({
   GITHUB_CLIENT_SECRET_ARN: optionalString,
   CONTENTSNARE_API_URL: url.default('https://api.contentsnare.com'),
   CONTENTSNARE_OAUTH_URL: url.default('https://api.contentsnare.com'),
-  CONTENTSNARE_OAUTH_AUTHORIZE_PATH: z.string().startsWith('/').default('/oauth/authorize'),
+  // The partner API reference (section 1.2): `/oauth/authorization` in the official OpenAPI's
+  // security scheme and the newest client; one other client uses `/oauth/authorize`.
+  CONTENTSNARE_OAUTH_AUTHORIZE_PATH: z.string().startsWith('/').default('/oauth/authorization'),
   CONTENTSNARE_CLIENT_ID: optionalString,
   CONTENTSNARE_CLIENT_SECRET: optionalString,
   CONTENTSNARE_CLIENT_SECRET_ARN: optionalString,

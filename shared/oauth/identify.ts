@@ -48,27 +48,41 @@ async function identifyGithub(config: Config, fetch: Fetch, answer: TokenAnswer)
   return { accountLogin: user.data.login, accountId: String(user.data.id), ...(scopes ? { scopes } : {}) };
 }
 
-const contentSnareHints = z
-  .object({
-    resource_owner_id: z.union([z.string(), z.number()]).optional(),
-    email: z.string().optional(),
-    account_name: z.string().optional(),
-    name: z.string().optional(),
-  })
-  .loose();
+/**
+ * `GET /partner_api/v1/me` (reference section 2.1): documented only with `full_name`; an
+ * `id` and `email` are likely (Inf) and preferred when present.
+ */
+const contentSnareMeSchema = z.looseObject({
+  id: z.union([z.string().min(1), z.number()]).optional().catch(undefined),
+  email: z.string().min(3).optional().catch(undefined),
+  full_name: z.string().trim().min(1).optional().catch(undefined),
+});
 
 /**
- * The collection service documents no "who am I" call in its partner API, so no request is
- * made: the account is named from whatever the token answer carries (owner id, e-mail or
- * name when present), else from the user's label. Reconnects keep the connection's name.
+ * The collection service's account: `GET /partner_api/v1/me` with the new token (no scope
+ * needed). The account id is always set, so a reconnect into another account is refused:
+ * the user's `id` when the answer has one, else `email:<address>`, else `name:<full name>`
+ * (the only documented field; weaker, but the same account answers the same name).
  */
-function identifyContentSnare(answer: TokenAnswer, label: string | undefined): AccountIdentity {
-  const hints = contentSnareHints.safeParse(answer.raw);
-  const h = hints.success ? hints.data : {};
-  const accountId = h.resource_owner_id !== undefined ? String(h.resource_owner_id) : undefined;
-  const accountLogin = h.email ?? h.account_name ?? h.name ?? label ?? 'Content Snare account';
+async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenAnswer): Promise<AccountIdentity> {
+  let res: Response;
+  try {
+    res = await fetch(`${config.contentsnare.apiUrl}/partner_api/v1/me`, {
+      headers: { authorization: `Bearer ${answer.token.accessToken}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch {
+    throw new AccountLookupError();
+  }
+  if (!res.ok) throw new AccountLookupError(res.status);
+  const me = contentSnareMeSchema.safeParse(await res.json().catch(() => undefined));
+  if (!me.success) throw new AccountLookupError(res.status);
+  const { id, email, full_name: fullName } = me.data;
+  const accountId = id !== undefined ? String(id) : email !== undefined ? `email:${email.toLowerCase()}` : fullName !== undefined ? `name:${fullName}` : undefined;
+  const accountLogin = email ?? fullName;
+  if (accountId === undefined || accountLogin === undefined) throw new AccountLookupError(res.status);
   const scopes = splitScopes(answer.token.scope);
-  return { accountLogin, ...(accountId ? { accountId } : {}), ...(scopes ? { scopes } : {}) };
+  return { accountLogin, accountId, ...(scopes ? { scopes } : {}) };
 }
 
 /** Who the new token belongs to. */
@@ -77,7 +91,7 @@ export async function identifyAccount(
   fetch: Fetch,
   provider: Provider,
   answer: TokenAnswer,
-  label: string | undefined,
+  _label?: string,
 ): Promise<AccountIdentity> {
-  return provider === 'github' ? identifyGithub(config, fetch, answer) : identifyContentSnare(answer, label);
+  return provider === 'github' ? identifyGithub(config, fetch, answer) : identifyContentSnare(config, fetch, answer);
 }

@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
  * A fake authorization server on 127.0.0.1 speaking both providers' dialects:
  * the code host (`/login/oauth/authorize`, `/login/oauth/access_token` answering HTTP 200
  * with `error` for a bad code, `/user`, `/applications/:client/grant|token`) and the
- * collection service (`/oauth/authorize`, `/oauth/token` JSON with refresh_token grant,
- * `/oauth/revoke`). It really checks the client credentials, the redirect URI and the PKCE
+ * collection service (`/oauth/authorization`, the path of the partner API reference's
+ * OpenAPI security scheme; `/oauth/token` JSON with refresh_token grant; `/oauth/revoke`;
+ * and the partner API's `GET /partner_api/v1/me` for the tokens it issued). It really checks the client credentials, the redirect URI and the PKCE
  * verifier against the S256 challenge, and records every value that must never leak.
  */
 
@@ -42,6 +43,8 @@ export interface FakeOAuthBehaviour {
   refreshDelayMs: number;
   /** Extra fields in the collection service's token answer. */
   extraTokenFields: Record<string, unknown>;
+  /** The collection service's `GET /partner_api/v1/me` answer (the reference documents `full_name`). */
+  contentsnareMe: Record<string, unknown>;
 }
 
 export interface FakeOAuthServer {
@@ -54,6 +57,8 @@ export interface FakeOAuthServer {
   refreshCalls(): TokenCall[];
   revokeCalls: { path: string; method: string; authorization?: string; body: string }[];
   userCalls: number;
+  /** `GET /partner_api/v1/me` calls (collection-service account lookups). */
+  meCalls: number;
   /** Access tokens the fake considers valid now. */
   validAccessTokens: Set<string>;
   /** Every code, token, verifier and secret the fake saw or issued: the leak scan's list. */
@@ -86,8 +91,10 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
     expiresIn: 7200,
     refreshDelayMs: 30,
     extraTokenFields: {},
+    contentsnareMe: { id: 'usr_fake_1', full_name: 'Fake Snare Admin', email: 'admin@agency.example' },
   };
   let userCalls = 0;
+  let meCalls = 0;
 
   const issue = (withRefresh: boolean, expires: boolean) => {
     const access = rand('fake-at-');
@@ -116,7 +123,7 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
           res.end(value === undefined ? '' : JSON.stringify(value));
         };
         const path = url.pathname;
-        if (req.method === 'GET' && (path === '/login/oauth/authorize' || path === '/oauth/authorize')) {
+        if (req.method === 'GET' && (path === '/login/oauth/authorize' || path === '/oauth/authorization')) {
           const q = url.searchParams;
           const redirect = new URL(q.get('redirect_uri') ?? 'http://invalid.invalid/');
           const state = q.get('state');
@@ -174,6 +181,12 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
           if (!validAccessTokens.has(token)) return send(401, { message: 'Bad credentials' });
           return send(200, { login: 'octocat', id: 583231 }, { 'x-oauth-scopes': 'repo, gist, workflow' });
         }
+        if (req.method === 'GET' && path === '/partner_api/v1/me') {
+          meCalls++;
+          const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+          if (!validAccessTokens.has(token)) return send(401, { errors: ['Not authorized'] });
+          return send(200, behaviour.contentsnareMe);
+        }
         if (path.startsWith('/applications/') || path === '/oauth/revoke') {
           revokeCalls.push({ path, method: req.method ?? '', authorization: req.headers.authorization, body });
           if (path === '/oauth/revoke') return send(200, {});
@@ -204,6 +217,9 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
     revokeCalls,
     get userCalls() {
       return userCalls;
+    },
+    get meCalls() {
+      return meCalls;
     },
     validAccessTokens,
     sensitive: () => [...seen],

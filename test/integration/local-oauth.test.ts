@@ -81,23 +81,41 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     expect((await api('GET', '/connections')).body.connections).toHaveLength(before);
   });
 
-  it('runs create_client, create_request and api_call on the OAuth-made connection', async () => {
+  it('runs create_client, create_request and api_call on the OAuth-made connection, named by GET /me', async () => {
+    const before = snare.log.length;
+    const calls = () => snare.log.slice(before).map((e) => `${e.method} ${e.path}`);
     const { location } = await roundTrip('contentsnare');
     const connectionId = location.searchParams.get('connectionId') ?? '';
+    // The account was named at connect time from the partner API's GET /me (documented with full_name only).
+    expect(calls()).toEqual(['GET /partner_api/v1/me']);
+    expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({ accountLogin: 'Fake Snare Admin', accountId: 'name:Fake Snare Admin' });
     const invoke = (toolId: string, input: unknown) => api('POST', `/tools/${toolId}/invoke`, { connectionId, input });
 
-    const client = await invoke('contentsnare.create_client', { name: 'Ada Lovelace', email: 'ada@example.com' });
+    const client = await invoke('contentsnare.create_client', { name: 'Ada Lovelace', email: 'ada@example.com', company_name: 'Engines Ltd' });
     expect(client.status, JSON.stringify(client.body)).toBe(200);
-    const clientId = (client.body.data as { id: string | number }).id;
+    const clientId = (client.body.data as { id: string }).id;
     const request = await invoke('contentsnare.create_request', { client_id: clientId, template_id: 'tpl_1', name: 'Onboarding', due_date: '2026-12-31' });
     expect(request.status, JSON.stringify(request.body)).toBe(200);
+    expect(request.body.data).toMatchObject({ sent: true, status: 'published', due: '2026-12-31T00:00:00.000Z', share_link: expect.any(String) });
+    const draft = await invoke('contentsnare.create_request', { client_email: 'grace@example.com', client_name: 'Grace Hopper', template_name: 'Onboarding', name: 'Later', send: false });
+    expect(draft.body).toMatchObject({ ok: true, data: { sent: false, status: 'draft' } });
     const listed = await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'requests' });
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.data.results).toHaveLength(2);
 
     const badDate = await invoke('contentsnare.create_request', { client_id: clientId, template_id: 'tpl_1', name: 'x', due_date: '2026-02-30' });
     expect(badDate.body).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    // Every call reached the fake with the OAuth access token, none was refused or throttled.
+    // Every call reached the fake with the OAuth access token, none was refused or throttled,
+    // and none carried a field the partner API reference does not name.
     expect(snare.count(401) + snare.count(429)).toBe(0);
-    expect(snare.log.length).toBe(3);
+    expect(calls()).toEqual([
+      'GET /partner_api/v1/me',
+      'POST /partner_api/v1/clients',
+      `GET /partner_api/v1/clients/${clientId}`,
+      'POST /partner_api/v1/requests',
+      'POST /partner_api/v1/requests',
+      'GET /partner_api/v1/requests',
+    ]);
+    expect(snare.problems).toEqual([]);
   });
 });

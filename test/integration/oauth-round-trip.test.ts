@@ -65,7 +65,7 @@ describe('OAuth browser round trip', () => {
   it('contentsnare: authorize URL is response_type=code with its scopes, and the round trip stores a refreshable token', async () => {
     const before = t.fake.tokenCalls.length;
     const { authorizeUrl, answer } = await roundTrip('contentsnare', { returnTo: `${appOrigin}/done`, label: 'Agency A' });
-    expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(`${t.fake.url}/oauth/authorize`);
+    expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(`${t.fake.url}/oauth/authorization`);
     expect(authorizeUrl.searchParams.get('response_type')).toBe('code');
     expect(authorizeUrl.searchParams.get('scope')).toBe('read_clients write_clients read_requests write_requests read_templates');
     expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(`${publicUrl}/oauth/contentsnare/callback`);
@@ -77,7 +77,7 @@ describe('OAuth browser round trip', () => {
     expect(call?.params).toMatchObject({ grant_type: 'authorization_code', client_id: t.fake.clientId, redirect_uri: `${publicUrl}/oauth/contentsnare/callback` });
 
     const connection = await new ConnectionRepo(t.ctx.store).get(connectionId);
-    expect(connection).toMatchObject({ provider: 'contentsnare', authMethod: 'oauth', status: 'connected', accountLogin: 'Agency A', label: 'Agency A' });
+    expect(connection).toMatchObject({ provider: 'contentsnare', authMethod: 'oauth', status: 'connected', accountLogin: 'admin@agency.example', accountId: 'usr_fake_1', label: 'Agency A' });
     expect(connection?.tokenExpiresAt).toBe(t.clock.now() + 7200 * 1000);
     const token = await readStoredToken(t.ctx.secrets, connectionId);
     expect(token?.refreshToken).toMatch(/^fake-rt-/);

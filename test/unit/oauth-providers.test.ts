@@ -18,6 +18,11 @@ describe('OAuth provider definitions', () => {
     expect(oauthProviders.contentsnare.tokenEndpoint(config)).toBe('https://api.contentsnare.com/oauth/token');
   });
 
+  it('defaults the collection service authorize path to /oauth/authorization (the reference: its OpenAPI security scheme and the newest client), still configurable', () => {
+    expect(oauthProviders.contentsnare.authorizeEndpoint(loadConfig({}))).toBe('https://api.contentsnare.com/oauth/authorization');
+    expect(oauthProviders.contentsnare.authorizeEndpoint(loadConfig({ CONTENTSNARE_OAUTH_AUTHORIZE_PATH: '/oauth/authorize' }))).toBe('https://api.contentsnare.com/oauth/authorize');
+  });
+
   it('refuses unknown providers with not_found', () => {
     expect(parseProvider('github')).toBe('github');
     expect(() => parseProvider('gitlab')).toThrow(AppError);
