@@ -90,6 +90,12 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     expect(calls()).toEqual(['GET /partner_api/v1/me']);
     expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({ accountLogin: 'Fake Snare Admin', accountId: 'name:Fake Snare Admin' });
     const invoke = (toolId: string, input: unknown) => api('POST', `/tools/${toolId}/invoke`, { connectionId, input });
+    // The catalog describes the inputs the steps take (the friendly names and the pair rules).
+    const tools = (await api('GET', '/tools')).body.tools as Array<{ id: string; inputSchema: { properties: Record<string, unknown>; required: string[]; allOf?: unknown[] } }>;
+    const requestSchema = tools.find((s) => s.id === 'contentsnare.create_request')?.inputSchema;
+    expect(Object.keys(requestSchema?.properties ?? {})).toEqual(expect.arrayContaining(['client_id', 'client_email', 'client_name', 'template_id', 'template_name', 'due_date', 'send']));
+    expect(requestSchema?.allOf).toContainEqual({ oneOf: [{ required: ['client_id'] }, { required: ['client_email'] }] });
+    expect(tools.find((s) => s.id === 'contentsnare.create_client')?.inputSchema.required).toEqual(['name', 'email']);
 
     const client = await invoke('contentsnare.create_client', { name: 'Ada Lovelace', email: 'ada@example.com', company_name: 'Engines Ltd' });
     expect(client.status, JSON.stringify(client.body)).toBe(200);
