@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
+import { connectionTargetOrigin, providerApiOrigin } from '../connections/token-origin';
 import { AppError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
@@ -40,6 +41,17 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
       throw new AppError('invalid_input', `Connection ${input.connectionId} belongs to ${existing.provider}, not ${provider}`, {
         fields: [{ field: 'connectionId', message: `belongs to ${existing.provider}` }],
       });
+    }
+    // The new token is issued for the provider's API: a connection pointing elsewhere (an
+    // enterprise server) would carry it there, so it cannot be reconnected through this app.
+    const target = connectionTargetOrigin(existing, ctx.config);
+    const issuedFor = providerApiOrigin(ctx.config, provider);
+    if (target !== issuedFor) {
+      throw new AppError(
+        'token_origin_mismatch',
+        `Connection ${input.connectionId} calls ${target}, but ${def.displayName} OAuth issues tokens for ${issuedFor}; connect a token for that server with POST /connections instead`,
+        { fields: [{ field: 'connectionId', message: `calls ${target}, not ${issuedFor}` }] },
+      );
     }
   }
 

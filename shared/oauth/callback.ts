@@ -18,6 +18,8 @@ export type CallbackErrorCode =
   | 'token_exchange_failed'
   | 'account_lookup_failed'
   | 'account_mismatch'
+  | 'account_unverified'
+  | 'token_origin_mismatch'
   | 'connection_not_found'
   | 'server_error';
 
@@ -29,6 +31,8 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
   token_exchange_failed: [502, 'The provider refused to exchange the authorization code'],
   account_lookup_failed: [502, 'The connected account could not be read from the provider'],
   account_mismatch: [409, 'Reconnect with the same account the connection was made with'],
+  account_unverified: [409, 'The account could not be proven to be the one the connection was made with; connect it as a new connection'],
+  token_origin_mismatch: [409, 'The connection points at another server than this provider issues tokens for; connect it as a new connection'],
   connection_not_found: [404, 'The connection to reconnect no longer exists'],
   server_error: [500, 'Connecting failed; try again'],
 };
