@@ -155,6 +155,7 @@ export class IntegrationsStack extends Stack {
     this.front.route(oauth, [
       { path: '/oauth/{provider}/authorize', methods: [POST] },
       { path: '/oauth/{provider}/callback', methods: [GET] },
+      { path: '/oauth/{provider}/start', methods: [GET] },
     ]);
     this.front.route(platformApi, [
       { path: '/healthz', methods: [GET] },

@@ -7,6 +7,7 @@ import type { HttpResponse, Route } from '../../shared/http/types';
 import { startAuthorization } from '../../shared/oauth/authorize';
 import { handleCallback, type CallbackOutcome } from '../../shared/oauth/callback';
 import { parseProvider } from '../../shared/oauth/providers';
+import { clearBindingCookie, handleStart } from '../../shared/oauth/start';
 import { callbackPage } from './callback-page';
 
 /**
@@ -20,7 +21,10 @@ function toResponse(outcome: CallbackOutcome, accept: string | undefined): HttpR
   return callbackPage(outcome.status, outcome.body, accept, callbackHeaders);
 }
 
-/** `POST /oauth/:provider/authorize` (platform key) and `GET /oauth/:provider/callback` (browser). */
+/**
+ * `POST /oauth/:provider/authorize` (platform key), `GET /oauth/:provider/start` (browser:
+ * what authorizeUrl opens) and `GET /oauth/:provider/callback` (browser).
+ */
 export function routes(ctx: AppContext): Route[] {
   return [
     {
@@ -34,16 +38,38 @@ export function routes(ctx: AppContext): Route[] {
       },
     },
     {
+      // The browser opens authorizeUrl here: bound to this browser by a cookie, then on to the provider.
+      method: 'GET',
+      pattern: '/oauth/:provider/start',
+      auth: 'none',
+      handle: async (req) => {
+        try {
+          const started = await handleStart(ctx, parseProvider(req.params.provider), req.query);
+          return { status: 302, headers: { ...callbackHeaders, location: started.location, 'set-cookie': started.setCookie }, body: '' };
+        } catch (e) {
+          if (!(e instanceof AppError)) ctx.logger.error('oauth start failed', { error: e });
+          const answer = toErrorResponse(e);
+          return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
+        }
+      },
+    },
+    {
       method: 'GET',
       pattern: '/oauth/:provider/callback',
       auth: 'none',
       handle: async (req) => {
+        const provider = parseProvider(req.params.provider);
+        const states = req.query.getAll('state');
+        // The binding cookie has done its job whatever the outcome: the browser drops it.
+        const clear: Record<string, string> =
+          states.length === 1 && states[0] ? { 'set-cookie': clearBindingCookie(ctx.config.publicUrl, provider, states[0]) } : {};
         try {
-          return toResponse(await handleCallback(ctx, parseProvider(req.params.provider), req.query), req.headers.accept);
+          const answer = toResponse(await handleCallback(ctx, provider, req.query, req.headers.cookie), req.headers.accept);
+          return { ...answer, headers: { ...answer.headers, ...clear } };
         } catch (e) {
           if (!(e instanceof AppError)) ctx.logger.error('oauth callback failed', { error: e });
           const answer = toErrorResponse(e);
-          return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
+          return { ...answer, headers: { ...answer.headers, ...callbackHeaders, ...clear } };
         }
       },
     },

@@ -1,13 +1,24 @@
 import type { AppContext } from '../app/context';
+import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
+import { assertTokenOrigin, boundOrigin, connectionApiBase } from './token-origin';
 
 export interface CodeHostAccess {
   baseUrl: string;
   token: string;
 }
 
-/** The REST base (a connection's own for enterprise servers) and the token to call it with. */
+/**
+ * The REST base (a connection's own for enterprise servers) and the token to call it with:
+ * the one place where a code-host token meets the URL it is sent to. Every code-host
+ * request (Octokit steps, `github.api_call`, webhook registration, polling, the sweep)
+ * gets its token here, and a token is refused (`token_origin_mismatch`, before any I/O)
+ * for any origin but the one it was issued for.
+ */
 export async function codeHostAccess(ctx: Pick<AppContext, 'config' | 'tokens'>, connection: Connection): Promise<CodeHostAccess> {
-  const baseUrl = (connection.apiBaseUrl ?? ctx.config.github.apiUrl).replace(/\/+$/, '');
-  return { baseUrl, token: await ctx.tokens.accessToken(connection) };
+  const baseUrl = connectionApiBase(connection, ctx.config);
+  if (!ctx.tokens.credential) throw new AppError('internal', 'The token provider cannot say which origin a token belongs to; nothing is sent');
+  const credential = await ctx.tokens.credential(connection);
+  assertTokenOrigin(boundOrigin(credential, connection, ctx.config), baseUrl, connection.id);
+  return { baseUrl, token: credential.accessToken };
 }

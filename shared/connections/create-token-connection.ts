@@ -7,6 +7,7 @@ import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
 import { apiBaseUrl } from './api-base-url';
 import { ConnectionRepo } from './connection-repo';
 import { writeStoredToken } from './stored-token';
+import { originOf } from './token-origin';
 
 const bodySchema = z
   .object({
@@ -59,7 +60,8 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
     createdAt: now,
     updatedAt: now,
   };
-  await writeStoredToken(ctx.secrets, connection.id, { accessToken: input.token });
+  // Bound to the origin it was verified at: code-host requests never carry it anywhere else.
+  await writeStoredToken(ctx.secrets, connection.id, { accessToken: input.token, origin: originOf(baseUrl) });
   await new ConnectionRepo(ctx.store).create(connection);
   ctx.logger.info('connection created', { connectionId: connection.id, accountLogin: connection.accountLogin, authMethod: 'token' });
   return connection;

@@ -8,9 +8,19 @@ import { withLease } from '../store/lease';
 import { SubscriptionRepo } from '../subscriptions/subscription-repo';
 import { ConnectionRepo } from './connection-repo';
 
+/** What revocation did: `revoked` only when the provider confirmed it; `note` says why not otherwise. */
+export interface RevokeOutcome {
+  revoked: boolean;
+  note?: string;
+}
+
 export interface DisconnectOptions {
-  /** Revokes the token at the provider (OAuth connections); failures are reported, not thrown. */
-  revoke?: (connection: Connection) => Promise<void>;
+  /**
+   * Revokes the token at the provider (OAuth connections). Throws when a due revocation
+   * failed (reported as a warning, not thrown on); answers what it did (nothing answered:
+   * revoked).
+   */
+  revoke?: (connection: Connection) => Promise<RevokeOutcome | void>;
 }
 
 export interface DisconnectResult {
@@ -19,6 +29,8 @@ export interface DisconnectResult {
   subscriptionsDeleted: number;
   hooksDeleted: number;
   revoked?: boolean;
+  /** Why the token was not revoked though nothing failed (user-made tokens, already revoked). */
+  note?: string;
   /** What could not be done at the code host (hooks left behind, revocation refused). */
   warnings: string[];
 }
@@ -51,10 +63,12 @@ export async function disconnect(ctx: AppContext, id: string, options: Disconnec
     if (out.warning) warnings.push(out.warning);
   }
   let revoked: boolean | undefined;
+  let note: string | undefined;
   if (options.revoke) {
     try {
-      await options.revoke(connection);
-      revoked = true;
+      const outcome = await options.revoke(connection);
+      revoked = outcome ? outcome.revoked : true;
+      note = outcome?.note;
     } catch (e) {
       revoked = false;
       warnings.push(`The token could not be revoked at the provider: ${(e as Error).message}`);
@@ -63,5 +77,5 @@ export async function disconnect(ctx: AppContext, id: string, options: Disconnec
   await ctx.secrets.delete(secretNames.connectionToken(id));
   await connections.delete(id);
   ctx.logger.info('connection deleted', { connectionId: id, subscriptionsDeleted: subs.length, hooksDeleted, warnings: warnings.length });
-  return { id, deleted: true, subscriptionsDeleted: subs.length, hooksDeleted, revoked, warnings };
+  return { id, deleted: true, subscriptionsDeleted: subs.length, hooksDeleted, revoked, ...(note !== undefined ? { note } : {}), warnings };
 }

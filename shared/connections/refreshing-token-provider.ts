@@ -6,9 +6,10 @@ import { clientCredentials, oauthProviders } from '../oauth/providers';
 import { requestToken, TokenEndpointError } from '../oauth/token-client';
 import { ConnectionRepo } from './connection-repo';
 import { acquireLease, releaseLease } from '../store/lease';
-import { SecretTokenProvider } from './secret-token-provider';
+import { credentialOf, SecretTokenProvider } from './secret-token-provider';
 import { readStoredToken, writeStoredToken } from './stored-token';
-import type { TokenProvider } from './token-provider';
+import type { TokenCredential, TokenProvider } from './token-provider';
+import { providerApiOrigin } from './token-origin';
 
 export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'>;
 
@@ -29,16 +30,19 @@ export interface RefreshOptions {
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Access tokens for every connection. The collection service's expire (about two hours):
+ * Access tokens for every connection. The collection service's expire (about two hours), as
+ * do the code host's user tokens of GitHub Apps and of OAuth apps that opted in (8 hours):
  * they are refreshed ahead of expiry or on `forceRefresh` (after a 401), single-flight per
  * connection within the process (a map of promises) and across workers (a lease row,
- * re-reading the token after acquiring it). Code-host tokens do not expire and are read as
- * they are. Only a definitive `invalid_grant` marks a connection `reconnect_required`.
+ * re-reading the token after acquiring it). Tokens stored without an expiry (user-made
+ * tokens, classic OAuth-app tokens) never expire and are read as they are. Only a dead
+ * refresh token (`invalid_grant`, GitHub's `bad_refresh_token`, or past its own expiry)
+ * marks a connection `reconnect_required`.
  */
 export class RefreshingTokenProvider implements TokenProvider {
   private readonly plain: SecretTokenProvider;
   private readonly repo: ConnectionRepo;
-  private readonly inflight = new Map<string, Promise<string>>();
+  private readonly inflight = new Map<string, Promise<TokenCredential>>();
   private readonly o: Required<RefreshOptions>;
 
   constructor(private readonly deps: RefreshDeps, options: RefreshOptions = {}) {
@@ -55,17 +59,22 @@ export class RefreshingTokenProvider implements TokenProvider {
   }
 
   async accessToken(connection: Connection, options?: { forceRefresh?: boolean }): Promise<string> {
+    return (await this.credential(connection, options)).accessToken;
+  }
+
+  async credential(connection: Connection, options?: { forceRefresh?: boolean }): Promise<TokenCredential> {
     if (!oauthProviders[connection.provider].refreshable || connection.authMethod !== 'oauth') {
-      return this.plain.accessToken(connection);
+      return this.plain.credential(connection);
     }
-    if (connection.status === 'reconnect_required') return this.plain.accessToken(connection);
+    if (connection.status === 'reconnect_required') return this.plain.credential(connection);
     let token = await this.readToken(connection.id);
     // The table says a newer token exists than the (cached) secret shows: read it afresh.
     if (connection.tokenExpiresAt !== undefined && token.expiresAt !== undefined && connection.tokenExpiresAt > token.expiresAt) {
       token = await this.readToken(connection.id, true);
     }
-    const force = options?.forceRefresh === true;
-    if (!force && !this.needsRefresh(token, connection)) return token.accessToken;
+    // A token stored without an expiry does not expire: there is nothing to refresh.
+    const force = options?.forceRefresh === true && (token.expiresAt ?? connection.tokenExpiresAt) !== undefined;
+    if (!force && !this.needsRefresh(token, connection)) return credentialOf(token);
     const running = this.inflight.get(connection.id);
     if (running) return running;
     const flight = this.refreshAcrossWorkers(connection, token, force).finally(() => this.inflight.delete(connection.id));
@@ -84,7 +93,7 @@ export class RefreshingTokenProvider implements TokenProvider {
     return token;
   }
 
-  private async refreshAcrossWorkers(connection: Connection, before: StoredToken, force: boolean): Promise<string> {
+  private async refreshAcrossWorkers(connection: Connection, before: StoredToken, force: boolean): Promise<TokenCredential> {
     const name = `refresh#${connection.id}`;
     for (let poll = 0; poll <= this.o.maxWaitPolls; poll++) {
       const lease = await acquireLease(this.deps.store, this.deps.clock, name, this.o.ownerId, this.o.leaseSeconds);
@@ -98,24 +107,27 @@ export class RefreshingTokenProvider implements TokenProvider {
       // Another worker is refreshing: wait for its result rather than spend the refresh token twice.
       await this.o.sleep(Math.min(25 * 1.5 ** poll, 500));
       const now = await this.readToken(connection.id, true);
-      if (now.accessToken !== before.accessToken && !this.needsRefresh(now, connection)) return now.accessToken;
+      if (now.accessToken !== before.accessToken && !this.needsRefresh(now, connection)) return credentialOf(now);
       const current = await this.repo.get(connection.id);
       if (!current) throw new AppError('connection_not_found', `Connection ${connection.id} does not exist`);
-      if (current.status === 'reconnect_required') return this.plain.accessToken(current);
+      if (current.status === 'reconnect_required') return this.plain.credential(current);
     }
     throw new AppError('unavailable', `The token of connection ${connection.id} is being refreshed elsewhere; try again`);
   }
 
-  private async refreshHoldingLease(connection: Connection, before: StoredToken, force: boolean): Promise<string> {
+  private async refreshHoldingLease(connection: Connection, before: StoredToken, force: boolean): Promise<TokenCredential> {
     const id = connection.id;
     const current = await this.repo.get(id);
     if (!current) throw new AppError('connection_not_found', `Connection ${id} does not exist`);
-    if (current.status === 'reconnect_required') return this.plain.accessToken(current);
+    if (current.status === 'reconnect_required') return this.plain.credential(current);
     // Re-read (bypassing caches) after acquiring: another worker may have refreshed meanwhile.
     const token = await this.readToken(id, true);
-    if (token.accessToken !== before.accessToken && !this.needsRefresh(token, current)) return token.accessToken;
-    if (!force && !this.needsRefresh(token, current)) return token.accessToken;
+    if (token.accessToken !== before.accessToken && !this.needsRefresh(token, current)) return credentialOf(token);
+    if (!force && !this.needsRefresh(token, current)) return credentialOf(token);
     if (!token.refreshToken) return this.markReconnect(current, 'the provider gave no refresh token and the access token expired');
+    if (token.refreshTokenExpiresAt !== undefined && token.refreshTokenExpiresAt <= this.deps.clock.now()) {
+      return this.markReconnect(current, 'the refresh token expired; reconnect the account');
+    }
 
     const def = oauthProviders[current.provider];
     const creds = await clientCredentials(this.deps, current.provider);
@@ -127,7 +139,15 @@ export class RefreshingTokenProvider implements TokenProvider {
           refresh_token: token.refreshToken,
         });
         // Providers that rotate refresh tokens send a new one; others keep the old one valid.
-        const next: StoredToken = { ...answer.token, refreshToken: answer.token.refreshToken ?? token.refreshToken };
+        // A refreshed token keeps the origin of the one it replaces (legacy ones: the provider's API).
+        const next: StoredToken = {
+          ...answer.token,
+          refreshToken: answer.token.refreshToken ?? token.refreshToken,
+          origin: token.origin ?? providerApiOrigin(this.deps.config, current.provider),
+        };
+        if (next.refreshTokenExpiresAt === undefined && answer.token.refreshToken === undefined && token.refreshTokenExpiresAt !== undefined) {
+          next.refreshTokenExpiresAt = token.refreshTokenExpiresAt;
+        }
         await writeStoredToken(this.deps.secrets, id, next);
         await this.repo.update(id, (c) => {
           const updated: Connection = { ...c, updatedAt: new Date(this.deps.clock.now()).toISOString() };
@@ -136,15 +156,15 @@ export class RefreshingTokenProvider implements TokenProvider {
         });
         this.deps.metrics.count('token_refreshes', 1, { provider: current.provider });
         log.info('oauth token refreshed', { attempt });
-        return next.accessToken;
+        return credentialOf(next);
       } catch (e) {
         if (!(e instanceof TokenEndpointError)) throw e;
         if (e.kind === 'invalid_grant') {
           // A worker whose lease expired may have refreshed meanwhile: then ours was merely stale.
           const latest = await this.readToken(id, true);
-          if (latest.refreshToken !== token.refreshToken) return latest.accessToken;
-          log.warn('oauth refresh refused: invalid_grant', { status: e.status });
-          return this.markReconnect(current, 'the provider refused the refresh token (invalid_grant); reconnect the account');
+          if (latest.refreshToken !== token.refreshToken) return credentialOf(latest);
+          log.warn('oauth refresh refused: the refresh token is dead', { oauthError: e.oauthError, status: e.status });
+          return this.markReconnect(current, `the provider refused the refresh token (${e.oauthError ?? 'invalid_grant'}); reconnect the account`);
         }
         if (e.kind === 'rejected') {
           log.error('oauth refresh rejected', { oauthError: e.oauthError, status: e.status });

@@ -2,18 +2,27 @@ import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
 import type { SecretStore } from '../ports';
 import { readStoredToken } from './stored-token';
-import type { TokenProvider } from './token-provider';
+import type { TokenCredential, TokenProvider } from './token-provider';
 
 /** Tokens that do not expire (code-host tokens): read from the secret store as they are. */
 export class SecretTokenProvider implements TokenProvider {
   constructor(private readonly secrets: SecretStore) {}
 
   async accessToken(connection: Connection): Promise<string> {
+    return (await this.credential(connection)).accessToken;
+  }
+
+  async credential(connection: Connection): Promise<TokenCredential> {
     if (connection.status === 'reconnect_required') {
       throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected${connection.statusReason ? `: ${connection.statusReason}` : ''}`);
     }
     const token = await readStoredToken(this.secrets, connection.id);
     if (!token) throw new AppError('reconnect_required', `Connection ${connection.id} has no stored token; reconnect it`);
-    return token.accessToken;
+    return credentialOf(token);
   }
+}
+
+/** The part of a stored token that leaves the secret store: never the refresh token. */
+export function credentialOf(token: { accessToken: string; origin?: string }): TokenCredential {
+  return token.origin === undefined ? { accessToken: token.accessToken } : { accessToken: token.accessToken, origin: token.origin };
 }

@@ -9,6 +9,8 @@ const storedTokenSchema = z.object({
   expiresAt: z.number().optional(),
   tokenType: z.string().optional(),
   scope: z.string().optional(),
+  origin: z.string().optional(),
+  refreshTokenExpiresAt: z.number().optional(),
 });
 
 /** Reads a connection's token record from the secret store. */

@@ -14,6 +14,7 @@ export const errorCodes = [
   'upstream_error',
   'connection_not_found',
   'reconnect_required',
+  'token_origin_mismatch',
   'not_configured',
   'not_implemented',
   'invalid_signature',

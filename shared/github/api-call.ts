@@ -7,6 +7,7 @@ import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
 import { githubApiBase, githubUserAgent, type GitHubClient } from './octokit';
 import { pickHeaders, readResponseData } from '../http/read-response';
+import { codeHostAccess } from '../connections/code-host-access';
 
 /**
  * `github.api_call`: any REST call the pre-built steps do not cover, with the connected
@@ -98,7 +99,8 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   if (body !== undefined) headers['content-type'] ??= 'application/json';
   if (args.dryRun) return { dryRun: true, request: { method: args.method, url: url.toString(), headers, body: args.body } };
 
-  const token = await ctx.app.tokens.accessToken(ctx.connection);
+  // The token comes from the one place that refuses to send it outside its origin.
+  const { token } = await codeHostAccess(ctx.app, ctx.connection);
   const send = sameOriginFetch(ctx.app.fetch, base);
   for (let attempt = 0; ; attempt++) {
     const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${token}` }, body });

@@ -9,6 +9,8 @@ import type { HttpRequest, HttpResponse } from './types';
 export function fromLambdaEvent(event: APIGatewayProxyEventV2): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+  // Payload v2 passes the request's cookies beside the headers (the OAuth browser binding reads them).
+  if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   const raw = event.body ?? '';
   const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
   return {
@@ -22,7 +24,9 @@ export function fromLambdaEvent(event: APIGatewayProxyEventV2): HttpRequest {
 
 export function toLambdaResult(res: HttpResponse): APIGatewayProxyStructuredResultV2 {
   const body = res.body ?? '';
-  return Buffer.isBuffer(body)
-    ? { statusCode: res.status, headers: res.headers, body: body.toString('base64'), isBase64Encoded: true }
-    : { statusCode: res.status, headers: res.headers, body };
+  // Payload v2 takes Set-Cookie in `cookies`, not among the headers.
+  const { 'set-cookie': setCookie, ...headers } = res.headers ?? {};
+  const cookies = setCookie === undefined ? {} : { cookies: [setCookie] };
+  const base = { statusCode: res.status, ...(res.headers === undefined ? {} : { headers }), ...cookies };
+  return Buffer.isBuffer(body) ? { ...base, body: body.toString('base64'), isBase64Encoded: true } : { ...base, body };
 }

@@ -17,6 +17,7 @@ export const statusByCode: Record<ErrorCode, number> = {
   connection_not_found: 404,
   conflict: 409,
   reconnect_required: 409,
+  token_origin_mismatch: 409,
   payload_too_large: 413,
   rate_limited: 429,
   not_implemented: 501,

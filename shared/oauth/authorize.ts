@@ -1,10 +1,12 @@
 import * as z from 'zod';
 import type { AppContext } from '../app/context';
+import type { Config } from '../config/config';
 import { ConnectionRepo } from '../connections/connection-repo';
+import { connectionTargetOrigin, providerApiOrigin } from '../connections/token-origin';
 import { AppError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
-import { pkceChallenge, randomUrlToken, stateHash } from './pkce';
+import { pkceChallenge, randomUrlToken } from './pkce';
 import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
 import { checkReturnTo } from './return-to';
 import { saveState, stateLifetimeMs, type OAuthStateRecord } from './state-store';
@@ -25,12 +27,13 @@ export interface AuthorizeAnswer {
 
 /**
  * Starts an authorization: a fresh single-use state and PKCE verifier are kept
- * server-side (only the state's hash is the key), and the provider's authorize URL is
- * returned for the person's browser.
+ * server-side (only the state's hash is the key, the verifier sealed under the state), and
+ * the URL of our start step (`GET /oauth/{provider}/start?state=`) is returned for the
+ * person's browser, which it binds to the flow and sends on to the provider.
  */
 export async function startAuthorization(ctx: AppContext, provider: Provider, body: unknown): Promise<AuthorizeAnswer> {
   const def = oauthProviders[provider];
-  const { clientId } = await clientCredentials(ctx, provider);
+  await clientCredentials(ctx, provider);
   const input = parseOrThrow(authorizeInputSchema, body);
   const returnTo = input.returnTo === undefined ? undefined : checkReturnTo(input.returnTo, ctx.config.allowedReturnOrigins);
   if (input.connectionId !== undefined) {
@@ -40,6 +43,17 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
       throw new AppError('invalid_input', `Connection ${input.connectionId} belongs to ${existing.provider}, not ${provider}`, {
         fields: [{ field: 'connectionId', message: `belongs to ${existing.provider}` }],
       });
+    }
+    // The new token is issued for the provider's API: a connection pointing elsewhere (an
+    // enterprise server) would carry it there, so it cannot be reconnected through this app.
+    const target = connectionTargetOrigin(existing, ctx.config);
+    const issuedFor = providerApiOrigin(ctx.config, provider);
+    if (target !== issuedFor) {
+      throw new AppError(
+        'token_origin_mismatch',
+        `Connection ${input.connectionId} calls ${target}, but ${def.displayName} OAuth issues tokens for ${issuedFor}; connect a token for that server with POST /connections instead`,
+        { fields: [{ field: 'connectionId', message: `calls ${target}, not ${issuedFor}` }] },
+      );
     }
   }
 
@@ -51,17 +65,28 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
   if (returnTo !== undefined) record.returnTo = returnTo;
   if (input.label !== undefined) record.label = input.label;
   if (input.connectionId !== undefined) record.connectionId = input.connectionId;
-  await saveState(ctx.store, stateHash(state), record);
+  await saveState(ctx.store, state, record);
 
-  const url = new URL(def.authorizeEndpoint(ctx.config));
-  for (const [k, v] of Object.entries(def.authorizeExtras)) url.searchParams.set(k, v);
-  url.searchParams.set('client_id', clientId);
-  url.searchParams.set('redirect_uri', redirectUri);
-  url.searchParams.set('scope', def.scopes(ctx.config));
-  url.searchParams.set('state', state);
-  url.searchParams.set('code_challenge', pkceChallenge(codeVerifier));
-  url.searchParams.set('code_challenge_method', 'S256');
   ctx.logger.info('oauth authorization started', { provider, reconnect: input.connectionId !== undefined, connectionId: input.connectionId });
   ctx.metrics.count('OAuthAuthorizeStarted', 1, { provider });
-  return { authorizeUrl: url.toString(), expiresAt: new Date(expiresAt).toISOString() };
+  // The browser opens our start step first: it binds the flow to that browser with a
+  // cookie (a Set-Cookie on this answer would reach the platform's back end, not the
+  // browser), then sends it on to the provider's authorize URL.
+  const start = new URL(`${ctx.config.publicUrl}/oauth/${provider}/start`);
+  start.searchParams.set('state', state);
+  return { authorizeUrl: start.toString(), expiresAt: new Date(expiresAt).toISOString() };
+}
+
+/** The provider's authorize URL for a state: where the start step sends the browser. */
+export function providerAuthorizeUrl(config: Config, provider: Provider, clientId: string, state: string, record: OAuthStateRecord): string {
+  const def = oauthProviders[provider];
+  const url = new URL(def.authorizeEndpoint(config));
+  for (const [k, v] of Object.entries(def.authorizeExtras)) url.searchParams.set(k, v);
+  url.searchParams.set('client_id', clientId);
+  url.searchParams.set('redirect_uri', record.redirectUri);
+  url.searchParams.set('scope', def.scopes(config));
+  url.searchParams.set('state', state);
+  url.searchParams.set('code_challenge', pkceChallenge(record.codeVerifier));
+  url.searchParams.set('code_challenge_method', 'S256');
+  return url.toString();
 }

@@ -1,12 +1,13 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../app/context';
 import { AppError, InvalidInputError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import { AccountLookupError, identifyAccount } from './identify';
-import { stateHash } from './pkce';
 import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
 import { withQuery } from './return-to';
 import { saveOAuthConnection } from './save-connection';
-import { consumeState, type OAuthStateRecord } from './state-store';
+import { bindingCookieName, bindingHash, readCookie } from './start';
+import { consumeState, readState, type OAuthStateRecord } from './state-store';
 import { requestToken, TokenEndpointError } from './token-client';
 
 /** Error codes put in `returnTo?error=`; stable, and never carrying provider text. */
@@ -18,6 +19,8 @@ export type CallbackErrorCode =
   | 'token_exchange_failed'
   | 'account_lookup_failed'
   | 'account_mismatch'
+  | 'account_unverified'
+  | 'token_origin_mismatch'
   | 'connection_not_found'
   | 'server_error';
 
@@ -29,6 +32,8 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
   token_exchange_failed: [502, 'The provider refused to exchange the authorization code'],
   account_lookup_failed: [502, 'The connected account could not be read from the provider'],
   account_mismatch: [409, 'Reconnect with the same account the connection was made with'],
+  account_unverified: [409, 'The account could not be proven to be the one the connection was made with; connect it as a new connection'],
+  token_origin_mismatch: [409, 'The connection points at another server than this provider issues tokens for; connect it as a new connection'],
   connection_not_found: [404, 'The connection to reconnect no longer exists'],
   server_error: [500, 'Connecting failed; try again'],
 };
@@ -49,15 +54,36 @@ function failed(record: OAuthStateRecord, code: CallbackErrorCode): CallbackOutc
   return { kind: 'page', status, body: { provider: record.provider, error: { code, message } } };
 }
 
+function boundToThisBrowser(record: OAuthStateRecord, cookie: string | undefined): boolean {
+  if (record.bindingHash === undefined || cookie === undefined) return false;
+  const expected = Buffer.from(record.bindingHash);
+  const given = Buffer.from(bindingHash(cookie));
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
 /**
  * The browser's return from the provider. A missing, unknown, expired, reused or foreign
- * state throws `invalid_input` (400) before any call to the token endpoint. After the
+ * state, or a browser without the flow's binding cookie, throws `invalid_input` (400)
+ * before any call to the token endpoint. After the
  * state is consumed, failures go back to `returnTo` with `error=` and store nothing.
  */
-export async function handleCallback(ctx: AppContext, provider: Provider, query: URLSearchParams): Promise<CallbackOutcome> {
+export async function handleCallback(
+  ctx: AppContext,
+  provider: Provider,
+  query: URLSearchParams,
+  cookieHeader?: string,
+): Promise<CallbackOutcome> {
   const state = singleParam(query, 'state');
   if (state === undefined) throw new InvalidInputError([{ field: 'state', message: 'missing' }]);
-  const record = await consumeState(ctx.store, ctx.clock, stateHash(state));
+  // Only the browser that opened the start step may finish the flow. Checked before the
+  // state is taken, so a callback URL planted in another browser cannot spend it either.
+  const pending = await readState(ctx.store, ctx.clock, state);
+  if (!pending) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
+  if (!boundToThisBrowser(pending, readCookie(cookieHeader, bindingCookieName(state)))) {
+    ctx.logger.warn('oauth callback refused: not the browser that started the flow', { provider });
+    throw new AppError('invalid_input', 'This callback did not come from the browser that started the connection; start the connection again, in one browser');
+  }
+  const record = await consumeState(ctx.store, ctx.clock, state);
   if (!record) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
   if (record.provider !== provider) throw new AppError('invalid_input', 'The state was issued for another provider');
   if (record.redirectUri !== redirectUriFor(ctx.config, provider)) {

@@ -24,10 +24,17 @@ export interface OAuthProviderDef {
   /** Extra authorize query parameters (the collection service wants `response_type=code` first). */
   authorizeExtras: Record<string, string>;
   tokenEndpoint(config: Config): string;
+  /** The API its tokens are issued for: their origin is the only one they are ever sent to. */
+  apiBase(config: Config): string;
   /** Body encoding of the token call: the code host takes a form, the collection service JSON. */
   tokenBody: 'form' | 'json';
-  /** Whether access tokens expire and are refreshed (refresh_token grant). */
+  /** Whether access tokens may expire and are then refreshed (refresh_token grant). */
   refreshable: boolean;
+  /**
+   * A reconnect must prove the same account: both the connection and the new token name an
+   * account id, and they are equal; a missing id on either side is a refusal, not a skip.
+   */
+  reconnectNeedsAccountId: boolean;
   /** Lifetime assumed when the token answer has no `expires_in` (seconds). */
   defaultExpiresInSeconds?: number;
 }
@@ -45,8 +52,12 @@ export const oauthProviders: Record<Provider, OAuthProviderDef> = {
     authorizeEndpoint: (c) => `${c.github.oauthUrl}/login/oauth/authorize`,
     authorizeExtras: {},
     tokenEndpoint: (c) => `${c.github.oauthUrl}/login/oauth/access_token`,
+    apiBase: (c) => c.github.apiUrl,
     tokenBody: 'form',
-    refreshable: false,
+    // GitHub Apps' user tokens (and OAuth apps that opted in) expire after 8 hours and come
+    // with a refresh token; tokens answered without `expires_in` never expire and are never refreshed.
+    refreshable: true,
+    reconnectNeedsAccountId: true,
   },
   contentsnare: {
     id: 'contentsnare',
@@ -58,8 +69,13 @@ export const oauthProviders: Record<Provider, OAuthProviderDef> = {
     authorizeEndpoint: (c) => `${c.contentsnare.oauthUrl}${c.contentsnare.authorizePath}`,
     authorizeExtras: { response_type: 'code' },
     tokenEndpoint: (c) => `${c.contentsnare.oauthUrl}/oauth/token`,
+    apiBase: (c) => c.contentsnare.apiUrl,
     tokenBody: 'json',
     refreshable: true,
+    // Its account is read from the partner API's GET /me, which always yields an id (identify.ts),
+    // so a different account is refused. Connections made before that carry no id: their
+    // reconnect adopts the GET /me id instead of being stuck unrepairable.
+    reconnectNeedsAccountId: false,
     // Its access tokens last about two hours.
     defaultExpiresInSeconds: 2 * 60 * 60,
   },

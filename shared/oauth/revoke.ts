@@ -1,8 +1,10 @@
 import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
+import type { RevokeOutcome } from '../connections/disconnect';
 import { readStoredToken } from '../connections/stored-token';
+import { boundOrigin, originOf } from '../connections/token-origin';
 import { AppError } from '../domain/errors';
-import type { Connection } from '../domain/model';
+import type { Connection, StoredToken } from '../domain/model';
 import { clientCredentials } from './providers';
 
 export interface RevokeResult {
@@ -33,10 +35,18 @@ async function send(deps: RevokeDeps, url: string, init: RequestInit): Promise<n
  * for that user, which is the clean end of a connection. But several connections may be
  * the same account: then only this connection's token is deleted, so the others live on.
  */
-async function revokeGithub(deps: RevokeDeps, connection: Connection, accessToken: string): Promise<RevokeResult> {
+async function revokeGithub(deps: RevokeDeps, connection: Connection, token: StoredToken): Promise<RevokeResult> {
   if (connection.authMethod !== 'oauth') {
-    return { revoked: false, reason: 'user-made token: nothing to revoke at the code host (the user deletes it in their settings)' };
+    return {
+      revoked: false,
+      reason: 'A user-made token is deleted here only: revoke it at the code host yourself (Settings > Developer settings > Personal access tokens), the app cannot',
+    };
   }
+  // Revocation sends the token to GITHUB_API_URL: never when it was issued for another origin.
+  if (boundOrigin(token, connection, deps.config) !== originOf(deps.config.github.apiUrl)) {
+    return { revoked: false, reason: 'the token was issued for another server than GITHUB_API_URL: not sent there to be revoked' };
+  }
+  const accessToken = token.accessToken;
   const { clientId, clientSecret } = await clientCredentials(deps, 'github');
   const siblings = connection.accountId
     ? (await new ConnectionRepo(deps.store).list()).filter(
@@ -89,7 +99,7 @@ export async function revokeConnection(deps: RevokeDeps, connection: Connection)
   try {
     const token = await readStoredToken(deps.secrets, connection.id);
     if (!token) result = { revoked: false, reason: 'no stored token' };
-    else if (connection.provider === 'github') result = await revokeGithub(deps, connection, token.accessToken);
+    else if (connection.provider === 'github') result = await revokeGithub(deps, connection, token);
     else result = await revokeContentSnare(deps, token);
   } catch (e) {
     const reason = e instanceof AppError && e.code === 'not_configured' ? e.message : 'revocation failed';
@@ -101,12 +111,14 @@ export async function revokeConnection(deps: RevokeDeps, connection: Connection)
 
 /**
  * The `revoke` callback of `disconnect()` (shared/connections/disconnect.ts), which expects
- * a throw when revocation failed: throws only for a revocation that was due and failed,
- * not for "nothing to revoke" (user-made tokens) or "already revoked".
+ * a throw when revocation failed: throws only for a revocation that was due and failed.
+ * "Nothing to revoke" (user-made tokens) and "already revoked" answer `revoked: false` with
+ * the reason as a note, so the answer never claims a revocation that did not happen.
  */
-export function revokeForDisconnect(deps: RevokeDeps): (connection: Connection) => Promise<void> {
+export function revokeForDisconnect(deps: RevokeDeps): (connection: Connection) => Promise<RevokeOutcome> {
   return async (connection) => {
     const result = await revokeConnection(deps, connection);
     if (result.failed) throw new Error(result.reason ?? 'revocation failed');
+    return result.revoked ? { revoked: true } : { revoked: false, ...(result.reason !== undefined ? { note: result.reason } : {}) };
   };
 }

@@ -1,11 +1,14 @@
 import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
 import { writeStoredToken } from '../connections/stored-token';
+import { connectionTargetOrigin, providerApiOrigin } from '../connections/token-origin';
 import type { Connection, Provider, StoredToken } from '../domain/model';
 import { secretNames } from '../domain/model';
 import type { AccountIdentity } from './identify';
+import { oauthProviders } from './providers';
 
-export type SaveResult = { ok: true; connectionId: string } | { ok: false; error: 'connection_not_found' | 'account_mismatch' };
+export type SaveError = 'connection_not_found' | 'account_mismatch' | 'account_unverified' | 'token_origin_mismatch';
+export type SaveResult = { ok: true; connectionId: string } | { ok: false; error: SaveError };
 
 export interface SaveInput {
   provider: Provider;
@@ -18,15 +21,17 @@ export interface SaveInput {
 
 /**
  * Stores the token FIRST, then the connection: a crash in between leaves an orphan secret
- * (harmless, overwritten or deleted later), never a connection without a token.
+ * (harmless, overwritten or deleted later), never a connection without a token. The token
+ * is stored with its origin: the provider's API, the only place an OAuth token is for.
  */
 export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Promise<SaveResult> {
   const repo = new ConnectionRepo(ctx.store);
   const now = new Date(ctx.clock.now()).toISOString();
-  if (input.connectionId !== undefined) return reconnect(ctx, repo, input.connectionId, input, now);
+  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx.config, input.provider) };
+  if (input.connectionId !== undefined) return reconnect(ctx, repo, input.connectionId, { ...input, token }, now);
 
   const id = ConnectionRepo.newId();
-  await writeStoredToken(ctx.secrets, id, input.token);
+  await writeStoredToken(ctx.secrets, id, token);
   const connection: Connection = {
     id,
     provider: input.provider,
@@ -40,7 +45,7 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
   if (input.label !== undefined) connection.label = input.label;
   if (input.identity.accountId !== undefined) connection.accountId = input.identity.accountId;
   if (input.identity.scopes !== undefined) connection.scopes = input.identity.scopes;
-  if (input.token.expiresAt !== undefined) connection.tokenExpiresAt = input.token.expiresAt;
+  if (token.expiresAt !== undefined) connection.tokenExpiresAt = token.expiresAt;
   try {
     await repo.create(connection);
   } catch (e) {
@@ -50,14 +55,27 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
   return { ok: true, connectionId: id };
 }
 
+/**
+ * Why a reconnect of `existing` with a token for `tokenOrigin` and `identity` is refused, if
+ * it is: it must be the same account (its subscriptions and webhooks belong to it) on the
+ * same origin (the connection keeps its base, so another origin would carry the new token there).
+ */
+function reconnectRefusal(ctx: AppContext, existing: Connection, tokenOrigin: string, identity: AccountIdentity): SaveError | undefined {
+  if (connectionTargetOrigin(existing, ctx.config) !== tokenOrigin) return 'token_origin_mismatch';
+  const newId = identity.accountId;
+  if (oauthProviders[existing.provider].reconnectNeedsAccountId && (existing.accountId === undefined || newId === undefined)) {
+    return 'account_unverified';
+  }
+  if (existing.accountId !== undefined && newId !== undefined && existing.accountId !== newId) return 'account_mismatch';
+  return undefined;
+}
+
 async function reconnect(ctx: AppContext, repo: ConnectionRepo, id: string, input: SaveInput, now: string): Promise<SaveResult> {
   const existing = await repo.get(id);
   if (!existing || existing.provider !== input.provider) return { ok: false, error: 'connection_not_found' };
-  // Its subscriptions and webhooks belong to the old account: a different one is refused.
+  const refusal = reconnectRefusal(ctx, existing, input.token.origin ?? '', input.identity);
+  if (refusal) return { ok: false, error: refusal };
   const newId = input.identity.accountId;
-  if (existing.accountId !== undefined && newId !== undefined && existing.accountId !== newId) {
-    return { ok: false, error: 'account_mismatch' };
-  }
   await writeStoredToken(ctx.secrets, id, input.token);
   const updated = await repo.update(id, (c) => {
     // A user-made token reconnected through OAuth becomes an OAuth connection.

@@ -28,7 +28,15 @@ const successSchema = z.object({
   scope: z.string().optional(),
   refresh_token: z.string().min(1).optional(),
   expires_in: z.coerce.number().positive().optional(),
+  // GitHub's expiring user tokens: how long the refresh token itself lives (about 6 months).
+  refresh_token_expires_in: z.coerce.number().positive().optional(),
 });
+
+/**
+ * Error codes that say the refresh token is dead, for good: `invalid_grant` (RFC 6749) and
+ * GitHub's `bad_refresh_token` (answered with HTTP 200: "incorrect or expired").
+ */
+const deadGrantCodes = new Set(['invalid_grant', 'bad_refresh_token']);
 
 // The code host answers HTTP 200 with an `error` field for a bad code: always check it.
 const errorSchema = z.object({ error: z.string().min(1) });
@@ -80,7 +88,7 @@ export async function requestToken(
   const err = errorSchema.safeParse(json);
   if (err.success) {
     const code = err.data.error;
-    if (code === 'invalid_grant') throw new TokenEndpointError('invalid_grant', code, res.status);
+    if (deadGrantCodes.has(code)) throw new TokenEndpointError('invalid_grant', code, res.status);
     const transient = res.status >= 500 || res.status === 429 || code === 'temporarily_unavailable' || code === 'server_error';
     throw new TokenEndpointError(transient ? 'transient' : 'rejected', code.slice(0, 64), res.status);
   }
@@ -93,6 +101,7 @@ export async function requestToken(
   const token: StoredToken = { accessToken: t.access_token };
   if (t.refresh_token) token.refreshToken = t.refresh_token;
   if (expiresIn !== undefined) token.expiresAt = deps.clock.now() + expiresIn * 1000;
+  if (t.refresh_token && t.refresh_token_expires_in !== undefined) token.refreshTokenExpiresAt = deps.clock.now() + t.refresh_token_expires_in * 1000;
   if (t.token_type) token.tokenType = t.token_type;
   if (t.scope !== undefined) token.scope = t.scope;
   return { token, raw: json as Record<string, unknown> };

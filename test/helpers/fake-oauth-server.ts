@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A fake authorization server on 127.0.0.1 speaking both providers' dialects:
  * the code host (`/login/oauth/authorize`, `/login/oauth/access_token` answering HTTP 200
- * with `error` for a bad code, `/user`, `/applications/:client/grant|token`) and the
+ * with `error` for a bad code or a dead refresh token (`bad_refresh_token`), expiring user
+ * tokens with rotating refresh tokens when asked, `/user`, `/applications/:client/grant|token`) and the
  * collection service (`/oauth/authorization`, the path of the partner API reference's
  * OpenAPI security scheme; `/oauth/token` JSON with refresh_token grant; `/oauth/revoke`;
  * and the partner API's `GET /partner_api/v1/me` for the tokens it issued). It really checks the client credentials, the redirect URI and the PKCE
@@ -45,6 +46,12 @@ export interface FakeOAuthBehaviour {
   extraTokenFields: Record<string, unknown>;
   /** The collection service's `GET /partner_api/v1/me` answer (the reference documents `full_name`). */
   contentsnareMe: Record<string, unknown>;
+  /**
+   * The code host's app uses user access tokens that expire (GitHub Apps by default): code
+   * exchanges answer `expires_in` (28800), `refresh_token` (ghr_...) and
+   * `refresh_token_expires_in` (15897600), as GitHub's "Refreshing user access tokens" documents.
+   */
+  githubExpiringTokens: boolean;
 }
 
 export interface FakeOAuthServer {
@@ -65,6 +72,8 @@ export interface FakeOAuthServer {
   sensitive(): string[];
   /** Issues a refresh token directly (tests that start from a stored token). */
   issueRefreshToken(): string;
+  /** Issues the code host's expiring user access token and its refresh token directly. */
+  issueGithubExpiringToken(): { accessToken: string; refreshToken: string };
   /** The "browser": opens the authorize URL and returns where the fake sends it back to. */
   browse(authorizeUrl: string): Promise<URL>;
   close(): Promise<void>;
@@ -92,7 +101,10 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
     refreshDelayMs: 30,
     extraTokenFields: {},
     contentsnareMe: { id: 'usr_fake_1', full_name: 'Fake Snare Admin', email: 'admin@agency.example' },
+    githubExpiringTokens: false,
   };
+  // The code host's refresh tokens and the access token issued beside each: a refresh ends both.
+  const githubRefreshTokens = new Map<string, string>();
   let userCalls = 0;
   let meCalls = 0;
 
@@ -109,6 +121,21 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
     }
     if (expires) answer.expires_in = behaviour.expiresIn;
     return answer;
+  };
+
+  /**
+   * A code-host user access token that expires, as GitHub answers it: `ghu_` access token,
+   * 8 hours, a `ghr_` refresh token for about 6 months, an empty scope (GitHub Apps have
+   * permissions, not scopes).
+   */
+  const issueGithubExpiring = () => {
+    const access = rand('ghu_fake');
+    const refresh = rand('ghr_fake');
+    validAccessTokens.add(access);
+    githubRefreshTokens.set(refresh, access);
+    seen.add(access);
+    seen.add(refresh);
+    return { access_token: access, expires_in: 28800, refresh_token: refresh, refresh_token_expires_in: 15897600, scope: '', token_type: 'bearer' };
   };
 
   const server = createServer((req, res) => {
@@ -147,9 +174,11 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
         }
         if (req.method === 'POST' && (path === '/login/oauth/access_token' || path === '/oauth/token')) {
           const contentType = req.headers['content-type'] ?? '';
-          const params: Record<string, string> = contentType.includes('json')
-            ? (JSON.parse(body) as Record<string, string>)
-            : Object.fromEntries(new URLSearchParams(body));
+          // GitHub documents its parameters as query parameters; a form body works too.
+          const params: Record<string, string> = {
+            ...Object.fromEntries(url.searchParams),
+            ...(contentType.includes('json') ? (JSON.parse(body) as Record<string, string>) : Object.fromEntries(new URLSearchParams(body))),
+          };
           for (const k of ['code', 'code_verifier', 'refresh_token', 'client_secret']) if (params[k]) seen.add(params[k]);
           tokenCalls.push({ path, contentType, params });
           const isGithub = path === '/login/oauth/access_token';
@@ -158,6 +187,23 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
           const forced = behaviour.failNextTokenCalls.shift();
           if (forced !== undefined) return send(forced, { message: 'fake outage' });
           if (params.client_id !== clientId || params.client_secret !== clientSecret) return fail('invalid_client');
+          if (isGithub && params.grant_type === 'refresh_token') {
+            await new Promise((r) => setTimeout(r, behaviour.refreshDelayMs));
+            // A used, unknown or expired refresh token: HTTP 200 with `bad_refresh_token`.
+            const rt = params.refresh_token ?? '';
+            const pairedAccess = githubRefreshTokens.get(rt);
+            if (behaviour.refreshInvalidGrant || pairedAccess === undefined) {
+              return send(200, {
+                error: 'bad_refresh_token',
+                error_description: 'The refresh token passed is incorrect or expired.',
+                error_uri: 'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors',
+              });
+            }
+            // Once used, the refresh token and the old user access token no longer work.
+            githubRefreshTokens.delete(rt);
+            validAccessTokens.delete(pairedAccess);
+            return send(200, issueGithubExpiring());
+          }
           if (params.grant_type === 'refresh_token') {
             await new Promise((r) => setTimeout(r, behaviour.refreshDelayMs));
             const rt = params.refresh_token ?? '';
@@ -173,6 +219,7 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
           issued.used = true;
           if (issued.clientId !== clientId || issued.redirectUri !== params.redirect_uri) return fail('redirect_uri_mismatch');
           if (issued.method !== 'S256' || s256(params.code_verifier ?? '') !== issued.challenge) return fail('invalid_grant');
+          if (isGithub && behaviour.githubExpiringTokens) return send(200, issueGithubExpiring());
           return send(200, { ...issue(!isGithub, !isGithub), ...(isGithub ? {} : behaviour.extraTokenFields) });
         }
         if (req.method === 'GET' && path === '/user') {
@@ -228,6 +275,10 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
       refreshTokens.add(rt);
       seen.add(rt);
       return rt;
+    },
+    issueGithubExpiringToken: () => {
+      const answer = issueGithubExpiring();
+      return { accessToken: answer.access_token, refreshToken: answer.refresh_token };
     },
     browse: async (authorizeUrl: string) => {
       const res = await fetch(authorizeUrl, { redirect: 'manual' });

@@ -15,8 +15,18 @@ export interface OAuthTestContext extends TestContext {
   /** Every answer body and Location header the routes gave, for the leak scan. */
   answers: string[];
   authorize(provider: string, body?: unknown, auth?: string): Promise<HttpResponse>;
-  /** The browser arriving at our callback (a URL the fake redirected to, or one made up). */
-  callback(url: URL | string): Promise<HttpResponse>;
+  /**
+   * The browser opening `authorizeUrl` (our `GET /oauth/{provider}/start`): keeps the
+   * binding cookie it sets in the jar and answers the start step's response (302 to the provider).
+   */
+  start(authorizeUrl: string): Promise<HttpResponse>;
+  /**
+   * The browser arriving at our callback (a URL the fake redirected to, or one made up),
+   * carrying the jar's cookies as a browser would (`{cookies: false}`: another browser).
+   */
+  callback(url: URL | string, options?: { cookies?: boolean | string }): Promise<HttpResponse>;
+  /** The browser's cookies (name -> value) set by our start step. */
+  cookies: Map<string, string>;
   /** Asserts nothing the fake marked sensitive appears in logs, answers or `extra`. */
   leaks(extra?: string[]): string[];
   refreshingProvider(options?: RefreshOptions): RefreshingTokenProvider;
@@ -53,6 +63,29 @@ export async function oauthTestContext(env: Record<string, string | undefined> =
   ctx.tokens = refreshingProvider();
   const handle = createRouter(routes(ctx), { platformApiKey: ctx.platformApiKey });
   const answers: string[] = [];
+  const cookies = new Map<string, string>();
+  const route = (u: URL, headers: Record<string, string>) =>
+    handle({ method: 'GET', path: u.pathname, headers, query: u.searchParams, body: Buffer.alloc(0) });
+  const start = async (authorizeUrl: string) => {
+    const res = record(await route(new URL(authorizeUrl), { accept: 'text/html' }));
+    const set = res.headers?.['set-cookie'];
+    if (set) {
+      const [pair = ''] = set.split(';');
+      const at = pair.indexOf('=');
+      cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return res;
+  };
+  // The fake's "browser" first goes through our start step (as a browser opening
+  // authorizeUrl does), keeping its cookie, then on to the provider's consent.
+  const consent = fake.browse.bind(fake);
+  fake.browse = async (authorizeUrl: string) => {
+    if (!authorizeUrl.startsWith(`${publicUrl}/`)) return consent(authorizeUrl);
+    const res = await start(authorizeUrl);
+    const location = res.headers?.location;
+    if (res.status !== 302 || !location) throw new Error(`start answered ${res.status}: ${String(res.body)}`);
+    return consent(location);
+  };
   const record = (res: HttpResponse) => {
     answers.push(String(res.body ?? ''), JSON.stringify(res.headers ?? {}));
     return res;
@@ -72,9 +105,13 @@ export async function oauthTestContext(env: Record<string, string | undefined> =
           body: Buffer.from(JSON.stringify(body)),
         }),
       ),
-    callback: async (url) => {
+    start,
+    cookies,
+    callback: async (url, options = {}) => {
       const u = typeof url === 'string' ? new URL(url, publicUrl) : url;
-      return record(await handle({ method: 'GET', path: u.pathname, headers: { accept: 'text/html' }, query: u.searchParams, body: Buffer.alloc(0) }));
+      const jar = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const cookie = typeof options.cookies === 'string' ? options.cookies : options.cookies === false ? '' : jar;
+      return record(await route(u, { accept: 'text/html', ...(cookie ? { cookie } : {}) }));
     },
     leaks: (extra = []) => {
       const haystack = [...base.logLines, ...answers, ...extra].join('\n');

@@ -71,6 +71,7 @@ describe('functions', () => {
         'POST /webhooks/github/{endpointId}',
         'POST /oauth/{provider}/authorize',
         'GET /oauth/{provider}/callback',
+        'GET /oauth/{provider}/start',
         'GET /healthz',
         'GET /connections',
         'POST /connections',

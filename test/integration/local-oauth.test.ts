@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,13 +16,14 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
   let oauth: FakeOAuthServer;
   let snare: FakeContentSnare;
   let running: RunningLocal;
+  const dataDir = mkdtempSync(join(tmpdir(), 'local-oauth-'));
 
   beforeAll(async () => {
     oauth = await startFakeOAuthServer();
     snare = await startFakeContentSnare();
     const port = await freePort();
     running = await startLocalProcess({
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'local-oauth-')),
+      DATA_DIR: dataDir,
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       PLATFORM_API_KEY: key,
@@ -58,9 +59,15 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
   const roundTrip = async (provider: 'github' | 'contentsnare') => {
     const started = await api('POST', `/oauth/${provider}/authorize`, { returnTo: `${appOrigin}/done` });
     expect(started.status).toBe(200);
-    const callback = await oauth.browse(started.body.authorizeUrl as string);
+    // As a browser: authorizeUrl is the runtime's start step, which sets the binding cookie
+    // and redirects to the provider; the cookie goes back with the callback.
+    const start = await fetch(started.body.authorizeUrl as string, { redirect: 'manual' });
+    expect(start.status).toBe(302);
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toMatch(/^oauth_bind_/);
+    const callback = await oauth.browse(start.headers.get('location') ?? '');
     expect(callback.pathname).toBe(`/oauth/${provider}/callback`);
-    const back = await fetch(callback, { redirect: 'manual' });
+    const back = await fetch(callback, { redirect: 'manual', headers: { cookie } });
     return { callback, back, location: new URL(back.headers.get('location') ?? 'about:blank') };
   };
 
@@ -79,6 +86,18 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     expect(replay.headers.get('location')).toBeNull();
     expect(oauth.tokenCalls.length).toBe(tokenCalls);
     expect((await api('GET', '/connections')).body.connections).toHaveLength(before);
+  });
+
+  it('no PKCE verifier is left at rest in the data directory after the callback (issue 12 item 8)', async () => {
+    const calls = oauth.tokenCalls.length;
+    const { back } = await roundTrip('github');
+    expect(back.status).toBe(302);
+    const verifier = oauth.tokenCalls[calls]?.params.code_verifier ?? '';
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    expect(files.length).toBeGreaterThan(0);
+    const holding = files.filter((f) => readFileSync(join(f.parentPath, f.name)).includes(verifier)).map((f) => f.name);
+    expect(holding).toEqual([]);
   });
 
   it('runs create_client, create_request and api_call on the OAuth-made connection, named by GET /me', async () => {

@@ -54,6 +54,25 @@ describe('disconnecting an OAuth connection', () => {
     expect(await new ConnectionRepo(t.ctx.store).get(connection.id)).toBeUndefined();
   });
 
+  it('DELETE /connections/:id of a user-made token says it was not revoked, and that the user revokes it at the code host', async () => {
+    const connection = await t.connect({ accountId: '583231' }, 'ghp_userMadeToken000000000000000000000');
+    const revokesBefore = t.fake.revokeCalls.length;
+    const local = createRouter(localRoutes(t.ctx, t.queues), { platformApiKey: t.ctx.platformApiKey });
+    const res = await local({
+      method: 'DELETE',
+      path: `/connections/${connection.id}`,
+      headers: { authorization: `Bearer ${testPlatformKey}` },
+      query: new URLSearchParams(),
+      body: Buffer.alloc(0),
+    });
+    expect(res.status).toBe(200);
+    const body = JSON.parse(String(res.body)) as { deleted: boolean; revoked: boolean; note?: string; warnings: string[] };
+    expect(body).toMatchObject({ deleted: true, revoked: false, warnings: [] });
+    expect(body.note).toMatch(/deleted here only.*revoke it at the code host/i);
+    expect(t.fake.revokeCalls.length).toBe(revokesBefore);
+    expect(await readStoredToken(t.ctx.secrets, connection.id)).toBeUndefined();
+  });
+
   it('no token or secret in the log lines', () => {
     expect(t.leaks()).toEqual([]);
   });

@@ -49,9 +49,9 @@ describe('revokeConnection', () => {
     const calls = t.fake.revokeCalls.length;
     const result = await revokeConnection(t.ctx, connection);
     expect(result.revoked).toBe(false);
-    expect(result.reason).toContain('nothing to revoke');
+    expect(result.reason).toMatch(/deleted here only.*revoke it at the code host/i);
     expect(t.fake.revokeCalls.length).toBe(calls);
-    await expect(revokeForDisconnect(t.ctx)(connection)).resolves.toBeUndefined();
+    await expect(revokeForDisconnect(t.ctx)(connection)).resolves.toMatchObject({ revoked: false, note: result.reason });
   });
 
   it('contentsnare: posts the refresh token to /oauth/revoke (RFC 7009 form)', async () => {
@@ -76,13 +76,23 @@ describe('revokeConnection', () => {
 
   it('an unreachable provider or a missing configuration never throws', async () => {
     const connection = await connectViaOAuth('github');
-    const down = { ...t.ctx, config: { ...t.ctx.config, github: { ...t.ctx.config.github, apiUrl: 'http://127.0.0.1:9' } } };
+    const down = { ...t.ctx, fetch: async () => Promise.reject(new TypeError('fetch failed')) };
     expect(await revokeConnection(down, connection)).toEqual({ revoked: false, failed: true, reason: 'code host unreachable' });
     await expect(revokeForDisconnect(down)(connection)).rejects.toThrow('code host unreachable');
     const bare = { ...t.ctx, oauthClientSecret: async () => undefined };
     const result = await revokeConnection(bare, connection);
     expect(result.revoked).toBe(false);
     expect(result.reason).toContain('GITHUB_CLIENT_SECRET');
+  });
+
+  it('a token is not sent to be revoked at another origin than it was issued for (GITHUB_API_URL changed since)', async () => {
+    const connection = await connectViaOAuth('github');
+    const moved = { ...t.ctx, config: { ...t.ctx.config, github: { ...t.ctx.config.github, apiUrl: 'http://127.0.0.1:9' } } };
+    const calls = t.fake.revokeCalls.length;
+    const result = await revokeConnection(moved, connection);
+    expect(result).toMatchObject({ revoked: false });
+    expect(result.reason).toContain('another server');
+    expect(t.fake.revokeCalls.length).toBe(calls);
   });
 
   it('no token or secret in the log lines or results', () => {

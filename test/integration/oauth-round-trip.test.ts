@@ -16,15 +16,19 @@ async function roundTrip(provider: 'github' | 'contentsnare', body: Record<strin
   const started = await t.authorize(provider, body);
   expect(started.status).toBe(200);
   const { authorizeUrl, expiresAt } = JSON.parse(String(started.body)) as { authorizeUrl: string; expiresAt: string };
-  const back = await t.fake.browse(authorizeUrl);
+  // The browser opens authorizeUrl (our start step), which sends it on to the provider.
+  const providerUrl = (await t.start(authorizeUrl)).headers?.location ?? '';
+  const back = await t.fake.browse(providerUrl);
   const answer = await t.callback(back);
-  return { authorizeUrl: new URL(authorizeUrl), expiresAt, back, answer };
+  return { authorizeUrl: new URL(providerUrl), expiresAt, back, answer };
 }
 
 describe('OAuth browser round trip', () => {
   it('github: authorize URL carries the registered redirect URI, scopes, state and an S256 challenge', async () => {
     const started = await t.authorize('github', { returnTo: `${appOrigin}/integrations` });
-    const url = new URL((JSON.parse(String(started.body)) as { authorizeUrl: string }).authorizeUrl);
+    const authorizeUrl = (JSON.parse(String(started.body)) as { authorizeUrl: string }).authorizeUrl;
+    expect(authorizeUrl.startsWith(`${publicUrl}/oauth/github/start?state=`)).toBe(true);
+    const url = new URL((await t.start(authorizeUrl)).headers?.location ?? '');
     expect(`${url.origin}${url.pathname}`).toBe(`${t.fake.url}/login/oauth/authorize`);
     expect(url.searchParams.get('client_id')).toBe(t.fake.clientId);
     expect(url.searchParams.get('redirect_uri')).toBe(`${publicUrl}/oauth/github/callback`);

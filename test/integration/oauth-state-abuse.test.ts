@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionRepo } from '../../shared/connections/connection-repo';
 import { secretNames } from '../../shared/domain/model';
+import { stateHash } from '../../shared/oauth/pkce';
+import { keys } from '../../shared/store/table-design';
 import { appOrigin, oauthTestContext, publicUrl, type OAuthTestContext } from '../helpers/oauth-test-context';
 
 let t: OAuthTestContext;
@@ -164,6 +166,22 @@ describe('failures after the state (RELIABILITY 22-23)', () => {
     const verifier = t.fake.tokenCalls[calls]?.params.code_verifier ?? '';
     expect(verifier.length).toBe(43);
     expect(url).not.toContain(verifier);
+    expect(back.toString()).not.toContain(verifier);
+  });
+
+  it('the stored state holds the verifier sealed, never in clear, and is gone after the callback', async () => {
+    const res = await t.authorize('github', {});
+    const url = (JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl;
+    const key = keys.oauthState(stateHash(new URL(url).searchParams.get('state') ?? ''));
+    const back = await t.fake.browse(url);
+    const atRest = JSON.stringify(await t.ctx.store.get(key));
+    expect(atRest).toContain('sealedVerifier');
+    const calls = t.fake.tokenCalls.length;
+    await t.callback(back);
+    const verifier = t.fake.tokenCalls[calls]?.params.code_verifier ?? '';
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(atRest).not.toContain(verifier);
+    expect(await t.ctx.store.get(key)).toBeUndefined();
   });
 
   it('the failed-callback page without returnTo names the error', async () => {
@@ -172,6 +190,80 @@ describe('failures after the state (RELIABILITY 22-23)', () => {
     const res = await t.callback(back);
     expect(res.status).toBe(400);
     expect(String(res.body)).toContain('access_denied');
+  });
+});
+
+describe('the callback is bound to the browser that started the flow (issue 12 item 8)', () => {
+  const authorizeUrlOf = async (provider: 'github' | 'contentsnare') => {
+    const res = await t.authorize(provider, { returnTo: `${appOrigin}/back` });
+    return (JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl;
+  };
+
+  it('authorizeUrl opens our start step, which sets an HttpOnly SameSite=Lax cookie for this flow and sends the browser to the provider', async () => {
+    const url = await authorizeUrlOf('github');
+    expect(url.startsWith(`${publicUrl}/oauth/github/start?state=`)).toBe(true);
+    const res = await t.start(url);
+    expect(res.status).toBe(302);
+    expect(res.headers?.['cache-control']).toBe('no-store');
+    const provider = new URL(res.headers?.location ?? '');
+    expect(`${provider.origin}${provider.pathname}`).toBe(`${t.fake.url}/login/oauth/authorize`);
+    expect(provider.searchParams.get('state')).toBe(new URL(url).searchParams.get('state'));
+    const cookie = res.headers?.['set-cookie'] ?? '';
+    expect(cookie).toMatch(/^oauth_bind_[a-f0-9]{16}=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toContain('; HttpOnly');
+    expect(cookie).toContain('; SameSite=Lax');
+    expect(cookie).toContain('; Path=/oauth/github');
+    expect(cookie).toContain('; Max-Age=600');
+    // PUBLIC_URL is http here (loopback): Secure would keep the cookie from ever coming back.
+    expect(cookie).not.toContain('Secure');
+    // The binding value is in the cookie only, never in a URL.
+    expect(provider.toString()).not.toContain(cookie.split(';')[0]?.split('=')[1]);
+  });
+
+  it('a callback from another browser (no binding cookie) is 400, calls no token endpoint, and leaves the flow to its own browser', async () => {
+    const back = await start('github');
+    const calls = t.fake.tokenCalls.length;
+    const foreign = await t.callback(back, { cookies: false });
+    expect(foreign.status).toBe(400);
+    expect(JSON.parse(String(foreign.body)).error.code).toBe('invalid_input');
+    expect(t.fake.tokenCalls.length).toBe(calls);
+    const own = await t.callback(back);
+    expect(own.status).toBe(302);
+    expect(new URL(own.headers?.location ?? '').searchParams.get('connectionId')).toMatch(/^conn_/);
+  });
+
+  it('a cookie of another flow, or a forged value, does not bind', async () => {
+    const back = await start('github');
+    const name = [...t.cookies.keys()].at(-1) ?? '';
+    const calls = t.fake.tokenCalls.length;
+    expect((await t.callback(back, { cookies: `${name}=${'A'.repeat(43)}` })).status).toBe(400);
+    const otherName = [...t.cookies.keys()].find((k) => k !== name) ?? 'oauth_bind_0000000000000000';
+    expect((await t.callback(back, { cookies: `${otherName}=${t.cookies.get(otherName) ?? ''}` })).status).toBe(400);
+    expect(t.fake.tokenCalls.length).toBe(calls);
+  });
+
+  it('the start link works once: a leaked authorizeUrl opened again is refused', async () => {
+    const url = await authorizeUrlOf('contentsnare');
+    expect((await t.start(url)).status).toBe(302);
+    const again = await t.start(url);
+    expect(again.status).toBe(400);
+    expect(again.headers?.['set-cookie']).toBeUndefined();
+  });
+
+  it('a start with an unknown or expired state is 400 and sets no cookie', async () => {
+    const unknown = await t.start(`${publicUrl}/oauth/github/start?state=${'B'.repeat(43)}`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers?.['set-cookie']).toBeUndefined();
+    const url = await authorizeUrlOf('github');
+    t.clock.advance(10 * 60 * 1000 + 1);
+    expect((await t.start(url)).status).toBe(400);
+  });
+
+  it('the callback clears the binding cookie', async () => {
+    const back = await start('contentsnare');
+    const res = await t.callback(back);
+    expect(res.status).toBe(302);
+    expect(res.headers?.['set-cookie']).toMatch(/^oauth_bind_[a-f0-9]{16}=; .*Max-Age=0/);
   });
 });
 

@@ -28,6 +28,12 @@ describe('token endpoint answers', () => {
     expect((await failure(answering(200, { error: 'invalid_grant' }))).kind).toBe('invalid_grant');
   });
 
+  it("the code host's bad_refresh_token (HTTP 200) is definitive like invalid_grant", async () => {
+    const e = await failure(answering(200, { error: 'bad_refresh_token', error_description: 'The refresh token passed is incorrect or expired.' }), 'github');
+    expect(e.kind).toBe('invalid_grant');
+    expect(e.oauthError).toBe('bad_refresh_token');
+  });
+
   it('5xx, 429, temporarily_unavailable and network errors are transient', async () => {
     expect((await failure(answering(503, 'Service Unavailable'))).kind).toBe('transient');
     expect((await failure(answering(429, { message: 'slow down' }))).kind).toBe('transient');

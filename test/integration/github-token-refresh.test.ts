@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { readStoredToken } from '../../shared/connections/stored-token';
+import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
+import { allProviderTools } from '../../shared/tools/registry';
+import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+
+// Issue 11 item 4: the code host's user access tokens that expire (GitHub Apps, OAuth apps
+// that opted in) are refreshed like the collection service's; the others stay as they are.
+
+let t: OAuthTestContext;
+const hours = (n: number) => n * 60 * 60 * 1000;
+
+beforeAll(async () => {
+  t = await oauthTestContext();
+});
+afterAll(async () => {
+  await t.stop();
+});
+beforeEach(() => {
+  t.fake.behaviour.githubExpiringTokens = true;
+  t.fake.behaviour.refreshInvalidGrant = false;
+  t.fake.behaviour.failNextTokenCalls = [];
+});
+
+/** Connects through the browser round trip; the fake's app issues expiring user tokens. */
+async function connectGithub(): Promise<string> {
+  const res = await t.authorize('github', { returnTo: `${appOrigin}/back` });
+  const back = await t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
+  const answer = await t.callback(back);
+  const id = new URL(answer.headers?.location ?? '').searchParams.get('connectionId');
+  if (!id) throw new Error(`no connection: ${answer.headers?.location}`);
+  return id;
+}
+
+const whoAmI = (connectionId: string): Promise<ToolResult> =>
+  invokeTool(t.ctx, { toolId: 'github.api_call', connectionId, input: { method: 'GET', endpoint: '/user' } }, allProviderTools());
+
+describe('expiring code-host tokens', () => {
+  it('the code exchange keeps the expiry, the refresh token and its expiry', async () => {
+    const id = await connectGithub();
+    const token = await readStoredToken(t.ctx.secrets, id);
+    expect(token?.accessToken).toMatch(/^ghu_/);
+    expect(token?.refreshToken).toMatch(/^ghr_/);
+    expect(token?.expiresAt).toBe(t.clock.now() + 28800 * 1000);
+    expect(token?.refreshTokenExpiresAt).toBe(t.clock.now() + 15897600 * 1000);
+    expect((await new ConnectionRepo(t.ctx.store).get(id))?.tokenExpiresAt).toBe(t.clock.now() + 28800 * 1000);
+  });
+
+  it('an expired token is refreshed exactly once under 20 concurrent tool steps, and every step uses the new token', async () => {
+    const id = await connectGithub();
+    const old = await readStoredToken(t.ctx.secrets, id);
+    t.clock.advance(hours(8));
+    const before = t.fake.refreshCalls().length;
+    const results = await Promise.all(Array.from({ length: 20 }, () => whoAmI(id)));
+    expect(results.map((r) => r.ok)).toEqual(Array(20).fill(true));
+    expect(t.fake.refreshCalls().length).toBe(before + 1);
+    expect(t.fake.refreshCalls().at(-1)?.params).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: old?.refreshToken,
+      client_id: t.fake.clientId,
+      client_secret: t.fake.clientSecret,
+    });
+    const now = await readStoredToken(t.ctx.secrets, id);
+    expect(now?.accessToken).not.toBe(old?.accessToken);
+    // GitHub rotates the refresh token: the new one is kept, and the origin stays.
+    expect(now?.refreshToken).not.toBe(old?.refreshToken);
+    expect(now?.origin).toBe(old?.origin);
+    expect((await new ConnectionRepo(t.ctx.store).get(id))?.status).toBe('connected');
+  });
+
+  it('refreshes ahead of expiry across two workers sharing the table, once', async () => {
+    const id = await connectGithub();
+    t.clock.advance(hours(8) - 60_000);
+    const connection = (await new ConnectionRepo(t.ctx.store).get(id))!;
+    const a = t.refreshingProvider({ ownerId: 'container-a' });
+    const b = t.refreshingProvider({ ownerId: 'container-b' });
+    const before = t.fake.refreshCalls().length;
+    const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).accessToken(connection)));
+    expect(new Set(tokens).size).toBe(1);
+    expect(t.fake.refreshCalls().length).toBe(before + 1);
+  });
+
+  it('a dead refresh token (HTTP 200, error bad_refresh_token) marks the connection reconnect_required', async () => {
+    const id = await connectGithub();
+    t.clock.advance(hours(9));
+    t.fake.behaviour.refreshInvalidGrant = true;
+    const result = await whoAmI(id);
+    expect(result).toMatchObject({ ok: false, error: { code: 'reconnect_required' } });
+    const after = await new ConnectionRepo(t.ctx.store).get(id);
+    expect(after?.status).toBe('reconnect_required');
+    expect(after?.statusReason).toContain('bad_refresh_token');
+  });
+
+  it('a transient failure of the token endpoint does not mark the connection', async () => {
+    const id = await connectGithub();
+    t.clock.advance(hours(9));
+    t.fake.behaviour.failNextTokenCalls = [503, 502, 503];
+    const result = await whoAmI(id);
+    expect(result).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect((await new ConnectionRepo(t.ctx.store).get(id))?.status).toBe('connected');
+    // Once the code host is back, the same refresh token works.
+    expect((await whoAmI(id)).ok).toBe(true);
+  });
+
+  it('a refresh token past its own expiry is not sent: the connection must be reconnected', async () => {
+    const id = await connectGithub();
+    t.clock.advance(15897600 * 1000 + 1000);
+    const before = t.fake.tokenCalls.length;
+    expect(await whoAmI(id)).toMatchObject({ ok: false, error: { code: 'reconnect_required' } });
+    expect(t.fake.tokenCalls.length).toBe(before);
+  });
+
+  it('tokens that do not expire (OAuth apps without expiry) are used as stored, with no token call', async () => {
+    t.fake.behaviour.githubExpiringTokens = false;
+    const id = await connectGithub();
+    const token = await readStoredToken(t.ctx.secrets, id);
+    expect(token?.expiresAt).toBeUndefined();
+    t.clock.advance(hours(24 * 365));
+    const before = t.fake.tokenCalls.length;
+    expect((await whoAmI(id)).ok).toBe(true);
+    expect(t.fake.tokenCalls.length).toBe(before);
+  });
+});
+
+describe('RELIABILITY 25', () => {
+  it('no access or refresh token in any log line or answer of these tests', () => {
+    expect(t.fake.sensitive().some((s) => s.startsWith('ghr_'))).toBe(true);
+    expect(t.leaks()).toEqual([]);
+  });
+});
