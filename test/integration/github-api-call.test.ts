@@ -86,6 +86,12 @@ describe('github.api_call', () => {
     expect(sent.json).toEqual({ title: 'Hi', labels: ['bug'] });
   });
 
+  it('answers invalid_input naming a header whose value is not Latin-1, instead of failing in fetch (issue 12.7)', async () => {
+    const result = await call({ method: 'GET', endpoint: '/user', headers: { 'X-Note': 'r\u00e9sum\u00e9 \u2713' } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { fields: [{ field: 'input.headers.X-Note' }] } } });
+    expect(host.requests).toHaveLength(0);
+  });
+
   it('describes the request on dryRun without sending it or showing the token', async () => {
     const result = await call({ method: 'DELETE', endpoint: '/repos/octo/hello', dryRun: true });
     expect(result).toMatchObject({ ok: true, data: { dryRun: true, request: { method: 'DELETE', url: `${host.url}/repos/octo/hello` } } });
