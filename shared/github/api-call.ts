@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';
+import { timedFetch } from '../http/timed-fetch';
 import { assertApiCallInScope } from './api-call-scope';
 import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
@@ -79,7 +80,13 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   if (args.dryRun) return { dryRun: true, request: { method: args.method, url: url.toString(), headers, body: args.body } };
 
   const token = await ctx.app.tokens.accessToken(ctx.connection);
-  const send = sameOriginFetch(ctx.app.fetch, base);
+  // No redirect is followed (0 hops): a 3xx comes back as it is, and the caller may send the
+  // Location path itself, through the same guard and allow-list. Every exchange has a time limit.
+  const send = timedFetch(sameOriginFetch(ctx.app.fetch, base, 0), {
+    timeoutMs: ctx.app.config.upstreamTimeoutSeconds * 1000,
+    service: 'The code host',
+    maxBytes: maxResponseBytes,
+  });
   for (let attempt = 0; ; attempt++) {
     const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
     const responseHeaders = pickHeaders(res, safeResponseHeaders);
@@ -106,7 +113,7 @@ export const apiCall: ToolStep<typeof input, GitHubClient> = {
   title: 'API Call',
   description:
     'Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection\'s enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list).',
-  outputDescription: '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects off the API base are returned, not followed.',
+  outputDescription: '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects are returned (status and location), never followed. A code host that does not answer within UPSTREAM_TIMEOUT_SECONDS answers ok:false with code timeout.',
   input,
   destructive: true,
   run,
