@@ -82,6 +82,16 @@ describe('connections API (token connections)', () => {
     ['http://github.example.com/api/v3', 'https'],
     ['https://user:pw@github.example.com/api/v3', 'credentials'],
     ['https://169.254.169.254/latest', 'link-local'],
+    // Issue 12.4: the same endpoints in other spellings, and other never-reachable literals.
+    ['https://[::ffff:169.254.169.254]/latest', 'metadata'],
+    ['https://[::ffff:a9fe:a9fe]/latest', 'metadata'],
+    ['https://[64:ff9b::a9fe:a9fe]/latest', 'metadata'],
+    ['https://[fd00:ec2::254]/latest', 'metadata'],
+    ['https://2852039166/latest', 'metadata'],
+    ['https://[fe80::1]/api/v3', 'link-local'],
+    ['https://0.0.0.0/api/v3', 'unspecified'],
+    ['https://[::]/api/v3', 'unspecified'],
+    ['https://224.0.0.1/api/v3', 'multicast'],
     ['not a url', 'URL'],
   ])('refuses the enterprise base %s before sending the token anywhere', async (apiBaseUrl, why) => {
     const { call, t } = await setup();
