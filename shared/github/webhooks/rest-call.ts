@@ -45,6 +45,8 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
       redirect: 'manual',
     });
   } catch (e) {
+    // A refusal of our own (the outbound address guard) keeps its code and reason.
+    if (e instanceof AppError) throw e;
     throw new AppError('upstream_error', `The code host could not be reached (${call.method} ${call.path}): ${(e as Error).name}`);
   }
   const text = await res.text();
