@@ -5,7 +5,7 @@ import { timedFetch } from '../http/timed-fetch';
 import { assertApiCallInScope } from './api-call-scope';
 import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
-import { githubApiBase, githubUserAgent, type GitHubClient } from './octokit';
+import { defaultGitHubTimeoutMs, githubApiBase, githubUserAgent, type GitHubClient } from './octokit';
 import { pickHeaders, readResponseData } from '../http/read-response';
 
 /**
@@ -63,6 +63,11 @@ const safeResponseHeaders = [
   'x-oauth-scopes',
 ];
 
+/** UPSTREAM_TIMEOUT_SECONDS in ms; Octokit's default when a hand-made config lacks it. */
+function timeoutMsOf(seconds: number | undefined): number {
+  return typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : defaultGitHubTimeoutMs;
+}
+
 async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   const base = githubApiBase(ctx.connection, ctx.app.config);
   const url = resolveEndpoint(base, args.endpoint, args.query);
@@ -83,7 +88,7 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   // No redirect is followed (0 hops): a 3xx comes back as it is, and the caller may send the
   // Location path itself, through the same guard and allow-list. Every exchange has a time limit.
   const send = timedFetch(sameOriginFetch(ctx.app.fetch, base, 0), {
-    timeoutMs: ctx.app.config.upstreamTimeoutSeconds * 1000,
+    timeoutMs: timeoutMsOf(ctx.app.config.upstreamTimeoutSeconds),
     service: 'The code host',
     maxBytes: maxResponseBytes,
   });
