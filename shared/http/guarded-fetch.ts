@@ -8,6 +8,7 @@ import type { Config } from '../config/config';
 import { AppError } from '../domain/errors';
 import type { Fetch } from '../ports';
 import { addressProblem, isIpLiteral, type AddressPolicy } from './address-policy';
+import { withUrl } from './timed-fetch';
 
 /**
  * The outbound fetch of the deployed and local runtimes (issue 12.4). Hosts the operator
@@ -120,12 +121,12 @@ function send(url: URL, init: RequestInit | undefined, resolve: Resolver, policy
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
       if (nullBodyStatuses.has(status)) {
         res.resume();
-        resolvePromise(new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders }));
+        resolvePromise(withUrl(new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders }), url.toString()));
         return;
       }
       const stream = decoded(res);
       stream.on('end', () => signal?.removeEventListener('abort', onAbort));
-      resolvePromise(new Response(Readable.toWeb(stream) as ReadableStream, { status, statusText: res.statusMessage, headers: responseHeaders }));
+      resolvePromise(withUrl(new Response(Readable.toWeb(stream) as ReadableStream, { status, statusText: res.statusMessage, headers: responseHeaders }), url.toString()));
     });
     req.end(body);
   });

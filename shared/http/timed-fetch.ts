@@ -51,6 +51,12 @@ async function readBody(res: Response, maxBytes: number | undefined, service: st
   return Buffer.concat(chunks);
 }
 
+/** A constructed Response has an empty `url`; Octokit's paginate reads it, so keep the original's. */
+export function withUrl(res: Response, url: string): Response {
+  if (url) Object.defineProperty(res, 'url', { value: url });
+  return res;
+}
+
 /**
  * A fetch whose every call ends within `timeoutMs` (issue 12.6): the request, the answer's
  * headers AND its body are read inside the limit, and the answer is handed back buffered,
@@ -73,7 +79,7 @@ export function timedFetch(fetchImpl: Fetch, options: TimedFetchOptions): Fetch 
     const exchange = (async () => {
       const res = await fetchImpl(input, { ...init, signal });
       const body = await readBody(res, options.maxBytes, service);
-      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+      return withUrl(new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers }), res.url);
     })();
     try {
       return await Promise.race([exchange, expired]);

@@ -47,6 +47,7 @@ describe('guardedFetch', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ path: '/api/v3/user', host: `ghe.test:${server.port}` });
     expect(lookups).toEqual(['ghe.test']);
+    expect(res.url).toBe(at('ghe.test'));
     expect(server.requests[0]?.headers.authorization).toBe('Bearer t');
   });
 

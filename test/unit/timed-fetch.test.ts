@@ -25,6 +25,9 @@ describe('timedFetch', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('etag')).toBe('"e"');
     expect(await res.json()).toEqual({ a: 1 });
+    // Octokit's paginate reads the answer's url.
+    const located = (async () => Object.defineProperty(new Response('[]'), 'url', { value: 'https://x.test/search?page=1' })) as Fetch;
+    expect((await timedFetch(located, { timeoutMs: 1000, service: 'x' })('https://x.test/')).url).toBe('https://x.test/search?page=1');
     const empty = (async () => new Response(null, { status: 204 })) as Fetch;
     expect((await timedFetch(empty, { timeoutMs: 1000, service: 'x' })('https://x.test/')).status).toBe(204);
   });
