@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { guardedFetch, type Resolver } from '../../shared/http/guarded-fetch';
+import { loadConfig } from '../../shared/config/config';
+import { configuredOrigins, guardedFetch, type Resolver } from '../../shared/http/guarded-fetch';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 
 /**
@@ -106,5 +107,20 @@ describe('guardedFetch', () => {
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ got: { a: 1 } });
     await expect(make()(at('nowhere.test'))).rejects.toThrow(TypeError);
+  });
+});
+
+describe('the runtime settings of the guard', () => {
+  it('reads GITHUB_ALLOWED_PRIVATE_HOSTS as lower-case hosts (IPv6 without brackets) and trusts only configured origins', () => {
+    const config = loadConfig({ GITHUB_ALLOWED_PRIVATE_HOSTS: ' GHE.corp.test , [fd12::1],', GITHUB_API_URL: 'https://ghe.corp.test/api/v3', AGENT_RUNTIME_URL: 'http://10.0.0.9:8080/events' });
+    expect(config.github.allowedPrivateHosts).toEqual(['ghe.corp.test', 'fd12::1']);
+    expect(loadConfig({}).github.allowedPrivateHosts).toEqual([]);
+    expect(configuredOrigins(config)).toEqual(expect.arrayContaining(['https://ghe.corp.test', 'https://github.com', 'https://api.contentsnare.com', 'http://10.0.0.9:8080', 'http://localhost:3000']));
+  });
+
+  it('reads UPSTREAM_TIMEOUT_SECONDS (default 15) and refuses a non-positive one', () => {
+    expect(loadConfig({}).upstreamTimeoutSeconds).toBe(15);
+    expect(loadConfig({ UPSTREAM_TIMEOUT_SECONDS: '2.5' }).upstreamTimeoutSeconds).toBe(2.5);
+    expect(() => loadConfig({ UPSTREAM_TIMEOUT_SECONDS: '0' })).toThrow(/UPSTREAM_TIMEOUT_SECONDS/);
   });
 });
