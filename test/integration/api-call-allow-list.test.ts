@@ -124,6 +124,22 @@ describe('github.api_call on a connection with an allow-list (deny by default)',
     ]);
   });
 
+  it('checks the path below an enterprise base path, however the endpoint is written', async () => {
+    const ghe = await startFakeHttp(() => ({ body: {} }));
+    try {
+      const c = await t.connect({ apiBaseUrl: `${ghe.url}/api/v3`, repositories: ['octo/allowed'] });
+      for (const endpoint of ['/repos/octo/allowed/issues', '/api/v3/repos/octo/allowed/issues']) {
+        expect(await call(c.id, { method: 'GET', endpoint }), endpoint).toMatchObject({ ok: true, data: { status: 200 } });
+      }
+      for (const endpoint of ['/api/v3/search/code?q=repo:other/secret', '/api/v3/repos/other/secret', '/api/v3//repos/octo/allowed']) {
+        expect(await call(c.id, { method: 'GET', endpoint }), endpoint).toMatchObject({ ok: false });
+      }
+      expect(ghe.requests.map((r) => r.path)).toEqual(['/api/v3/repos/octo/allowed/issues', '/api/v3/repos/octo/allowed/issues']);
+    } finally {
+      await ghe.close();
+    }
+  });
+
   it('keeps today\'s behaviour on a connection without an allow-list', async () => {
     for (const endpoint of ['/search/code?q=repo:any/thing', '/user/repos', '/repositories/1234', '/networks/o/r/events']) {
       expect(await call(open, { method: 'GET', endpoint }), endpoint).toMatchObject({ ok: true, data: { status: 200 } });
