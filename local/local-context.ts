@@ -4,6 +4,7 @@ import type { Config } from '../shared/config/config';
 import { EncryptedSecretStore } from '../shared/adapters/local/encrypted-secret-store';
 import { FileBlobStore } from '../shared/adapters/local/file-blob-store';
 import { RefreshingTokenProvider } from '../shared/connections/refreshing-token-provider';
+import { outboundFetch } from '../shared/http/guarded-fetch';
 import type { Logger } from '../shared/observability/logger';
 import type { Metrics } from '../shared/observability/metrics';
 import { systemClock, type Queue, type Store } from '../shared/ports';
@@ -32,7 +33,8 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     secrets,
     blobs: new FileBlobStore(join(input.dataDir, 'blobs')),
     clock: systemClock,
-    fetch: globalThis.fetch,
+    // Caller-chosen hosts checked by resolved address at connect time; loopback allowed locally.
+    fetch: outboundFetch(config, true),
     logger: input.logger,
     metrics: input.metrics,
     platformApiKey: required(config.platformApiKey, 'PLATFORM_API_KEY'),

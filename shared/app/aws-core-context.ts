@@ -5,6 +5,7 @@ import type { Config } from '../config/config';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
 import { RefreshingTokenProvider } from '../connections/refreshing-token-provider';
 import { AppError } from '../domain/errors';
+import { outboundFetch } from '../http/guarded-fetch';
 import { createJsonLogger, type Logger } from '../observability/logger';
 import { noMetrics, type Metrics } from '../observability/metrics';
 import { systemClock, type BlobStore, type Clock, type Fetch, type Queue, type Store } from '../ports';
@@ -61,7 +62,8 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     secrets,
     blobs: config.blobBucket && adapters.blobs ? adapters.blobs(config.blobBucket) : unconfiguredBlobs(config.blobBucket !== undefined),
     clock,
-    fetch: overrides.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    // Caller-chosen hosts (enterprise apiBaseUrl) checked by resolved address at connect time; no loopback on AWS.
+    fetch: overrides.fetch ?? outboundFetch(config, false),
     logger: overrides.logger ?? createJsonLogger({ level: config.logLevel, service: overrides.service }),
     metrics: overrides.metrics ?? noMetrics,
     platformApiKey: requiredSecret(

@@ -26,6 +26,7 @@ const envSchema = z.object({
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_CLIENT_SECRET_ARN: optionalString,
+  GITHUB_ALLOWED_PRIVATE_HOSTS: optionalString,
   CONTENTSNARE_API_URL: url.default('https://api.contentsnare.com'),
   CONTENTSNARE_OAUTH_URL: url.default('https://api.contentsnare.com'),
   // The partner API reference (section 1.2): `/oauth/authorization` in the official OpenAPI's
@@ -40,6 +41,7 @@ const envSchema = z.object({
   POLL_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
   ALLOWED_RETURN_ORIGINS: optionalString,
   RATE_LIMIT_MAX_WAIT_SECONDS: z.coerce.number().min(0).default(30),
+  UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   DATA_DIR: z.string().min(1).default('.data'),
   // AWS resources, set by the stack on each function.
   TABLE_NAME: z.string().min(1).default('integrations'),
@@ -67,6 +69,8 @@ export interface Config {
     clientId?: string;
     clientSecret?: string;
     clientSecretArn?: string;
+    /** GITHUB_ALLOWED_PRIVATE_HOSTS: enterprise hosts (lower-case names or IPs) that may resolve to private addresses. */
+    allowedPrivateHosts: string[];
   };
   contentsnare: {
     apiUrl: string;
@@ -80,6 +84,8 @@ export interface Config {
   pollIntervalSeconds: number;
   allowedReturnOrigins: string[];
   rateLimitMaxWaitSeconds: number;
+  /** UPSTREAM_TIMEOUT_SECONDS: limit of one outbound call to the code host (headers and body). */
+  upstreamTimeoutSeconds: number;
   dataDir: string;
   tableName: string;
   queueUrl?: string;
@@ -137,6 +143,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientId: e.GITHUB_CLIENT_ID,
       clientSecret: e.GITHUB_CLIENT_SECRET,
       clientSecretArn: e.GITHUB_CLIENT_SECRET_ARN,
+      allowedPrivateHosts: (e.GITHUB_ALLOWED_PRIVATE_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+        .filter(Boolean),
     },
     contentsnare: {
       apiUrl: stripSlash(e.CONTENTSNARE_API_URL),
@@ -150,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
     allowedReturnOrigins,
     rateLimitMaxWaitSeconds: e.RATE_LIMIT_MAX_WAIT_SECONDS,
+    upstreamTimeoutSeconds: e.UPSTREAM_TIMEOUT_SECONDS,
     dataDir: e.DATA_DIR,
     tableName: e.TABLE_NAME,
     queueUrl: e.QUEUE_URL,

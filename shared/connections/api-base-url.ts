@@ -1,12 +1,16 @@
 import * as z from 'zod';
+import { literalHostProblem } from '../http/address-policy';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * An enterprise server's REST base (`https://github.example.com/api/v3`), carried by a
  * token connection. The token is sent there, so: https only (plain http only on loopback,
- * for local servers and tests), no credentials, query or fragment, and no link-local hosts
- * (cloud metadata endpoints live there).
+ * for local servers and tests), no credentials, query or fragment, and no address literal
+ * that is never a server (metadata, link-local, unspecified, multicast... in any spelling,
+ * IPv4-mapped included: shared/http/address-policy.ts). Names, private and loopback
+ * addresses are decided by the address they resolve to, at connect time of each request
+ * (shared/http/guarded-fetch.ts), where GITHUB_ALLOWED_PRIVATE_HOSTS is known.
  */
 export const apiBaseUrl = z
   .url()
@@ -22,9 +26,7 @@ export const apiBaseUrl = z
           ? 'must not carry credentials'
           : url.search || url.hash
             ? 'must not carry a query or fragment'
-            : /^169\.254\.|^\[fe80:/i.test(url.hostname)
-              ? 'must not be a link-local address'
-              : undefined;
+            : literalHostProblem(url.hostname);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .transform((v) => v.replace(/\/+$/, ''))

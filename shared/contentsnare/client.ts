@@ -118,11 +118,16 @@ export class ContentSnareClient {
           await this.sleep(backoffMs(failures, 4000, 500));
           continue;
         }
-        const what = (e as Error).name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
-        throw new AppError('upstream_error', `The collection service ${what}${kind === 'write' ? '; the write may or may not have happened' : ''}`);
+        const timedOut = (e as Error).name === 'TimeoutError';
+        const what = timedOut ? 'did not answer in time' : 'could not be reached';
+        throw new AppError(timedOut ? 'timeout' : 'upstream_error', `The collection service ${what}${kind === 'write' ? '; the write may or may not have happened' : ''}`);
       }
       const headers = pickHeaders(res, safeResponseHeaders);
-      const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the collection service', json: 'always' });
+      // The time limit covers the body too: a stall after the headers is a timeout, not a 500.
+      const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the collection service', json: 'always' }).catch((e: unknown) => {
+        if ((e as Error).name === 'TimeoutError') throw new AppError('timeout', 'The collection service stopped sending its answer before the time limit');
+        throw e;
+      });
       if (res.status >= 200 && res.status < 300) return { status: res.status, headers, data };
 
       if (res.status === 429) {

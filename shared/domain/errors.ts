@@ -12,6 +12,7 @@ export const errorCodes = [
   'payload_too_large',
   'rate_limited',
   'upstream_error',
+  'timeout',
   'connection_not_found',
   'reconnect_required',
   'token_origin_mismatch',

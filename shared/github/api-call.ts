@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { AppError } from '../domain/errors';
 import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';
-import { assertRepositoryAllowed } from '../domain/allow-list';
+import { timedFetch } from '../http/timed-fetch';
+import { assertApiCallInScope } from './api-call-scope';
 import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
-import { githubApiBase, githubUserAgent, type GitHubClient } from './octokit';
+import { githubApiBase, githubTimeoutMs, githubUserAgent, type GitHubClient } from './octokit';
 import { pickHeaders, readResponseData } from '../http/read-response';
 import { codeHostAccess } from '../connections/code-host-access';
 
@@ -64,31 +64,12 @@ const safeResponseHeaders = [
   'x-oauth-scopes',
 ];
 
-const repoPath = /^\/?(?:api\/v3\/)?repos\/([^/?]+)\/([^/?]+)/i;
-
-/** `owner/name` when the path addresses one repository, for the connection's allow-list. */
-export function repositoryOfPath(path: string): string | undefined {
-  const m = repoPath.exec(path);
-  if (!m?.[1] || !m[2]) return undefined;
-  try {
-    return `${decodeURIComponent(m[1])}/${decodeURIComponent(m[2])}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Paths that reach repositories by other names than `owner/name`: unverifiable against an allow-list. */
-const unverifiablePath = /^\/(?:repositories\/|graphql(?:\/|$))/i;
-
-
 async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   const base = githubApiBase(ctx.connection, ctx.app.config);
   const url = resolveEndpoint(base, args.endpoint, args.query);
   const relative = url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length);
-  assertRepositoryAllowed(ctx.connection, repositoryOfPath(relative));
-  if (ctx.connection.repositories.length > 0 && unverifiablePath.test(relative)) {
-    throw new AppError('forbidden', `Connection ${ctx.connection.id} is limited to given repositories; ${relative} cannot be checked against that list`);
-  }
+  // The allow-list is checked on the path exactly as it will be sent (api-call-scope.ts).
+  assertApiCallInScope(ctx.connection, args.method, relative);
   const headers: Record<string, string> = {
     accept: 'application/vnd.github+json',
     'x-github-api-version': '2022-11-28',
@@ -101,7 +82,13 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
 
   // The token comes from the one place that refuses to send it outside its origin.
   const { token } = await codeHostAccess(ctx.app, ctx.connection);
-  const send = sameOriginFetch(ctx.app.fetch, base);
+  // No redirect is followed (0 hops): a 3xx comes back as it is, and the caller may send the
+  // Location path itself, through the same guard and allow-list. Every exchange has a time limit.
+  const send = timedFetch(sameOriginFetch(ctx.app.fetch, base, 0), {
+    timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
+    service: 'The code host',
+    maxBytes: maxResponseBytes,
+  });
   for (let attempt = 0; ; attempt++) {
     const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
     const responseHeaders = pickHeaders(res, safeResponseHeaders);
@@ -127,10 +114,9 @@ export const apiCall: ToolStep<typeof input, GitHubClient> = {
   provider: 'github',
   title: 'API Call',
   description:
-    'Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection\'s enterprise base); the token is applied automatically and cannot be overridden.',
-  outputDescription: '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects off the API base are returned, not followed.',
+    'Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection\'s enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list).',
+  outputDescription: '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects are returned (status and location), never followed. A code host that does not answer within UPSTREAM_TIMEOUT_SECONDS answers ok:false with code timeout.',
   input,
   destructive: true,
-  repositoryOf: (args) => repositoryOfPath(args.endpoint.split('?', 1)[0] ?? ''),
   run,
 };

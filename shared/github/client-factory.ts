@@ -1,11 +1,11 @@
 import { codeHostAccess } from '../connections/code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
-import { createGitHubClient, type GitHubClient } from './octokit';
+import { createGitHubClient, githubTimeoutMs, type GitHubClient } from './octokit';
 
 /**
  * The code host's client for one connection: its token and API base (enterprise servers
  * override GITHUB_API_URL) from codeHostAccess, which refuses a token outside its origin,
- * its own limiter key, and RATE_LIMIT_MAX_WAIT_SECONDS.
+ * its own limiter key, RATE_LIMIT_MAX_WAIT_SECONDS and UPSTREAM_TIMEOUT_SECONDS.
  */
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
   const access = await codeHostAccess(ctx.app, connection);
@@ -13,6 +13,7 @@ export const githubClientFactory: ClientFactory<GitHubClient> = async (connectio
     token: access.token,
     baseUrl: access.baseUrl,
     fetch: ctx.app.fetch,
+    timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
     logger: ctx.logger,
     metrics: ctx.app.metrics,
     throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds },

@@ -5,6 +5,7 @@ import type { Config } from '../config/config';
 import type { Connection } from '../domain/model';
 import { isWithinBase } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';
+import { timedFetch } from '../http/timed-fetch';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { Fetch } from '../ports';
@@ -43,6 +44,15 @@ export interface GitHubClientOptions {
   /** Counts each rate-limit wait (`rate_limit_waits`, provider github) for the dashboard. */
   metrics?: Metrics;
   throttle?: GitHubThrottleOptions;
+  /** Limit (ms) of one request, headers and body (default 15 000: UPSTREAM_TIMEOUT_SECONDS's default). */
+  timeoutMs?: number;
+}
+
+export const defaultGitHubTimeoutMs = 15_000;
+
+/** UPSTREAM_TIMEOUT_SECONDS in ms; the default when a hand-made config lacks it. */
+export function githubTimeoutMs(seconds: number | undefined): number {
+  return typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : defaultGitHubTimeoutMs;
 }
 
 const ghesRestSuffix = /\/api\/v3\/?$/;
@@ -70,7 +80,7 @@ const secondaryFallbackSeconds = 60;
 
 /**
  * An Octokit for one account: the token applied, requests pinned to `baseUrl`'s origin
- * and path (redirects elsewhere are not followed), rate limits waited out when the wait
+ * and path (redirects elsewhere are not followed), each request limited to `timeoutMs`, rate limits waited out when the wait
  * fits within `maxWaitSeconds` (else the call fails and maps to `rate_limited`), and
  * 5xx/network failures retried only for GET/HEAD: a write that failed with a 5xx may have
  * happened, so it is never retried blindly.
@@ -87,7 +97,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     auth: options.token,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     userAgent: githubUserAgent,
-    request: { fetch: pinnedFetch(options.fetch, options.baseUrl) },
+    // A silent upstream fails with `timeout` (not retried: see timed-fetch.ts) instead of holding the step.
+    request: { fetch: timedFetch(pinnedFetch(options.fetch, options.baseUrl), { timeoutMs: options.timeoutMs ?? defaultGitHubTimeoutMs, service: 'The code host' }) },
     // Octokit's info lines are one per request ("GET /x - 200 in 5ms"): debug for us.
     log: {
       debug: (m: string) => logger.debug(m),

@@ -23,6 +23,7 @@ export const statusByCode: Record<ErrorCode, number> = {
   not_implemented: 501,
   not_configured: 501,
   upstream_error: 502,
+  timeout: 504,
   unavailable: 503,
   internal: 500,
 };

@@ -114,6 +114,7 @@ const forbiddenExact = new Set([
 const forbiddenPrefixes = ['x-forwarded-', 'proxy-'];
 const tokenChars = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const badValueChars = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+const beyondLatin1 = /[^\u0000-\u00ff]/;
 
 /** Why the caller may not send header `name: value`, or undefined when it may. */
 export function headerProblem(name: string, value: unknown): string | undefined {
@@ -126,6 +127,8 @@ export function headerProblem(name: string, value: unknown): string | undefined 
   if (typeof value !== 'string') return 'header values must be strings';
   if (/[\r\n]/.test(value)) return 'header values must not contain CR or LF';
   if (badValueChars.test(value)) return 'header values must not contain control characters';
+  // HTTP carries header values as bytes; fetch refuses anything past U+00FF (a TypeError, once a 500).
+  if (beyondLatin1.test(value)) return 'header values must be Latin-1 (ISO-8859-1) text; percent-encode other characters';
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { secretNames } from '../../shared/domain/model';
+import { guardedFetch, type Resolver } from '../../shared/http/guarded-fetch';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest } from '../../shared/http/types';
 import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
@@ -82,6 +83,16 @@ describe('connections API (token connections)', () => {
     ['http://github.example.com/api/v3', 'https'],
     ['https://user:pw@github.example.com/api/v3', 'credentials'],
     ['https://169.254.169.254/latest', 'link-local'],
+    // Issue 12.4: the same endpoints in other spellings, and other never-reachable literals.
+    ['https://[::ffff:169.254.169.254]/latest', 'metadata'],
+    ['https://[::ffff:a9fe:a9fe]/latest', 'metadata'],
+    ['https://[64:ff9b::a9fe:a9fe]/latest', 'metadata'],
+    ['https://[fd00:ec2::254]/latest', 'metadata'],
+    ['https://2852039166/latest', 'metadata'],
+    ['https://[fe80::1]/api/v3', 'link-local'],
+    ['https://0.0.0.0/api/v3', 'unspecified'],
+    ['https://[::]/api/v3', 'unspecified'],
+    ['https://224.0.0.1/api/v3', 'multicast'],
     ['not a url', 'URL'],
   ])('refuses the enterprise base %s before sending the token anywhere', async (apiBaseUrl, why) => {
     const { call, t } = await setup();
@@ -91,6 +102,26 @@ describe('connections API (token connections)', () => {
     expect(r.body.error.details.fields[0].field).toBe('apiBaseUrl');
     expect(r.body.error.message).toContain(why);
     expect(github.requests.length).toBe(before);
+    expect(t.secrets.values.size).toBe(0);
+  });
+
+  it('refuses an enterprise base whose name resolves to a private or metadata address when the token is checked, storing nothing (issue 12.4)', async () => {
+    const { t } = await setup();
+    const resolve: Resolver = async (host) => [{ address: host.startsWith('meta') ? '169.254.169.254' : '10.0.0.5', family: 4 }];
+    const ctx = { ...t.ctx, fetch: guardedFetch({ trustedOrigins: [github.url], allowLoopback: false, allowedPrivateHosts: [], resolve }) };
+    const router = createRouter(platformRoutes(ctx), { platformApiKey: async () => testPlatformKey });
+    for (const [apiBaseUrl, why] of [['https://ghe.corp.internal/api/v3', 'private'], ['https://metadata.google.internal/computeMetadata', 'metadata']] as const) {
+      const res = await router({
+        method: 'POST',
+        path: '/connections',
+        headers: { authorization: `Bearer ${testPlatformKey}`, 'content-type': 'application/json' },
+        query: new URLSearchParams(),
+        body: Buffer.from(JSON.stringify({ provider: 'github', token, apiBaseUrl })),
+      });
+      const body = JSON.parse(String(res.body)) as { error: { code: string; message: string } };
+      expect(res.status, apiBaseUrl).toBe(403);
+      expect(body.error).toMatchObject({ code: 'forbidden', message: expect.stringContaining(why) });
+    }
     expect(t.secrets.values.size).toBe(0);
   });
 

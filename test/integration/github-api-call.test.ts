@@ -86,6 +86,12 @@ describe('github.api_call', () => {
     expect(sent.json).toEqual({ title: 'Hi', labels: ['bug'] });
   });
 
+  it('answers invalid_input naming a header whose value is not Latin-1, instead of failing in fetch (issue 12.7)', async () => {
+    const result = await call({ method: 'GET', endpoint: '/user', headers: { 'X-Note': 'r\u00e9sum\u00e9 \u2713' } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { fields: [{ field: 'input.headers.X-Note' }] } } });
+    expect(host.requests).toHaveLength(0);
+  });
+
   it('describes the request on dryRun without sending it or showing the token', async () => {
     const result = await call({ method: 'DELETE', endpoint: '/repos/octo/hello', dryRun: true });
     expect(result).toMatchObject({ ok: true, data: { dryRun: true, request: { method: 'DELETE', url: `${host.url}/repos/octo/hello` } } });
@@ -103,18 +109,26 @@ describe('github.api_call', () => {
     expect(host.requests).toHaveLength(2);
   });
 
-  it('follows a redirect within the API base, with the token, at most three times', async () => {
+  it('does not follow even a redirect within the API base: the 3xx comes back, so every path sent passes the guard and the allow-list (issue 12.6)', async () => {
+    host.setHandler((req) =>
+      req.path === '/repos/octo/old' ? { status: 301, headers: { location: '/repositories/42' } } : { body: { at: req.path } },
+    );
+    expect(await call({ method: 'GET', endpoint: '/repos/octo/old' })).toMatchObject({ ok: true, data: { status: 301, headers: { location: '/repositories/42' } } });
+    expect(host.requests.map((r) => r.path)).toEqual(['/repos/octo/old']);
+  });
+
+  it('Octokit steps follow a redirect within the API base (renamed repositories), with the token, at most three times', async () => {
     host.setHandler((req) =>
       req.path === '/repos/octo/old' ? { status: 301, headers: { location: '/repos/octo/new' } } : { body: { at: req.path } },
     );
-    expect(await call({ method: 'GET', endpoint: '/repos/octo/old' })).toMatchObject({ ok: true, data: { status: 200, data: { at: '/repos/octo/new' } } });
+    expect(await call({ method: 'GET', endpoint: '/repos/octo/old' }, 'github.test_octokit_get')).toMatchObject({ ok: true, data: { at: '/repos/octo/new' } });
     expect(host.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
-      ['/repos/octo/old', `Bearer ${token}`],
-      ['/repos/octo/new', `Bearer ${token}`],
+      ['/repos/octo/old', `token ${token}`],
+      ['/repos/octo/new', `token ${token}`],
     ]);
     host.requests.length = 0;
     host.setHandler((req) => ({ status: 302, headers: { location: `${req.path}x` } }));
-    expect(await call({ method: 'GET', endpoint: '/loop' })).toMatchObject({ ok: true, data: { status: 302 } });
+    await call({ method: 'GET', endpoint: '/loop' }, 'github.test_octokit_get');
     expect(host.requests).toHaveLength(4);
   });
 

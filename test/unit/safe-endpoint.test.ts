@@ -128,6 +128,11 @@ describe('header guard', () => {
     expect(() => sanitizeHeaders({ 'X-A\r\nB': 'x' })).toThrow(/CR or LF/);
   });
 
+  it('refuses a value a header cannot carry (beyond Latin-1), naming the header (issue 12.7)', () => {
+    expect(() => sanitizeHeaders({ 'X-Note': 'caf\u00e9 \u2192 \u{1f600}' })).toThrow(/input\.headers\.X-Note: .*Latin-1/);
+    expect(sanitizeHeaders({ 'X-Note': 'caf\u00e9' })).toEqual({ 'x-note': 'caf\u00e9' });
+  });
+
   it('passes ordinary headers through with lower-cased names', () => {
     expect(sanitizeHeaders({ Accept: 'application/vnd.github.raw+json', 'If-None-Match': '"abc"', 'X-GitHub-Api-Version': '2022-11-28' })).toEqual({
       accept: 'application/vnd.github.raw+json',

@@ -1,0 +1,97 @@
+import { AppError } from '../domain/errors';
+import type { Fetch } from '../ports';
+
+/**
+ * An upstream that did not answer (headers and whole body) within the time limit.
+ * Named `AbortError` on purpose: Octokit passes such errors through as they are instead of
+ * wrapping them in a retryable status-500 RequestError, so a silent upstream is not asked
+ * again (each try would wait the full limit again); `mapGitHubError` keeps the AppError.
+ */
+export class UpstreamTimeoutError extends AppError {
+  constructor(service: string, timeoutMs: number) {
+    super('timeout', `${service} did not answer within ${timeoutMs} ms; a write may or may not have happened`, { timeoutMs });
+    this.name = 'AbortError';
+  }
+}
+
+export interface TimedFetchOptions {
+  /** Limit for the whole exchange: connect, headers and the full body. */
+  timeoutMs: number;
+  /** Who answers, for the message ("The code host"). */
+  service: string;
+  /** Refuse (`upstream_error`) a body larger than this, without buffering the rest. */
+  maxBytes?: number;
+}
+
+const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
+
+async function readBody(res: Response, maxBytes: number | undefined, service: string): Promise<Uint8Array | null> {
+  if (nullBodyStatuses.has(res.status) || !res.body) {
+    await res.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  const tooLarge = () => new AppError('upstream_error', `The answer of ${service} is larger than ${maxBytes} bytes`, { status: res.status });
+  if (maxBytes !== undefined && Number(res.headers.get('content-length') ?? 0) > maxBytes) {
+    await res.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (maxBytes !== undefined && size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A constructed Response has an empty `url`; Octokit's paginate reads it, so keep the original's. */
+export function withUrl(res: Response, url: string): Response {
+  if (url) Object.defineProperty(res, 'url', { value: url });
+  return res;
+}
+
+/**
+ * A fetch whose every call ends within `timeoutMs` (issue 12.6): the request, the answer's
+ * headers AND its body are read inside the limit, and the answer is handed back buffered,
+ * so a server that sends headers and then stalls cannot hold the caller either. Past the
+ * limit the request is aborted and the call fails with `timeout`. The limit races the
+ * underlying fetch, so it holds even for a fetch that ignores its signal.
+ */
+export function timedFetch(fetchImpl: Fetch, options: TimedFetchOptions): Fetch {
+  const { timeoutMs, service } = options;
+  const timed = async (input: Parameters<Fetch>[0], init?: Parameters<Fetch>[1]): Promise<Response> => {
+    const timer = new AbortController();
+    const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
+    let handle: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      handle = setTimeout(() => {
+        timer.abort();
+        reject(new UpstreamTimeoutError(service, timeoutMs));
+      }, timeoutMs);
+    });
+    const exchange = (async () => {
+      const res = await fetchImpl(input, { ...init, signal });
+      const body = await readBody(res, options.maxBytes, service);
+      return withUrl(new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers }), res.url);
+    })();
+    try {
+      return await Promise.race([exchange, expired]);
+    } catch (e) {
+      if (timer.signal.aborted && !(init?.signal?.aborted ?? false)) throw new UpstreamTimeoutError(service, timeoutMs);
+      throw e;
+    } finally {
+      clearTimeout(handle);
+      // The loser of the race must not surface as an unhandled rejection.
+      exchange.catch(() => undefined);
+      expired.catch(() => undefined);
+    }
+  };
+  return timed as Fetch;
+}
