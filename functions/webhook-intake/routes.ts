@@ -1,5 +1,6 @@
 import type { AppContext } from '../../shared/app/context';
 import { receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
+import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
 import { json } from '../../shared/http/responses';
 import type { Route } from '../../shared/http/types';
 
@@ -10,6 +11,7 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       method: 'POST',
       pattern: '/webhooks/github/:endpointId',
       auth: 'none',
+      maxBodyBytes: lambdaMaxBodyBytes,
       handle: async (req) => {
         const answer = await receiveDelivery(ctx, { endpointId: req.params.endpointId ?? '', headers: req.headers, body: req.body }, options);
         return json(answer.status, answer.body);

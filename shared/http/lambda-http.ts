@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { withSafetyHeaders } from './responses';
 import type { HttpRequest, HttpResponse } from './types';
 
 /**
@@ -20,7 +21,8 @@ export function fromLambdaEvent(event: APIGatewayProxyEventV2): HttpRequest {
   };
 }
 
-export function toLambdaResult(res: HttpResponse): APIGatewayProxyStructuredResultV2 {
+export function toLambdaResult(answer: HttpResponse): APIGatewayProxyStructuredResultV2 {
+  const res = withSafetyHeaders(answer);
   const body = res.body ?? '';
   return Buffer.isBuffer(body)
     ? { statusCode: res.status, headers: res.headers, body: body.toString('base64'), isBase64Encoded: true }
