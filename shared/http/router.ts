@@ -41,17 +41,22 @@ export interface RouterOptions {
   onError?: (e: unknown, req: HttpRequest) => void;
 }
 
-/** A path parameter as text; a malformed percent-encoding is the caller's mistake (400), not ours (500). */
+/** Longest path parameter: every one is an id or a name of ours, and becomes part of a store key (2 KB at most). */
+export const maxPathParamLength = 256;
+
+/** A path parameter as text; a malformed percent-encoding or an oversize id is the caller's mistake (400), not ours (500). */
 function decodeParams(names: string[], m: RegExpExecArray): Record<string, string> {
   const params: Record<string, string> = {};
   names.forEach((name, i) => {
+    const bad = (message: string) => new AppError('invalid_input', `Path segment ${name}: ${message}`, { fields: [{ field: `path.${name}`, message }] });
+    let value: string;
     try {
-      params[name] = decodeURIComponent(m[i + 1] ?? '');
+      value = decodeURIComponent(m[i + 1] ?? '');
     } catch {
-      throw new AppError('invalid_input', `Path segment ${name} is not valid percent-encoding`, {
-        fields: [{ field: `path.${name}`, message: 'not valid percent-encoding' }],
-      });
+      throw bad('not valid percent-encoding');
     }
+    if (value.length > maxPathParamLength) throw bad(`longer than ${maxPathParamLength} characters`);
+    params[name] = value;
   });
   return params;
 }

@@ -149,6 +149,16 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
     admitted.socket.destroy();
   });
 
+  it('bounds the ids of the operator routes (400 naming the field, not a store failure)', async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.rt.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const trigger = await post('/admin/trigger', { trigger: 'github.new_issue', subscriptionId: 's'.repeat(3000) });
+    expect(trigger.status).toBe(400);
+    expect(JSON.stringify(await trigger.json())).toContain('subscriptionId');
+    const redrive = await post('/admin/dlq/redrive', { ids: ['x'.repeat(129)] });
+    expect(redrive.status).toBe(400);
+  });
+
   it('cuts a stalled upload (slowloris) at the request timeout', async () => {
     const c = await rawConnect(server.port);
     c.socket.write(head(['POST /subscriptions HTTP/1.1', 'Host: x', `Authorization: Bearer ${key}`, 'Content-Length: 100']));
