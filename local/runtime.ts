@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AppContext } from '../shared/app/context';
@@ -22,6 +21,7 @@ import { localRoutes } from './routes';
 import { localJobs } from './jobs';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
+import { secureDataDir } from './data-dir';
 
 export interface LocalRuntime {
   url: string;
@@ -60,7 +60,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env = { ...(options.env ?? process.env) };
   const dataDir = resolve(env.DATA_DIR ?? '.data');
-  mkdirSync(dataDir, { recursive: true });
+  secureDataDir(dataDir);
   env.DATA_DIR = dataDir;
 
   // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
