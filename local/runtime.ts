@@ -14,7 +14,7 @@ import { systemClock } from '../shared/ports';
 import { createRouter, type Router } from '../shared/http/router';
 import { nodeListener } from '../shared/http/node-http';
 import type { Admission, HttpRequest, RequestHead } from '../shared/http/types';
-import { limitServer, listenHost, serverOptions, urlHost, type ServerLimits } from './server-limits';
+import { defaultServerLimits, limitServer, listenHost, serverOptions, urlHost, type ServerLimits } from './server-limits';
 import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-secrets';
 import { buildLocalContext } from './local-context';
 import { localRoutes } from './routes';
@@ -72,6 +72,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const listener = nodeListener(
     Object.assign((req: HttpRequest) => handle(req), { admit: (head: RequestHead) => handle.admit(head) }),
     (e) => logger0.error('request failed', { error: e }),
+    { maxBufferedBytes: options.limits?.maxBufferedBytes ?? defaultServerLimits.maxBufferedBytes },
   );
   const host = listenHost(env);
   const server = limitServer(createServer(serverOptions(options.limits), listener), options.limits);

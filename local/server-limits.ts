@@ -1,10 +1,12 @@
 import type { Server, ServerOptions } from 'node:http';
+import { defaultMaxBufferedBytes } from '../shared/http/node-http';
 
 /**
  * The local runtime's HTTP server limits. Node's defaults (no connection cap, 300 s to
  * receive a request, a 30 s check interval) let 150 stalled uploads hold a gigabyte; these
- * cut a stalled client within seconds and bound how many can stall at once. The body limit
- * per route is the router's (shared/http/body-limits.ts).
+ * cut a stalled client within seconds, bound how many can stall at once and how much of
+ * their bodies is held in all. The body limit per route is the router's
+ * (shared/http/body-limits.ts).
  */
 export interface ServerLimits {
   /** Time to receive a request's headers. */
@@ -15,6 +17,8 @@ export interface ServerLimits {
   checkIntervalMs: number;
   /** Open connections at once; more are closed on accept. */
   maxConnections: number;
+  /** Request body bytes held at once, all requests together; the request that would pass it gets 503 (node-http.ts). */
+  maxBufferedBytes: number;
 }
 
 export const defaultServerLimits: ServerLimits = {
@@ -24,6 +28,8 @@ export const defaultServerLimits: ServerLimits = {
   checkIntervalMs: 1_000,
   // 16 closed-loop clients (the benchmark) use 16; the code host opens a few.
   maxConnections: 256,
+  // Ten bodies at the largest route limit (6 MB): 256 stalled uploads cannot hold more than this.
+  maxBufferedBytes: defaultMaxBufferedBytes,
 };
 
 export function serverOptions(limits: Partial<ServerLimits> = {}): ServerOptions {

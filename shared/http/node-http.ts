@@ -16,14 +16,37 @@ class BodyTooLarge extends Error {
 /** The client went away (or the server's request timeout cut it) before the body ended. */
 class RequestAborted extends Error {}
 
+/** Taking this body would go past what the listener holds of all bodies at once. */
+class OverBudget extends Error {}
+
+/**
+ * Bytes of request bodies one listener holds at once (read, and not yet answered). Each body
+ * is bounded by its route; this bounds their sum, so many slow uploads at the same time cost
+ * at most `max` of memory, whatever the connection count.
+ */
+interface BodyBudget {
+  held: number;
+  readonly max: number;
+}
+
+/** Default of `maxBufferedBytes`: ten bodies at the largest route limit. */
+export const defaultMaxBufferedBytes = 64 * 1024 * 1024;
+
 /**
  * Reads at most `limit` bytes; a chunked body that goes past it is cut there, not buffered
  * whole. On overflow the stream is paused, not destroyed, so the 413 can still be written.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number, budget: BodyBudget = { held: 0, max: Infinity }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const fail = (e: Error) => {
+      done();
+      req.pause();
+      chunks.length = 0;
+      budget.held -= size;
+      reject(e);
+    };
     const done = () => {
       req.off('data', onData);
       req.off('end', onEnd);
@@ -31,24 +54,17 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       req.off('error', onClose);
     };
     const onData = (chunk: Buffer) => {
+      if (size + chunk.length > limit) return fail(new BodyTooLarge(limit));
+      if (budget.held + chunk.length > budget.max) return fail(new OverBudget());
       size += chunk.length;
-      if (size > limit) {
-        done();
-        req.pause();
-        chunks.length = 0;
-        reject(new BodyTooLarge(limit));
-        return;
-      }
+      budget.held += chunk.length;
       chunks.push(chunk);
     };
     const onEnd = () => {
       done();
       resolve(Buffer.concat(chunks));
     };
-    const onClose = () => {
-      done();
-      reject(new RequestAborted());
-    };
+    const onClose = () => fail(new RequestAborted());
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('close', onClose);
@@ -105,8 +121,9 @@ function admitWith(handle: NodeHandler): (head: RequestHead) => Promise<Admissio
  * read up to the route's limit (413 past it). `Expect: 100-continue` is only continued once
  * the request is admitted (wire it to the server's `checkContinue` event).
  */
-export function nodeListener(handle: NodeHandler, onError: (e: unknown) => void) {
+export function nodeListener(handle: NodeHandler, onError: (e: unknown) => void, options: { maxBufferedBytes?: number } = {}) {
   const admit = admitWith(handle);
+  const budget: BodyBudget = { held: 0, max: options.maxBufferedBytes ?? defaultMaxBufferedBytes };
   /** `continueOnAdmit`: called from `checkContinue`, where node has not sent `100 Continue` itself. */
   return (req: IncomingMessage, res: ServerResponse, continueOnAdmit = false): void => {
     let head: RequestHead;
@@ -120,13 +137,23 @@ export function nodeListener(handle: NodeHandler, onError: (e: unknown) => void)
       .then(async (admission) => {
         if (admission.kind === 'answer') return answerUnread(req, res, admission.response);
         if (continueOnAdmit) res.writeContinue();
-        const body = await readBody(req, admission.maxBodyBytes);
-        writeNodeResponse(res, await admission.run(body));
+        const body = await readBody(req, admission.maxBodyBytes, budget);
+        try {
+          writeNodeResponse(res, await admission.run(body));
+        } finally {
+          budget.held -= body.length;
+        }
       })
       .catch((e: unknown) => {
         if (res.headersSent || e instanceof RequestAborted) return;
         if (e instanceof BodyTooLarge) {
           answerUnread(req, res, errorResponse(new AppError('payload_too_large', e.message, { limit: e.limit })));
+          return;
+        }
+        if (e instanceof OverBudget) {
+          // Too many bodies in flight: the code host redelivers a 5xx, a platform client retries.
+          const answer = errorResponse(new AppError('unavailable', 'Too many request bodies in flight; retry shortly'));
+          answerUnread(req, res, { ...answer, headers: { ...answer.headers, 'retry-after': '1' } });
           return;
         }
         onError(e);

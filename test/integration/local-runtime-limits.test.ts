@@ -190,6 +190,26 @@ describe('local runtime: connection cap and HOST', () => {
     }
   });
 
+  it('holds at most maxBufferedBytes of bodies in all: the upload that would pass it gets 503', async () => {
+    const server = await start({ maxBufferedBytes: 1024 * 1024 });
+    const uploads: RawConnection[] = [];
+    try {
+      // Two anonymous uploads of 600 KB each (under the webhook route's 6 MB), both stalled before their end.
+      for (let i = 0; i < 2; i++) {
+        const c = await rawConnect(server.port);
+        c.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', `Content-Length: ${700 * 1024}`]));
+        c.socket.write(Buffer.alloc(600 * 1024, 0x20));
+        uploads.push(c);
+      }
+      const answers = await Promise.race(uploads.map(async (c) => ({ status: await c.status(), text: c.received() })));
+      expect(answers.status).toBe(503);
+      expect(answers.text).toContain('"unavailable"');
+    } finally {
+      uploads.forEach((c) => c.socket.destroy());
+      await server.dispose();
+    }
+  });
+
   it('listens where HOST says', async () => {
     const server = await start({}, { HOST: '0.0.0.0' });
     try {
