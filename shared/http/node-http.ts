@@ -93,13 +93,18 @@ export function writeNodeResponse(res: ServerResponse, answer: HttpResponse): vo
   res.end(safe.body ?? '');
 }
 
+/** Up to this, an unread body of a refused request is read and thrown away rather than the connection closed. */
+const discardableBytes = 64 * 1024;
+
 /**
  * Answers a request whose body was not (fully) read, then closes the connection: the rest
  * of the body is never read, so a refused upload costs neither memory nor bandwidth.
  */
-function answerUnread(req: IncomingMessage, res: ServerResponse, answer: HttpResponse): void {
+function answerUnread(req: IncomingMessage, res: ServerResponse, answer: HttpResponse, bodyStarted = false): void {
   const bodyExpected = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-  if (!bodyExpected || req.complete) {
+  // A small declared body not yet touched is discarded by node as it arrives (never held): the connection can stay open.
+  const small = !bodyExpected || (!bodyStarted && req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length']) <= discardableBytes);
+  if (small || req.complete) {
     writeNodeResponse(res, answer);
     return;
   }
@@ -147,17 +152,17 @@ export function nodeListener(handle: NodeHandler, onError: (e: unknown) => void,
       .catch((e: unknown) => {
         if (res.headersSent || e instanceof RequestAborted) return;
         if (e instanceof BodyTooLarge) {
-          answerUnread(req, res, errorResponse(new AppError('payload_too_large', e.message, { limit: e.limit })));
+          answerUnread(req, res, errorResponse(new AppError('payload_too_large', e.message, { limit: e.limit })), true);
           return;
         }
         if (e instanceof OverBudget) {
           // Too many bodies in flight: the code host redelivers a 5xx, a platform client retries.
           const answer = errorResponse(new AppError('unavailable', 'Too many request bodies in flight; retry shortly'));
-          answerUnread(req, res, { ...answer, headers: { ...answer.headers, 'retry-after': '1' } });
+          answerUnread(req, res, { ...answer, headers: { ...answer.headers, 'retry-after': '1' } }, true);
           return;
         }
         onError(e);
-        answerUnread(req, res, errorResponse(new AppError('internal', 'Internal error')));
+        answerUnread(req, res, errorResponse(new AppError('internal', 'Internal error')), true);
       });
   };
 }

@@ -102,6 +102,18 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
     await c.closed; // the unread body is never read: the connection is closed instead
   });
 
+  it('keeps the connection of a refused request with a small body (thrown away, never held)', async () => {
+    const c = await rawConnect(server.port);
+    c.socket.write(`${head(['POST /subscriptions HTTP/1.1', 'Host: x', 'Content-Length: 2'])}{}`);
+    expect(await c.status()).toBe(401);
+    c.socket.write(head(['GET /healthz HTTP/1.1', 'Host: x']));
+    await new Promise<void>((r) => {
+      const look = () => (/HTTP\/1\.1 200/.test(c.received()) ? r() : setTimeout(look, 10));
+      look();
+    });
+    c.socket.destroy();
+  });
+
   it('answers an unknown route with 404 before the body is sent', async () => {
     const c = await rawConnect(server.port);
     c.socket.write(head(['POST /nope HTTP/1.1', 'Host: x', 'Content-Length: 5000000']));
