@@ -103,6 +103,8 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
           return answer(errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)')));
         }
         const params = decodeParams(c.names, m);
+        const refused = c.route.refuseHead?.({ ...head, params });
+        if (refused) return answer(refused);
         const limit = c.route.maxBodyBytes ?? defaultMaxBodyBytes;
         if ((declaredLength(head.headers) ?? 0) > limit) return answer(tooLarge(limit));
         const route = c.route;

@@ -35,6 +35,8 @@ export interface Route {
   auth: 'platform' | 'none';
   /** Largest body accepted, in bytes (default `defaultMaxBodyBytes`, shared/http/body-limits.ts). */
   maxBodyBytes?: number;
+  /** A refusal decided from the head alone, before any body byte is read (e.g. the webhook's required headers). */
+  refuseHead?(req: RequestHead & { params: Record<string, string> }): HttpResponse | undefined;
   handle(req: RouteRequest): Promise<HttpResponse>;
 }
 

@@ -69,6 +69,8 @@ async function rawConnect(port: number, host = '127.0.0.1'): Promise<RawConnecti
 }
 
 const head = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
+/** The code host's headers (the signature is checked only once the body is read). */
+const deliveryHeaders = ['X-GitHub-Event: issues', 'X-GitHub-Delivery: d-1', `X-Hub-Signature-256: sha256=${'0'.repeat(64)}`];
 
 describe('local runtime: refuses before reading, limits per route, cuts stalled clients', () => {
   let server: Awaited<ReturnType<typeof start>>;
@@ -114,6 +116,14 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
     c.socket.destroy();
   });
 
+  it('refuses a webhook delivery without the code host headers before its body is sent', async () => {
+    const c = await rawConnect(server.port);
+    c.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', 'X-GitHub-Event: issues', 'X-GitHub-Delivery: d-1', 'Content-Length: 5000000']));
+    expect(await c.status()).toBe(401);
+    expect(c.received()).toContain('"invalid_signature"');
+    await c.closed;
+  });
+
   it('answers an unknown route with 404 before the body is sent', async () => {
     const c = await rawConnect(server.port);
     c.socket.write(head(['POST /nope HTTP/1.1', 'Host: x', 'Content-Length: 5000000']));
@@ -130,7 +140,7 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
 
     // The webhook route takes up to 6 MB (Lambda's limit), anonymous as it is; past that, 413 unread.
     const webhook = await rawConnect(server.port);
-    webhook.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', `Content-Length: ${6 * 1024 * 1024 + 1}`]));
+    webhook.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', ...deliveryHeaders, `Content-Length: ${6 * 1024 * 1024 + 1}`]));
     expect(await webhook.status()).toBe(413);
     await webhook.closed;
   });
@@ -209,7 +219,7 @@ describe('local runtime: connection cap and HOST', () => {
       // Two anonymous uploads of 600 KB each (under the webhook route's 6 MB), both stalled before their end.
       for (let i = 0; i < 2; i++) {
         const c = await rawConnect(server.port);
-        c.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', `Content-Length: ${700 * 1024}`]));
+        c.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', ...deliveryHeaders, `Content-Length: ${700 * 1024}`]));
         c.socket.write(Buffer.alloc(600 * 1024, 0x20));
         uploads.push(c);
       }
