@@ -97,13 +97,20 @@ export function writeNodeResponse(res: ServerResponse, answer: HttpResponse): vo
 const discardableBytes = 64 * 1024;
 
 /**
- * Answers a request whose body was not (fully) read, then closes the connection: the rest
- * of the body is never read, so a refused upload costs neither memory nor bandwidth.
+ * Answers a request whose body was not (fully) read. A small declared body not yet touched
+ * is thrown away by node as it arrives (never held), and the connection stays open; any
+ * other body is never read: the connection is closed after the answer, so a refused upload
+ * costs neither memory nor bandwidth.
  */
 function answerUnread(req: IncomingMessage, res: ServerResponse, answer: HttpResponse, bodyStarted = false): void {
   const bodyExpected = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-  // A small declared body not yet touched is discarded by node as it arrives (never held): the connection can stay open.
-  const small = !bodyExpected || (!bodyStarted && req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length']) <= discardableBytes);
+  // A client that waits for `100 Continue` will not send the body it declared: only closing keeps the framing right.
+  const small =
+    !bodyExpected ||
+    (!bodyStarted &&
+      req.headers.expect === undefined &&
+      req.headers['transfer-encoding'] === undefined &&
+      Number(req.headers['content-length']) <= discardableBytes);
   if (small || req.complete) {
     writeNodeResponse(res, answer);
     return;

@@ -159,6 +159,7 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
     refused.socket.write(head(['POST /subscriptions HTTP/1.1', 'Host: x', 'Expect: 100-continue', 'Content-Length: 100']));
     expect(await refused.status()).toBe(401);
     expect(refused.received()).not.toContain('100 Continue');
+    await refused.closed; // the declared body will not come: the connection cannot be reused
 
     const admitted = await rawConnect(server.port);
     admitted.socket.write(head(['POST /subscriptions HTTP/1.1', 'Host: x', `Authorization: Bearer ${key}`, 'Expect: 100-continue', 'Content-Length: 2']));
