@@ -9,11 +9,12 @@ import { json } from '../shared/http/responses';
 import type { Route } from '../shared/http/types';
 import { loadExample } from './examples/load-example';
 
-const redriveSchema = z.object({ ids: z.array(z.string().min(1)).min(1).optional() }).strict();
+// Ids are bounded like every id that reaches a key or a lookup (subscription-input.ts).
+const redriveSchema = z.object({ ids: z.array(z.string().min(1).max(128)).min(1).max(1000).optional() }).strict();
 const triggerSchema = z
   .object({
     trigger: z.string().refine(isTriggerId, { message: `unknown trigger; expected one of ${triggerIds.join(', ')}` }),
-    subscriptionId: z.string().min(1).optional(),
+    subscriptionId: z.string().min(1).max(128).optional(),
   })
   .strict();
 

@@ -7,8 +7,8 @@ const lagLimitMs = 20;
 const lagSampleMs = 20;
 
 export interface IntakePressure {
-  /** The handler, counting the requests in flight. */
-  count(handle: (req: HttpRequest) => Promise<HttpResponse>): (req: HttpRequest) => Promise<HttpResponse>;
+  /** The handler (of a request, or of an admitted request's body: runtime.ts), counting the requests in flight. */
+  count<A extends HttpRequest | Buffer>(handle: (req: A) => Promise<HttpResponse>): (req: A) => Promise<HttpResponse>;
   /** True while the local runtime's HTTP side is falling behind. */
   busy(): boolean;
   stop(): void;

@@ -2,6 +2,8 @@ import { startLocalRuntime } from './runtime';
 
 /** `npm start`: the local runtime on its embedded defaults. */
 async function main(): Promise<void> {
+  // Every file and directory the runtime (and the libraries it runs: LevelDB) creates is owner-only.
+  process.umask(0o077);
   const runtime = await startLocalRuntime();
   const lines = [
     `Agent integrations running at ${runtime.url}`,

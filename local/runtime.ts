@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AppContext } from '../shared/app/context';
@@ -12,14 +11,17 @@ import { openLocalQueues, type LocalQueues } from '../shared/adapters/local/loca
 import { createJsonLogger, type Logger } from '../shared/observability/logger';
 import { InMemoryMetrics } from '../shared/observability/metrics';
 import { systemClock } from '../shared/ports';
-import { createRouter } from '../shared/http/router';
+import { createRouter, type Router } from '../shared/http/router';
 import { nodeListener } from '../shared/http/node-http';
+import type { Admission, HttpRequest, RequestHead } from '../shared/http/types';
+import { defaultServerLimits, limitServer, listenHost, serverOptions, urlHost, type ServerLimits } from './server-limits';
 import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-secrets';
 import { buildLocalContext } from './local-context';
 import { localRoutes } from './routes';
 import { localJobs } from './jobs';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
+import { secureDataDir } from './data-dir';
 
 export interface LocalRuntime {
   url: string;
@@ -39,12 +41,14 @@ export interface LocalRuntimeOptions {
   write?: (line: string) => void;
   /** Run the queue consumer, poller and sweep in-process (default true). */
   background?: boolean;
+  /** The HTTP server's limits (server-limits.ts); tests shorten the timeouts. */
+  limits?: Partial<ServerLimits>;
 }
 
-function listen(server: Server, port: number): Promise<number> {
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolveListen, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolveListen((server.address() as AddressInfo).port));
+    server.listen(port, host, () => resolveListen((server.address() as AddressInfo).port));
   });
 }
 
@@ -56,16 +60,25 @@ function listen(server: Server, port: number): Promise<number> {
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env = { ...(options.env ?? process.env) };
   const dataDir = resolve(env.DATA_DIR ?? '.data');
-  mkdirSync(dataDir, { recursive: true });
+  secureDataDir(dataDir);
   env.DATA_DIR = dataDir;
 
   // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
-  let handle: Parameters<typeof nodeListener>[0] = async () => ({ status: 503, body: 'starting' });
+  const starting = { status: 503, body: 'starting' };
+  let handle: Router = Object.assign(async () => starting, { admit: async (): Promise<Admission> => ({ kind: 'answer', response: starting }) });
   const logger0 = createJsonLogger({ service: 'local', write: options.write, level: 'INFO' });
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();
-  const server = createServer(nodeListener(pressure.count((req) => handle(req)), (e) => logger0.error('request failed', { error: e })));
-  const port = await listen(server, Number(env.PORT ?? 3000));
+  const listener = nodeListener(
+    Object.assign((req: HttpRequest) => handle(req), { admit: (head: RequestHead) => handle.admit(head) }),
+    (e) => logger0.error('request failed', { error: e }),
+    { maxBufferedBytes: options.limits?.maxBufferedBytes ?? defaultServerLimits.maxBufferedBytes },
+  );
+  const host = listenHost(env);
+  const server = limitServer(createServer(serverOptions(options.limits), listener), options.limits);
+  // Answer `Expect: 100-continue` only once the route, key and declared size are admitted.
+  server.on('checkContinue', (req, res) => listener(req, res, true));
+  const port = await listen(server, Number(env.PORT ?? 3000), host);
   env.PORT = String(port);
 
   const generated = env.PLATFORM_API_KEY && env.DISPATCH_SIGNING_SECRET ? undefined : loadOrCreateGeneratedSecrets(dataDir);
@@ -85,14 +98,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     platformApiKey: ctx.platformApiKey,
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
   });
-  handle = router;
+  // Count requests in flight while their route handles them (after the body is read).
+  handle = Object.assign((req: HttpRequest) => pressure.count(router)(req), {
+    admit: async (head: RequestHead): Promise<Admission> => {
+      const admission = await router.admit(head);
+      return admission.kind === 'answer' ? admission : { ...admission, run: pressure.count(admission.run) };
+    },
+  });
 
   const stop = new AbortController();
   const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy });
   const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
 
   return {
-    url: `http://localhost:${port}`,
+    url: `http://${urlHost(host)}:${port}`,
     config,
     ctx,
     queues,

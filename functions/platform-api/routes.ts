@@ -8,6 +8,7 @@ import { json } from '../../shared/http/responses';
 import type { HttpRequest, Route } from '../../shared/http/types';
 import { createSubscription } from '../../shared/subscriptions/create-subscription';
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
+import { subscriptionBounds } from '../../shared/subscriptions/subscription-input';
 import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
 
 function parseJson(req: HttpRequest): unknown {
@@ -54,7 +55,16 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       method: 'GET',
       pattern: '/subscriptions',
       auth: 'platform',
-      handle: async (req) => json(200, { subscriptions: await subscriptions.list(req.query.get('connectionId') || undefined) }),
+      handle: async (req) => {
+        const connectionId = req.query.get('connectionId') || undefined;
+        // It becomes an index key: bounded like the ids it names.
+        if (connectionId !== undefined && connectionId.length > subscriptionBounds.idLength) {
+          throw new AppError('invalid_input', `connectionId: longer than ${subscriptionBounds.idLength} characters`, {
+            fields: [{ field: 'connectionId', message: `longer than ${subscriptionBounds.idLength} characters` }],
+          });
+        }
+        return json(200, { subscriptions: await subscriptions.list(connectionId) });
+      },
     },
     {
       method: 'GET',

@@ -1,5 +1,7 @@
 import type { AppContext } from '../../shared/app/context';
+import { checkDeliveryHeaders } from '../../shared/intake/delivery-headers';
 import { receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
+import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
 import { json } from '../../shared/http/responses';
 import type { Route } from '../../shared/http/types';
 
@@ -10,6 +12,16 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       method: 'POST',
       pattern: '/webhooks/github/:endpointId',
       auth: 'none',
+      maxBodyBytes: lambdaMaxBodyBytes,
+      // Missing code-host headers are refused before an anonymous body is read (receiveDelivery checks them again).
+      refuseHead: (req) => {
+        const checked = checkDeliveryHeaders(req.headers);
+        if (checked.ok) return undefined;
+        const reason = checked.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers';
+        ctx.metrics.count('webhook_refused', 1, { reason });
+        ctx.logger.warn('webhook delivery refused', { endpointId: req.params.endpointId, reason, status: checked.status });
+        return json(checked.status, { error: { code: checked.code, message: checked.message } });
+      },
       handle: async (req) => {
         const answer = await receiveDelivery(ctx, { endpointId: req.params.endpointId ?? '', headers: req.headers, body: req.body }, options);
         return json(answer.status, answer.body);

@@ -1,22 +1,22 @@
 import type { AppContext } from '../app/context';
 import type { TriggerEvent } from '../domain/model';
 import { parseRetryAfter } from './backoff';
-import { eventBody, signBody } from './sign-event';
+import { eventBody, signatureHeaders } from './sign-event';
 
 export type PostOutcome =
   | { kind: 'delivered'; status: number }
   /** Worth another try later (non-2xx, network, timeout). */
   | { kind: 'retry'; status?: number; reason: string; retryAfterSeconds?: number; throttled: boolean };
 
-/** POSTs one trigger event to the agent runtime, signed with `X-Signature-256`. */
+/** POSTs one trigger event to the agent runtime, signed with `X-Signature-256` and the timestamped pair (sign-event.ts). */
 export async function postEvent(ctx: AppContext, url: string, event: TriggerEvent, timeoutMs = 10_000): Promise<PostOutcome> {
   const body = eventBody(event);
-  const signature = signBody(await ctx.dispatchSigningSecret(), body);
+  const signatures = signatureHeaders(await ctx.dispatchSigningSecret(), body, ctx.clock.now());
   let res: Response;
   try {
     res = await ctx.fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature-256': signature, 'user-agent': 'agent-integrations-dispatch' },
+      headers: { 'content-type': 'application/json', ...signatures, 'user-agent': 'agent-integrations-dispatch' },
       body,
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { withSafetyHeaders } from './responses';
 import type { HttpRequest, HttpResponse } from './types';
 
 /**
@@ -22,7 +23,8 @@ export function fromLambdaEvent(event: APIGatewayProxyEventV2): HttpRequest {
   };
 }
 
-export function toLambdaResult(res: HttpResponse): APIGatewayProxyStructuredResultV2 {
+export function toLambdaResult(answer: HttpResponse): APIGatewayProxyStructuredResultV2 {
+  const res = withSafetyHeaders(answer);
   const body = res.body ?? '';
   // Payload v2 takes Set-Cookie in `cookies`, not among the headers.
   const { 'set-cookie': setCookie, ...headers } = res.headers ?? {};

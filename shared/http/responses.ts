@@ -1,7 +1,20 @@
 import { AppError, type ErrorCode } from '../domain/errors';
 import type { HttpResponse } from './types';
 
-const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };
+/**
+ * On every answer: a browser must not sniff a JSON error into HTML, and no cache (browser or
+ * proxy) may keep answers that carry tokens' metadata, hook URLs or OAuth state.
+ */
+export const safetyHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+
+const jsonHeaders = { 'content-type': 'application/json; charset=utf-8', ...safetyHeaders };
+
+/** Adds the safety headers an answer does not set itself (the node and Lambda adapters call this on every answer). */
+export function withSafetyHeaders(answer: HttpResponse): HttpResponse {
+  const present = new Set(Object.keys(answer.headers ?? {}).map((k) => k.toLowerCase()));
+  const missing = Object.entries(safetyHeaders).filter(([k]) => !present.has(k));
+  return missing.length === 0 ? answer : { ...answer, headers: { ...answer.headers, ...Object.fromEntries(missing) } };
+}
 
 export function json(status: number, value: unknown): HttpResponse {
   return { status, headers: { ...jsonHeaders }, body: JSON.stringify(value) };

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../domain/errors';
+import { defaultMaxBodyBytes } from './body-limits';
 import { errorResponse, toErrorResponse } from './responses';
-import type { HttpRequest, HttpResponse, Route } from './types';
+import type { Admission, HttpRequest, HttpResponse, RequestHead, Route } from './types';
 
 interface CompiledRoute {
   route: Route;
@@ -40,32 +41,100 @@ export interface RouterOptions {
   onError?: (e: unknown, req: HttpRequest) => void;
 }
 
+/** Longest path parameter: every one is an id or a name of ours, and becomes part of a store key (2 KB at most). */
+export const maxPathParamLength = 256;
+
+/** A path parameter as text; a malformed percent-encoding or an oversize id is the caller's mistake (400), not ours (500). */
+function decodeParams(names: string[], m: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    const bad = (message: string) => new AppError('invalid_input', `Path segment ${name}: ${message}`, { fields: [{ field: `path.${name}`, message }] });
+    let value: string;
+    try {
+      value = decodeURIComponent(m[i + 1] ?? '');
+    } catch {
+      throw bad('not valid percent-encoding');
+    }
+    if (value.length > maxPathParamLength) throw bad(`longer than ${maxPathParamLength} characters`);
+    params[name] = value;
+  });
+  return params;
+}
+
+function tooLarge(limit: number): HttpResponse {
+  return errorResponse(new AppError('payload_too_large', `Body exceeds ${limit} bytes`, { limit }));
+}
+
+/** The declared body size, when there is one (`Content-Length` is digits only; anything else is not a size). */
+function declaredLength(headers: Record<string, string>): number | undefined {
+  const raw = headers['content-length'];
+  return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+}
+
+export interface Router {
+  /** A whole request (body already read: the Lambda path, tests). */
+  (req: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Route, key and declared size decided from the head alone, so that an unknown route, a
+   * missing key or an oversized `Content-Length` is answered before any body byte is read
+   * (node-http.ts reads only on `kind: 'read'`, and at most `maxBodyBytes`).
+   */
+  admit(head: RequestHead): Promise<Admission>;
+}
+
 /** Matches method + path, checks the platform key where needed, maps errors in one place. */
-export function createRouter(routes: Route[], options: RouterOptions) {
+export function createRouter(routes: Route[], options: RouterOptions): Router {
   const compiled = routes.map(compile);
-  return async function handle(req: HttpRequest): Promise<HttpResponse> {
+  const fail = (e: unknown, head: RequestHead): HttpResponse => {
+    if (!(e instanceof AppError)) options.onError?.(e, { ...head, body: Buffer.alloc(0) });
+    return toErrorResponse(e);
+  };
+  const answer = (response: HttpResponse): Admission => ({ kind: 'answer', response });
+
+  async function admit(head: RequestHead): Promise<Admission> {
     let pathMatched = false;
     for (const c of compiled) {
-      const m = c.regex.exec(req.path);
+      const m = c.regex.exec(head.path);
       if (!m) continue;
       pathMatched = true;
-      if (c.route.method !== req.method.toUpperCase()) continue;
+      if (c.route.method !== head.method.toUpperCase()) continue;
       try {
-        if (c.route.auth === 'platform' && !bearerMatches(req.headers.authorization, await options.platformApiKey())) {
-          return errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)'));
+        if (c.route.auth === 'platform' && !bearerMatches(head.headers.authorization, await options.platformApiKey())) {
+          return answer(errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)')));
         }
-        const params: Record<string, string> = {};
-        c.names.forEach((name, i) => {
-          params[name] = decodeURIComponent(m[i + 1] ?? '');
-        });
-        return await c.route.handle({ ...req, params });
+        const params = decodeParams(c.names, m);
+        const refused = c.route.refuseHead?.({ ...head, params });
+        if (refused) return answer(refused);
+        const limit = c.route.maxBodyBytes ?? defaultMaxBodyBytes;
+        if ((declaredLength(head.headers) ?? 0) > limit) return answer(tooLarge(limit));
+        const route = c.route;
+        return {
+          kind: 'read',
+          maxBodyBytes: limit,
+          run: async (body) => {
+            try {
+              return await route.handle({ ...head, body, params });
+            } catch (e) {
+              return fail(e, head);
+            }
+          },
+        };
       } catch (e) {
-        if (!(e instanceof AppError)) options.onError?.(e, req);
-        return toErrorResponse(e);
+        return answer(fail(e, head));
       }
     }
-    return pathMatched
-      ? errorResponse(new AppError('not_found', `Method ${req.method} not allowed on ${req.path}`, { status: 405 }))
-      : errorResponse(new AppError('not_found', `No route for ${req.method} ${req.path}`));
-  };
+    return answer(
+      pathMatched
+        ? errorResponse(new AppError('not_found', `Method ${head.method} not allowed on ${head.path}`, { status: 405 }))
+        : errorResponse(new AppError('not_found', `No route for ${head.method} ${head.path}`)),
+    );
+  }
+
+  async function handle(req: HttpRequest): Promise<HttpResponse> {
+    const admission = await admit(req);
+    if (admission.kind === 'answer') return admission.response;
+    if (req.body.length > admission.maxBodyBytes) return tooLarge(admission.maxBodyBytes);
+    return admission.run(req.body);
+  }
+  return Object.assign(handle, { admit });
 }

@@ -5,7 +5,7 @@ import { AppError } from '../domain/errors';
 import type { Connection, EndpointTarget, Subscription } from '../domain/model';
 import { recordBaseline } from '../polling/poll-baseline';
 import { endpointIdFor } from './endpoint-repo';
-import { ensureHook } from './endpoint-hook';
+import { ensureHook, releaseEndpoint } from './endpoint-hook';
 import { withLease } from '../store/lease';
 import { parseSubscriptionRequest, type SubscriptionRequest } from './subscription-input';
 import { SubscriptionRepo } from './subscription-repo';
@@ -26,7 +26,8 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
  * `POST /subscriptions`. Webhook triggers get (or share) the connection's hook on the
  * repository or organization; the subscription item is written last, under the endpoint's
  * lease, so a crash midway leaves at worst a hook that routes to nobody, never an event
- * routed to the wrong place. Polled triggers record their baseline before the
+ * routed to the wrong place; a write that fails puts the hook back as it was. Everything in
+ * the body is validated and bounded before the code host is asked anything. Polled triggers record their baseline before the
  * subscription exists, so nothing that existed at subscription time is announced.
  */
 export async function createSubscription(ctx: AppContext, body: unknown): Promise<Subscription> {
@@ -52,7 +53,14 @@ export async function createSubscription(ctx: AppContext, body: unknown): Promis
       return await withLease(ctx, `endpoint#${endpointId}`, async () => {
         await ensureHook(ctx, connection, target, req.trigger);
         const made: Subscription = { ...sub, delivery: 'webhook', endpointId };
-        await repo.create(made);
+        try {
+          await repo.create(made);
+        } catch (e) {
+          // The hook was widened (or made) for this subscription: put it back to what the others need.
+          const undo = await releaseEndpoint(ctx, connection, endpointId);
+          if (undo.warning) ctx.logger.warn('failed subscription: hook left widened', { endpointId, warning: undo.warning });
+          throw e;
+        }
         return made;
       });
     } catch (e) {

@@ -13,16 +13,40 @@ export const repositoryName = z
 
 const organizationName = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'must be an organization login');
 
-const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]));
-const idOrName = z.union([z.string().min(1), z.number().int()]).transform(String);
+/**
+ * Bounds of everything that becomes part of the subscription item (one DynamoDB item, at
+ * most 400 KB) or a key: refused with `invalid_input` naming the field, before anything is
+ * asked of the code host.
+ */
+export const subscriptionBounds = {
+  /** Our ids are `conn_` + 32 hex; anything much longer cannot exist and must not reach a key. */
+  idLength: 128,
+  agentIdLength: 256,
+  /** git refuses ref names over 255 bytes on most file systems. */
+  branchLength: 255,
+  /** The code host's label names are at most 50 characters; room for emoji. */
+  labelLength: 100,
+  /** Branches or labels in one filter. */
+  filterValues: 100,
+  /** A project or column id or name. */
+  nameLength: 256,
+} as const;
+
+/** One value or a list of them (`label: "bug"` or `labels: ["bug", "p1"]`), each and the count bounded. */
+const oneOrMany = (maxLength: number) =>
+  z.union([
+    z.string().min(1).max(maxLength).transform((v) => [v]),
+    z.array(z.string().min(1).max(maxLength)).min(1).max(subscriptionBounds.filterValues),
+  ]);
+const idOrName = z.union([z.string().min(1).max(subscriptionBounds.nameLength), z.number().int()]).transform(String);
 
 const filtersSchema = z
   .object({
-    branches: oneOrMany.optional(),
+    branches: oneOrMany(subscriptionBounds.branchLength).optional(),
     /** Singular alias users reach for first. */
-    branch: oneOrMany.optional(),
-    labels: oneOrMany.optional(),
-    label: oneOrMany.optional(),
+    branch: oneOrMany(subscriptionBounds.branchLength).optional(),
+    labels: oneOrMany(subscriptionBounds.labelLength).optional(),
+    label: oneOrMany(subscriptionBounds.labelLength).optional(),
     column: idOrName.optional(),
     project: idOrName.optional(),
   })
@@ -30,9 +54,9 @@ const filtersSchema = z
 
 const bodySchema = z
   .object({
-    connectionId: z.string().min(1, 'is required'),
+    connectionId: z.string().min(1, 'is required').max(subscriptionBounds.idLength),
     trigger: z.string().refine(isTriggerId, { message: `unknown trigger; expected one of ${triggerIds.join(', ')}` }),
-    agentId: z.string().min(1, 'is required').max(256),
+    agentId: z.string().min(1, 'is required').max(subscriptionBounds.agentIdLength),
     repository: repositoryName.optional(),
     organization: organizationName.optional(),
     filters: filtersSchema.optional(),

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app/context';
 import { AppError } from '../domain/errors';
+import { lambdaMaxBodyBytes } from '../http/body-limits';
 import { json, statusByCode } from '../http/responses';
 import type { HttpResponse, Route } from '../http/types';
 import { catalog } from './catalog';
@@ -43,6 +44,8 @@ export function toolRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
       method: 'POST',
       pattern: '/tools/:toolId/invoke',
       auth: 'platform',
+      // Inputs carry file contents and gists: up to what Lambda accepts.
+      maxBodyBytes: lambdaMaxBodyBytes,
       handle: async (req) => {
         let body: { connectionId?: unknown; input?: unknown };
         try {

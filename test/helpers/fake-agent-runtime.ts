@@ -37,6 +37,20 @@ export class FakeAgentRuntime {
     return header.length === want.length && timingSafeEqual(Buffer.from(header), Buffer.from(want));
   }
 
+  /**
+   * Whether a request's timestamped signature holds, as an agent runtime checks it to refuse
+   * replays (README "Trigger events"): `X-Signature-256-Timestamped` is `sha256=` + the HMAC
+   * of `<X-Signature-Timestamp>.<body>`, and the timestamp is within `toleranceSeconds` of `nowMs`.
+   */
+  static timestampedSignatureValid(req: RecordedRequest, secret: string, nowMs: number, toleranceSeconds = 300): boolean {
+    const timestamp = String(req.headers['x-signature-timestamp'] ?? '');
+    if (!/^\d+$/.test(timestamp)) return false;
+    if (Math.abs(nowMs / 1000 - Number(timestamp)) > toleranceSeconds) return false;
+    const header = String(req.headers['x-signature-256-timestamped'] ?? '');
+    const want = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${req.body}`).digest('hex')}`;
+    return header.length === want.length && timingSafeEqual(Buffer.from(header), Buffer.from(want));
+  }
+
   close(): Promise<void> {
     return this.server.close();
   }

@@ -122,8 +122,9 @@ describe('Lambda handlers: Powertools logs and EMF metrics per invocation', () =
 
   it('platform-api and oauth: requests answered through the wrapper, one cold start line each', async () => {
     const api = await load('platform-api');
-    const listed = (await api(urlEvent('GET', '/connections', { authorization: `Bearer ${platformKey}` }), context('platform-api', 'req-api'))) as { statusCode: number; body: string };
+    const listed = (await api(urlEvent('GET', '/connections', { authorization: `Bearer ${platformKey}` }), context('platform-api', 'req-api'))) as { statusCode: number; body: string; headers?: Record<string, string> };
     expect(listed.statusCode).toBe(200);
+    expect(listed.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
     expect(JSON.parse(listed.body)).toEqual({ connections: [] });
     expect(logsOf('platform-api').filter((l) => l.message === 'cold start')).toHaveLength(1);
 

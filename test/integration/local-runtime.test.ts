@@ -161,6 +161,7 @@ describe('npm start: the local runtime as a child process', () => {
       await new Promise((r) => setTimeout(r, 500));
       expect(runtime.requests).toHaveLength(1);
       expect(FakeAgentRuntime.signatureValid(runtime.requests[0]!, secret)).toBe(true);
+      expect(FakeAgentRuntime.timestampedSignatureValid(runtime.requests[0]!, secret, Date.now())).toBe(true);
       expect(runtime.events()[0]).toMatchObject({ trigger: 'github.new_issue', subscriptionId: sub.body.id, agentId: 'triage-agent', deliveryId: 'local-e2e-1' });
     } finally {
       expect(await running.stop()).toBe(0);

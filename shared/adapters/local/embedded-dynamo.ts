@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { sdkClientDefaults } from '../aws/sdk-client-defaults';
 
@@ -20,6 +21,8 @@ const closeTimeoutMs = 10_000;
  * The thread ends with the process (a kill needs no clean-up; LevelDB's lock is the OS's).
  */
 export async function startEmbeddedDynamo(options: { path?: string; port?: number } = {}): Promise<EmbeddedDynamo> {
+  // The table's items include token metadata: owner-only, whatever LevelDB's default would be.
+  if (options.path) mkdirSync(options.path, { recursive: true, mode: 0o700 });
   // execArgv: [] because the worker is plain JavaScript: inheriting `--import tsx` doubled its start time.
   const worker = new Worker(new URL('./embedded-dynamo-worker.mjs', import.meta.url), { workerData: { path: options.path, port: options.port }, execArgv: [] });
   // Never the reason a process stays up: whoever started it closes it, or the process ends it.

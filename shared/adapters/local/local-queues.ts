@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock, DeadLetterQueue } from '../../ports';
 import { FileDeadLetterQueue } from './file-dead-letter-queue';
@@ -17,6 +18,8 @@ export interface LocalQueues {
  */
 export function openLocalQueues(options: { dir: string; name: string; clock: Clock; maxReceives?: number; compactAfter?: number }): LocalQueues {
   const { dir, name, clock } = options;
+  // Queued events carry payloads: owner-only.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const dlq = FileQueue.open({ path: join(dir, `${name}-dlq.queue.jsonl`), clock, compactAfter: options.compactAfter });
   const queue = FileQueue.open({
     path: join(dir, `${name}.queue.jsonl`),
