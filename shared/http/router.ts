@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { platformKeys } from '../config/platform-keys';
 import { AppError } from '../domain/errors';
 import { errorResponse, toErrorResponse } from './responses';
 import type { HttpRequest, HttpResponse, Route } from './types';
@@ -24,17 +25,22 @@ function compile(route: Route): CompiledRoute {
   return { route, regex: new RegExp(`^${source}/?$`), names };
 }
 
-function bearerMatches(header: string | undefined, key: string): boolean {
+/** True when the bearer key is one of `keys` (two during a rotation); each compared in constant time, all of them always. */
+function bearerMatches(header: string | undefined, keys: string[]): boolean {
   if (!header) return false;
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
   if (!m?.[1]) return false;
   const given = Buffer.from(m[1]);
-  const want = Buffer.from(key);
-  return given.length === want.length && timingSafeEqual(given, want);
+  let matched = false;
+  for (const key of keys) {
+    const want = Buffer.from(key);
+    if (given.length === want.length && timingSafeEqual(given, want)) matched = true;
+  }
+  return matched;
 }
 
 export interface RouterOptions {
-  /** Returns the platform API key; resolved lazily so AWS can read it from Secrets Manager. */
+  /** Returns the platform API key (`<new>,<old>` during a rotation); resolved lazily so AWS can read it from Secrets Manager. */
   platformApiKey: () => Promise<string>;
   /** Called for every unexpected (non-AppError) failure. */
   onError?: (e: unknown, req: HttpRequest) => void;
@@ -51,7 +57,7 @@ export function createRouter(routes: Route[], options: RouterOptions) {
       pathMatched = true;
       if (c.route.method !== req.method.toUpperCase()) continue;
       try {
-        if (c.route.auth === 'platform' && !bearerMatches(req.headers.authorization, await options.platformApiKey())) {
+        if (c.route.auth === 'platform' && !bearerMatches(req.headers.authorization, platformKeys(await options.platformApiKey()))) {
           return errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)'));
         }
         const params: Record<string, string> = {};
