@@ -53,7 +53,7 @@ export class PlatformSecrets extends Construct {
         secret,
         'AwsSolutions-SMG4',
         'Shared with a party outside AWS (the platform, the agent runtime or the OAuth provider), so a rotation ' +
-          'Lambda cannot update the other side; operators rotate by hand (infra/README.md).',
+          'Lambda cannot update the other side; operators rotate by hand (docs/operations.md: the platform key with two keys valid during a rotation).',
       );
       return secret;
     };

@@ -40,7 +40,7 @@ const nameKey: Record<string, string> = {
 beforeAll(() => {
   for (const [stage, context] of Object.entries(documented)) stacks[stage] = synthStack(context);
   disposable = synthStack({ stage: 'sandbox', destroyData: 'true', alarmEmail: 'dev@example.com' });
-});
+}, 300_000); // three synths: minutes on a loaded machine
 
 describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
   const s = () => stacks[stage]!;

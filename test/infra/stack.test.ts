@@ -33,7 +33,7 @@ beforeAll(() => {
   s = synthStack({ stage: 'test', alarmEmail: 'ops@example.com', githubClientId: 'Iv1.abc' });
   resources = s.template.toJSON().Resources;
   alt = synthStack({ stage: 'qa', publicUrl: 'https://hooks.example.com/', destroyData: 'true' });
-});
+}, 240_000);
 
 describe('functions', () => {
   it('has one nodejs24.x function per role, each with its own log group and tracing', () => {
