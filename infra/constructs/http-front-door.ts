@@ -12,7 +12,7 @@ export interface Throttle {
   burstLimit: number;
 }
 
-/** The stage's default, per route: a ceiling against floods far above what the platform sends. */
+/** The stage's default, for routes without their own: a ceiling against floods far above what the platform sends. */
 export const defaultThrottle: Throttle = { rateLimit: 200, burstLimit: 400 };
 
 export interface HttpFrontDoorProps {
