@@ -6,11 +6,11 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { DataStores } from './constructs/data-stores';
-import { HttpFrontDoor } from './constructs/http-front-door';
+import { HttpFrontDoor, type Throttle } from './constructs/http-front-door';
 import { IntegrationFunction, type FunctionName, type IntegrationFunctionProps } from './constructs/integration-function';
 import { Operations } from './constructs/operations';
 import { PlatformSecrets } from './constructs/platform-secrets';
-import type { StackSettings } from './settings';
+import { productionStage, type StackSettings } from './settings';
 
 export interface IntegrationsStackProps extends StackProps {
   settings: StackSettings;
@@ -28,6 +28,12 @@ export const timeouts: Record<FunctionName, Duration> = {
 };
 
 /**
+ * The webhook route's own limit, below the stage default (200/s, burst 400): the code host
+ * delivers far fewer, and at a 50 ms warm intake 50/s is about 3 concurrent executions.
+ */
+export const webhookThrottle: Throttle = { rateLimit: 50, burstLimit: 100 };
+
+/**
  * The whole product on AWS, one stack per stage (`AgentIntegrations-<stage>`): data stores,
  * secrets, one function per role with least-privilege grants, the HTTP front door, the
  * schedules, and the dashboard and alarms.
@@ -42,13 +48,20 @@ export class IntegrationsStack extends Stack {
   constructor(scope: Construct, id: string, props: IntegrationsStackProps) {
     super(scope, id, props);
     const s = props.settings;
-    if (s.destroyData && s.stage === 'prod') throw new Error('destroyData is refused for the prod stage');
-    const removalPolicy = s.destroyData ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    if (s.destroyData && s.stage === productionStage) throw new Error(`destroyData is refused for the ${productionStage} stage`);
+    // Data is kept when the stack is updated or deleted, but a first create that rolls back
+    // deletes what it made, so the retry starts clean (RETAIN would leave it behind).
+    const removalPolicy = s.destroyData ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
     const logRetention = s.logRetentionDays as RetentionDays;
     Tags.of(this).add('app', 'agent-integrations');
     Tags.of(this).add('stage', s.stage);
 
-    this.data = new DataStores(this, 'Data', { stage: s.stage, removalPolicy, dispatchTimeout: timeouts.dispatch });
+    this.data = new DataStores(this, 'Data', {
+      stage: s.stage,
+      removalPolicy,
+      deletionProtection: !s.destroyData,
+      dispatchTimeout: timeouts.dispatch,
+    });
     this.secrets = new PlatformSecrets(this, 'Secrets', { stage: s.stage, removalPolicy });
     this.front = new HttpFrontDoor(this, 'Http', { stage: s.stage, logRetention, removalPolicy });
     const publicUrl = s.publicUrl?.replace(/\/+$/, '') ?? this.front.url;
@@ -92,6 +105,10 @@ export class IntegrationsStack extends Stack {
         batchSize: 10,
         maxBatchingWindow: Duration.seconds(1),
         reportBatchItemFailures: true,
+        // A backlog must not take every concurrent execution: the intake answers the code
+        // host, which does not retry a 5xx. No reserved concurrency: an account with the new
+        // account limit of 10 cannot reserve any (Lambda keeps 100 unreserved).
+        maxConcurrency: s.dispatchMaxConcurrency,
       }),
     );
     // Throttled events go back on the queue with a delay (shared/dispatch/dispatch-batch.ts).
@@ -151,7 +168,9 @@ export class IntegrationsStack extends Stack {
     secrets.useSecret(platformApi, 'CONTENTSNARE_CLIENT_SECRET_ARN');
 
     const { GET, POST, PATCH, DELETE } = HttpMethod;
-    this.front.route(intake, [{ path: '/webhooks/github/{endpointId}', methods: [POST] }]);
+    // Anonymous until the signature is checked: a bucket of its own, so a flood of webhook
+    // traffic is refused here and cannot use up the platform API's (and the reverse).
+    this.front.route(intake, [{ path: '/webhooks/github/{endpointId}', methods: [POST], throttle: webhookThrottle }]);
     this.front.route(oauth, [
       { path: '/oauth/{provider}/authorize', methods: [POST] },
       { path: '/oauth/{provider}/callback', methods: [GET] },
@@ -184,6 +203,7 @@ export class IntegrationsStack extends Stack {
       queue: data.queue,
       deadLetterQueue: data.deadLetterQueue,
       alarmEmail: s.alarmEmail,
+      removalPolicy,
     });
 
     const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });

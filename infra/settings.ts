@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Deploy-time settings: non-secret values an operator chooses at synth
@@ -28,11 +28,19 @@ const settingsSchema = z.object({
   contentsnareAuthorizePath: z.string().startsWith('/').optional(),
   allowedReturnOrigins: z.string().min(1).optional(),
   alarmEmail: z.email().optional(),
+  /** Deploy `prod` without `alarmEmail`, knowing its alarms then notify nobody. */
+  acceptSilentAlarms: flag,
   /** Dev stages only: delete the table, bucket and secrets with the stack. */
   destroyData: flag,
   logRetentionDays: z.coerce.number().int().positive().default(30),
   /** Below the HTTP API's 30 s integration limit, so a waiting tool step still answers. */
   rateLimitMaxWaitSeconds: z.coerce.number().min(0).max(25).default(20),
+  /**
+   * Most dispatch executions at once (the queue's event source maximum concurrency; SQS
+   * takes 2 to 1000). 2 leaves a new account's 10 concurrent executions to the intake and
+   * the API (docs/operations.md, "Concurrency"); raise it with the account's limit.
+   */
+  dispatchMaxConcurrency: z.coerce.number().int().min(2).max(1000).default(2),
 });
 
 export type StackSettings = z.output<typeof settingsSchema>;
@@ -51,10 +59,15 @@ export const settingEnvNames: Record<keyof StackSettings, string> = {
   contentsnareAuthorizePath: 'CONTENTSNARE_OAUTH_AUTHORIZE_PATH',
   allowedReturnOrigins: 'ALLOWED_RETURN_ORIGINS',
   alarmEmail: 'ALARM_EMAIL',
+  acceptSilentAlarms: 'ACCEPT_SILENT_ALARMS',
   destroyData: 'DESTROY_DATA',
   logRetentionDays: 'LOG_RETENTION_DAYS',
   rateLimitMaxWaitSeconds: 'RATE_LIMIT_MAX_WAIT_SECONDS',
+  dispatchMaxConcurrency: 'DISPATCH_MAX_CONCURRENCY',
 };
+
+/** The stage whose alarms must reach someone, and whose data may never be deleted with the stack. */
+export const productionStage = 'prod';
 
 export class SettingsError extends Error {
   constructor(readonly problems: string[]) {
@@ -81,5 +94,13 @@ export function readSettings(
   if (!parsed.success) {
     throw new SettingsError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
-  return parsed.data;
+  const s = parsed.data;
+  // Without a receiver every alarm of the stage is silent: production must name one, or say it knows.
+  if (s.stage === productionStage && !s.alarmEmail && !s.acceptSilentAlarms) {
+    throw new SettingsError([
+      `alarmEmail: the ${productionStage} stage needs an address its alarms notify (-c alarmEmail=... or ALARM_EMAIL); ` +
+        'to deploy it with alarms that notify nobody, set acceptSilentAlarms=true (ACCEPT_SILENT_ALARMS)',
+    ]);
+  }
+  return s;
 }

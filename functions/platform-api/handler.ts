@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { healthzRoute } from '../../shared/http/healthz';
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest, HttpResponse } from '../../shared/http/types';
@@ -9,10 +10,10 @@ import { routes } from './routes';
 
 let router: ((req: HttpRequest) => Promise<HttpResponse>) | undefined;
 
-/** Function URL -> connections and subscriptions routes. */
+/** HTTP API -> connections and subscriptions routes, and `GET /healthz` (the stack routes it here). */
 export const handler = withObservability(role, async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const ctx = await appContext();
-  router ??= createRouter(routes(ctx, { revoke: revokeForDisconnect(ctx) }), {
+  router ??= createRouter([healthzRoute, ...routes(ctx, { revoke: revokeForDisconnect(ctx) })], {
     platformApiKey: ctx.platformApiKey,
     onError: (e, req) => ctx.logger.error('platform API request failed', { method: req.method, path: req.path, error: e }),
   });

@@ -8,7 +8,7 @@ import type { BuildOptions, Plugin } from 'esbuild';
  * by `npm run bench:cold-start` and by the bundle tests, so what is measured and tested is
  * what is deployed.
  *
- * The AWS SDK is bundled, not left to the copy in the nodejs22.x runtime: the versions in
+ * The AWS SDK is bundled, not left to the copy in the nodejs24.x runtime: the versions in
  * package-lock.json are the ones that run (AWS recommends bundling to pin them), and one
  * tree-shaken file loads faster than the SDK's many modules (bench/cold-start.ts measured
  * 75-130 ms per function bundled, 206-316 ms with the SDK external). What keeps the bundles under 1 MB is
@@ -20,7 +20,7 @@ export function functionBuildOptions(entry: string, outfile: string): BuildOptio
     outfile,
     bundle: true,
     format: 'esm',
-    target: 'node22',
+    target: 'node24',
     platform: 'node',
     mainFields: ['module', 'main'],
     minify: true,

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -7,10 +7,14 @@ import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import { tableDesign } from '../../shared/store/table-design';
 import type { IntegrationFunction } from './integration-function';
 import { acknowledge, arnRef } from './nag';
+import { stackUniqueName } from './unique-name';
 
 export interface DataStoresProps {
   stage: string;
+  /** RETAIN_ON_UPDATE_OR_DELETE keeps data without blocking a first deploy's rollback; DESTROY when the stage's data may go. */
   removalPolicy: RemovalPolicy;
+  /** The table refuses deletion (destroyData=false): the setting that means "keep the data". */
+  deletionProtection: boolean;
   /** The dispatch consumer's timeout: the queue's visibility is six times it (AWS guidance). */
   dispatchTimeout: Duration;
 }
@@ -19,6 +23,9 @@ export interface DataStoresProps {
  * The stateful part of the stack: the single table, the dispatch queue with its dead-letter
  * queue, and the claim-check bucket for bodies too large for a queue message. All encrypted
  * at rest, TLS-only, and retained on stack deletion unless the stage opts out.
+ * CloudFormation names them (the functions get the names through TABLE_NAME, QUEUE_URL,
+ * BLOB_BUCKET), so a retained one never blocks the next create; see unique-name.ts for the
+ * one exception.
  */
 export class DataStores extends Construct {
   readonly table: dynamodb.Table;
@@ -28,18 +35,16 @@ export class DataStores extends Construct {
 
   constructor(scope: Construct, id: string, props: DataStoresProps) {
     super(scope, id);
-    const base = `agent-integrations-${props.stage}`;
     const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
 
     this.table = new dynamodb.Table(this, 'Table', {
-      tableName: base,
       partitionKey: str(tableDesign.partitionKey),
       sortKey: str(tableDesign.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: tableDesign.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
+      deletionProtection: props.deletionProtection,
       removalPolicy: props.removalPolicy,
     });
     for (const gsi of [tableDesign.gsi1, tableDesign.gsi2]) {
@@ -51,15 +56,21 @@ export class DataStores extends Construct {
       });
     }
 
+    // The dispatch queue's name is known before it exists, so the dead-letter queue can name
+    // it as its only source (a reference to the queue would be a cycle: the queue names its DLQ).
+    const queueName = stackUniqueName(`agent-integrations-${props.stage}-dispatch`);
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: `${base}-dispatch-dlq`,
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       removalPolicy: props.removalPolicy,
+      redriveAllowPolicy: {
+        redrivePermission: sqs.RedrivePermission.BY_QUEUE,
+        sourceQueues: [sqs.Queue.fromQueueArn(this, 'DispatchQueueByName', `arn:${Aws.PARTITION}:sqs:${Aws.REGION}:${Aws.ACCOUNT_ID}:${queueName}`)],
+      },
     });
     this.queue = new sqs.Queue(this, 'DispatchQueue', {
-      queueName: `${base}-dispatch`,
+      queueName,
       visibilityTimeout: Duration.seconds(props.dispatchTimeout.toSeconds() * 6),
       retentionPeriod: Duration.days(4),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -77,6 +88,8 @@ export class DataStores extends Construct {
       // A payload is needed until its event is delivered or dead-lettered (DLQ keeps 14 days).
       lifecycleRules: [{ expiration: Duration.days(15), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: props.removalPolicy,
+      // A bucket that holds objects cannot be deleted: when the data may go, empty it first.
+      autoDeleteObjects: props.removalPolicy === RemovalPolicy.DESTROY,
     });
     acknowledge(
       this.bucket,

@@ -6,6 +6,15 @@ import { Construct } from 'constructs';
 import type { IntegrationFunction } from './integration-function';
 import { acknowledge } from './nag';
 
+/** Requests per second and bucket size of API Gateway's token bucket. */
+export interface Throttle {
+  rateLimit: number;
+  burstLimit: number;
+}
+
+/** The stage's default, for routes without their own: a ceiling against floods far above what the platform sends. */
+export const defaultThrottle: Throttle = { rateLimit: 200, burstLimit: 400 };
+
 export interface HttpFrontDoorProps {
   stage: string;
   logRetention: logs.RetentionDays;
@@ -22,6 +31,8 @@ export interface HttpFrontDoorProps {
 export class HttpFrontDoor extends Construct {
   readonly api: apigw.HttpApi;
   readonly accessLogs: logs.LogGroup;
+  private readonly stage: apigw.HttpStage;
+  private readonly routeThrottles: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
   constructor(scope: Construct, id: string, props: HttpFrontDoorProps) {
     super(scope, id);
@@ -34,12 +45,11 @@ export class HttpFrontDoor extends Construct {
       retention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
-    new apigw.HttpStage(this, 'DefaultStage', {
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      // A ceiling against floods; the code host and the platform stay far below it.
-      throttle: { rateLimit: 200, burstLimit: 400 },
+      throttle: defaultThrottle,
       // The HTTP API's default format: JSON with request id, route, status and latency.
       accessLogSettings: { destination: new apigw.LogGroupLogDestination(this.accessLogs) },
     });
@@ -50,14 +60,18 @@ export class HttpFrontDoor extends Construct {
     return this.api.apiEndpoint;
   }
 
-  /** Routes `paths` (HTTP API route paths, any method) to one function, authorization in code. */
-  route(f: IntegrationFunction, paths: { path: string; methods: apigw.HttpMethod[] }[]): void {
+  /**
+   * Routes `paths` (HTTP API route paths, any method) to one function, authorization in code.
+   * A path with its own `throttle` gets a token bucket of its own in place of the stage default.
+   */
+  route(f: IntegrationFunction, paths: { path: string; methods: apigw.HttpMethod[]; throttle?: Throttle }[]): void {
     const integration = new HttpLambdaIntegration(`${f.node.id}Integration`, f.fn, {
       payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
     });
     for (const p of paths) {
       const routes = this.api.addRoutes({ path: p.path, methods: p.methods, integration });
       for (const r of routes) {
+        if (p.throttle) this.throttleRoute(r, p.throttle);
         acknowledge(
           r,
           'AwsSolutions-APIG4',
@@ -66,5 +80,14 @@ export class HttpFrontDoor extends Construct {
         );
       }
     }
+  }
+
+  private throttleRoute(route: apigw.HttpRoute, t: Throttle): void {
+    const cfnRoute = route.node.defaultChild as apigw.CfnRoute;
+    this.routeThrottles[cfnRoute.routeKey] = { ThrottlingRateLimit: t.rateLimit, ThrottlingBurstLimit: t.burstLimit };
+    const cfnStage = this.stage.node.defaultChild as apigw.CfnStage;
+    cfnStage.routeSettings = this.routeThrottles;
+    // Route settings name a route key that must exist when the stage is created or updated.
+    cfnStage.node.addDependency(route);
   }
 }

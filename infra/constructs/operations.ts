@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -17,6 +17,8 @@ export interface OperationsProps {
   deadLetterQueue: sqs.IQueue;
   /** Alarm notifications go to an SNS topic with this e-mail subscribed, when given. */
   alarmEmail?: string;
+  /** Of the topic's key: it goes with the stack when the stage's data does. */
+  removalPolicy: RemovalPolicy;
 }
 
 const period = Duration.minutes(5);
@@ -40,7 +42,13 @@ export class Operations extends Construct {
       const key = new kms.Key(this, 'AlarmTopicKey', {
         enableKeyRotation: true,
         description: `${base} alarm topic encryption`,
+        removalPolicy: props.removalPolicy,
+        // The shortest wait KMS allows before a key scheduled for deletion is gone.
+        pendingWindow: Duration.days(7),
       });
+      // No source conditions here: whether CloudWatch's KMS calls through SNS carry them is not
+      // documented for alarms, and a wrong guess drops every notification silently. The topic
+      // policy (below) decides which alarms may publish.
       key.addToResourcePolicy(
         new iam.PolicyStatement({
           actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
@@ -88,6 +96,26 @@ export class Operations extends Construct {
       threshold: 5000,
       evaluationPeriods: 2,
     });
+    // Any function throttled: the account's concurrency is used up (a new account has 10), and
+    // the intake answers 429/5xx to the code host, which does not retry.
+    const throttles = Object.fromEntries(
+      (Object.entries(fns) as [FunctionName, IntegrationFunction][]).map(([name, f]) => [
+        `t${pascal(name)}`,
+        f.fn.metricThrottles({ period: Duration.minutes(1), statistic: 'Sum' }),
+      ]),
+    );
+    this.alarm('Throttles', {
+      alarmName: `${base}-throttles`,
+      alarmDescription: 'A function was throttled: concurrent executions ran out. See docs/operations.md, "Concurrency".',
+      metric: new cloudwatch.MathExpression({
+        expression: Object.keys(throttles).join(' + '),
+        usingMetrics: throttles,
+        period: Duration.minutes(1),
+        label: 'throttled invocations',
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
     this.alarm('SweepFailures', {
       alarmName: `${base}-redelivery-sweep-failures`,
       alarmDescription: 'The redelivery sweep failed twice running: missed webhook deliveries are not being recovered.',
@@ -95,6 +123,23 @@ export class Operations extends Construct {
       threshold: 1,
       evaluationPeriods: 2,
     });
+
+    if (this.topic) {
+      // A topic policy replaces SNS's default one, which let the account's services publish:
+      // CloudWatch must be allowed by name, for this account's alarms of this stack only.
+      this.topic.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'CloudWatchAlarmsOfThisStack',
+          principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [this.topic.topicArn],
+          conditions: {
+            StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+            ArnLike: { 'aws:SourceArn': this.alarms.map((a) => a.alarmArn) },
+          },
+        }),
+      );
+    }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: base,

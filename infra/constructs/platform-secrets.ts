@@ -32,7 +32,9 @@ const actionsFor: Record<SecretAccess, string[]> = {
  * generated at deploy; the OAuth client secrets are created with a random placeholder that
  * an operator replaces with the provider's value after deploy (`aws secretsmanager
  * put-secret-value`). Functions receive ARNs (`*_SECRET_ARN`) and never the values.
- * Every name starts with `agent-integrations/<stage>/`, the prefix IAM is scoped to.
+ * CloudFormation names these four (operators find them by the stack outputs), so a retained
+ * secret never blocks the next create. The secrets the functions create at run time are
+ * named under `agent-integrations/<stage>/`, the prefix their IAM grants are scoped to.
  */
 export class PlatformSecrets extends Construct {
   readonly prefix: string;
@@ -41,10 +43,9 @@ export class PlatformSecrets extends Construct {
   constructor(scope: Construct, id: string, props: PlatformSecretsProps) {
     super(scope, id);
     this.prefix = `agent-integrations/${props.stage}/`;
-    const make = (cid: string, name: string, description: string) => {
+    const make = (cid: string, description: string) => {
       const secret = new secretsmanager.Secret(this, cid, {
-        secretName: `${this.prefix}${name}`,
-        description,
+        description: `agent-integrations ${props.stage}: ${description}`,
         generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
         removalPolicy: props.removalPolicy,
       });
@@ -52,27 +53,18 @@ export class PlatformSecrets extends Construct {
         secret,
         'AwsSolutions-SMG4',
         'Shared with a party outside AWS (the platform, the agent runtime or the OAuth provider), so a rotation ' +
-          'Lambda cannot update the other side; operators rotate by hand (infra/README.md).',
+          'Lambda cannot update the other side; operators rotate by hand (docs/operations.md: the platform key with two keys valid during a rotation).',
       );
       return secret;
     };
     this.secrets = {
-      PLATFORM_API_KEY_SECRET_ARN: make('PlatformApiKey', 'platform/api-key', 'Bearer key of the platform API (generated).'),
-      DISPATCH_SIGNING_SECRET_ARN: make(
-        'DispatchSigningSecret',
-        'platform/dispatch-signing-secret',
-        'HMAC key of X-Signature-256 on events sent to the agent runtime (generated).',
+      PLATFORM_API_KEY_SECRET_ARN: make(
+        'PlatformApiKey',
+        'Bearer key of the platform API (generated). During a rotation: "<new>,<old>" (docs/operations.md).',
       ),
-      GITHUB_CLIENT_SECRET_ARN: make(
-        'GithubClientSecret',
-        'oauth/github/client-secret',
-        'GitHub OAuth app client secret: set its value after deploy.',
-      ),
-      CONTENTSNARE_CLIENT_SECRET_ARN: make(
-        'ContentsnareClientSecret',
-        'oauth/contentsnare/client-secret',
-        'Content Snare OAuth client secret: set its value after deploy.',
-      ),
+      DISPATCH_SIGNING_SECRET_ARN: make('DispatchSigningSecret', 'HMAC key of X-Signature-256 on events sent to the agent runtime (generated).'),
+      GITHUB_CLIENT_SECRET_ARN: make('GithubClientSecret', 'GitHub OAuth app client secret: set its value after deploy.'),
+      CONTENTSNARE_CLIENT_SECRET_ARN: make('ContentsnareClientSecret', 'Content Snare OAuth client secret: set its value after deploy.'),
     };
   }
 

@@ -13,9 +13,9 @@ export function dataDir(env: Env): string {
   return resolve(env.DATA_DIR ?? '.data');
 }
 
-/** PLATFORM_API_KEY, else the key `npm start` generated in DATA_DIR/local-secrets.json. */
+/** PLATFORM_API_KEY (its first, newest key during a rotation), else the key `npm start` generated in DATA_DIR/local-secrets.json. */
 export function platformKey(env: Env): string | undefined {
-  if (env.PLATFORM_API_KEY) return env.PLATFORM_API_KEY;
+  if (env.PLATFORM_API_KEY) return env.PLATFORM_API_KEY.split(',')[0]!.trim();
   const file = generatedSecretsFile(dataDir(env));
   if (!existsSync(file)) return undefined;
   try {

@@ -2,6 +2,7 @@ import { DynamoStore } from '../adapters/aws/dynamo-store';
 import { createSecretsManagerClient, readSecretString, type SecretsManagerSender } from '../adapters/aws/secrets-manager-reader';
 import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
 import type { Config } from '../config/config';
+import { platformKeyMaxAgeMs } from '../config/platform-keys';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
 import { RefreshingTokenProvider } from '../connections/refreshing-token-provider';
 import { AppError } from '../domain/errors';
@@ -66,9 +67,12 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     fetch: overrides.fetch ?? outboundFetch(config, false),
     logger: overrides.logger ?? createJsonLogger({ level: config.logLevel, service: overrides.service }),
     metrics: overrides.metrics ?? noMetrics,
+    // Read again every 5 minutes: a rotation ("<new>,<old>" put in the secret) reaches every
+    // warm container within that time (docs/operations.md, "Rotate the platform key").
     platformApiKey: requiredSecret(
       { value: config.platformApiKey, arn: config.platformApiKeySecretArn, env: { value: 'PLATFORM_API_KEY', arn: 'PLATFORM_API_KEY_SECRET_ARN' } },
       byArn,
+      { maxAgeMs: platformKeyMaxAgeMs, now: () => clock.now() },
     ),
     dispatchSigningSecret: requiredSecret(
       { value: config.dispatchSigningSecret, arn: config.dispatchSigningSecretArn, env: { value: 'DISPATCH_SIGNING_SECRET', arn: 'DISPATCH_SIGNING_SECRET_ARN' } },

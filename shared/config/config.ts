@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { minKeyLength, platformKeyProblems, splitPlatformKeys } from './platform-keys';
 
 /**
  * Configuration from the environment, checked once at start. Only `deps.ts` files and
@@ -12,14 +13,21 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+/** One key, or `<new>,<old>` during a rotation; each at least 32 characters (platform-keys.ts). */
+const platformKey = optionalString.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  for (const message of platformKeyProblems(v)) ctx.addIssue({ code: 'custom', message });
+  return splitPlatformKeys(v).join(',');
+});
+const signingSecret = optionalString.refine((v) => v === undefined || v.length >= minKeyLength, `must be at least ${minKeyLength} characters`);
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: url.optional(),
-  PLATFORM_API_KEY: optionalString,
+  PLATFORM_API_KEY: platformKey,
   PLATFORM_API_KEY_SECRET_ARN: optionalString,
   AGENT_RUNTIME_URL: url.optional().or(z.literal('').transform(() => undefined)),
-  DISPATCH_SIGNING_SECRET: optionalString,
+  DISPATCH_SIGNING_SECRET: signingSecret,
   DISPATCH_SIGNING_SECRET_ARN: optionalString,
   GITHUB_API_URL: url.default('https://api.github.com'),
   GITHUB_OAUTH_URL: url.default('https://github.com'),
@@ -58,6 +66,7 @@ export type Env = z.output<typeof envSchema>;
 export interface Config {
   port: number;
   publicUrl: string;
+  /** One key, or `<new>,<old>` during a rotation (see platform-keys.ts). */
   platformApiKey?: string;
   platformApiKeySecretArn?: string;
   agentRuntimeUrl?: string;

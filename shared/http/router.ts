@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { platformKeys } from '../config/platform-keys';
 import { AppError } from '../domain/errors';
 import { defaultMaxBodyBytes } from './body-limits';
 import { errorResponse, toErrorResponse } from './responses';
@@ -25,17 +26,22 @@ function compile(route: Route): CompiledRoute {
   return { route, regex: new RegExp(`^${source}/?$`), names };
 }
 
-function bearerMatches(header: string | undefined, key: string): boolean {
+/** True when the bearer key is one of `keys` (two during a rotation); each compared in constant time, all of them always. */
+function bearerMatches(header: string | undefined, keys: string[]): boolean {
   if (!header) return false;
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
   if (!m?.[1]) return false;
   const given = Buffer.from(m[1]);
-  const want = Buffer.from(key);
-  return given.length === want.length && timingSafeEqual(given, want);
+  let matched = false;
+  for (const key of keys) {
+    const want = Buffer.from(key);
+    if (given.length === want.length && timingSafeEqual(given, want)) matched = true;
+  }
+  return matched;
 }
 
 export interface RouterOptions {
-  /** Returns the platform API key; resolved lazily so AWS can read it from Secrets Manager. */
+  /** Returns the platform API key (`<new>,<old>` during a rotation); resolved lazily so AWS can read it from Secrets Manager. */
   platformApiKey: () => Promise<string>;
   /** Called for every unexpected (non-AppError) failure. */
   onError?: (e: unknown, req: HttpRequest) => void;
@@ -99,7 +105,7 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
       pathMatched = true;
       if (c.route.method !== head.method.toUpperCase()) continue;
       try {
-        if (c.route.auth === 'platform' && !bearerMatches(head.headers.authorization, await options.platformApiKey())) {
+        if (c.route.auth === 'platform' && !bearerMatches(head.headers.authorization, platformKeys(await options.platformApiKey()))) {
           return answer(errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)')));
         }
         const params = decodeParams(c.names, m);

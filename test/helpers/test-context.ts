@@ -40,8 +40,8 @@ export class MemoryBlobStore implements BlobStore {
   }
 }
 
-export const testPlatformKey = 'platform-key-for-tests';
-export const testSigningSecret = 'dispatch-secret-for-tests';
+export const testPlatformKey = 'platform-key-for-tests-0123456789abcdef';
+export const testSigningSecret = 'dispatch-secret-for-tests-0123456789abcdef';
 
 export interface TestContext {
   ctx: AppContext;

@@ -38,7 +38,7 @@ export interface ToolTestContext {
  */
 export async function toolTestContext(env: Record<string, string> = {}): Promise<ToolTestContext> {
   const { store } = await testStore();
-  const config = loadConfig({ PLATFORM_API_KEY: 'platform-key-for-tests', RATE_LIMIT_MAX_WAIT_SECONDS: '5', ...env });
+  const config = loadConfig({ PLATFORM_API_KEY: 'platform-key-for-tests-0123456789abcdef', RATE_LIMIT_MAX_WAIT_SECONDS: '5', ...env });
   const secrets = new MemorySecrets();
   const metrics = new InMemoryMetrics();
   const logLines: string[] = [];
@@ -57,8 +57,8 @@ export async function toolTestContext(env: Record<string, string> = {}): Promise
     logger,
     metrics,
     tokens: new SecretTokenProvider(secrets),
-    platformApiKey: async () => 'platform-key-for-tests',
-    dispatchSigningSecret: async () => 'dispatch-secret-for-tests',
+    platformApiKey: async () => 'platform-key-for-tests-0123456789abcdef',
+    dispatchSigningSecret: async () => 'dispatch-secret-for-tests-0123456789abcdef',
     oauthClientSecret: async () => undefined,
   };
   const repo = new ConnectionRepo(store);

@@ -11,7 +11,7 @@ describe('deploy settings', () => {
   });
 
   it('prefers CDK context to the environment and ignores blank values', () => {
-    const s = readSettings(ctx({ stage: 'prod', agentRuntimeUrl: '  ' }), {
+    const s = readSettings(ctx({ stage: 'prod', alarmEmail: 'oncall@example.com', agentRuntimeUrl: '  ' }), {
       STAGE: 'staging',
       AGENT_RUNTIME_URL: 'https://agents.example.com/events',
       GITHUB_CLIENT_ID: 'Iv1.from-env',

@@ -24,7 +24,7 @@ beforeAll(async () => {
     env,
     maxBuffer: 32 * 1024 * 1024,
   });
-}, 180_000);
+}, 360_000);
 
 afterAll(() => {
   if (out) rmSync(out, { recursive: true, force: true });

@@ -17,7 +17,7 @@ interface Line {
   [key: string]: unknown;
 }
 
-const platformKey = 'platform-key-for-handler-tests';
+const platformKey = 'platform-key-for-handler-tests-0123456789';
 const savedEnv = { ...process.env };
 let lines: Line[] = [];
 

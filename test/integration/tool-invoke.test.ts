@@ -193,7 +193,7 @@ describe('tool invoke', () => {
   });
 
   describe('over HTTP and Lambda', () => {
-    const auth = { authorization: 'Bearer platform-key-for-tests', 'content-type': 'application/json' };
+    const auth = { authorization: 'Bearer platform-key-for-tests-0123456789abcdef', 'content-type': 'application/json' };
     const request = (method: string, path: string, body?: unknown, headers: Record<string, string> = auth) => ({
       method,
       path,
@@ -235,7 +235,7 @@ describe('tool invoke', () => {
         version: '2.0',
         rawPath: `/tools/github.test_get_issue/invoke`,
         rawQueryString: '',
-        headers: { Authorization: 'Bearer platform-key-for-tests' },
+        headers: { Authorization: 'Bearer platform-key-for-tests-0123456789abcdef' },
         requestContext: { http: { method: 'POST', path: '/tools/github.test_get_issue/invoke' } },
         body: Buffer.from(JSON.stringify({ connectionId: c.id, input: { owner: 'octo', repo: 'hello', issue_number: 7 } })).toString('base64'),
         isBase64Encoded: true,

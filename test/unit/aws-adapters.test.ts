@@ -308,10 +308,10 @@ describe('buildAwsContext', () => {
 
   it('uses secret values given in the environment without calling Secrets Manager', async () => {
     const sm = new FakeClient();
-    const config = loadConfig({ PLATFORM_API_KEY: 'pk-env', DISPATCH_SIGNING_SECRET: 'sig-env', GITHUB_CLIENT_SECRET: 'gh-env' });
+    const config = loadConfig({ PLATFORM_API_KEY: 'pk-env'.padEnd(32, '0'), DISPATCH_SIGNING_SECRET: 'sig-env'.padEnd(32, '0'), GITHUB_CLIENT_SECRET: 'gh-env' });
     const ctx = buildAwsContext(config, { store, secretsManager: sm });
-    expect(await ctx.platformApiKey()).toBe('pk-env');
-    expect(await ctx.dispatchSigningSecret()).toBe('sig-env');
+    expect(await ctx.platformApiKey()).toBe('pk-env'.padEnd(32, '0'));
+    expect(await ctx.dispatchSigningSecret()).toBe('sig-env'.padEnd(32, '0'));
     expect(await ctx.oauthClientSecret('github')).toBe('gh-env');
     expect(sm.calls).toEqual([]);
   });
