@@ -5,7 +5,7 @@ import { json } from '../../shared/http/responses';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest, Route } from '../../shared/http/types';
 
-const key = 'router-test-key';
+const key = 'router-test-key-of-at-least-32-characters';
 const echo: Route = { method: 'GET', pattern: '/things/:id', auth: 'platform', handle: async (req) => json(200, { id: req.params.id }) };
 const upload: Route = { method: 'POST', pattern: '/upload', auth: 'none', maxBodyBytes: 10, handle: async (req) => json(200, { size: req.body.length }) };
 const small: Route = { method: 'POST', pattern: '/small', auth: 'platform', handle: async (req) => json(200, { size: req.body.length }) };
