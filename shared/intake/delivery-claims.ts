@@ -10,10 +10,11 @@ export const deliveryClaimTtlSeconds = 7 * 24 * 3600;
 
 /**
  * How long an attempt's claim holds before another attempt may take it over. Longer than
- * the intake function's 10 s timeout, so a live attempt is not taken over; short, so the
- * code host's or the sweep's redelivery of a delivery whose attempt died is processed.
+ * the intake function's 10 s timeout (and the local intake's 8 s deadline), so a live
+ * attempt is not taken over; short, so the code host's or the sweep's redelivery of a
+ * delivery whose attempt died is processed within seconds.
  */
-export const deliveryLeaseSeconds = 30;
+export const deliveryLeaseSeconds = 15;
 
 /** What the claims say about this attempt. */
 export type DeliveryClaimOutcome =
