@@ -111,7 +111,8 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
     routes.catch(() => undefined);
     const claimed = await claims.take({ endpointId: endpoint.id, deliveryId, event, body: req.body }, options.busyWaitMs ?? defaultBusyWaitMs, () => state.abandoned);
     if (claimed === 'duplicate' || claimed === 'replay') {
-      ctx.metrics.count(claimed === 'duplicate' ? 'webhook_duplicate' : 'webhook_replay');
+      if (claimed === 'duplicate') ctx.metrics.count('webhook_duplicate');
+      else ctx.metrics.count('webhook_replay');
       log.info(claimed === 'duplicate' ? 'duplicate delivery: already processed' : 'replayed body under a new delivery id: already processed');
       return { status: 200, body: { ok: true, duplicate: true } };
     }
