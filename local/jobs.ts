@@ -5,9 +5,13 @@ import { pollOnce } from '../shared/polling/poll-once';
 import { sweepOnce } from '../shared/sweep/sweep-once';
 import type { BackgroundJob } from './background';
 
-/** As on AWS: batches of 10, and a visibility timeout well above one batch's worst case. */
+/**
+ * As on AWS: batches of 10, and a visibility timeout well above one batch's worst case (its
+ * events are posted together, each within the 10 s POST timeout); no longer, since it is
+ * also how long the events a killed process had in flight wait after a restart.
+ */
 export const consumerBatchSize = 10;
-export const consumerVisibilitySeconds = 60;
+export const consumerVisibilitySeconds = 20;
 /**
  * Batches in flight at once. On AWS the event source mapping starts with five concurrent
  * batches and scales up; one at a time here (waiting for the slowest event of a batch before

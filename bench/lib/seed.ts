@@ -66,8 +66,27 @@ export function issueOpenedBody(extra?: (payload: Record<string, any>) => void):
   return Buffer.from(JSON.stringify(payload), 'utf8');
 }
 
-/** A signed delivery of `body` to the tenant's endpoint under a fresh GUID. */
-export function signedShot(t: Pick<Tenant, 'endpointId' | 'secret'>, body: Buffer, guid: string = randomUUID(), event = 'issues'): Shot {
+/**
+ * Real deliveries never share their bytes, and the intake dedupes on the signed body as well
+ * as on the delivery id (a replay under a new id is a duplicate): an issue body is tagged
+ * with its GUID (`issue.node_id`), so one GUID always has the same bytes (a redelivery) and
+ * two GUIDs never do.
+ */
+function taggedWith(body: Buffer, guid: string): Buffer {
+  let payload: { issue?: unknown } | undefined;
+  try {
+    payload = JSON.parse(body.toString('utf8')) as { issue?: unknown };
+  } catch {
+    return body;
+  }
+  if (typeof payload?.issue !== 'object' || payload.issue === null) return body;
+  (payload.issue as Record<string, unknown>).node_id = `I_${guid}`;
+  return Buffer.from(JSON.stringify(payload), 'utf8');
+}
+
+/** A signed delivery of `body` (tagged with its GUID, see taggedWith) to the tenant's endpoint under a fresh GUID. */
+export function signedShot(t: Pick<Tenant, 'endpointId' | 'secret'>, untagged: Buffer, guid: string = randomUUID(), event = 'issues'): Shot {
+  const body = taggedWith(untagged, guid);
   return {
     path: `/webhooks/github/${t.endpointId}`,
     headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': guid, 'x-hub-signature-256': sign(t.secret, body) },

@@ -102,8 +102,12 @@ export async function sendExampleTrigger(deps: SendExampleDeps, trigger: Trigger
   const secret = await ctx.secrets.get(secretNames.endpointSecret(endpoint.id));
   if (!secret) throw new AppError('not_found', `Webhook endpoint ${endpoint.id} has no secret stored`);
   const fitted: ExampleDelivery = fitExample(doc, sub, connection);
-  const body = Buffer.from(JSON.stringify(fitted.payload), 'utf8');
   const deliveryId = randomUUID();
+  // The intake dedupes on the signed bytes as well as the delivery id (the id is not signed),
+  // so the same example sent again would be a replay: each send ends in its own run of
+  // spaces and tabs (its delivery id's bits), which JSON ignores.
+  const nonce = [...Buffer.from(deliveryId.replace(/-/g, ''), 'hex')].map((b) => b.toString(2).padStart(8, '0')).join('').replace(/0/g, ' ').replace(/1/g, '\t');
+  const body = Buffer.from(`${JSON.stringify(fitted.payload)}\n${nonce}`, 'utf8');
   const url = deps.intakeUrl(endpoint.id);
   const res = await deps.fetch(url, {
     method: 'POST',

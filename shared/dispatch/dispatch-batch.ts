@@ -2,7 +2,8 @@ import type { AppContext } from '../app/context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { backoffSeconds } from './backoff';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
-import { fromQueueMessage, PoisonMessageError } from './event-message';
+import { eventIdOfPointer, fromQueueMessage, PoisonMessageError } from './event-message';
+import { keys } from '../store/table-design';
 import { postEvent } from './post-event';
 import { isLastReceive } from './redrive-policy';
 
@@ -46,12 +47,29 @@ async function postpone(ctx: AppContext, consumer: ConsumerQueue, m: InboundMess
   });
 }
 
+/**
+ * Whether an unreadable message is a pointer to the claim-check body of an event already
+ * delivered: the blob is removed once its event is delivered, and a second copy of the
+ * message (an intake attempt taken over after a crash queues the same event again) then
+ * points at nothing. That copy is a duplicate to drop, not poison for the dead-letter queue.
+ */
+async function copyOfDelivered(ctx: AppContext, body: string): Promise<boolean> {
+  const eventId = eventIdOfPointer(body);
+  if (eventId === undefined) return false;
+  return (await ctx.store.get(keys.dispatchClaim(eventId)))?.state === 'done';
+}
+
 async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: ConsumerQueue): Promise<Outcome> {
   let read;
   try {
     read = await fromQueueMessage(ctx, m.body);
   } catch (e) {
     if (!(e instanceof PoisonMessageError)) throw e;
+    if (await copyOfDelivered(ctx, m.body)) {
+      ctx.metrics.count('dispatch_duplicate');
+      ctx.logger.info('copy of an event already delivered (its claim-check body is gone with it); dropped', { messageId: m.messageId });
+      return 'done';
+    }
     ctx.metrics.count('dispatch_poison');
     ctx.logger.error('unreadable queue message; it goes to the dead-letter queue as it is', { messageId: m.messageId, receiveCount: m.receiveCount, problem: e.message });
     await postpone(ctx, consumer, m, 0);

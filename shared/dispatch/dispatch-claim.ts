@@ -2,8 +2,13 @@ import type { Store } from '../ports';
 import { ConditionFailedError } from '../domain/errors';
 import { keys, ttlIn } from '../store/table-design';
 
-/** How long an attempt holds an event before another worker may try it (> the 10 s POST timeout). */
-export const inProgressLeaseSeconds = 60;
+/**
+ * How long an attempt holds an event before another worker may try it: twice the 10 s POST
+ * timeout, so a live attempt is not doubled, and short, so an event whose worker died (a
+ * killed process, a timed-out function) is tried again soon. A lease that passes while its
+ * attempt still runs costs at most a second POST with the same event id.
+ */
+export const inProgressLeaseSeconds = 20;
 /** Delivered events are remembered this long: a commit or tag is announced once within it. */
 export const doneTtlSeconds = 30 * 24 * 3600;
 

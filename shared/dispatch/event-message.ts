@@ -24,6 +24,16 @@ export function blobKeyFor(eventId: string): string {
   return `events/${eventId}.json`;
 }
 
+/** The event id a claim-check pointer message names (through its blob key), if it is one. */
+export function eventIdOfPointer(body: string): string | undefined {
+  try {
+    const pointer = pointerSchema.safeParse(JSON.parse(body));
+    return pointer.success ? /^events\/([A-Za-z0-9_-]+)\.json$/.exec(pointer.data.blobKey)?.[1] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The queue message for one trigger event: the event's JSON itself, or, when it is too
  * big for a message, a pointer `{blobKey}` to the same bytes in the blob store (claim check).

@@ -1,11 +1,11 @@
 import type { AppContext } from '../app/context';
-import { ConditionFailedError } from '../domain/errors';
 import { mapDelivery } from '../domain/mapping/map-delivery';
 import type { MappedEvent } from '../domain/mapping/types';
 import { verifySignature } from '../github/webhooks/signature';
-import { keys, ttlIn } from '../store/table-design';
+import { keys } from '../store/table-design';
 import { EndpointRepo } from '../subscriptions/endpoint-repo';
 import { DeadlineExceededError, withDeadline } from './deadline';
+import { DeliveryClaims } from './delivery-claims';
 import { endpointRouting } from './endpoint-cache';
 import { checkDeliveryHeaders } from './delivery-headers';
 import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from './fan-out';
@@ -26,13 +26,16 @@ export interface DeliveryAnswer {
 export interface IntakeOptions {
   /** The code host gives up after 10 s: answer well before (RELIABILITY 14). */
   deadlineMs?: number;
+  /** How long an attempt that finds another attempt of the same delivery in progress waits for it before answering 503. */
+  busyWaitMs?: number;
 }
+
+/** Long enough for a live attempt to end first (most are done in milliseconds), short enough to answer in the code host's 10 s. */
+const defaultBusyWaitMs = 2000;
 
 /** After a missed deadline, how long the answer may wait for the claim's release (8 s + this < 10 s). */
 const releaseGraceMs = 500;
 
-/** How long a delivery id is remembered; the sweep only looks at recent deliveries. */
-export const deliveryClaimTtlSeconds = 7 * 24 * 3600;
 
 const endpointIdFormat = /^ep_[a-z2-7]{26}$/;
 
@@ -42,9 +45,11 @@ function refused(status: number, code: string, message: string): DeliveryAnswer 
 
 /**
  * One webhook delivery, in a fixed order: required headers, endpoint and its secret (fail
- * closed; cached per container for a few seconds, see endpoint-cache.ts), signature on the raw bytes, JSON, `ping`, mapping, claim of the delivery id
- * (once), one route Query per trigger, one enqueue. Any failure after the claim releases
- * it and answers 5xx, so that a redelivery is processed rather than dropped as a duplicate.
+ * closed; cached per container for a few seconds, see endpoint-cache.ts), signature on the raw bytes, JSON, `ping`, mapping, claims of the delivery id
+ * and of the signed body (delivery-claims.ts), one route Query per trigger, one enqueue,
+ * then the claims marked done. Any failure after the claims releases them and answers 5xx,
+ * so that a redelivery is processed rather than dropped as a duplicate; an attempt that
+ * dies leaves claims whose short lease lapses, with the same effect.
  */
 export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, options: IntakeOptions = {}): Promise<DeliveryAnswer> {
   const checked = checkDeliveryHeaders(req.headers);
@@ -59,13 +64,9 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
   const { event, deliveryId, signature } = checked.headers;
   if (!endpointIdFormat.test(req.endpointId)) return refuse('unknown_endpoint', refused(404, 'not_found', 'Unknown webhook endpoint'));
 
-  const state = { abandoned: false, claimed: false };
-  const claimKey = keys.deliveryClaim(req.endpointId, deliveryId);
-  const release = async () => {
-    if (!state.claimed) return;
-    state.claimed = false;
-    await ctx.store.delete(claimKey).catch((e: unknown) => log.error('could not release delivery claim', { error: e }));
-  };
+  const state = { abandoned: false };
+  const claims = new DeliveryClaims(ctx, log);
+  const release = () => claims.release();
 
   const work = async (): Promise<DeliveryAnswer> => {
     let routing = await endpointRouting(ctx, req.endpointId);
@@ -108,20 +109,27 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
     // The route Query does not depend on the claim: run both at once (one round trip of latency, not two).
     const routes = subscriptionsByRoute(ctx, mapped.map((m) => m.trigger), (t) => keys.webhookRoute(endpoint.id, t));
     routes.catch(() => undefined);
-    try {
-      await ctx.store.put({ ...claimKey, endpointId: endpoint.id, deliveryId, event, ttl: ttlIn(ctx.clock.now(), deliveryClaimTtlSeconds) }, { ifNotExists: true });
-      state.claimed = true;
-    } catch (e) {
-      if (!(e instanceof ConditionFailedError)) throw e;
-      ctx.metrics.count('webhook_duplicate');
-      log.info('duplicate delivery: already processed');
+    const claimed = await claims.take({ endpointId: endpoint.id, deliveryId, event, body: req.body }, options.busyWaitMs ?? defaultBusyWaitMs, () => state.abandoned);
+    if (claimed === 'duplicate' || claimed === 'replay') {
+      if (claimed === 'duplicate') ctx.metrics.count('webhook_duplicate');
+      else ctx.metrics.count('webhook_replay');
+      log.info(claimed === 'duplicate' ? 'duplicate delivery: already processed' : 'replayed body under a new delivery id: already processed');
       return { status: 200, body: { ok: true, duplicate: true } };
+    }
+    if (claimed === 'busy') {
+      ctx.metrics.count('webhook_failed', 1, { reason: 'in_progress' });
+      log.warn('another attempt of this delivery is in progress; answering 5xx so that it is tried again');
+      return refused(503, 'unavailable', 'Another attempt of this delivery is in progress; it will be retried');
     }
     if (state.abandoned) throw new DeadlineExceededError(0);
     const subscriptions = await routes;
     const events = buildTriggerEvents({ connection, subscriptions, mapped, deliveryId, occurredAt: new Date(ctx.clock.now()).toISOString() });
     if (state.abandoned) throw new DeadlineExceededError(0);
     await enqueueEvents(ctx, events);
+    // Done only now that the events are queued: a crash before this leaves leases that lapse.
+    // The events are queued whatever happens to the marks, so a failed mark is logged, not
+    // answered 5xx (its redelivery would only queue copies that dispatch drops by event id).
+    await claims.finish().catch((e: unknown) => log.error('could not mark the delivery done; its claims lapse with their lease', { error: e }));
     ctx.metrics.count('webhook_accepted');
     ctx.metrics.count('trigger_events_enqueued', events.length);
     log.info('webhook delivery accepted', { triggers: [...new Set(mapped.map((m) => m.trigger))], enqueued: events.length });

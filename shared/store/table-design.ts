@@ -29,7 +29,10 @@ export const keys = {
   endpoint: (id: string) => ({ pk: `EP#${id}`, sk: 'EP' }),
   /** gsi2 partition listing endpoints (sort: connectionId#id): the redelivery sweep and disconnects. */
   endpointsList: 'EPS',
+  /** A delivery id's claim: `in_progress` (a lease) while an attempt runs, `done` once its events are queued; no `state`: done (older rows). */
   deliveryClaim: (endpointId: string, deliveryId: string) => ({ pk: `DLV#${endpointId}#${deliveryId}`, sk: 'DLV' }),
+  /** The same for the signed body (sha256 hex of its bytes): the delivery id is not signed, so a replay under a new id still meets this. */
+  deliveryBodyClaim: (endpointId: string, bodySha256: string) => ({ pk: `DLVB#${endpointId}#${bodySha256}`, sk: 'DLVB' }),
   dispatchClaim: (eventId: string) => ({ pk: `EVT#${eventId}`, sk: 'EVT' }),
   oauthState: (stateHash: string) => ({ pk: `STATE#${stateHash}`, sk: 'STATE' }),
   lease: (name: string) => ({ pk: `LEASE#${name}`, sk: 'LEASE' }),

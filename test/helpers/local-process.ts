@@ -8,16 +8,20 @@ export interface RunningLocal {
   output: () => string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** SIGKILLs the child's whole process group (started with `detached`) and resolves once it is gone. */
+  killGroup(): Promise<void>;
 }
 
 /**
  * Starts the local runtime as a user does (`tsx local/main.ts`, what `npm start` runs) in a
  * child process and waits for the line announcing its URL.
  */
-export async function startLocalProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningLocal> {
+export async function startLocalProcess(env: Record<string, string>, timeoutMs = 30_000, options: { detached?: boolean } = {}): Promise<RunningLocal> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'WARN', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so that a kill of the group takes everything it started.
+    detached: options.detached ?? false,
   });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -46,6 +50,12 @@ export async function startLocalProcess(env: Record<string, string>, timeoutMs =
       child.kill(signal);
       const [code] = (await once(child, 'exit')) as [number | null];
       return code;
+    },
+    async killGroup() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
     },
   };
 }

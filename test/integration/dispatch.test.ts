@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
+import { inProgressLeaseSeconds } from '../../shared/dispatch/dispatch-claim';
 import { enqueueEvents } from '../../shared/intake/fan-out';
 import { consumerPass } from '../helpers/consumer-pass';
 import { stopTestDynamo } from '../helpers/dynamo';
@@ -134,6 +135,22 @@ describe('dispatch to the agent runtime', () => {
     await pass();
     expect(JSON.parse(runtime.requests[0]!.body)).toEqual(big);
     expect(t.blobs.values.size).toBe(0);
+  });
+
+  it('drops a second copy of a claim-checked event already delivered (its blob is gone with it) instead of dead-lettering it', async () => {
+    const { t, q, pass } = await setup();
+    const big = event(9, { blob: 'z'.repeat(250 * 1024) });
+    // An intake attempt taken over after a crash queues the same event a second time.
+    await enqueueEvents(t.ctx, [big]);
+    await enqueueEvents(t.ctx, [big]);
+    await pass();
+    expect(t.blobs.values.size).toBe(0);
+    // The copy that met the first in progress comes back once its postponement ends.
+    t.clock.advance((inProgressLeaseSeconds + 1) * 1000);
+    expect(await pass()).toEqual({ received: 1, failed: 0 });
+    expect(runtime.requests).toHaveLength(1);
+    expect(q.size()).toBe(0);
+    expect(t.queues.dlq.size()).toBe(0);
   });
 
   it('logs the event as a readable line and succeeds when AGENT_RUNTIME_URL is not set', async () => {

@@ -167,7 +167,9 @@ describe('process killed mid-batch', () => {
     const before = agent.attempts;
     const body = issueOpenedBody().toString('utf8');
     const guids = Array.from({ length: 15 }, (_, i) => `kill-${i}-${randomUUID()}`);
-    for (const g of guids) expect((await github.deliver(hook, 'issues', body, g)).status).toBe(202);
+    // Each delivery has its own bytes, as real ones do (the intake dedupes on the signed body too).
+    const bodyOf = (g: string) => signedShot({ endpointId, secret: '' }, Buffer.from(body), g).body.toString('utf8');
+    for (const g of guids) expect((await github.deliver(hook, 'issues', bodyOf(g), g)).status).toBe(202);
     // The consumer has a batch in flight (requests held at the agent runtime): kill it now.
     await until('a batch in flight', () => agent.attempts - before >= 1);
     expect(await first.stop('SIGKILL')).toBeNull();

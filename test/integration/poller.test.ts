@@ -71,6 +71,32 @@ describe('poller (gists and new repositories of the account)', () => {
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0 });
   });
 
+  it('moves its cursor only after the enqueue: a death in between announces the item again under the same event id, and a failed enqueue loses nothing', async () => {
+    const { t, subscribe, queuedEvents } = await setup();
+    github.gists.set('gister', [gist('old-1', '2026-01-01T00:00:00Z')]);
+    const sub = await subscribe({ trigger: 'github.new_gist' });
+    await pollOnce(t.ctx);
+    github.gists.set('gister', [gist('new-1', '2026-01-03T00:00:00Z'), ...github.gists.get('gister')!]);
+
+    // The queue refuses: nothing announced, the cursor stays, the next round announces it.
+    const queue = t.ctx.queue;
+    t.ctx.queue = { sendBatch: async () => Promise.reject(new Error('queue unavailable')) };
+    expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0, failed: 1 });
+    t.ctx.queue = queue;
+
+    // The round dies after its enqueue, before its cursor write.
+    const store = t.ctx.store;
+    const cursorKey = keys.pollCursor(sub.id);
+    t.ctx.store = { ...store, get: store.get.bind(store), query: store.query.bind(store), delete: store.delete.bind(store), put: async (item, o) => (item.pk === cursorKey.pk ? Promise.reject(new Error('process died')) : store.put(item, o)) };
+    expect(await pollOnce(t.ctx)).toMatchObject({ failed: 1 });
+    t.ctx.store = store;
+    expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
+    const events = await queuedEvents();
+    expect(events).toHaveLength(2);
+    expect(events[0]!.id).toBe(events[1]!.id);
+    expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0 });
+  });
+
   it('sends the stored ETag and treats 304 as nothing new', async () => {
     const { t, subscribe, queuedEvents } = await setup();
     github.gists.set('gister', [gist('g1', '2026-01-01T00:00:00Z')]);

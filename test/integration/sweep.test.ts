@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { secretNames } from '../../shared/domain/model';
 import { keys } from '../../shared/store/table-design';
-import { sweepOnce } from '../../shared/sweep/sweep-once';
+import { deliveryLeaseSeconds } from '../../shared/intake/delivery-claims';
+import { claimOnce } from '../../shared/store/once-claim';
+import { maxRedeliveriesPerGuid, sweepOnce } from '../../shared/sweep/sweep-once';
 import { EndpointRepo, endpointIdFor } from '../../shared/subscriptions/endpoint-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub, type FakeHook } from '../helpers/fake-github-server';
@@ -65,6 +67,31 @@ describe('redelivery sweep', () => {
     await t.ctx.store.put({ ...keys.deliveryClaim(endpointId, 'slow-but-done') });
     expect(await sweepOnce(t.ctx)).toMatchObject({ found: 0, redelivered: 0 });
     expect(github.redeliveries).toEqual([]);
+  });
+
+  it('redelivers a delivery whose attempt died after claiming it, once its lease has passed, and not before', async () => {
+    const { t, hook, endpointId } = await setup();
+    const failed = github.recordDelivery(hook.id, { guid: 'died-1', event: 'issues', status_code: 0 });
+    const claim = await claimOnce(t.ctx.store, t.ctx.clock, keys.deliveryClaim(endpointId, 'died-1'), deliveryLeaseSeconds);
+    expect(claim.kind).toBe('claimed');
+    // An attempt is (for all we know) still running: not now.
+    expect(await sweepOnce(t.ctx)).toMatchObject({ found: 0, redelivered: 0 });
+    t.clock.advance((deliveryLeaseSeconds + 1) * 1000);
+    expect(await sweepOnce(t.ctx)).toMatchObject({ found: 1, redelivered: 1 });
+    expect(github.redeliveries).toEqual([{ hookId: hook.id, deliveryId: failed.id }]);
+  });
+
+  it('asks again when the redelivery it asked for failed too, up to a bound', async () => {
+    const { t, hook } = await setup();
+    github.recordDelivery(hook.id, { guid: 'twice-1', event: 'issues', status_code: 503 });
+    for (let i = 0; i < maxRedeliveriesPerGuid + 2; i++) {
+      await sweepOnce(t.ctx);
+      // The code host sends it again; the intake fails again.
+      github.recordDelivery(hook.id, { guid: 'twice-1', event: 'issues', status_code: 503, redelivery: true });
+    }
+    expect(github.redeliveries).toHaveLength(maxRedeliveriesPerGuid);
+    const ids = github.redeliveries.map((r) => r.deliveryId);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('counts a hook it cannot read as failed and carries on', async () => {

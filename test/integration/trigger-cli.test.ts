@@ -122,6 +122,15 @@ describe('sendExampleTrigger', () => {
     return sub;
   }
 
+  it('sends other bytes each time (same payload), so a second example is not taken for a replay of the first', async () => {
+    await subscribe('github.new_pull_request');
+    await sendExampleTrigger(deps, 'github.new_pull_request');
+    await sendExampleTrigger(deps, 'github.new_pull_request');
+    const [a, b] = intake.requests;
+    expect(a!.body).not.toBe(b!.body);
+    expect(JSON.parse(a!.body)).toEqual(JSON.parse(b!.body));
+  });
+
   it('posts the example, signed over its exact bytes with the endpoint secret, with the code host headers', async () => {
     const sub = await subscribe('github.new_pull_request');
     const result = await sendExampleTrigger(deps, 'github.new_pull_request');

@@ -63,7 +63,7 @@ describe('endpoint cache of the intake', () => {
     expect(t.queues.queue.size()).toBe(0);
   });
 
-  it('in steady state a delivery costs one conditional write and one Query, reading no endpoint, connection or secret', async () => {
+  it('in steady state a delivery costs two claims (delivery id, signed body), one Query and two done marks, reading no endpoint, connection or secret', async () => {
     const { t, tenant, body } = await setup();
     const counts: Record<string, number> = {};
     t.ctx.store = countingStore(t.ctx.store, counts);
@@ -75,7 +75,7 @@ describe('endpoint cache of the intake', () => {
     for (const k of Object.keys(counts)) delete counts[k];
     secretReads = 0;
     for (let i = 0; i < 5; i++) expect(await call(signedShot(tenant, body))).toBe(202);
-    expect(counts).toEqual({ put: 5, query: 5 });
+    expect(counts).toEqual({ put: 20, query: 5 });
     expect(secretReads).toBe(0);
     expect(t.queues.queue.size()).toBe(6);
   });

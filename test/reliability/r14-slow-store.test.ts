@@ -27,7 +27,7 @@ async function setup() {
   const sw = new FaultSwitch();
   const real = t.ctx.store;
   t.ctx.store = faultyStore(real, sw);
-  const router = createRouter(intakeRoutes(t.ctx, { deadlineMs: 300 }), { platformApiKey: t.ctx.platformApiKey });
+  const router = createRouter(intakeRoutes(t.ctx, { deadlineMs: 1000 }), { platformApiKey: t.ctx.platformApiKey });
   const send = async (guid: string) => {
     const shot = signedShot(tenant, issueOpenedBody(), guid);
     return (await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body })).status;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { InvalidInputError } from '../../domain/errors';
 import type { BlobStore } from '../../ports';
@@ -9,7 +9,9 @@ const segment = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 /**
  * The local BlobStore: one file per key under `dir`. Keys are checked so that none can name
- * a path outside `dir` (`..`, absolute paths, backslashes, NUL); writes are atomic.
+ * a path outside `dir` (`..`, absolute paths, backslashes, NUL); writes are atomic and on
+ * disk before `put` returns (a claim-check body is written before the queue message that
+ * points at it, and that message is acknowledged only once flushed: the body must be too).
  */
 export class FileBlobStore implements BlobStore {
   private readonly root: string;
@@ -22,8 +24,15 @@ export class FileBlobStore implements BlobStore {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const tmp = `${path}.${randomUUID()}.tmp`;
-    await writeFile(tmp, body, { mode: 0o600 });
+    const file = await open(tmp, 'w', 0o600);
+    try {
+      await file.writeFile(body);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
     await rename(tmp, path);
+    await syncDir(dirname(path));
   }
 
   async get(key: string): Promise<Buffer | undefined> {
@@ -47,5 +56,16 @@ export class FileBlobStore implements BlobStore {
       throw new InvalidInputError([{ field: 'key', message: 'must be slash-separated segments of letters, digits, ".", "_" or "-", without "." or ".." segments' }], 'Invalid blob key');
     }
     return path;
+  }
+}
+
+/** Makes the rename in `dir` survive a power cut (skipped where a directory cannot be opened). */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync().catch(() => undefined);
+  } finally {
+    await handle.close();
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError, type FieldProblem } from '../../domain/errors';
 import type { Clock, InboundMessage, OutgoingMessage, PollableQueue } from '../../ports';
-import { QueueJournal, applyRecord, type JournalRecord, type StoredMessage } from './queue-journal';
+import { QueueJournal, applyRecord, type JournalRecord, type StoredMessage, type SyncFn } from './queue-journal';
 
 export interface FileQueueOptions {
   /** The journal file (created with its folder if missing). */
@@ -12,6 +12,8 @@ export interface FileQueueOptions {
   deadLetter?: FileQueue;
   /** Compact once this many records were appended (and they outnumber live messages twice). */
   compactAfter?: number;
+  /** How the journal is flushed to disk (tests); node's `fs.fsync` by default. */
+  sync?: SyncFn;
 }
 
 /** SQS limits, kept locally so that what works here also works on AWS. */
@@ -23,7 +25,10 @@ const maxDelaySeconds = 900;
  * per-receive receipt handles, and a dead-letter queue after `maxReceives`.
  *
  * State lives in memory and every change is journaled (queue-journal.ts) before the call
- * returns. Each method does all its work synchronously, so concurrent async callers in
+ * returns; a send is acknowledged only once its records are on disk (fsync, shared by the
+ * sends of the same moment), since an acknowledged send is what lets the intake answer the
+ * code host 2xx. Other changes (receive, delete, visibility) are not waited for: losing one
+ * to a power cut means a message delivered again, never one lost. Each method does all its work synchronously, so concurrent async callers in
  * this process never interleave inside one operation. One process owns the files: two
  * processes opening the same journal would overwrite each other.
  */
@@ -34,7 +39,7 @@ export class FileQueue implements PollableQueue {
   readonly maxReceives: number;
 
   private constructor(private readonly options: FileQueueOptions) {
-    const { journal, state } = QueueJournal.open(options.path);
+    const { journal, state } = QueueJournal.open(options.path, options.sync);
     this.journal = journal;
     this.state = state;
     this.maxReceives = options.maxReceives ?? 5;
@@ -56,6 +61,7 @@ export class FileQueue implements PollableQueue {
       this.write({ t: 'put', m: { id: randomUUID(), body: m.body, sentAt: now, visibleAt, receiveCount: 0 } });
     }
     this.wake();
+    await this.journal.durable();
   }
 
   async receive(max: number, visibilityTimeoutSeconds: number): Promise<InboundMessage[]> {
