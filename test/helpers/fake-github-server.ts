@@ -76,12 +76,21 @@ export class FakeGitHub {
 
   /** Signs `body` with the hook's secret and POSTs it to the hook's URL, as the code host does. */
   async deliver(hook: FakeHook, event: string, body: string, guid: string): Promise<Response> {
-    const signature = `sha256=${createHmac('sha256', hook.config.secret ?? '').update(body).digest('hex')}`;
-    const res = await fetch(hook.config.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': guid, 'x-hub-signature-256': signature },
-      body,
-    });
+    const secret = hook.config.secret ?? '';
+    const [kind, name] = hook.owner.split('/');
+    // The headers the code host documents for every delivery, not only the three the intake reads.
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/044aadd',
+      'x-github-event': event,
+      'x-github-delivery': guid,
+      'x-github-hook-id': String(hook.id),
+      'x-github-hook-installation-target-type': kind === 'orgs' ? 'organization' : 'repository',
+      'x-github-hook-installation-target-id': String(createHash('sha1').update(name ?? '').digest().readUInt32BE(0)),
+      'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    };
+    const res = await fetch(hook.config.url, { method: 'POST', headers, body });
     this.recordDelivery(hook.id, { guid, event, status_code: res.status });
     return res;
   }
