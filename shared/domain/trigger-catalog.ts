@@ -113,7 +113,7 @@ const rows: Record<TriggerName, Row> = {
   new_card_in_column: {
     title: 'New card in column',
     description: 'A card is added to a given column of a classic project board (GitHub Enterprise Server only: classic projects left github.com on 2025-04-01).',
-    includes: 'A card created in, or moved into, the column. The column filter takes the column id, or its name with the project id (`project`), looked up when subscribing: payloads carry ids only.',
+    includes: "A card created in, or moved into, the column (not a reorder within it). Payloads carry column ids only: the column filter takes the id, or the column's name, looked up once when subscribing among the repository's (or organization's) classic projects and stored as its id; a name found in several projects is refused with their ids.",
     events: ['project_card'],
     filters: ['column'],
     where: 'repo-or-org',

@@ -43,6 +43,12 @@ export class FakeGitHub {
   readonly repos = new Map<string, Array<Record<string, unknown>>>();
   /** By `owner/name`: the repository's watchers (`GET /repos/{o}/{r}/subscribers`), in the order listed. */
   readonly watchers = new Map<string, Array<Record<string, unknown>>>();
+  /**
+   * By hook owner (`repos/o/r`, `orgs/x`): classic projects and their columns (Enterprise
+   * Server; `projects/list-for-repo`, `projects/list-for-org`, `projects/list-columns` of the
+   * REST description). An owner not listed answers 404, as github.com does since their removal.
+   */
+  readonly classicProjects = new Map<string, Array<{ id: number; name: string; columns: Array<{ id: number; name: string }> }>>();
   private nextId = 1000;
 
   private constructor(readonly server: FakeServer) {}
@@ -113,6 +119,21 @@ export class FakeGitHub {
     if (req.method === 'GET' && p === '/user/repos') return this.paged(req, this.repos.get(user.login) ?? [], '/user/repos');
     const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
     if (req.method === 'GET' && org) return this.paged(req, this.repos.get(decodeURIComponent(org[1]!)) ?? [], p);
+    const projects = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/projects$/.exec(p);
+    if (req.method === 'GET' && projects) {
+      const owner = decodeURIComponent(projects[1]!);
+      const list = this.classicProjects.get(owner);
+      if (!list) return { status: 404, body: { message: 'Not Found' } };
+      const view = list.map((x, i) => ({ id: x.id, node_id: `MDc6UHJvamVjdDE${x.id}`, name: x.name, body: null, number: i + 1, state: 'open', url: `${this.url}/projects/${x.id}`, html_url: `https://github.example/${owner}/projects/${i + 1}`, columns_url: `${this.url}/projects/${x.id}/columns`, owner_url: `${this.url}/${owner}`, creator: null, created_at: '2011-04-10T20:09:31Z', updated_at: '2014-03-03T18:58:10Z' }));
+      return this.paged(req, view, p);
+    }
+    const columns = /^\/projects\/(\d+)\/columns$/.exec(p);
+    if (req.method === 'GET' && columns) {
+      const project = [...this.classicProjects.values()].flat().find((x) => String(x.id) === columns[1]);
+      if (!project) return { status: 404, body: { message: 'Not Found' } };
+      const view = project.columns.map((c) => ({ url: `${this.url}/projects/columns/${c.id}`, project_url: `${this.url}/projects/${project.id}`, cards_url: `${this.url}/projects/columns/${c.id}/cards`, id: c.id, node_id: `MDEzOlByb2plY3RDb2x1bW4${c.id}`, name: c.name, created_at: '2016-09-05T14:18:44Z', updated_at: '2016-09-05T14:22:28Z' }));
+      return this.paged(req, view, p);
+    }
     const subscribers = /^\/repos\/([^/]+\/[^/]+)\/subscribers$/.exec(p) ?? /^\/repositories\/(\d+)\/subscribers$/.exec(p);
     if (req.method === 'GET' && subscribers) {
       const name = /^\d+$/.test(subscribers[1]!) ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === subscribers[1]) : decodeURIComponent(subscribers[1]!);
