@@ -4,6 +4,7 @@ import { createRouter } from '../../shared/http/router';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
+import { checkAgainstOpenApi } from '../helpers/openapi-check';
 import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
 
 const token = 'ghp_pollerPagesToken0000000000000000000000';
@@ -18,6 +19,10 @@ afterAll(async () => {
 });
 const open: TestContext[] = [];
 afterEach(() => {
+  // Every list the poller asked for is a documented operation with documented query parameters.
+  // (`/repositories/{id}/...` is the form the code host's own Link headers use for the next pages.)
+  const problems = github.requests.filter((r) => !r.path.startsWith('/repositories/') && r.path !== '/user').flatMap((r) => checkAgainstOpenApi(r).problems);
+  expect(problems).toEqual([]);
   for (const t of open.splice(0)) t.close();
   github.gists.clear();
   github.watchers.clear();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { triggerEventId } from '../../shared/intake/fan-out';
 import { mapPolledGist, mapPolledRepository } from '../../shared/domain/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import { example } from '../fixtures/webhooks/examples';
@@ -31,6 +32,9 @@ describe('tags from create only', () => {
     for (const payload of [example('create'), v.createBranch('feature/login')]) {
       const [m] = map('create', payload);
       expect(m?.dedupeKey).toBe('delivery');
+      // The event id the agent runtime and dispatch dedupe on: same for a redelivery, new for a new creation.
+      expect(triggerEventId('sub_1', m!, 'guid-created-again')).not.toBe(triggerEventId('sub_1', m!, 'guid-first'));
+      expect(triggerEventId('sub_1', m!, 'guid-first')).toBe(triggerEventId('sub_1', m!, 'guid-first'));
     }
   });
 
