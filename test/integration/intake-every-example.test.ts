@@ -6,7 +6,7 @@ import { secretNames, type Subscription } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';
 import { EndpointRepo, endpointIdFor } from '../../shared/subscriptions/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
-import { allExamples } from '../fixtures/webhooks/examples';
+import { allExamples, example } from '../fixtures/webhooks/examples';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { deliveryRequest } from '../helpers/signed-delivery';
 import { testContext, testPlatformKey } from '../helpers/test-context';
@@ -48,6 +48,17 @@ describe('every documented webhook example through the intake', () => {
       // Some were accepted (202) and some mapped to nothing (200): both paths were taken.
       expect(answers.get(202)).toBeGreaterThan(50);
       expect(answers.get(200)).toBeGreaterThan(50);
+
+      // Event confusion (issue 12, item 3): the header is not signed. A signed repository.created
+      // body sent as `star` is answered 2xx and fires nothing; sent as what it is, it fires.
+      const queued = t.queues.queue.size();
+      const body = JSON.stringify({ ...example('repository.created'), organization: { login: 'Octocoders', id: 38302899 } });
+      const lying = await router(deliveryRequest({ endpointId, secret, event: 'star', body, guid: 'confused-1' }));
+      expect(lying.status).toBe(200);
+      expect(JSON.parse(String(lying.body))).toMatchObject({ accepted: 0 });
+      expect(t.queues.queue.size()).toBe(queued);
+      const honest = await router(deliveryRequest({ endpointId, secret, event: 'repository', body, guid: 'confused-2' }));
+      expect(honest.status).toBe(202);
     } finally {
       t.close();
     }
