@@ -24,11 +24,10 @@ function find(event: string, action?: string, nth = 0): Json {
   return structuredClone(found);
 }
 
-const sources: Record<Exclude<TriggerName, 'new_gist'>, { event: string; payload: () => Json; note?: string }> = {
+const sources: Record<Exclude<TriggerName, 'new_gist' | 'new_watcher'>, { event: string; payload: () => Json; note?: string }> = {
   new_repository: { event: 'repository', payload: () => find('repository', 'created') },
   new_fork: { event: 'fork', payload: () => find('fork') },
   new_star: { event: 'star', payload: () => find('star', 'created') },
-  new_watcher: { event: 'watch', payload: () => find('watch', 'started') },
   new_tag: { event: 'create', payload: () => find('create') },
   new_issue: { event: 'issues', payload: () => find('issues', 'opened') },
   updated_issue: { event: 'issues', payload: () => find('issues', 'edited') },
@@ -37,7 +36,16 @@ const sources: Record<Exclude<TriggerName, 'new_gist'>, { event: string; payload
   new_comment: { event: 'issue_comment', payload: () => find('issue_comment', 'created') },
   new_label_on_issue: { event: 'issues', payload: () => find('issues', 'labeled') },
   new_review_request: { event: 'pull_request', payload: () => find('pull_request', 'review_requested') },
-  new_pull_request_review: { event: 'pull_request_review', payload: () => find('pull_request_review', 'submitted') },
+  new_pull_request_review: {
+    event: 'pull_request_review',
+    // Every submitted example is the body-less `commented` review wrapping an inline comment (not a review): changed state and body.
+    payload: () => {
+      const p = find('pull_request_review', 'submitted');
+      p.review = { ...(p.review as Json), state: 'approved', body: 'Looks good to me.' };
+      return p;
+    },
+    note: 'from the `pull_request_review.submitted` example, changed to an approval with a body (review.state, review.body)',
+  },
   new_commit: { event: 'push', payload: () => find('push', undefined, 4), note: '@octokit/webhooks-examples, api.github.com, the fifth `push` example (one commit to a branch), trimmed' },
   new_push: { event: 'push', payload: () => find('push', undefined, 4), note: '@octokit/webhooks-examples, api.github.com, the fifth `push` example (one commit to a branch), trimmed' },
   new_branch: {
@@ -91,7 +99,8 @@ function trim(value: unknown, key = ''): unknown {
 
 const here = dirname(fileURLToPath(import.meta.url));
 for (const name of triggerNames) {
-  if (name === 'new_gist') continue;
+  // Polled (no webhook): their files hold a REST item and are written by hand.
+  if (name === 'new_gist' || name === 'new_watcher') continue;
   const source = sources[name];
   const payload = trim(source.payload()) as Json;
   const mapped = mapDelivery({ event: source.event, payload: JSON.parse(JSON.stringify(payload).replaceAll('{accountLogin}', 'octocat')), accountLogin: 'octocat' });

@@ -3,7 +3,7 @@ import type { AppContext } from '../app/context';
 import { ConnectionRepo } from '../connections/connection-repo';
 import { AppError } from '../domain/errors';
 import { mapDelivery } from '../domain/mapping/map-delivery';
-import { mapPolledGist, mapPolledRepository } from '../domain/mapping/map-polled';
+import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../domain/mapping/map-polled';
 import type { MappedEvent } from '../domain/mapping/types';
 import { secretNames, type Connection, type Subscription } from '../domain/model';
 import type { TriggerId } from '../domain/triggers';
@@ -60,7 +60,8 @@ export function signDelivery(secret: string, body: Buffer): string {
 function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connection): MappedEvent[] {
   if (doc.event === null || sub.trigger === 'github.new_gist') {
     const item = doc.event === null ? doc.item : {};
-    const one = sub.trigger === 'github.new_gist' ? mapPolledGist(item) : undefined;
+    const one =
+      sub.trigger === 'github.new_gist' ? mapPolledGist(item) : sub.trigger === 'github.new_watcher' && sub.repository ? mapPolledWatcher(item, sub.repository) : undefined;
     return one ? [one] : [];
   }
   if (sub.trigger === 'github.new_repository' && sub.organization === undefined) {

@@ -7,7 +7,12 @@ export interface DeliveryHeaders {
 
 export type HeaderCheck = { ok: true; headers: DeliveryHeaders } | { ok: false; status: 400 | 401; code: 'invalid_input' | 'invalid_signature'; message: string };
 
-const eventName = /^[a-z_]{1,64}$/;
+/**
+ * The code host's event names are lower-case words joined by `_` and may hold digits
+ * (`projects_v2_item`); its OpenAPI description spells a few with `-` (`project-v2-item`).
+ * Only the shape is checked here: an unknown name is answered 2xx and maps to nothing.
+ */
+const eventName = /^[a-z][a-z0-9_-]{0,63}$/;
 /** GitHub sends a GUID; redeliveries keep it. Anything key-safe and short is accepted. */
 const deliveryIdFormat = /^[A-Za-z0-9-]{1,100}$/;
 

@@ -3,6 +3,7 @@ import type { Connection, Subscription } from '../domain/model';
 import { fetchPollPage } from './poll-fetch';
 import { writeCursor } from './poll-cursor';
 import { itemIdentity, pollSourceFor } from './poll-source';
+import { recordWatcherBaseline } from './poll-watchers';
 
 /**
  * Records what exists now for a polled subscription, so the poller only ever announces
@@ -10,6 +11,7 @@ import { itemIdentity, pollSourceFor } from './poll-source';
  * when there is nothing yet) and the ids at hand, with the ETag for the next conditional GET.
  */
 export async function recordBaseline(ctx: AppContext, connection: Connection, sub: Subscription): Promise<void> {
+  if (sub.trigger === 'github.new_watcher') return recordWatcherBaseline(ctx, connection, sub);
   const source = pollSourceFor(sub);
   if (!source) return;
   const page = await fetchPollPage(ctx, connection, source.path);

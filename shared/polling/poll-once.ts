@@ -5,7 +5,8 @@ import { buildTriggerEvents, enqueueEvents } from '../intake/fan-out';
 import { keys } from '../store/table-design';
 import { SubscriptionRepo } from '../subscriptions/subscription-repo';
 import { readCursor, writeCursor } from './poll-cursor';
-import { fetchPollPage } from './poll-fetch';
+import { fetchNewestPages } from './poll-pages';
+import { pollWatchers } from './poll-watchers';
 import { itemIdentity, polledTriggers, pollSourceFor } from './poll-source';
 
 export interface PollReport {
@@ -49,10 +50,11 @@ export async function pollOnce(ctx: AppContext): Promise<PollReport> {
 
 /** Polls one subscription; returns how many events it enqueued, or `not_modified`. */
 export async function pollSubscription(ctx: AppContext, connection: Connection, sub: Subscription): Promise<number | 'not_modified'> {
+  if (sub.trigger === 'github.new_watcher') return pollWatchers(ctx, connection, sub);
   const source = pollSourceFor(sub);
   if (!source) return 0;
   const cursor = await readCursor(ctx.store, sub.id);
-  const page = await fetchPollPage(ctx, connection, source.path, cursor?.etag);
+  const page = await fetchNewestPages(ctx, connection, source.path, cursor);
   if (page.kind === 'not_modified') return 'not_modified';
   const now = new Date(ctx.clock.now()).toISOString();
   const known = page.items.map((item) => ({ item, who: itemIdentity(item) })).filter((x) => x.who !== undefined);

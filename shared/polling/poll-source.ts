@@ -11,7 +11,7 @@ export interface PollSource {
 }
 
 /** Triggers the poller serves. */
-export const polledTriggers = ['github.new_gist', 'github.new_repository'] as const;
+export const polledTriggers = ['github.new_gist', 'github.new_repository', 'github.new_watcher'] as const;
 
 function one(value: MappedEvent | MappedEvent[] | undefined): MappedEvent | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -8,6 +8,7 @@ import { endpointIdFor } from './endpoint-repo';
 import { ensureHook, releaseEndpoint } from './endpoint-hook';
 import { withLease } from '../store/lease';
 import { parseSubscriptionRequest, type SubscriptionRequest } from './subscription-input';
+import { resolveColumn } from './resolve-column';
 import { SubscriptionRepo } from './subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';
 
@@ -33,6 +34,10 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
 export async function createSubscription(ctx: AppContext, body: unknown): Promise<Subscription> {
   const req = parseSubscriptionRequest(body);
   const connection = await connectionFor(ctx, req);
+  // Payloads name classic project columns by id only: a column given by name becomes its id here.
+  if (req.trigger === 'github.new_card_in_column' && req.filters.column !== undefined) {
+    req.filters.column = await resolveColumn(ctx, connection, req.target, req.filters.column);
+  }
   const source = sourceFor(req.trigger, req.target);
   const repo = new SubscriptionRepo(ctx.store);
   const sub: Subscription = {

@@ -41,6 +41,14 @@ export class FakeGitHub {
   /** By login: the account's gists / owned repositories, newest first. */
   readonly gists = new Map<string, Array<Record<string, unknown>>>();
   readonly repos = new Map<string, Array<Record<string, unknown>>>();
+  /** By `owner/name`: the repository's watchers (`GET /repos/{o}/{r}/subscribers`), in the order listed. */
+  readonly watchers = new Map<string, Array<Record<string, unknown>>>();
+  /**
+   * By hook owner (`repos/o/r`, `orgs/x`): classic projects and their columns (Enterprise
+   * Server; `projects/list-for-repo`, `projects/list-for-org`, `projects/list-columns` of the
+   * REST description). An owner not listed answers 404, as github.com does since their removal.
+   */
+  readonly classicProjects = new Map<string, Array<{ id: number; name: string; columns: Array<{ id: number; name: string }> }>>();
   private nextId = 1000;
 
   private constructor(readonly server: FakeServer) {}
@@ -76,12 +84,21 @@ export class FakeGitHub {
 
   /** Signs `body` with the hook's secret and POSTs it to the hook's URL, as the code host does. */
   async deliver(hook: FakeHook, event: string, body: string, guid: string): Promise<Response> {
-    const signature = `sha256=${createHmac('sha256', hook.config.secret ?? '').update(body).digest('hex')}`;
-    const res = await fetch(hook.config.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': guid, 'x-hub-signature-256': signature },
-      body,
-    });
+    const secret = hook.config.secret ?? '';
+    const [kind, name] = hook.owner.split('/');
+    // The headers the code host documents for every delivery, not only the three the intake reads.
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/044aadd',
+      'x-github-event': event,
+      'x-github-delivery': guid,
+      'x-github-hook-id': String(hook.id),
+      'x-github-hook-installation-target-type': kind === 'orgs' ? 'organization' : 'repository',
+      'x-github-hook-installation-target-id': String(createHash('sha1').update(name ?? '').digest().readUInt32BE(0)),
+      'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    };
+    const res = await fetch(hook.config.url, { method: 'POST', headers, body });
     this.recordDelivery(hook.id, { guid, event, status_code: res.status });
     return res;
   }
@@ -98,19 +115,61 @@ export class FakeGitHub {
     if (!user) return { status: 401, body: { message: 'Bad credentials' } };
     const p = req.path;
     if (req.method === 'GET' && p === '/user') return { body: { login: user.login, id: user.id, type: 'User' }, headers: { 'x-oauth-scopes': 'repo, admin:repo_hook' } };
-    if (req.method === 'GET' && p === '/gists') return this.conditional(req, this.gists.get(user.login) ?? []);
-    if (req.method === 'GET' && p === '/user/repos') return this.conditional(req, this.repos.get(user.login) ?? []);
+    if (req.method === 'GET' && p === '/gists') return this.paged(req, this.gists.get(user.login) ?? [], '/gists');
+    if (req.method === 'GET' && p === '/user/repos') return this.paged(req, this.repos.get(user.login) ?? [], '/user/repos');
     const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
-    if (req.method === 'GET' && org) return this.conditional(req, this.repos.get(decodeURIComponent(org[1]!)) ?? []);
+    if (req.method === 'GET' && org) return this.paged(req, this.repos.get(decodeURIComponent(org[1]!)) ?? [], p);
+    const projects = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/projects$/.exec(p);
+    if (req.method === 'GET' && projects) {
+      const owner = decodeURIComponent(projects[1]!);
+      const list = this.classicProjects.get(owner);
+      if (!list) return { status: 404, body: { message: 'Not Found' } };
+      const view = list.map((x, i) => ({ id: x.id, node_id: `MDc6UHJvamVjdDE${x.id}`, name: x.name, body: null, number: i + 1, state: 'open', url: `${this.url}/projects/${x.id}`, html_url: `https://github.example/${owner}/projects/${i + 1}`, columns_url: `${this.url}/projects/${x.id}/columns`, owner_url: `${this.url}/${owner}`, creator: null, created_at: '2011-04-10T20:09:31Z', updated_at: '2014-03-03T18:58:10Z' }));
+      return this.paged(req, view, p);
+    }
+    const columns = /^\/projects\/(\d+)\/columns$/.exec(p);
+    if (req.method === 'GET' && columns) {
+      const project = [...this.classicProjects.values()].flat().find((x) => String(x.id) === columns[1]);
+      if (!project) return { status: 404, body: { message: 'Not Found' } };
+      const view = project.columns.map((c) => ({ url: `${this.url}/projects/columns/${c.id}`, project_url: `${this.url}/projects/${project.id}`, cards_url: `${this.url}/projects/columns/${c.id}/cards`, id: c.id, node_id: `MDEzOlByb2plY3RDb2x1bW4${c.id}`, name: c.name, created_at: '2016-09-05T14:18:44Z', updated_at: '2016-09-05T14:22:28Z' }));
+      return this.paged(req, view, p);
+    }
+    const subscribers = /^\/repos\/([^/]+\/[^/]+)\/subscribers$/.exec(p) ?? /^\/repositories\/(\d+)\/subscribers$/.exec(p);
+    if (req.method === 'GET' && subscribers) {
+      const name = /^\d+$/.test(subscribers[1]!) ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === subscribers[1]) : decodeURIComponent(subscribers[1]!);
+      if (!name || !this.watchers.has(name)) return { status: 404, body: { message: 'Not Found' } };
+      // The code host's Link header names the repository by id (`/repositories/{id}/...`).
+      return this.paged(req, this.watchers.get(name)!, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
+    }
     const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
     if (m) return this.hookRoute(req, decodeURIComponent(m[1]!), m[2] ? Number(m[2]) : undefined, m[3], m[4] ? Number(m[4]) : undefined);
     return { status: 404, body: { message: 'Not Found' } };
   }
 
-  private conditional(req: RecordedRequest, items: unknown[]): FakeResponse {
-    const etag = `"${createHash('sha1').update(JSON.stringify(items)).digest('hex')}"`;
+  /** A stable numeric id for a repository name (what the code host's Link headers carry). */
+  static repositoryId(fullName: string): number {
+    return createHash('sha1').update(fullName).digest().readUInt32BE(0) % 1_000_000_000;
+  }
+
+  /**
+   * A list page as the code host pages it: `per_page` (default 30, at most 100) and `page`,
+   * a `Link` header with absolute `next`/`last` URLs, an ETag per page and 304 for an
+   * unchanged one (documented in "Using pagination in the REST API" and "conditional requests").
+   */
+  private paged(req: RecordedRequest, items: unknown[], linkPath: string): FakeResponse {
+    const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 30) || 30));
+    const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
+    const slice = items.slice((page - 1) * perPage, page * perPage);
+    const etag = `"${createHash('sha1').update(JSON.stringify(slice)).digest('hex')}"`;
+    const lastPage = Math.max(1, Math.ceil(items.length / perPage));
+    const link = (n: number, rel: string) => {
+      const q = new URLSearchParams(req.query);
+      q.set('page', String(n));
+      return `<${this.url}${linkPath}?${q.toString()}>; rel="${rel}"`;
+    };
+    const links = page < lastPage ? [link(page + 1, 'next'), link(lastPage, 'last')] : [];
     if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
-    return { body: items, headers: { etag } };
+    return { body: slice, headers: { etag, ...(links.length > 0 ? { link: links.join(', ') } : {}) } };
   }
 
   private hookRoute(req: RecordedRequest, owner: string, hookId: number | undefined, sub: string | undefined, deliveryId: number | undefined): FakeResponse {

@@ -120,12 +120,12 @@ describe('subscriptions API', () => {
     const answers = await Promise.all([
       subscribe({ trigger: 'github.new_issue', repository: 'octocat/race' }),
       subscribe({ trigger: 'github.new_star', repository: 'octocat/race' }),
-      subscribe({ trigger: 'github.new_watcher', repository: 'octocat/race' }),
+      subscribe({ trigger: 'github.new_fork', repository: 'octocat/race' }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
     const hooks = github.hooksOf('repos/octocat/race');
     expect(hooks).toHaveLength(1);
-    expect(hooks[0]!.events).toEqual(['issues', 'star', 'watch']);
+    expect(hooks[0]!.events).toEqual(['fork', 'issues', 'star']);
   });
 
   it('refuses with forbidden naming the missing permission when the code host will not create the hook', async () => {

@@ -7,7 +7,7 @@ import { fitExample } from '../../shared/admin/fit-example';
 import { sendExampleTrigger, type SendExampleDeps } from '../../shared/admin/send-example';
 import { AppError } from '../../shared/domain/errors';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
-import { mapPolledGist } from '../../shared/domain/mapping/map-polled';
+import { mapPolledGist, mapPolledWatcher } from '../../shared/domain/mapping/map-polled';
 import type { Connection, Subscription, SubscriptionFilters } from '../../shared/domain/model';
 import { secretNames } from '../../shared/domain/model';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
@@ -70,7 +70,8 @@ describe('the documented example payloads (local/examples)', () => {
     for (const trigger of triggerIds) {
       const doc = loadExample(trigger);
       if (doc.event === null) {
-        expect(mapPolledGist(doc.item)?.trigger, trigger).toBe(trigger);
+        const polled = trigger === 'github.new_watcher' ? mapPolledWatcher(doc.item, 'octocat/hello') : mapPolledGist(doc.item);
+        expect(polled?.trigger, trigger).toBe(trigger);
         continue;
       }
       const payload = JSON.parse(JSON.stringify(doc.payload).replaceAll('{accountLogin}', 'octocat'));
@@ -169,6 +170,15 @@ describe('sendExampleTrigger', () => {
     const [m] = await t.receiveAll();
     expect(JSON.parse(m!.body)).toMatchObject({ trigger: 'github.new_gist', subscriptionId: sub.id, agentId: 'agent-1' });
     expect(intake.requests).toHaveLength(0);
+  });
+
+  it('enqueues a new_watcher example (polled from the subscribers list) for the subscription\'s repository', async () => {
+    const c = await t.connect();
+    const sub: Subscription = { id: SubscriptionRepo.newId(), connectionId: c.id, trigger: 'github.new_watcher', agentId: 'agent-w', repository: 'acme/widgets', filters: {}, delivery: 'polling', createdAt: new Date().toISOString() };
+    await new SubscriptionRepo(t.ctx.store).create(sub);
+    expect(await sendExampleTrigger(deps, 'github.new_watcher')).toMatchObject({ kind: 'enqueued', subscriptionId: sub.id });
+    const [m] = await t.receiveAll();
+    expect(JSON.parse(m!.body)).toMatchObject({ trigger: 'github.new_watcher', subscriptionId: sub.id, event: { action: 'started', repository: { full_name: 'acme/widgets' }, sender: { login: 'octocat' } } });
   });
 });
 

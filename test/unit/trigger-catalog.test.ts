@@ -18,13 +18,21 @@ describe('trigger catalog', () => {
     }
   });
 
-  it('star is the star event and watcher the watch event', () => {
+  it('star is the star event; watching has no webhook (watch is sent for stars): new_watcher is polled on a repository', () => {
     expect(triggerCatalog['github.new_star'].source(repo)).toEqual({ kind: 'webhook', scope: 'either', events: ['star'] });
-    expect(triggerCatalog['github.new_watcher'].source(repo)).toEqual({ kind: 'webhook', scope: 'either', events: ['watch'] });
+    expect(triggerCatalog['github.new_watcher'].source(repo)).toEqual({ kind: 'polling' });
+    expect(triggerCatalog['github.new_watcher'].source(org)).toBeUndefined();
+    expect(webhookEventsFor(['github.new_watcher', 'github.new_star'])).toEqual(['star']);
   });
 
-  it('tags need both create and push', () => {
-    expect(webhookEventsFor(['github.new_tag'])).toEqual(['create', 'push']);
+  it('tags come from create only (push adds duplicates, and neither is sent for more than three tags at once)', () => {
+    expect(webhookEventsFor(['github.new_tag'])).toEqual(['create']);
+    expect(triggerCatalog['github.new_tag'].includes).toMatch(/more than three/);
+  });
+
+  it('says what each trigger includes; classic project cards are Enterprise Server only', () => {
+    for (const id of Object.keys(triggerCatalog) as Array<keyof typeof triggerCatalog>) expect(triggerCatalog[id].includes.length, id).toBeGreaterThan(10);
+    expect(triggerCatalog['github.new_card_in_column'].description).toMatch(/Enterprise Server only.*2025-04-01/);
   });
 
   it('Projects (v2) status changes need an organization hook', () => {

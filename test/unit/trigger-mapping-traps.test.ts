@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { triggerEventId } from '../../shared/intake/fan-out';
 import { mapPolledGist, mapPolledRepository } from '../../shared/domain/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import { example } from '../fixtures/webhooks/examples';
@@ -10,8 +11,8 @@ const triggers = (mapped: MappedEvent[]) => mapped.map((m) => m.trigger);
 const only = (mapped: MappedEvent[], trigger: string) => mapped.filter((m) => m.trigger === trigger);
 
 describe('watch vs star', () => {
-  it('watch/started is new_watcher, never new_star', () => {
-    expect(triggers(map('watch', example('watch.started')))).toEqual(['github.new_watcher']);
+  it("watch/started is the code host's legacy name of a star, sent beside star/created: it fires nothing (a star is announced once)", () => {
+    expect(map('watch', example('watch.started'))).toEqual([]);
   });
   it('star/created is new_star, never new_watcher; star/deleted is nothing', () => {
     expect(triggers(map('star', example('star.created')))).toEqual(['github.new_star']);
@@ -19,21 +20,22 @@ describe('watch vs star', () => {
   });
 });
 
-describe('tags from create and from push', () => {
-  it('the same tag from create and from push has one dedupeKey, so it is announced once', () => {
+describe('tags from create only', () => {
+  it('a new tag is announced from create once: the push sent beside it is new_push, not a second new_tag', () => {
     const fromCreate = only(map('create', example('create')), 'github.new_tag');
-    const fromPush = only(map('push', example('push', 0)), 'github.new_tag');
     expect(fromCreate).toHaveLength(1);
-    expect(fromPush).toHaveLength(1);
-    expect(fromCreate[0]?.dedupeKey).toBe('tag:simple-tag');
-    expect(fromPush[0]?.dedupeKey).toBe(fromCreate[0]?.dedupeKey);
-    expect(fromPush[0]?.event).toMatchObject({ ref: 'simple-tag', ref_type: 'tag', repository: { full_name: 'Codertocat/Hello-World' } });
+    expect(fromCreate[0]?.event).toMatchObject({ ref: 'simple-tag', ref_type: 'tag', repository: { full_name: 'Codertocat/Hello-World' } });
+    expect(triggers(map('push', example('push', 0)))).toEqual(['github.new_push']);
   });
 
-  it('more than three tags pushed at once (no create sent) still gives one new_tag per tag', () => {
-    const tags = ['v1.0.0', 'v1.0.1', 'v1.0.2', 'v1.0.3', 'v1.0.4'];
-    const keys = tags.flatMap((t) => only(map('push', v.tagPush(t)), 'github.new_tag').map((m) => m.dedupeKey));
-    expect(keys).toEqual(tags.map((t) => `tag:${t}`));
+  it('a tag or branch deleted and created again fires again: keyed by the delivery, not the name', () => {
+    for (const payload of [example('create'), v.createBranch('feature/login')]) {
+      const [m] = map('create', payload);
+      expect(m?.dedupeKey).toBe('delivery');
+      // The event id the agent runtime and dispatch dedupe on: same for a redelivery, new for a new creation.
+      expect(triggerEventId('sub_1', m!, 'guid-created-again')).not.toBe(triggerEventId('sub_1', m!, 'guid-first'));
+      expect(triggerEventId('sub_1', m!, 'guid-first')).toBe(triggerEventId('sub_1', m!, 'guid-first'));
+    }
   });
 
   it('a tag push carries no new_commit, and a deleted tag nothing at all', () => {
@@ -73,10 +75,10 @@ describe('commits and pushes', () => {
     expect(map('push', p)).toEqual([]);
   });
 
-  it('new_branch comes from create with ref_type branch, once per branch name', () => {
+  it('new_branch comes from create with ref_type branch, once per delivery', () => {
     const mapped = map('create', v.createBranch('feature/login'));
     expect(triggers(mapped)).toEqual(['github.new_branch']);
-    expect(mapped[0]).toMatchObject({ dedupeKey: 'branch:feature/login', facts: { branch: 'feature/login', repository: 'Codertocat/Hello-World' } });
+    expect(mapped[0]).toMatchObject({ dedupeKey: 'delivery', facts: { branch: 'feature/login', repository: 'Codertocat/Hello-World' } });
   });
 });
 
@@ -96,6 +98,48 @@ describe('pull requests', () => {
     const p = example('issues.labeled');
     (p.issue as Record<string, unknown>).pull_request = { url: 'https://api.github.com/repos/o/r/pulls/1' };
     expect(map('issues', p)).toEqual([]);
+  });
+});
+
+describe('one user action, one event', () => {
+  it('labels and assignees given when an issue is opened are new_issue only; new_label_on_issue still fires', () => {
+    expect(triggers(map('issues', example('issues.labeled')))).toEqual(['github.new_label_on_issue']);
+    expect(map('issues', example('issues.assigned'))).toEqual([]);
+  });
+
+  it('a label or assignee added later is an update', () => {
+    expect(triggers(map('issues', v.actedLater('issues.labeled'))).sort()).toEqual(['github.new_label_on_issue', 'github.updated_issue']);
+    expect(triggers(map('issues', v.actedLater('issues.assigned')))).toEqual(['github.updated_issue']);
+  });
+
+  it('a label applied in the second after creation is still the opening; two seconds later it is not', () => {
+    expect(triggers(map('issues', v.actedLater('issues.labeled', 1)))).toEqual(['github.new_label_on_issue']);
+    expect(triggers(map('issues', v.actedLater('issues.labeled', 2))).sort()).toEqual(['github.new_label_on_issue', 'github.updated_issue']);
+  });
+
+  it('reviewers, assignees, labels given when a pull request is opened fire no updated_pull_request; new_review_request still fires', () => {
+    expect(triggers(map('pull_request', example('pull_request.review_requested')))).toEqual(['github.new_review_request']);
+    expect(map('pull_request', example('pull_request.assigned'))).toEqual([]);
+    expect(triggers(map('pull_request', v.actedLater('pull_request.review_requested'))).sort()).toEqual(['github.new_review_request', 'github.updated_pull_request']);
+    expect(triggers(map('pull_request', v.actedLater('pull_request.assigned')))).toEqual(['github.updated_pull_request']);
+  });
+
+  it('the empty commented review wrapping an inline comment is not a new review; an approval or a commented review with a body is', () => {
+    expect(map('pull_request_review', example('pull_request_review.submitted'))).toEqual([]);
+    expect(triggers(map('pull_request_review', v.reviewApproved()))).toEqual(['github.new_pull_request_review']);
+    expect(triggers(map('pull_request_review', v.reviewCommentedWithBody()))).toEqual(['github.new_pull_request_review']);
+  });
+});
+
+describe('collaborators', () => {
+  it('the role is changes.role_name (custom roles and maintain/triage included), the legacy permission beside it', () => {
+    const [m] = map('member', v.memberAddedWithRole('maintain', 'write'));
+    expect(m?.event).toMatchObject({ role: 'maintain', permission: 'write', member: { login: expect.any(String) } });
+  });
+  it('a payload without changes names no role', () => {
+    const [m] = map('member', example('member.added'));
+    expect(m?.trigger).toBe('github.new_collaborator');
+    expect(m?.event).not.toHaveProperty('role');
   });
 });
 

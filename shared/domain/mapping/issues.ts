@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { MappedEvent } from './types';
-import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, type Mapper, type MapperTable } from './mapper';
+import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, partOfOpening, type Mapper, type MapperTable } from './mapper';
 import { envelopeSchema, issueSchema, labelSchema, userSchema } from './schemas';
 
 /**
@@ -43,6 +43,12 @@ const updatedIssue: Mapper = (payload) => {
   return p ? [occurrence('updated_issue', issueEvent(p), issueFacts(p))] : [];
 };
 
+/** Labels and assignees given when the issue was opened are part of new_issue, not an update (`partOfOpening`). */
+const updatedAfterOpening: Mapper = (payload) => {
+  const p = issueOnly(payload);
+  return p && !partOfOpening(p.issue) ? [occurrence('updated_issue', issueEvent(p), issueFacts(p))] : [];
+};
+
 /** The label just applied is the fact a labels filter matches (not the issue's older labels). */
 const newLabel: Mapper = (payload): MappedEvent[] => {
   const p = issueOnly(payload);
@@ -55,8 +61,8 @@ export const issueMappers: MapperTable = {
   'issues.edited': [updatedIssue],
   'issues.closed': [updatedIssue],
   'issues.reopened': [updatedIssue],
-  'issues.labeled': [updatedIssue, newLabel],
+  'issues.labeled': [updatedAfterOpening, newLabel],
   'issues.unlabeled': [updatedIssue],
-  'issues.assigned': [updatedIssue],
+  'issues.assigned': [updatedAfterOpening],
   'issues.unassigned': [updatedIssue],
 };

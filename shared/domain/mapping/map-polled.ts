@@ -4,7 +4,7 @@ import { compact, occurrence, parse } from './mapper';
 import { repositorySchema, userSchema } from './schemas';
 
 /**
- * Gists and a user account's new repositories have no webhook: the poller reads them from
+ * Gists, a user account's new repositories and watchers have no webhook: the poller reads them from
  * the REST API and turns each new item into the same MappedEvent shape a webhook would give.
  * dedupeKeys are the item's id (`gist:<id>`, `repository:<id>`: the latter is also what
  * `repository.created` deliveries use), since a polled item has no delivery id.
@@ -48,4 +48,19 @@ export function mapPolledRepository(repository: unknown): MappedEvent | undefine
   const organization = r.owner.type === 'Organization' ? { login: r.owner.login, id: r.owner.id } : undefined;
   const event = compact({ action: 'created', repository: r, organization });
   return occurrence('new_repository', event, { repository: r.full_name, organization: r.owner.login }, `repository:${r.id}`);
+}
+
+const watcherSchema = userSchema.extend({ id: z.number() });
+
+/**
+ * One user of `GET /repos/{owner}/{repo}/subscribers` not seen before as a new_watcher
+ * occurrence: someone started watching. The list says nothing of when, so the event has
+ * no time of its own; keyed by the user, so a user is announced once per subscription.
+ */
+export function mapPolledWatcher(user: unknown, repository: string): MappedEvent | undefined {
+  const u = parse(watcherSchema, user);
+  if (!u) return undefined;
+  const [owner] = repository.split('/');
+  const event = compact({ action: 'started', repository: { full_name: repository, owner: owner ? { login: owner } : undefined }, sender: u });
+  return occurrence('new_watcher', event, { repository, organization: owner }, `watcher:${u.id}`);
 }

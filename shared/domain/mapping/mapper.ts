@@ -25,7 +25,6 @@ export type DeliveryKey =
   | 'push'
   | 'fork'
   | 'star.created'
-  | 'watch.started'
   | 'repository.created'
   | 'member.added'
   | 'issues.opened'
@@ -117,6 +116,24 @@ export function occurrence(trigger: TriggerName, event: Record<string, unknown>,
 /** Drops absent (undefined or null) top-level members so events and facts stay small. */
 export function compact<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as T;
+}
+
+const openingWindowMs = 1000;
+
+/**
+ * One user action, one event: an issue or pull request opened with labels, assignees,
+ * reviewers or a milestone is sent as `opened` (already carrying them) followed at once by
+ * `labeled` / `assigned` / `review_requested` / `milestoned`. Those carry the object as it is
+ * after the action: when it has not changed since it was created (`updated_at` equal to
+ * `created_at`), the action was part of the opening; a later action moves `updated_at`.
+ * The code host's times have whole seconds, and creating with labels may straddle a second,
+ * so up to one second apart counts as the opening (an automation labeling within that second
+ * is, to the user, part of opening it too). Needs no state. Undated bodies are not held back.
+ */
+export function partOfOpening(subject: { created_at?: string | null | undefined; updated_at?: string | null | undefined }): boolean {
+  const created = Date.parse(subject.created_at ?? '');
+  const updated = Date.parse(subject.updated_at ?? '');
+  return !Number.isNaN(created) && !Number.isNaN(updated) && updated - created <= openingWindowMs;
 }
 
 /** Label names of an issue or pull request (the `labels` facts). */

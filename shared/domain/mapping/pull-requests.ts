@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, type Mapper, type MapperTable, type PullRequestAction } from './mapper';
+import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, partOfOpening, type Mapper, type MapperTable, type PullRequestAction } from './mapper';
 import { envelopeSchema, labelSchema, pullRequestSchema, userSchema } from './schemas';
 
 /**
@@ -55,6 +55,12 @@ function fire(trigger: 'new_pull_request' | 'updated_pull_request' | 'new_review
   };
 }
 
+/** Labels, assignees, reviewers and a milestone given when the pull request was opened are not an update (`partOfOpening`). */
+const updatedAfterOpening: Mapper = (payload) => {
+  const p = parse(prPayload, payload);
+  return p && !partOfOpening(p.pull_request) ? [occurrence('updated_pull_request', prEvent(p), prFacts(p))] : [];
+};
+
 const opened: Mapper = (payload) => {
   const p = parse(prPayload, payload);
   if (!p) return [];
@@ -93,18 +99,28 @@ const reviewPayload = envelopeSchema.extend({
   }),
 });
 
+/**
+ * An inline comment (or a reply to one) made outside a review is wrapped by the code host in
+ * a review of its own: state `commented`, no body. That is the comment (new_comment), not a
+ * new review. A `commented` review with a summary body, an approval or a change request is.
+ */
+function isCommentWrapper(review: { state: string; body?: string | null | undefined }): boolean {
+  return review.state.toLowerCase() === 'commented' && (review.body ?? '').trim() === '';
+}
+
 const reviewSubmitted: Mapper = (payload) => {
   const p = parse(reviewPayload, payload);
-  if (!p) return [];
+  if (!p || isCommentWrapper(p.review)) return [];
   const facts = { ...baseFacts(p), branch: p.pull_request.base.ref, labels: labelNames(p.pull_request.labels) ?? [] };
   return [occurrence('new_pull_request_review', { ...baseEvent(p), pull_request: p.pull_request, review: p.review }, facts)];
 };
 
 const table: MapperTable = {};
-for (const action of updatedActions) table[`pull_request.${action}`] = [fire('updated_pull_request')];
+const openingActions: PullRequestAction[] = ['labeled', 'assigned', 'review_requested', 'milestoned'];
+for (const action of updatedActions) table[`pull_request.${action}`] = [openingActions.includes(action) ? updatedAfterOpening : fire('updated_pull_request')];
 table['pull_request.opened'] = [opened];
 table['pull_request.ready_for_review'] = [fire('new_pull_request'), fire('updated_pull_request')];
-table['pull_request.review_requested'] = [fire('updated_pull_request'), fire('new_review_request')];
+table['pull_request.review_requested'] = [updatedAfterOpening, fire('new_review_request')];
 table['pull_request_review.submitted'] = [reviewSubmitted];
 
 export const pullRequestMappers: MapperTable = table;

@@ -6,11 +6,13 @@ import { envelopeSchema } from './schemas';
 /**
  * Push, commit, tag and branch family (`push` and `create` deliveries).
  *
- * - new_tag: from `create` (ref_type tag) AND from `push` to refs/tags/* with created:true,
- *   because the code host sends no `create` when more than three tags are pushed at once.
- *   Both use dedupeKey `tag:<name>`, so each tag is announced once whichever comes first.
- * - new_branch: from `create` (ref_type branch) only; the code host always sends it for
- *   branches (the three-at-once limit is for tags). dedupeKey `branch:<name>`.
+ * - new_tag: from `create` (ref_type tag) only, one per delivery. The code host sends both
+ *   `create` and a `push` (created:true) for a new tag, and NEITHER when more than three tags
+ *   are pushed at once, so reading `push` too would add duplicates and no coverage. Keyed by
+ *   the delivery, not the name: a tag deleted and created again is a new tag, announced
+ *   again (a redelivery keeps its delivery id, so it is still announced once).
+ * - new_branch: from `create` (ref_type branch) only, one per delivery, likewise.
+ *   Branches have no three-at-once limit.
  * - new_push: one per push to a branch or tag, multi-commit pushes included; not for ref
  *   deletions (`deleted: true`), which carry no commit and push nothing.
  * - new_commit: one per commit in a push to a branch (refs/heads/*), dedupeKey
@@ -59,19 +61,15 @@ const createPayload = envelopeSchema.extend({
 });
 
 const heads = 'refs/heads/';
-const tags = 'refs/tags/';
 
-function tagOccurrence(p: z.output<typeof envelopeSchema>, name: string, extra: Record<string, unknown>): MappedEvent {
-  return occurrence('new_tag', compact({ ...baseEvent(p), ref: name, ref_type: 'tag', ...extra }), baseFacts(p), `tag:${name}`);
-}
 
 const fromCreate: Mapper = (payload) => {
   const p = parse(createPayload, payload);
   if (!p) return [];
   const extra = { master_branch: p.master_branch, pusher_type: p.pusher_type, description: p.description };
-  if (p.ref_type === 'tag') return [tagOccurrence(p, p.ref, extra)];
+  if (p.ref_type === 'tag') return [occurrence('new_tag', compact({ ...baseEvent(p), ref: p.ref, ref_type: 'tag', ...extra }), baseFacts(p))];
   const event = compact({ ...baseEvent(p), ref: p.ref, ref_type: 'branch', ...extra });
-  return [occurrence('new_branch', event, { ...baseFacts(p), branch: p.ref }, `branch:${p.ref}`)];
+  return [occurrence('new_branch', event, { ...baseFacts(p), branch: p.ref })];
 };
 
 function pushEvent(p: PushPayload): Record<string, unknown> {
@@ -96,9 +94,6 @@ const fromPush: Mapper = (payload) => {
   if (!p || p.deleted) return [];
   const out: MappedEvent[] = [];
   const branch = p.ref.startsWith(heads) ? p.ref.slice(heads.length) : undefined;
-  if (p.ref.startsWith(tags) && p.created) {
-    out.push(tagOccurrence(p, p.ref.slice(tags.length), { sha: p.after }));
-  }
   out.push(occurrence('new_push', pushEvent(p), compact({ ...baseFacts(p), branch })));
   if (branch !== undefined) {
     for (const commit of p.commits ?? []) {

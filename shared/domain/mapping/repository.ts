@@ -3,9 +3,12 @@ import { baseEvent, baseFacts, occurrence, parse, type MapperTable } from './map
 import { envelopeSchema, repositorySchema } from './schemas';
 
 /**
- * Repository family: new repository (organization hooks), fork, star, watcher.
- * Trap: the code host sends `watch`/`started` when someone STARS (the old name of starring);
- * we announce it as new_watcher, and `star`/`created` as new_star, never one for the other.
+ * Repository family: new repository (organization hooks), fork, star.
+ * Trap: the code host sends `watch`/`started` when someone STARS (the old name of starring),
+ * beside `star`/`created` for the same star; there is no webhook for watching. So a star is
+ * new_star from `star`/`created` only (always sent for a star, and it carries `starred_at`),
+ * and `watch`/`started` is ignored: a star announced once. new_watcher (someone starts
+ * WATCHING) is polled from the repository's subscribers (shared/polling/poll-watchers.ts).
  */
 
 const created = envelopeSchema.extend({
@@ -34,12 +37,6 @@ export const repositoryMappers: MapperTable = {
     (payload) => {
       const p = parse(star, payload);
       return p ? [occurrence('new_star', { ...baseEvent(p), starred_at: p.starred_at }, baseFacts(p))] : [];
-    },
-  ],
-  'watch.started': [
-    (payload) => {
-      const p = parse(envelopeSchema, payload);
-      return p ? [occurrence('new_watcher', baseEvent(p), baseFacts(p))] : [];
     },
   ],
 };

@@ -1,0 +1,104 @@
+import type { AppContext } from '../app/context';
+import { mapPolledWatcher } from '../domain/mapping/map-polled';
+import type { Connection, Subscription } from '../domain/model';
+import { repoPath } from '../github/webhooks/rest-call';
+import { buildTriggerEvents, enqueueEvents } from '../intake/fan-out';
+import { keys } from '../store/table-design';
+import { fetchListPage, maxPollPages } from './poll-pages';
+
+/**
+ * new_watcher: the code host has no webhook for watching (its `watch` event is sent for
+ * stars), so the repository's subscribers are polled. The list has no time of subscription
+ * and no documented order, so each page is read conditionally with its own ETag (an
+ * unchanged page answers 304, free of rate limit), and a watcher is new when its id was not
+ * seen before. Those watching when the subscription was made are the baseline. Up to
+ * `maxPollPages` pages (1,000 watchers) are read.
+ */
+
+interface WatcherCursor {
+  /** ETag of each page read, by page number - 1. */
+  etags: string[];
+  /** Ids of every watcher seen (bounded). */
+  seen: string[];
+  updatedAt: string;
+}
+
+const maxWatchersSeen = maxPollPages * 100 * 2;
+
+async function readWatcherCursor(ctx: AppContext, subscriptionId: string): Promise<WatcherCursor | undefined> {
+  const item = await ctx.store.get<{ pk: string; sk: string } & Partial<WatcherCursor>>(keys.pollCursor(subscriptionId));
+  if (!item || !Array.isArray(item.etags)) return undefined;
+  return { etags: item.etags, seen: item.seen ?? [], updatedAt: item.updatedAt ?? '' };
+}
+
+async function writeWatcherCursor(ctx: AppContext, subscriptionId: string, cursor: WatcherCursor): Promise<void> {
+  await ctx.store.put({ ...keys.pollCursor(subscriptionId), ...cursor, seen: cursor.seen.slice(-maxWatchersSeen) });
+}
+
+interface Read {
+  /** Users on the pages that changed. */
+  users: Record<string, unknown>[];
+  etags: string[];
+}
+
+/** Every page of the subscribers list, each conditional on its stored ETag. */
+async function readPages(ctx: AppContext, connection: Connection, repository: string, etags: readonly string[]): Promise<Read> {
+  const out: Read = { users: [], etags: [] };
+  let path: string | undefined = `${repoPath(repository)}/subscribers?per_page=100`;
+  for (let n = 0; n < maxPollPages && path; n++) {
+    const page = await fetchListPage(ctx, connection, path, etags[n]);
+    if (page.kind === 'not_modified') {
+      out.etags.push(etags[n]!);
+      // Unchanged: nothing new on it. A 304 carries no Link, so go on only to pages read before.
+      path = n + 1 < etags.length ? `${repoPath(repository)}/subscribers?per_page=100&page=${n + 2}` : undefined;
+      continue;
+    }
+    out.users.push(...page.items);
+    out.etags.push(page.etag ?? '');
+    path = page.next;
+  }
+  return out;
+}
+
+const idOf = (user: Record<string, unknown>) => (typeof user.id === 'number' || typeof user.id === 'string' ? String(user.id) : undefined);
+
+/** At subscription time: who watches now is never announced. */
+export async function recordWatcherBaseline(ctx: AppContext, connection: Connection, sub: Subscription): Promise<void> {
+  if (!sub.repository) return;
+  const read = await readPages(ctx, connection, sub.repository, []);
+  const seen = read.users.map(idOf).filter((x) => x !== undefined);
+  await writeWatcherCursor(ctx, sub.id, { etags: read.etags, seen, updatedAt: new Date(ctx.clock.now()).toISOString() });
+}
+
+/** One round for one new_watcher subscription: events enqueued, or `not_modified` when every page was unchanged. */
+export async function pollWatchers(ctx: AppContext, connection: Connection, sub: Subscription): Promise<number | 'not_modified'> {
+  if (!sub.repository) return 0;
+  const cursor = await readWatcherCursor(ctx, sub.id);
+  if (!cursor) {
+    await recordWatcherBaseline(ctx, connection, sub);
+    return 0;
+  }
+  const read = await readPages(ctx, connection, sub.repository, cursor.etags);
+  if (read.users.length === 0 && read.etags.every((e, i) => e === cursor.etags[i])) return 'not_modified';
+  const now = new Date(ctx.clock.now()).toISOString();
+  const seen = new Set(cursor.seen);
+  const fresh = read.users.filter((u) => {
+    const id = idOf(u);
+    if (id === undefined || seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  const subscriptions = new Map([[sub.trigger, [sub]]]);
+  const events = fresh.flatMap((user) => {
+    const mapped = mapPolledWatcher(user, sub.repository!);
+    if (!mapped) {
+      ctx.logger.warn('polled watcher does not have the expected shape; skipped', { subscriptionId: sub.id });
+      return [];
+    }
+    return buildTriggerEvents({ connection, subscriptions, mapped: [mapped], deliveryId: `poll:${sub.id}:watcher:${idOf(user)}`, occurredAt: now });
+  });
+  // Enqueue before moving the cursor: a crash in between re-announces with the same event ids, which dispatch drops.
+  await enqueueEvents(ctx, events);
+  await writeWatcherCursor(ctx, sub.id, { etags: read.etags, seen: [...seen], updatedAt: now });
+  return events.length;
+}

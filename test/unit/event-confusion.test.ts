@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { eventShapes, fitsEvent, subjectKeys } from '../../shared/domain/mapping/subject-guard';
+import { mappingTable } from '../../shared/domain/mapping/table';
+import { allExamples } from '../fixtures/webhooks/examples';
+import { example } from '../fixtures/webhooks/examples';
+
+/**
+ * `X-GitHub-Event` is not signed: a signed body of one event sent under another event's
+ * name must map to nothing (issue 12, item 3). Every documented example, sent under every
+ * OTHER event name the mapping reads, fires no trigger.
+ */
+const mappedEvents = [...new Set([...mappingTable.keys()].map((k) => k.split('.')[0]!))].sort();
+
+describe('a body sent under another event name maps to nothing', () => {
+  it('a signed repository.created body sent as star is not a new star', () => {
+    expect(mapDelivery({ event: 'star', payload: example('repository.created'), accountLogin: 'octocat' })).toEqual([]);
+  });
+
+  it('a delete body sent as create is not a new branch or tag', () => {
+    expect(mapDelivery({ event: 'create', payload: example('delete'), accountLogin: 'octocat' })).toEqual([]);
+  });
+
+  it('a create body sent as push is not a push', () => {
+    expect(mapDelivery({ event: 'push', payload: example('create'), accountLogin: 'octocat' })).toEqual([]);
+  });
+
+  it('every documented example, under every other mapped event name, maps to nothing', () => {
+    const confused: string[] = [];
+    for (const e of allExamples()) {
+      for (const event of mappedEvents) {
+        if (event === e.event) continue;
+        const mapped = mapDelivery({ event, payload: e.payload, accountLogin: 'octocat' });
+        if (mapped.length > 0) confused.push(`${e.set} ${e.key}#${e.index} as ${event} -> ${mapped.map((m) => m.trigger).join(',')}`);
+      }
+    }
+    expect(confused).toEqual([]);
+  });
+});
+
+interface Schema {
+  required?: string[];
+  properties?: Record<string, unknown>;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+}
+
+/** The webhooks section of the code host's OpenAPI description: event header -> its schemas (one per action). */
+function publishedSchemas(): Map<string, Schema[]> {
+  const path = createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.deref.json');
+  const spec = JSON.parse(readFileSync(path, 'utf8')) as {
+    'x-webhooks': Record<string, { post: { parameters: Array<{ name: string; example?: string }>; requestBody: { content: Record<string, { schema: Schema }> } } }>;
+  };
+  // The description spells three Projects (v2) events with `-`; the code host sends them with `_`.
+  const header = (e: string) => e.replace(/^project-v2/, 'projects_v2').replace(/-/g, '_');
+  const out = new Map<string, Schema[]>();
+  for (const hook of Object.values(spec['x-webhooks'])) {
+    const event = header(hook.post.parameters.find((p) => p.name.toLowerCase() === 'x-github-event')!.example!);
+    const schema = hook.post.requestBody.content['application/json']!.schema;
+    const variants = schema.oneOf ?? schema.anyOf ?? [schema];
+    out.set(event, [...(out.get(event) ?? []), ...variants]);
+  }
+  return out;
+}
+
+/** Required top-level keys that name no event's subject: the envelope and words many events use. */
+const generic = new Set(['action', 'repository', 'sender', 'installation', 'organization', 'enterprise', 'changes', 'number', 'description', 'created_at', 'updated_at', 'id', 'name', 'state', 'type', 'reason', 'status', 'since', 'source', 'started_at', 'completed_at', 'effective_date', 'scope', 'target_type']);
+
+describe('the guard tables are the published webhook schemas', () => {
+  const schemas = publishedSchemas();
+
+  it('subject keys: every required top-level key of any event that is not generic', () => {
+    const published = new Set([...schemas.values()].flat().flatMap((s) => (s.required ?? []).filter((k) => !generic.has(k))));
+    expect([...subjectKeys].filter((k) => k !== 'content_reference').sort()).toEqual([...published].sort());
+  });
+
+  it.each(Object.keys(eventShapes))('%s: must = required by every action, may = the other subject keys it documents', (event) => {
+    const own = schemas.get(event);
+    expect(own, event).toBeDefined();
+    const shape = eventShapes[event]!;
+    for (const s of own!) for (const key of shape.must) expect(s.required ?? [], `${event} requires ${key}`).toContain(key);
+    const documented = new Set(own!.flatMap((s) => Object.keys(s.properties ?? {})).filter((k) => subjectKeys.has(k)));
+    expect([...shape.must, ...shape.may].sort()).toEqual([...documented].sort());
+  });
+
+  it('every documented example fits its own event', () => {
+    const misfits = allExamples().filter((e) => !fitsEvent(e.event, e.payload)).map((e) => `${e.set} ${e.key}#${e.index}`);
+    expect(misfits).toEqual([]);
+  });
+});
