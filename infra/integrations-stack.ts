@@ -70,6 +70,7 @@ export class IntegrationsStack extends Stack {
       GITHUB_API_URL: s.githubApiUrl,
       GITHUB_OAUTH_URL: s.githubOAuthUrl,
       GITHUB_CLIENT_ID: s.githubClientId,
+      GITHUB_ALLOWED_PRIVATE_HOSTS: s.githubAllowedPrivateHosts,
       CONTENTSNARE_API_URL: s.contentsnareApiUrl,
       CONTENTSNARE_OAUTH_URL: s.contentsnareOAuthUrl,
       CONTENTSNARE_OAUTH_AUTHORIZE_PATH: s.contentsnareAuthorizePath,

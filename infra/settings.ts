@@ -27,6 +27,8 @@ const settingsSchema = z.object({
   contentsnareOAuthUrl: optionalUrl,
   contentsnareAuthorizePath: z.string().startsWith('/').optional(),
   allowedReturnOrigins: z.string().min(1).optional(),
+  /** Enterprise servers (names or IPs, comma-separated) whose names may resolve to private addresses. */
+  githubAllowedPrivateHosts: z.string().min(1).optional(),
   alarmEmail: z.email().optional(),
   /** Deploy `prod` without `alarmEmail`, knowing its alarms then notify nobody. */
   acceptSilentAlarms: flag,
@@ -58,6 +60,7 @@ export const settingEnvNames: Record<keyof StackSettings, string> = {
   contentsnareOAuthUrl: 'CONTENTSNARE_OAUTH_URL',
   contentsnareAuthorizePath: 'CONTENTSNARE_OAUTH_AUTHORIZE_PATH',
   allowedReturnOrigins: 'ALLOWED_RETURN_ORIGINS',
+  githubAllowedPrivateHosts: 'GITHUB_ALLOWED_PRIVATE_HOSTS',
   alarmEmail: 'ALARM_EMAIL',
   acceptSilentAlarms: 'ACCEPT_SILENT_ALARMS',
   destroyData: 'DESTROY_DATA',

@@ -32,7 +32,7 @@ const functionNames = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep
 beforeAll(() => {
   s = synthStack({ stage: 'test', alarmEmail: 'ops@example.com', githubClientId: 'Iv1.abc' });
   resources = s.template.toJSON().Resources;
-  alt = synthStack({ stage: 'qa', publicUrl: 'https://hooks.example.com/', destroyData: 'true' });
+  alt = synthStack({ stage: 'qa', publicUrl: 'https://hooks.example.com/', destroyData: 'true', githubAllowedPrivateHosts: 'ghe.corp.example' });
 }, 240_000);
 
 describe('functions', () => {
@@ -105,6 +105,18 @@ describe('functions', () => {
       .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.PUBLIC_URL)
       .map((r) => r.Properties.Environment.Variables.PUBLIC_URL);
     expect(urls).toEqual(['https://hooks.example.com', 'https://hooks.example.com']);
+  });
+
+  it('opens private addresses only for the enterprise hosts the operator lists, in every function that calls the code host', () => {
+    const callers = ['poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
+    const custom = Object.values(alt.template.toJSON().Resources as Record<string, Resource>).filter((r) => r.Type === 'AWS::Lambda::Function');
+    for (const name of callers) {
+      const fn = custom.find((r) => r.Properties.FunctionName === `agent-integrations-qa-${name}`);
+      expect(fn?.Properties.Environment.Variables.GITHUB_ALLOWED_PRIVATE_HOSTS, name).toBe('ghe.corp.example');
+    }
+    for (const fn of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function')) {
+      expect(fn.Properties.Environment?.Variables?.GITHUB_ALLOWED_PRIVATE_HOSTS).toBeUndefined();
+    }
   });
 });
 
