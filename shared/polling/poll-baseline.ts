@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context';
 import type { Connection, Subscription } from '../domain/model';
-import { fetchPollPage } from './poll-fetch';
+import { fetchListPage } from './poll-fetch';
 import { writeCursor } from './poll-cursor';
 import { itemIdentity, pollSourceFor } from './poll-source';
 import { recordWatcherBaseline } from './poll-watchers';
@@ -14,7 +14,7 @@ export async function recordBaseline(ctx: AppContext, connection: Connection, su
   if (sub.trigger === 'github.new_watcher') return recordWatcherBaseline(ctx, connection, sub);
   const source = pollSourceFor(sub);
   if (!source) return;
-  const page = await fetchPollPage(ctx, connection, source.path);
+  const page = await fetchListPage(ctx, connection, source.path);
   const items = page.kind === 'items' ? page.items : [];
   const ids = items.map(itemIdentity).filter((x) => x !== undefined);
   const now = new Date(ctx.clock.now()).toISOString();

@@ -4,7 +4,8 @@ import type { Connection, Subscription } from '../domain/model';
 import { repoPath } from '../github/webhooks/rest-call';
 import { buildTriggerEvents, enqueueEvents } from '../intake/fan-out';
 import { keys } from '../store/table-design';
-import { fetchListPage, maxPollPages } from './poll-pages';
+import { fetchListPage } from './poll-fetch';
+import { maxPollPages } from './poll-pages';
 
 /**
  * new_watcher: the code host has no webhook for watching (its `watch` event is sent for
