@@ -1,12 +1,15 @@
 import { defineConfig } from 'vitest/config';
+import { layers, type Layer } from './test/layers';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: more workers only make the embedded servers fight for CPU.
     maxWorkers: 2,
+    // One project per layer: `npm test` runs them all in one run (one report for CI);
+    // `npm run test:<layer>` runs one.
+    projects: (Object.keys(layers) as Layer[]).map((name) => ({ extends: true, test: { name, include: [...layers[name]] } })),
   },
 });

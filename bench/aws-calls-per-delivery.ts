@@ -13,9 +13,9 @@ import type { SecretStore } from '../shared/ports';
 import { CountingQueue } from '../test/helpers/faulty';
 import { TestClock, stopTestDynamo, testStore } from '../test/helpers/dynamo';
 import { testContext } from '../test/helpers/test-context';
-import { intakeCaller } from './lib/in-process';
+import { intakeCaller } from '../test/helpers/intake-caller';
 import { envNumber, printFigures, runMain, type Figure } from './lib/report';
-import { issueOpenedBody, seedTenant, signedShot } from './lib/seed';
+import { issueOpenedBody, seedTenant, signedShot } from '../test/helpers/seed';
 
 const n = envNumber('BENCH_N', 20);
 

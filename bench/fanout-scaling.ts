@@ -8,9 +8,10 @@
  */
 import { stopTestDynamo } from '../test/helpers/dynamo';
 import { testContext } from '../test/helpers/test-context';
-import { intakeCaller, pool } from './lib/in-process';
+import { intakeCaller } from '../test/helpers/intake-caller';
+import { pool } from './lib/in-process';
 import { envNumber, median, printFigures, runMain } from './lib/report';
-import { issueOpenedBody, seedOtherSubscriptions, seedTenant, signedShot } from './lib/seed';
+import { issueOpenedBody, seedOtherSubscriptions, seedTenant, signedShot } from '../test/helpers/seed';
 
 const n = envNumber('BENCH_N', 300);
 const rounds = envNumber('BENCH_ROUNDS', 5);

@@ -18,7 +18,7 @@ import { startFloorServer } from './lib/floor-server';
 import { startBenchRuntime } from './lib/local';
 import { ReceiptCounter } from './lib/receipts';
 import { envNumber, median, percentile, printFigures, runMain } from './lib/report';
-import { issueOpenedBody, seedTenant, signedShot } from './lib/seed';
+import { issueOpenedBody, seedTenant, signedShot } from '../test/helpers/seed';
 
 const n = envNumber('BENCH_N', 1500);
 const rounds = envNumber('BENCH_ROUNDS', 3);

@@ -17,11 +17,11 @@ import { openLocalQueues } from '../shared/adapters/local/local-queues';
 import { systemClock } from '../shared/ports';
 import { FakeGitHub } from '../test/helpers/fake-github-server';
 import { startLocalProcess } from '../test/helpers/local-process';
-import { platformKey, signingSecret, subscribeOverApi } from '../test/reliability/support';
+import { platformKey, signingSecret, subscribeOverApi } from '../test/helpers/runtime-support';
 import { post } from './lib/load';
 import { ReceiptCounter } from './lib/receipts';
 import { envNumber, percentile, printFigures, runMain } from './lib/report';
-import { issueOpenedBody, signedShot } from './lib/seed';
+import { issueOpenedBody, signedShot } from '../test/helpers/seed';
 
 const rate = envNumber('BENCH_RATE', 200);
 const seconds = envNumber('BENCH_SECONDS', 60);

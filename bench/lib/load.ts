@@ -1,10 +1,8 @@
 import { Agent, request } from 'node:http';
 
-export interface Shot {
-  path: string;
-  headers: Record<string, string>;
-  body: Buffer;
-}
+import type { Shot } from '../../test/helpers/seed';
+
+export type { Shot };
 
 export interface LoadResult {
   sent: number;

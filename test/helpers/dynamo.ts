@@ -5,16 +5,8 @@ import { ensureTable } from '../../shared/adapters/aws/ensure-table';
 import { embeddedDynamoClientConfig, startEmbeddedDynamo, type EmbeddedDynamo } from '../../shared/adapters/local/embedded-dynamo';
 import type { Clock } from '../../shared/ports';
 
-/** A clock tests can move. */
-export class TestClock implements Clock {
-  constructor(public ms = Date.parse('2026-11-22T10:00:00Z')) {}
-  now(): number {
-    return this.ms;
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
+// Kept here too: many tests import the clock with the store.
+export { TestClock } from './test-clock';
 
 let shared: EmbeddedDynamo | undefined;
 

@@ -6,7 +6,7 @@ import { writeStoredToken } from '../../shared/connections/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
-import { systemClock, type SecretStore } from '../../shared/ports';
+import { systemClock, type Clock, type SecretStore } from '../../shared/ports';
 import { testStore } from './dynamo';
 
 export class MemorySecrets implements SecretStore {
@@ -36,8 +36,9 @@ export interface ToolTestContext {
  * An AppContext for tool-step tests: a fresh table on the embedded DynamoDB, in-memory
  * secrets with the real token provider, the real fetch (tests point it at loopback fakes).
  */
-export async function toolTestContext(env: Record<string, string> = {}): Promise<ToolTestContext> {
-  const { store } = await testStore();
+export async function toolTestContext(env: Record<string, string> = {}, clock: Clock = systemClock): Promise<ToolTestContext> {
+  // The table reads item expiry on the same clock as the code under test.
+  const { store } = await testStore(clock);
   const config = loadConfig({ PLATFORM_API_KEY: 'platform-key-for-tests-0123456789abcdef', RATE_LIMIT_MAX_WAIT_SECONDS: '5', ...env });
   const secrets = new MemorySecrets();
   const metrics = new InMemoryMetrics();
@@ -52,7 +53,7 @@ export async function toolTestContext(env: Record<string, string> = {}): Promise
     queue: { sendBatch: async () => unused() },
     secrets,
     blobs: { put: async () => unused(), get: async () => unused(), delete: async () => unused() },
-    clock: systemClock,
+    clock,
     fetch: globalThis.fetch,
     logger,
     metrics,

@@ -10,7 +10,7 @@ import { localJobs } from '../../local/jobs';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub, type FakeHook } from '../helpers/fake-github-server';
 import { examplePayload } from '../helpers/signed-delivery';
-import { signingSecret, startRuntime, subscribeOverApi, type TestRuntime } from '../reliability/support';
+import { signingSecret, startRuntime, subscribeOverApi, type TestRuntime } from '../helpers/runtime-support';
 
 /**
  * Large payloads on the local runtime, over HTTP (RELIABILITY 13 and the entry point's limit):

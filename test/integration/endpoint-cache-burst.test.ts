@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { intakeCaller } from '../../bench/lib/in-process';
-import { issueOpenedBody, seedTenant, signedShot } from '../../bench/lib/seed';
+import { intakeCaller } from '../helpers/intake-caller';
+import { issueOpenedBody, seedTenant, signedShot } from '../helpers/seed';
 import type { Key, Store } from '../../shared/ports';
 import { keys } from '../../shared/store/table-design';
 import { stopTestDynamo } from '../helpers/dynamo';

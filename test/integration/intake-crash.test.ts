@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../../bench/lib/seed';
+import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../helpers/seed';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import type { AppContext } from '../../shared/app/context';
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';

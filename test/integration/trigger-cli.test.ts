@@ -22,7 +22,7 @@ import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { testContext, type TestContext } from '../helpers/test-context';
-import { platformKey, startRuntime, subscribeOverApi, until, type TestRuntime } from '../reliability/support';
+import { platformKey, startRuntime, subscribeOverApi, until, type TestRuntime } from '../helpers/runtime-support';
 
 const connection: Connection = {
   id: 'con_trigger0001',

@@ -7,7 +7,7 @@ import { buildAwsContext } from '../../shared/app/aws-context';
 import { loadConfig } from '../../shared/config/config';
 import { AppError } from '../../shared/domain/errors';
 import type { Store } from '../../shared/ports';
-import { TestClock } from '../helpers/dynamo';
+import { TestClock } from '../helpers/test-clock';
 
 type Input = Record<string, any>;
 type Handler = (name: string, input: Input) => unknown;

@@ -7,7 +7,7 @@ import { createRouter } from '../../shared/http/router';
 import { json } from '../../shared/http/responses';
 import type { HttpRequest } from '../../shared/http/types';
 import type { Store } from '../../shared/ports';
-import { TestClock } from '../helpers/dynamo';
+import { TestClock } from '../helpers/test-clock';
 
 /**
  * The platform key and the dispatch signing secret: long enough to resist guessing

@@ -4,8 +4,14 @@ import { ConnectionRepo } from '../../shared/connections/connection-repo';
 import { secretNames, type Connection, type Subscription } from '../../shared/domain/model';
 import { EndpointRepo, endpointIdFor } from '../../shared/subscriptions/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
-import { examplePayload, sign } from '../../test/helpers/signed-delivery';
-import type { Shot } from './load';
+import { examplePayload, sign } from './signed-delivery';
+
+/** One signed delivery, ready to send (tests in-process, the benchmark over HTTP). */
+export interface Shot {
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
 
 /** The repository of the example payloads (`@octokit/webhooks-examples`). */
 export const exampleRepository = 'Codertocat/Hello-World';

@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { createRouter } from '../../shared/http/router';
 import { keys } from '../../shared/store/table-design';
-import { issueOpenedBody, seedTenant, signedShot } from '../../bench/lib/seed';
+import { issueOpenedBody, seedTenant, signedShot } from '../helpers/seed';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FaultSwitch, faultyStore } from '../helpers/faulty';
 import { testContext, type TestContext } from '../helpers/test-context';

@@ -10,7 +10,7 @@ import type { TriggerEvent } from '../../shared/domain/model';
 import { systemClock } from '../../shared/ports';
 import { runDlqCommand } from '../../local/cli/dlq';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
-import { startRuntime, until, type TestRuntime } from '../reliability/support';
+import { startRuntime, until, type TestRuntime } from '../helpers/runtime-support';
 
 const event: TriggerEvent = {
   id: 'evt_deadletter0001',

@@ -14,12 +14,12 @@ import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
 import { keys } from '../../shared/store/table-design';
 import { buildLocalContext } from '../../local/local-context';
-import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../../bench/lib/seed';
+import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../helpers/seed';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { FaultSwitch, faultyQueue, faultyStore } from '../helpers/faulty';
 import { startLocalProcess } from '../helpers/local-process';
-import { platformKey, signingSecret, startRuntime, subscribeOverApi, until, type TestRuntime } from '../reliability/support';
+import { platformKey, signingSecret, startRuntime, subscribeOverApi, until, type TestRuntime } from '../helpers/runtime-support';
 
 /**
  * Faults injected into the local runtime while deliveries flow: the store or the queue

@@ -8,6 +8,8 @@ import { startOpenApiFakeGitHub, type OpenApiFakeGitHub } from '../helpers/opena
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { freePort, startLocalProcess } from '../helpers/local-process';
+import { openLocalQueues } from '../../shared/adapters/local/local-queues';
+import { systemClock } from '../../shared/ports';
 import { examplePayload } from '../helpers/signed-delivery';
 
 type ErrorBody = { error: { code: string } };
@@ -128,8 +130,9 @@ describe('npm start: the local runtime as a child process', () => {
     const port = await freePort();
     const key = 'k'.repeat(40);
     const secret = 's'.repeat(40);
+    const dataDir = mkdtempSync(join(tmpdir(), 'local-runtime-'));
     const running = await startLocalProcess({
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'local-runtime-')),
+      DATA_DIR: dataDir,
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       PLATFORM_API_KEY: key,
@@ -158,7 +161,15 @@ describe('npm start: the local runtime as a child process', () => {
 
       const deadline = Date.now() + 20_000;
       while (runtime.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      await new Promise((r) => setTimeout(r, 500));
+      // The end state, not a pause: the runtime stopped with nothing left in its queue, so no
+      // second delivery can still be on its way.
+      expect(await running.stop()).toBe(0);
+      const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock });
+      try {
+        expect({ queued: queues.queue.size(), deadLetters: queues.dlq.size() }).toEqual({ queued: 0, deadLetters: 0 });
+      } finally {
+        queues.close();
+      }
       expect(runtime.requests).toHaveLength(1);
       expect(FakeAgentRuntime.signatureValid(runtime.requests[0]!, secret)).toBe(true);
       expect(FakeAgentRuntime.timestampedSignatureValid(runtime.requests[0]!, secret, Date.now())).toBe(true);

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueOpenedBody, signedShot } from '../../bench/lib/seed';
+import { issueOpenedBody, signedShot } from '../helpers/seed';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { startLocalProcess, type RunningLocal } from '../helpers/local-process';
-import { platformKey, signingSecret, subscribeOverApi, until } from '../reliability/support';
+import { platformKey, signingSecret, subscribeOverApi, until } from '../helpers/runtime-support';
 
 /**
  * Issue 17, as an operator would see it: signed deliveries stream into `npm start` (a child

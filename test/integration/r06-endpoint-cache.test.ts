@@ -2,8 +2,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { secretNames } from '../../shared/domain/model';
 import type { Store } from '../../shared/ports';
 import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
-import { issueOpenedBody, seedTenant, signedShot } from '../../bench/lib/seed';
-import { intakeCaller } from '../../bench/lib/in-process';
+import { issueOpenedBody, seedTenant, signedShot } from '../helpers/seed';
+import { intakeCaller } from '../helpers/intake-caller';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { testContext, type TestContext } from '../helpers/test-context';
 

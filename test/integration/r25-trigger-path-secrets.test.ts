@@ -5,7 +5,7 @@ import { localJobs } from '../../local/jobs';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { examplePayload, sign } from '../helpers/signed-delivery';
-import { platformKey, signingSecret, startRuntime, subscribeOverApi, type TestRuntime } from '../reliability/support';
+import { platformKey, signingSecret, startRuntime, subscribeOverApi, type TestRuntime } from '../helpers/runtime-support';
 
 /**
  * RELIABILITY 25 on the trigger path, over HTTP on the local runtime: a token connection, a

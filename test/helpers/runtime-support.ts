@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
-import type { FakeGitHub, FakeHook } from '../helpers/fake-github-server';
+import type { FakeGitHub, FakeHook } from './fake-github-server';
 
 export const platformKey = 'reliability-platform-key-0123456789abcdef';
 export const signingSecret = 'reliability-dispatch-secret-0123456789ab';

@@ -1,0 +1,18 @@
+/**
+ * The suite's layers, read by vitest.config.ts (one project per layer) and by the rule test
+ * test/unit/layer-rules.test.ts. A file's folder names its layer:
+ *
+ * - unit: pure code, no network, no disk writes, no child process, no embedded DynamoDB; seconds.
+ * - integration: loopback fakes (code host, collection service, agent runtime), the embedded
+ *   DynamoDB, temporary data dirs, the local runtime in-process; no child process.
+ * - e2e: child processes (`npm start`, the CLIs, a process killed mid-write).
+ * - infra: the stack's template, cdk-nag, a real `cdk synth` and esbuild bundles (slow).
+ */
+export const layers = {
+  unit: ['test/unit/**/*.test.ts'],
+  integration: ['test/integration/**/*.test.ts'],
+  e2e: ['test/e2e/**/*.test.ts'],
+  infra: ['test/infra/**/*.test.ts'],
+} as const;
+
+export type Layer = keyof typeof layers;
