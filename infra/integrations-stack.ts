@@ -11,6 +11,7 @@ import { IntegrationFunction, type FunctionName, type IntegrationFunctionProps }
 import { Operations } from './constructs/operations';
 import { PlatformSecrets } from './constructs/platform-secrets';
 import { productionStage, type StackSettings } from './settings';
+import { tableAccessByRole } from '../shared/store/table-access';
 
 export interface IntegrationsStackProps extends StackProps {
   settings: StackSettings;
@@ -97,7 +98,7 @@ export class IntegrationsStack extends Stack {
     const dispatch = make('dispatch', 'Posts signed trigger events to the agent runtime', {
       environment: { AGENT_RUNTIME_URL: s.agentRuntimeUrl },
     });
-    data.useTable(dispatch, 'readWrite'); // dispatch claims
+    data.useTable(dispatch, 'readWrite', tableAccessByRole.dispatch); // dispatch claims only
     data.useBlobs(dispatch, 'consume');
     secrets.useSecret(dispatch, 'DISPATCH_SIGNING_SECRET_ARN');
     // Grants receive/delete/ChangeMessageVisibility on this queue only.

@@ -100,12 +100,16 @@ export class DataStores extends Construct {
   }
 
   /** TABLE_NAME + GetItem/Query (table and both indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem too. Never Scan. */
-  useTable(f: IntegrationFunction, access: 'read' | 'readWrite'): void {
+  useTable(f: IntegrationFunction, access: 'read' | 'readWrite', leadingKeys?: readonly string[]): void {
     const t = this.table.tableArn;
     const indexes = [tableDesign.gsi1.name, tableDesign.gsi2.name].map((n) => `${t}/index/${n}`);
     f.setEnv('TABLE_NAME', this.table.tableName);
-    f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, ...indexes]);
-    if (access === 'readWrite') f.allow(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], [t]);
+    // With leading keys (shared/store/table-access.ts), every item action is limited to those
+    // partition keys (a Query on an index: the index's partition key). All four actions take
+    // the condition; Scan would not, and no role has it.
+    const conditions = leadingKeys ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...leadingKeys] } } : undefined;
+    f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, ...indexes], conditions);
+    if (access === 'readWrite') f.allow(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], [t], conditions);
   }
 
   /** QUEUE_URL + permission to send to the dispatch queue (no receive, no delete). */

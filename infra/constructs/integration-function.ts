@@ -112,8 +112,8 @@ export class IntegrationFunction extends Construct {
   }
 
   /** Adds one IAM statement to this function's role. */
-  allow(actions: string[], resources: string[]): this {
-    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
+  allow(actions: string[], resources: string[], conditions?: Record<string, Record<string, unknown>>): this {
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
     return this;
   }
 

@@ -2,10 +2,11 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
+import { tableAccessByRole } from '../../shared/store/table-access';
 import { type Synthesized, synthStack } from './synth-stack';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: Record<string, Record<string, unknown>> };
 
 let s: Synthesized;
 /** A second stage, with the options the first leaves out: custom URL, no alarm e-mail, data deleted with it. */
@@ -234,6 +235,19 @@ describe('least privilege', () => {
       for (const a of acts) expect(a).not.toMatch(/:\*$|^\*$/);
       if (st.Resource === '*') expect(acts.every((a) => a.startsWith('xray:'))).toBe(true);
     }
+  });
+
+  it('limits each declared role\'s table item actions to its leading keys (shared/store/table-access.ts), every statement', () => {
+    for (const name of functionNames) {
+      const dynamo = statementsOf(name).filter((st) => actions([st]).some((a) => a.startsWith('dynamodb:')));
+      expect(dynamo.length, name).toBeGreaterThan(0);
+      const declared = tableAccessByRole[name];
+      for (const st of dynamo) {
+        if (declared) expect(st.Condition, name).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...declared] } });
+        else expect(st.Condition, name).toBeUndefined();
+      }
+    }
+    expect(Object.keys(tableAccessByRole).every((r) => functionNames.includes(r))).toBe(true);
   });
 
   it('lets the intake claim deliveries and enqueue, but never receive or delete messages', () => {
