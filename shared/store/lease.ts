@@ -1,7 +1,8 @@
-import { randomInt, randomUUID } from 'node:crypto';
-import { AppError, ConditionFailedError } from '../domain/errors';
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../domain/errors';
 import type { Clock, Store } from '../ports';
-import { keys, ttlIn } from './table-design';
+import { releaseFencedRow, takeFencedRow } from './fenced-row';
+import { keys } from './table-design';
 
 /**
  * Named leases: one lock row per name (`keys.lease(name)`) in the table. Used to keep the
@@ -17,43 +18,17 @@ export interface Lease {
 }
 
 /**
- * Takes the lease with a conditional put that succeeds only when no live lease exists; it
- * expires by itself after `ttlSeconds`, so a crashed holder blocks others for at most that
- * long. Returns undefined when someone else holds it.
+ * Takes the lease; it expires by itself after `ttlSeconds`, so a crashed holder blocks
+ * others for at most that long. Returns undefined when someone else holds it.
  */
 export async function acquireLease(store: Store, clock: Clock, name: string, owner: string, ttlSeconds: number): Promise<Lease | undefined> {
-  const fence = randomInt(1, 2 ** 47);
-  try {
-    await store.put(
-      { ...keys.lease(name), owner, version: fence, acquiredAt: clock.now(), ttl: ttlIn(clock.now(), ttlSeconds) },
-      { ifNotExists: true },
-    );
-    return { name, owner, fence };
-  } catch (e) {
-    if (e instanceof ConditionFailedError) return undefined;
-    throw e;
-  }
+  const fence = await takeFencedRow(store, clock, keys.lease(name), ttlSeconds, { owner, acquiredAt: clock.now() });
+  return fence === undefined ? undefined : { name, owner, fence };
 }
 
-/**
- * Releases the lease if it is still ours. The Store port has no delete conditioned on an
- * attribute, so release is a conditional put on the acquisition's fence (`version`) that
- * leaves an already-expired row: it reads as absent at once, the table's TTL removes it,
- * and a lease someone else took after ours expired is never touched (an unconditional
- * delete would free it under its new holder).
- * Returns false when the lease had expired and was taken over.
- */
-export async function releaseLease(store: Store, clock: Clock, lease: Lease): Promise<boolean> {
-  try {
-    await store.put(
-      { ...keys.lease(lease.name), owner: lease.owner, version: lease.fence, releasedAt: clock.now(), ttl: ttlIn(clock.now(), -1) },
-      { ifVersion: lease.fence },
-    );
-    return true;
-  } catch (e) {
-    if (e instanceof ConditionFailedError) return false;
-    throw e;
-  }
+/** Releases the lease if it is still ours; false when it had expired and was taken over. */
+export function releaseLease(store: Store, clock: Clock, lease: Lease): Promise<boolean> {
+  return releaseFencedRow(store, clock, keys.lease(lease.name), lease.fence, { owner: lease.owner, releasedAt: clock.now() });
 }
 
 export interface WithLeaseOptions {

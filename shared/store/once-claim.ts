@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto';
-import { ConditionFailedError } from '../domain/errors';
 import type { Clock, Item, Key, Store } from '../ports';
+import { releaseFencedRow, takeFencedRow } from './fenced-row';
 import { ttlIn } from './table-design';
 
 /**
@@ -31,15 +30,10 @@ export interface HeldClaim {
  * with the end of the other attempt's lease. `attrs` are stored with the row.
  */
 export async function claimOnce(store: Store, clock: Clock, key: Key, leaseSeconds: number, attrs: Record<string, unknown> = {}): Promise<OnceClaim> {
-  const fence = randomInt(1, 2 ** 47);
   // Twice at most: a lease can lapse between the failed put and the read.
   for (let i = 0; i < 2; i++) {
-    try {
-      await store.put({ ...attrs, ...key, state: 'in_progress', version: fence, ttl: ttlIn(clock.now(), leaseSeconds) }, { ifNotExists: true });
-      return { kind: 'claimed', fence };
-    } catch (e) {
-      if (!(e instanceof ConditionFailedError)) throw e;
-    }
+    const fence = await takeFencedRow(store, clock, key, leaseSeconds, { ...attrs, state: 'in_progress' });
+    if (fence !== undefined) return { kind: 'claimed', fence };
     const existing = await store.get(key, { consistent: true });
     if (!existing) continue;
     if (existing.state === 'in_progress') {
@@ -58,16 +52,9 @@ export async function finishOnce(store: Store, clock: Clock, key: Key, ttlSecond
 
 /**
  * Gives the claim back so the next attempt may take it at once, only if this attempt still
- * holds it: a conditional put on the fence that leaves an already-expired row (the Store
- * port has no attribute-conditioned delete; see lease.ts). A claim taken over, or marked
- * done, since is left alone. Returns false then.
+ * holds it (fenced-row.ts). A claim taken over, or marked done, since is left alone:
+ * returns false then.
  */
-export async function releaseOnce(store: Store, clock: Clock, held: HeldClaim): Promise<boolean> {
-  try {
-    await store.put({ ...held.key, state: 'released', version: held.fence, ttl: ttlIn(clock.now(), -1) }, { ifVersion: held.fence });
-    return true;
-  } catch (e) {
-    if (e instanceof ConditionFailedError) return false;
-    throw e;
-  }
+export function releaseOnce(store: Store, clock: Clock, held: HeldClaim): Promise<boolean> {
+  return releaseFencedRow(store, clock, held.key, held.fence, { state: 'released' });
 }
