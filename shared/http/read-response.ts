@@ -10,6 +10,39 @@ export function pickHeaders(res: Response, names: readonly string[]): Record<str
   return out;
 }
 
+const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * An answer's body bytes (null when it has none), refused as `upstream_error` when larger
+ * than `maxBytes`: on its declared length before reading, else as soon as the stream passes
+ * it, without buffering the rest.
+ */
+export async function readLimitedBody(res: Response, maxBytes: number | undefined, service: string): Promise<Buffer | null> {
+  if (nullBodyStatuses.has(res.status) || !res.body) {
+    await res.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  const tooLarge = () => new AppError('upstream_error', `The answer of ${service} is larger than ${maxBytes} bytes`, { status: res.status });
+  if (maxBytes !== undefined && Number(res.headers.get('content-length') ?? 0) > maxBytes) {
+    await res.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (maxBytes !== undefined && size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
 export interface ReadResponseOptions {
   maxBytes: number;
   /** Who answered, for the error message ("the code host"). */
@@ -24,15 +57,8 @@ export interface ReadResponseOptions {
  * their declared length before reading when they declare one.
  */
 export async function readResponseData(res: Response, options: ReadResponseOptions): Promise<unknown> {
-  const tooLarge = () =>
-    new AppError('upstream_error', `The answer of ${options.service} is larger than ${options.maxBytes} bytes`, { status: res.status });
-  if (Number(res.headers.get('content-length') ?? 0) > options.maxBytes) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const bytes = Buffer.from(await res.arrayBuffer());
-  if (bytes.length > options.maxBytes) throw tooLarge();
-  if (bytes.length === 0) return null;
+  const bytes = await readLimitedBody(res, options.maxBytes, options.service);
+  if (!bytes || bytes.length === 0) return null;
   const text = bytes.toString('utf8');
   if (options.json === 'when-declared' && !/json/i.test(res.headers.get('content-type') ?? '')) return text;
   try {

@@ -1,5 +1,6 @@
 import { AppError } from '../domain/errors';
 import type { Fetch } from '../ports';
+import { readLimitedBody } from './read-response';
 
 /**
  * An upstream that did not answer (headers and whole body) within the time limit.
@@ -21,34 +22,6 @@ export interface TimedFetchOptions {
   service: string;
   /** Refuse (`upstream_error`) a body larger than this, without buffering the rest. */
   maxBytes?: number;
-}
-
-const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
-
-async function readBody(res: Response, maxBytes: number | undefined, service: string): Promise<Uint8Array | null> {
-  if (nullBodyStatuses.has(res.status) || !res.body) {
-    await res.body?.cancel().catch(() => undefined);
-    return null;
-  }
-  const tooLarge = () => new AppError('upstream_error', `The answer of ${service} is larger than ${maxBytes} bytes`, { status: res.status });
-  if (maxBytes !== undefined && Number(res.headers.get('content-length') ?? 0) > maxBytes) {
-    await res.body.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (maxBytes !== undefined && size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** A constructed Response has an empty `url`; Octokit's paginate reads it, so keep the original's. */
@@ -78,7 +51,7 @@ export function timedFetch(fetchImpl: Fetch, options: TimedFetchOptions): Fetch 
     });
     const exchange = (async () => {
       const res = await fetchImpl(input, { ...init, signal });
-      const body = await readBody(res, options.maxBytes, service);
+      const body = await readLimitedBody(res, options.maxBytes, service);
       return withUrl(new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers }), res.url);
     })();
     try {
