@@ -22,6 +22,8 @@ import { localJobs } from './jobs';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
+import { listenError, parsePort } from './startup-checks';
+import { startSandbox, type DemoConnections, type Sandbox } from './sandbox/sandbox';
 
 export interface LocalRuntime {
   url: string;
@@ -32,6 +34,8 @@ export interface LocalRuntime {
   jobs: BackgroundJob[];
   /** Where the generated platform key is kept (absent when PLATFORM_API_KEY came from the environment). */
   keyFile?: string;
+  /** Under `npm run dev`: the simulated back ends, the demo connections and the inbox. */
+  sandbox?: { githubUrl: string; contentsnareUrl: string; demo: DemoConnections };
   close(): Promise<void>;
 }
 
@@ -43,11 +47,13 @@ export interface LocalRuntimeOptions {
   background?: boolean;
   /** The HTTP server's limits (server-limits.ts); tests shorten the timeouts. */
   limits?: Partial<ServerLimits>;
+  /** `npm run dev`: start the simulated back ends, demo connections and inbox (local/sandbox/). */
+  sandbox?: boolean;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolveListen, reject) => {
-    server.once('error', reject);
+    server.once('error', (e) => reject(listenError(e, port, host)));
     server.listen(port, host, () => resolveListen((server.address() as AddressInfo).port));
   });
 }
@@ -59,6 +65,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env = { ...(options.env ?? process.env) };
+  const wantedPort = parsePort(env.PORT);
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   secureDataDir(dataDir);
   env.DATA_DIR = dataDir;
@@ -78,8 +85,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const server = limitServer(createServer(serverOptions(options.limits), listener), options.limits);
   // Answer `Expect: 100-continue` only once the route, key and declared size are admitted.
   server.on('checkContinue', (req, res) => listener(req, res, true));
-  const port = await listen(server, Number(env.PORT ?? 3000), host);
+  const port = await listen(server, wantedPort, host);
   env.PORT = String(port);
+  let sandbox: Sandbox | undefined;
+  try {
+    sandbox = options.sandbox ? await startSandbox() : undefined;
+  } catch (e) {
+    server.close();
+    throw e;
+  }
+  if (sandbox) Object.assign(env, sandbox.environment(env, port));
 
   const generated = env.PLATFORM_API_KEY && env.DISPATCH_SIGNING_SECRET ? undefined : loadOrCreateGeneratedSecrets(dataDir);
   env.PLATFORM_API_KEY ||= generated?.secrets.platformApiKey;
@@ -94,7 +109,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock });
   const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger, metrics: new InMemoryMetrics() });
 
-  const router = createRouter(localRoutes(ctx, queues), {
+  const router = createRouter([...localRoutes(ctx, queues), ...(sandbox?.routes(ctx) ?? [])], {
     platformApiKey: ctx.platformApiKey,
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
   });
@@ -106,6 +121,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     },
   });
 
+  const demo = sandbox ? await sandbox.ensureDemoConnections(ctx) : undefined;
   const stop = new AbortController();
   const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy });
   const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
@@ -117,14 +133,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     queues,
     jobs,
     keyFile: env.PLATFORM_API_KEY === generated?.secrets.platformApiKey ? generatedSecretsFile(dataDir) : undefined,
+    sandbox: sandbox && demo ? { githubUrl: sandbox.githubUrl, contentsnareUrl: sandbox.contentsnareUrl, demo } : undefined,
     async close() {
       pressure.stop();
       stop.abort();
-      await Promise.allSettled(loops);
-      await new Promise<void>((r) => {
+      // The port is freed first: a shutdown that then waits on a loop still lets the next start listen.
+      const closed = new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();
       });
+      await Promise.allSettled(loops);
+      await closed;
+      await sandbox?.close();
       queues.close();
       client.destroy();
       await dynamo.close();
