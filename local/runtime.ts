@@ -23,6 +23,7 @@ import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
 import { listenError, parsePort } from './startup-checks';
+import { runWebhookProxy } from './webhook-proxy';
 import { startSandbox, type DemoConnections, type Sandbox } from './sandbox/sandbox';
 
 export interface LocalRuntime {
@@ -125,6 +126,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const stop = new AbortController();
   const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy });
   const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
+  // WEBHOOK_PROXY_URL: real deliveries from a relay channel, replayed into this runtime's intake.
+  const ownUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
+  if (config.webhookProxyUrl) loops.push(runWebhookProxy({ source: config.webhookProxyUrl, target: ownUrl, logger, signal: stop.signal }));
 
   return {
     url: `http://${urlHost(host)}:${port}`,
