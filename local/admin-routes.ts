@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import { formatDeadLetters, summarizeDeadLetters } from '../shared/admin/dead-letters';
 import { sendExampleTrigger } from '../shared/admin/send-example';
+import { triggerListing } from '../shared/admin/trigger-listing';
 import type { AppContext } from '../shared/app/context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { isTriggerId, triggerIds } from '../shared/domain/triggers';
+import { didYouMean } from '../shared/domain/did-you-mean';
 import { jsonBody } from '../shared/http/body';
 import { json } from '../shared/http/responses';
 import type { Route } from '../shared/http/types';
@@ -13,7 +15,9 @@ import { loadExample } from './examples/load-example';
 const redriveSchema = z.object({ ids: z.array(z.string().min(1).max(128)).min(1).max(1000).optional() }).strict();
 const triggerSchema = z
   .object({
-    trigger: z.string().refine(isTriggerId, { message: `unknown trigger; expected one of ${triggerIds.join(', ')}` }),
+    trigger: z.string().superRefine((v, c) => {
+      if (!isTriggerId(v)) c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
+    }),
     subscriptionId: z.string().min(1).max(128).optional(),
   })
   .strict();
@@ -25,7 +29,15 @@ const triggerSchema = z
  * surface: there `npm run dlq -- --aws` talks to SQS directly.
  */
 export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
+  // Built once: the catalog and its examples do not change while the runtime runs.
+  let listing: ReturnType<typeof triggerListing> | undefined;
   return [
+    {
+      method: 'GET',
+      pattern: '/triggers',
+      auth: 'platform',
+      handle: async () => json(200, { triggers: (listing ??= triggerListing(loadExample)) }),
+    },
     {
       method: 'GET',
       pattern: '/admin/dlq',

@@ -57,7 +57,8 @@ export function signDelivery(secret: string, body: Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connection): MappedEvent[] {
+/** The example as the events the poller or intake would map for this subscription (also GET /triggers). */
+export function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connection): MappedEvent[] {
   if (doc.event === null || sub.trigger === 'github.new_gist') {
     const item = doc.event === null ? doc.item : {};
     const one =
