@@ -19,6 +19,7 @@ const triggerSchema = z
       if (!isTriggerId(v)) c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
     }),
     subscriptionId: z.string().min(1).max(128).optional(),
+    overrides: z.array(z.object({ path: z.string().min(1).max(300), value: z.unknown() }).strict()).max(50).optional(),
   })
   .strict();
 
@@ -70,6 +71,7 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
           { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}`, loadExample },
           input.trigger as Parameters<typeof loadExample>[0],
           input.subscriptionId,
+          input.overrides ?? [],
         );
         ctx.logger.info('example trigger sent', { trigger: input.trigger, subscriptionId: result.subscriptionId, kind: result.kind });
         return json(200, result);

@@ -66,6 +66,45 @@ describe('npm run dev: the sandbox', () => {
     expect((await fetch(`${rt.url}/sandbox/inbox`)).status).toBe(401);
   });
 
+  it('npm run trigger --set changes the example, --wait reports the delivery; a typo gets a did-you-mean', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const s = rt.sandbox!;
+    await call(rt, 'POST', '/subscriptions', { connectionId: s.demo.github.id, trigger: 'github.new_issue', agentId: 'my-agent', repository: demo.repository });
+    const lines: string[] = [];
+    const run = (...argv: string[]) => runTriggerCommand([...argv, '--url', rt.url], { env: { PLATFORM_API_KEY: key }, out: (l) => lines.push(l) });
+    expect(await run('github.new_issue', '--set', 'issue.title=Hello sandbox', '--set', 'issue.number=4242', '--wait'), lines.join('\n')).toBe(0);
+    expect(lines.join('\n')).toMatch(/Delivered: event evt_\S+ reached the agent runtime at .* \(signature valid\)/);
+    const [event] = (await call(rt, 'GET', '/sandbox/inbox')).body.events;
+    expect(event.body.event.issue).toMatchObject({ title: 'Hello sandbox', number: 4242 });
+
+    lines.length = 0;
+    expect(await run('github.new_isue')).toBe(2);
+    expect(lines[0]).toMatch(/^unknown trigger github\.new_isue\. Did you mean github\.new_issue\?\n/);
+  });
+
+  it('npm run trigger --wait exits 1 when the event does not reach the inbox in time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    // The events go to an agent runtime elsewhere (nothing listens there): the inbox stays empty.
+    const rt = await startDev(dir, { AGENT_RUNTIME_URL: 'http://127.0.0.1:9/nowhere' });
+    started[0]!.dir = dir;
+    await call(rt, 'POST', '/subscriptions', { connectionId: rt.sandbox!.demo.github.id, trigger: 'github.new_issue', agentId: 'a', repository: demo.repository });
+    const lines: string[] = [];
+    let t = 0;
+    const code = await runTriggerCommand(['github.new_issue', '--wait', '--timeout', '5', '--url', rt.url], {
+      env: { PLATFORM_API_KEY: key },
+      out: (l) => lines.push(l),
+      // A test clock: each poll moves it a second.
+      now: () => t,
+      sleep: async () => {
+        t += 1000;
+      },
+    });
+    expect(code).toBe(1);
+    expect(lines.join('\n')).toContain('Not delivered within 5 s');
+  });
+
   it('keeps the same demo connections across restarts, and they still work on the new ports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
     const first = await startDev(dir);
