@@ -1,4 +1,4 @@
-import { lambdaAppContext } from '../../shared/app/lambda-context';
+import { lambdaAppContext } from '../../shared/wiring/lambda-context';
 
 /** This function's name: the `service` of its log lines and metrics, and its handler wrapper's. */
 export const role = 'redelivery-sweep';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { AppError } from '../../shared/domain/errors';
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
 import { createRouter } from '../../shared/http/router';

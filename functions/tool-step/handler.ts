@@ -1,4 +1,4 @@
-import { allProviderTools } from '../../shared/tools/registry';
+import { allProviderTools } from './registry';
 import { createToolStepHandler } from './create-handler';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
 import { getContext, role } from './deps';

@@ -1,6 +1,6 @@
-import { s3Blobs } from '../../shared/app/aws-s3';
-import { sqsQueue } from '../../shared/app/aws-sqs';
-import { lambdaAppContext } from '../../shared/app/lambda-context';
+import { s3Blobs } from '../../shared/wiring/aws-s3';
+import { sqsQueue } from '../../shared/wiring/aws-sqs';
+import { lambdaAppContext } from '../../shared/wiring/lambda-context';
 
 /** This function's name: the `service` of its log lines and metrics, and its handler wrapper's. */
 export const role = 'webhook-intake';

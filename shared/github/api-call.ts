@@ -7,7 +7,7 @@ import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
 import { githubApiBase, githubTimeoutMs, githubUserAgent, type GitHubClient } from './octokit';
 import { pickHeaders, readResponseData } from '../http/read-response';
-import { codeHostAccess } from '../connections/code-host-access';
+import { codeHostAccess } from './code-host-access';
 
 /**
  * `github.api_call`: any REST call the pre-built steps do not cover, with the connected

@@ -1,4 +1,4 @@
-import { codeHostAccess } from '../connections/code-host-access';
+import { codeHostAccess } from './code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
 import { createGitHubClient, githubTimeoutMs, type GitHubClient } from './octokit';
 

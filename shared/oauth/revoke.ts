@@ -1,8 +1,8 @@
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
 import type { RevokeOutcome } from '../connections/disconnect';
-import { readStoredToken } from '../connections/stored-token';
-import { boundOrigin, originOf } from '../connections/token-origin';
+import { readStoredToken } from '../store/stored-token';
+import { boundOrigin, originOf } from './token-origin';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken } from '../domain/model';
 import { clientCredentials } from './providers';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import * as z from 'zod';
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
 import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';
 import { fieldProblems } from '../domain/validation';
 import { assertRepositoryAllowed } from '../domain/allow-list';

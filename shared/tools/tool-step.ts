@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Connection, Provider } from '../domain/model';
 import type { Logger } from '../observability/logger';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { AppError } from '../domain/errors';
 
 /** What a step's `run` receives besides its validated input. */

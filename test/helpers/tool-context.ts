@@ -1,8 +1,8 @@
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { loadConfig } from '../../shared/config/config';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { SecretTokenProvider } from '../../shared/connections/secret-token-provider';
-import { writeStoredToken } from '../../shared/connections/stored-token';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { SecretTokenProvider } from '../../shared/oauth/secret-token-provider';
+import { writeStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { writeStoredToken } from '../../shared/connections/stored-token';
+import { writeStoredToken } from '../../shared/store/stored-token';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { apiCall } from '../../shared/github/api-call';
 import { githubClientFactory } from '../../shared/github/client-factory';
 import { mapGitHubError } from '../../shared/github/github-errors';
 import { createGitHubClient, type GitHubClient } from '../../shared/github/octokit';
-import { enqueueEvents } from '../../shared/intake/fan-out';
+import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { consumerPass } from '../helpers/consumer-pass';
 import { silentLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';

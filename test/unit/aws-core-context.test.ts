@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildAwsCoreContext } from '../../shared/app/aws-core-context';
-import { sqsQueue } from '../../shared/app/aws-sqs';
+import { buildAwsCoreContext } from '../../shared/wiring/aws-core-context';
+import { sqsQueue } from '../../shared/wiring/aws-sqs';
 import { loadConfig } from '../../shared/config/config';
 import type { Store } from '../../shared/ports';
 

@@ -4,7 +4,7 @@ import type { Config } from '../config/config';
 import { buildAwsCoreContext, type AwsCoreOverrides } from './aws-core-context';
 import { s3Blobs } from './aws-s3';
 import { sqsQueue } from './aws-sqs';
-import type { AppContext } from './context';
+import type { AppContext } from '../ports/app-context';
 
 /** Replacements for what `buildAwsContext` would otherwise build (tests, scripts). */
 export interface AwsContextOverrides extends AwsCoreOverrides {

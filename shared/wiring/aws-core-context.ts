@@ -4,17 +4,17 @@ import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
 import type { Config } from '../config/config';
 import { platformKeyMaxAgeMs } from '../config/platform-keys';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
-import { RefreshingTokenProvider } from '../connections/refreshing-token-provider';
+import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
 import { AppError } from '../domain/errors';
 import { outboundFetch } from '../http/guarded-fetch';
 import { createJsonLogger, type Logger } from '../observability/logger';
 import { noMetrics, type Metrics } from '../observability/metrics';
 import { systemClock, type BlobStore, type Clock, type Fetch, type Queue, type Store } from '../ports';
-import type { AppContext } from './context';
+import type { AppContext } from '../ports/app-context';
 
 /**
  * The AWS resources only some functions use, each behind its own module
- * (shared/app/aws-sqs.ts, shared/app/aws-s3.ts) so a function imports only the SDK clients
+ * (shared/wiring/aws-sqs.ts, shared/wiring/aws-s3.ts) so a function imports only the SDK clients
  * it needs: every client package costs tens of milliseconds of cold start.
  */
 export interface AwsAdapters {

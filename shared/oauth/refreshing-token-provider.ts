@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken } from '../domain/model';
-import { clientCredentials, oauthProviders } from '../oauth/providers';
-import { requestToken, TokenEndpointError } from '../oauth/token-client';
-import { ConnectionRepo } from './connection-repo';
+import { clientCredentials, oauthProviders } from './providers';
+import { requestToken, TokenEndpointError } from './token-client';
+import { ConnectionRepo } from '../store/connection-repo';
 import { acquireLease, releaseLease } from '../store/lease';
 import { credentialOf, SecretTokenProvider } from './secret-token-provider';
-import { readStoredToken, writeStoredToken } from './stored-token';
-import type { TokenCredential, TokenProvider } from './token-provider';
+import { readStoredToken, writeStoredToken } from '../store/stored-token';
+import type { TokenCredential, TokenProvider } from '../ports/token-provider';
 import { providerApiOrigin } from './token-origin';
 
 export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'>;

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/config';
 import { lambdaObservability } from '../observability/lambda-wrapper';
 import { buildAwsCoreContext, type AwsAdapters } from './aws-core-context';
-import type { AppContext } from './context';
+import type { AppContext } from '../ports/app-context';
 import { perContainer } from './per-container';
 
 /**

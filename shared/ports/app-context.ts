@@ -1,8 +1,8 @@
 import type { Config } from '../config/config';
-import type { TokenProvider } from '../connections/token-provider';
+import type { TokenProvider } from './token-provider';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
-import type { BlobStore, Clock, Fetch, Queue, SecretStore, Store } from '../ports';
+import type { BlobStore, Clock, Fetch, Queue, SecretStore, Store } from './';
 
 /**
  * Everything a function's core logic needs, built once per cold start by its `deps.ts`
