@@ -7,4 +7,4 @@ export const role = 'tool-step';
  * The function's AppContext (see lambdaAppContext). SDK clients: DynamoDB and
  * Secrets Manager only, for a short cold start.
  */
-export const getContext = lambdaAppContext(role);
+export const appContext = lambdaAppContext(role);

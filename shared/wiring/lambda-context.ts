@@ -1,7 +1,6 @@
 import { loadConfig } from '../config/config';
 import { lambdaObservability } from '../observability/lambda-wrapper';
-import { buildAwsCoreContext, type AwsAdapters } from './aws-core-context';
-import type { AppContext } from '../ports/app-context';
+import { buildAwsCoreContext, type AwsAdapters, type LambdaContext } from './aws-core-context';
 import { perContainer } from './per-container';
 
 /**
@@ -10,6 +9,6 @@ import { perContainer } from './per-container';
  * `withObservability(role, ...)` wrapper flushes after each invocation. DynamoDB and Secrets
  * Manager always; `adapters` adds only what the role uses, for a short cold start.
  */
-export function lambdaAppContext(role: string, adapters: AwsAdapters = {}): () => Promise<AppContext> {
+export function lambdaAppContext(role: string, adapters: AwsAdapters = {}): () => Promise<LambdaContext> {
   return perContainer(() => buildAwsCoreContext(loadConfig(), adapters, { ...lambdaObservability(role), service: role }));
 }

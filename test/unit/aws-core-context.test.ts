@@ -24,6 +24,18 @@ describe('buildAwsCoreContext: the adapters a role is built with', () => {
     expect(sqs.inputs[0]?.QueueUrl).toBe(url);
   });
 
+  it('gives the consumer a queue that postpones messages on the same URL (typed: the dispatch handler checks nothing)', async () => {
+    const sqs = new Recorder();
+    const ctx = buildAwsCoreContext(loadConfig({ QUEUE_URL: url }), { queue: sqsQueue(sqs) }, { store, secretsManager: new Recorder() });
+    await ctx.queue.changeVisibility('handle-1', 30);
+    expect(sqs.inputs[0]).toMatchObject({ QueueUrl: url, ReceiptHandle: 'handle-1', VisibilityTimeout: 30 });
+  });
+
+  it('answers not_configured when a role without the queue postpones a message', async () => {
+    const ctx = buildAwsCoreContext(loadConfig({}), {}, { store, secretsManager: new Recorder() });
+    await expect(ctx.queue.changeVisibility('handle-1', 30)).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('cannot postpone') });
+  });
+
   it('says the function was built without an adapter, rather than blaming the setting, when a role has none', async () => {
     const ctx = buildAwsCoreContext(loadConfig({ QUEUE_URL: url, BLOB_BUCKET: 'blobs-1' }), {}, { store, secretsManager: new Recorder() });
     await expect(ctx.queue.sendBatch([{ id: 'a', body: 'x' }])).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('without the queue adapter') });
