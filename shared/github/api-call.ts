@@ -101,7 +101,7 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
       if (attempt < maxRateLimitRetries && wait <= ctx.app.config.rateLimitMaxWaitSeconds) {
         ctx.logger.warn('code host rate limit reached; waiting', { retryAfter: wait, attempt });
         ctx.app.metrics.count('rate_limit_waits', 1, { provider: 'github' });
-        await new Promise((r) => setTimeout(r, wait * 1000));
+        await ctx.app.sleep(wait * 1000);
         continue;
       }
     }

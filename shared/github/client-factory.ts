@@ -16,6 +16,6 @@ export const githubClientFactory: ClientFactory<GitHubClient> = async (connectio
     timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
     logger: ctx.logger,
     metrics: ctx.app.metrics,
-    throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds },
+    throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds, sleep: ctx.app.sleep },
   });
 };

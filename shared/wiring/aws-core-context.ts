@@ -9,7 +9,7 @@ import { AppError } from '../domain/errors';
 import { outboundFetch } from '../http/guarded-fetch';
 import { createJsonLogger, type Logger } from '../observability/logger';
 import { noMetrics, type Metrics } from '../observability/metrics';
-import { systemClock, type BlobStore, type Clock, type ConsumerQueue, type Fetch, type Queue, type Store } from '../ports';
+import { realSleep, systemClock, type BlobStore, type Clock, type ConsumerQueue, type Fetch, type Queue, type Sleep, type Store } from '../ports';
 import type { AppContext } from '../ports/app-context';
 
 /**
@@ -35,6 +35,7 @@ export interface AwsCoreOverrides {
   store?: Store;
   secretsManager?: SecretsManagerSender;
   clock?: Clock;
+  sleep?: Sleep;
   fetch?: Fetch;
   logger?: Logger;
   metrics?: Metrics;
@@ -69,6 +70,7 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     secrets,
     blobs: config.blobBucket && adapters.blobs ? adapters.blobs(config.blobBucket) : unconfiguredBlobs(config.blobBucket !== undefined),
     clock,
+    sleep: overrides.sleep ?? realSleep,
     // Caller-chosen hosts (enterprise apiBaseUrl) checked by resolved address at connect time; no loopback on AWS.
     fetch: overrides.fetch ?? outboundFetch(config, false),
     logger: overrides.logger ?? createJsonLogger({ level: config.logLevel, service: overrides.service }),

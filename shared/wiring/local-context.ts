@@ -7,7 +7,7 @@ import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
 import { outboundFetch } from '../http/guarded-fetch';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
-import { systemClock, type Queue, type Store } from '../ports';
+import { realSleep, systemClock, type Queue, type Store } from '../ports';
 
 export interface LocalContextInput {
   config: Config;
@@ -33,6 +33,7 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     secrets,
     blobs: new FileBlobStore(join(input.dataDir, 'blobs')),
     clock: systemClock,
+    sleep: realSleep,
     // Caller-chosen hosts checked by resolved address at connect time; loopback allowed locally.
     fetch: outboundFetch(config, true),
     logger: input.logger,

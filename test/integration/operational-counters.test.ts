@@ -147,7 +147,7 @@ describe('code host rate-limit waits', () => {
     expect(waits(metrics)).toBe(1);
   });
 
-  // The factory waits in real seconds and treats retry-after 0 as absent: these two wait 1 s each.
+  // The factory waits on the context's sleep (recorded, instant here) and treats retry-after 0 as absent: these two wait 1 s each.
   describe('through the tool-step wiring (client factory, github.api_call)', () => {
     let t: ToolTestContext;
     let connectionId: string;
@@ -171,6 +171,7 @@ describe('code host rate-limit waits', () => {
       expect(result).toMatchObject({ ok: true });
       expect(host.requests).toHaveLength(2);
       expect(waits(t.metrics)).toBe(before + 1);
+      expect(t.sleeps.at(-1)).toBe(1000);
     });
 
     it('github.api_call: a rate-limit answer it waits out is counted', async () => {
@@ -179,6 +180,7 @@ describe('code host rate-limit waits', () => {
       const result = await invokeTool(t.ctx, { toolId: 'github.api_call', connectionId, input: { method: 'GET', endpoint: '/x' } }, tools);
       expect(result).toMatchObject({ ok: true });
       expect(waits(t.metrics)).toBe(before + 1);
+      expect(t.sleeps.at(-1)).toBe(1000);
     });
   });
 });
