@@ -2,10 +2,10 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import type { InboundMessage } from '../../shared/ports';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, role } from './deps';
+import { appContext, observability } from './deps';
 
 /** SQS batch -> dispatchBatch -> partial batch failures (the event source has ReportBatchItemFailures). */
-export const handler = withObservability(role, async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = withObservability(observability, async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const ctx = await appContext();
   const messages: InboundMessage[] = event.Records.map((r) => ({
     messageId: r.messageId,

@@ -2,12 +2,12 @@ import { healthzRoute } from '../../shared/http/healthz';
 import { lambdaHttpFunction } from '../../shared/http/lambda-http-function';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, role } from './deps';
+import { appContext, observability } from './deps';
 import { routes } from './routes';
 
 /** HTTP API -> connections and subscriptions routes, and `GET /healthz` (the stack routes it here). */
 export const handler = withObservability(
-  role,
+  observability,
   lambdaHttpFunction({
     context: appContext,
     routes: (ctx) => [healthzRoute, ...routes(ctx, { revoke: revokeForDisconnect(ctx) })],

@@ -1,7 +1,7 @@
 import { allProviderTools } from './registry';
 import { createToolStepHandler } from './create-handler';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, role } from './deps';
+import { appContext, observability } from './deps';
 
 /** Tool steps: function URL (`GET /tools`, `POST /tools/{toolId}/invoke`) and direct invoke. */
-export const handler = withObservability(role, createToolStepHandler(appContext, allProviderTools));
+export const handler = withObservability(observability, createToolStepHandler(appContext, allProviderTools));

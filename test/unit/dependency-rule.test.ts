@@ -31,6 +31,9 @@ const layers: readonly (readonly string[])[] = [
 const onlyDepsImportWiring = (file: string, target: string) =>
   file.startsWith('functions/') && !file.endsWith('/deps.ts') && folderOf(target) === 'shared/wiring';
 
+/** And only a function's `deps.ts` and the local runtime read the environment; everything else is given its config. */
+const mayReadEnvironment = (file: string) => file.endsWith('/deps.ts') || folderOf(file) === 'local';
+
 const root = join(import.meta.dirname, '../..');
 const sourceRoots = ['shared', 'functions', 'local'];
 
@@ -59,6 +62,11 @@ export function importsOf(source: string): string[] {
   return [...source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1] as string);
 }
 
+/** Source without comments, so that a comment may name what the code must not do. */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
 function resolveImport(file: string, spec: string): string {
   const base = relative(root, join(root, dirname(file), spec)).split('\\').join('/');
   return [`${base}.ts`, `${base}/index.ts`, `${base}.d.ts`, base].find((p) => existsSync(join(root, p))) ?? base;
@@ -85,6 +93,11 @@ describe('dependency rule: imports point down the layers', () => {
     expect(offences).toEqual([]);
   });
 
+  it('only deps.ts and local/ read process.env', () => {
+    const readers = files.filter((file) => !mayReadEnvironment(file) && /\bprocess\.env\b/.test(withoutComments(readFileSync(join(root, file), 'utf8'))));
+    expect(readers).toEqual([]);
+  });
+
   it('reads the imports it judges (the rule cannot pass by reading nothing)', () => {
     expect(importsOf("import { a } from '../ports';\nexport { b } from './b';\nawait import('../../x/y');\nimport * as z from 'zod';")).toEqual([
       '../ports',
@@ -94,5 +107,8 @@ describe('dependency rule: imports point down the layers', () => {
     expect(files).toContain('functions/dispatch/handler.ts');
     expect(edges.length).toBeGreaterThan(300);
     expect(layerOf('shared/domain')).toBeLessThan(layerOf('shared/wiring'));
+    expect(withoutComments('/** process.env */\n// process.env\nconst x = process.env;')).toMatch(/process\.env;/);
+    expect(mayReadEnvironment('functions/dispatch/deps.ts')).toBe(true);
+    expect(mayReadEnvironment('shared/config/config.ts')).toBe(false);
   });
 });
