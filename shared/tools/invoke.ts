@@ -63,7 +63,7 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
       const data = await step.run(parsed.data, client, stepCtx);
       result = { ok: true, data: data ?? null };
     } catch (e) {
-      throw provider.mapError?.(e) ?? e;
+      throw provider.mapError?.(e, ctx.clock.now()) ?? e;
     }
   } catch (e) {
     if (e instanceof AppError) result = failure(e);

@@ -39,7 +39,8 @@ export interface ProviderTools<Client = unknown> {
   client: ClientFactory<Client>;
   /**
    * Turns the provider client's own failures (e.g. Octokit's RequestError) into AppErrors;
-   * undefined for values it does not recognise (those become `internal`).
+   * undefined for values it does not recognise (those become `internal`). `nowMs` is the
+   * context's clock, which a rate limit's reset time is counted from.
    */
-  mapError?: (e: unknown) => AppError | undefined;
+  mapError?: (e: unknown, nowMs: number) => AppError | undefined;
 }
