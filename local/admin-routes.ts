@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { formatDeadLetters, summarizeDeadLetters } from '../shared/admin/dead-letters';
-import { sendExampleTrigger } from '../shared/admin/send-example';
-import { triggerListing } from '../shared/admin/trigger-listing';
-import type { AppContext } from '../shared/app/context';
+import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
+import { sendExampleTrigger } from './admin/send-example';
+import { triggerListing } from './admin/trigger-listing';
+import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { isTriggerId, triggerIds } from '../shared/domain/triggers';
 import { didYouMean } from '../shared/domain/did-you-mean';

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { parseOverride, type Override } from '../../shared/admin/example-overrides';
-import type { SendExampleResult } from '../../shared/admin/send-example';
+import { parseOverride, type Override } from '../admin/example-overrides';
+import type { SendExampleResult } from '../admin/send-example';
 import { didYouMean } from '../../shared/domain/did-you-mean';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { isTriggerId, triggerIds } from '../../shared/domain/triggers';

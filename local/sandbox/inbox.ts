@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { signBody } from '../../shared/dispatch/sign-event';
 import { json } from '../../shared/http/responses';
 import type { Route } from '../../shared/http/types';

@@ -1,8 +1,8 @@
-import type { AppContext } from '../../shared/app/context';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import type { AppContext } from '../../shared/ports/app-context';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
-import { readStoredToken, writeStoredToken } from '../../shared/connections/stored-token';
-import { originOf } from '../../shared/connections/token-origin';
+import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
+import { originOf } from '../../shared/oauth/token-origin';
 import type { Connection } from '../../shared/domain/model';
 import type { Route } from '../../shared/http/types';
 import { defaultAnswers } from './github-answers';

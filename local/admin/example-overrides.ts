@@ -1,4 +1,4 @@
-import { AppError } from '../domain/errors';
+import { AppError } from '../../shared/domain/errors';
 
 export interface Override {
   /** Dotted path into the example payload: `issue.title`, `issue.labels.0.name`. */

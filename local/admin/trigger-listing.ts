@@ -1,8 +1,8 @@
-import { eventBody } from '../dispatch/sign-event';
-import type { Connection, Subscription, SubscriptionTarget } from '../domain/model';
-import { triggerCatalog } from '../domain/trigger-catalog';
-import { triggerIds, type TriggerId } from '../domain/triggers';
-import { buildTriggerEvents } from '../intake/fan-out';
+import { eventBody } from '../../shared/dispatch/sign-event';
+import type { Connection, Subscription, SubscriptionTarget } from '../../shared/domain/model';
+import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
+import { buildTriggerEvents } from '../../shared/dispatch/fan-out';
 import { mappedForQueue, type ExampleDoc } from './send-example';
 
 export interface TriggerListing {
