@@ -21,7 +21,9 @@ import { envNumber, median, printFigures, runMain, type Figure } from './lib/rep
 
 const run = promisify(execFile);
 const loads = envNumber('BENCH_LOADS', 5);
-const functions = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'] as const;
+const allFunctions = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'] as const;
+// BENCH_FUNCTIONS=tool-step,dispatch measures some of them (while working on one).
+const functions = allFunctions.filter((f) => !process.env.BENCH_FUNCTIONS || process.env.BENCH_FUNCTIONS.split(',').includes(f));
 
 async function bundle(entry: string, outfile: string): Promise<{ bytes: number; metafile: Metafile }> {
   const result = await build({ ...functionBuildOptions(entry, outfile), absWorkingDir: projectRoot });

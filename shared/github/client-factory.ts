@@ -1,6 +1,7 @@
 import { codeHostAccess } from '../connections/code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
-import { createGitHubClient, githubTimeoutMs, type GitHubClient } from './octokit';
+import { githubTimeoutMs } from './github-base';
+import type { GitHubClient } from './octokit';
 
 /**
  * The code host's client for one connection: its token and API base (enterprise servers
@@ -9,6 +10,8 @@ import { createGitHubClient, githubTimeoutMs, type GitHubClient } from './octoki
  */
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
   const access = await codeHostAccess(ctx.app, connection);
+  // Octokit is loaded on the first code-host step, not with the function (cold start).
+  const { createGitHubClient } = await import('./octokit');
   return createGitHubClient({
     token: access.token,
     baseUrl: access.baseUrl,

@@ -19,3 +19,14 @@ describe('tool catalog', () => {
     expect(JSON.parse(JSON.stringify({ tools: catalog(allProviderTools()) }))).toEqual(saved);
   });
 });
+
+describe('tool step schemas', () => {
+  it('are built on first read, once, not when the steps are loaded (cold start)', () => {
+    for (const provider of allProviderTools()) {
+      for (const step of provider.steps) {
+        expect(typeof Object.getOwnPropertyDescriptor(step, 'input')?.get, step.id).toBe('function');
+        expect(step.input).toBe(step.input);
+      }
+    }
+  });
+});
