@@ -3,6 +3,12 @@ import type { ClientFactory } from '../tools/tool-step';
 import { githubTimeoutMs } from './github-base';
 import type { GitHubClient } from './octokit';
 
+// Octokit is loaded on the first code-host step, not with the function (cold start); the
+// promise is kept because every import() resolves its specifier again (under tsx, through
+// the loader's worker thread: ~0.5 ms a step).
+let octokit: Promise<typeof import('./octokit')> | undefined;
+const loadOctokit = () => (octokit ??= import('./octokit'));
+
 /**
  * The code host's client for one connection: its token and API base (enterprise servers
  * override GITHUB_API_URL) from codeHostAccess, which refuses a token outside its origin,
@@ -10,8 +16,7 @@ import type { GitHubClient } from './octokit';
  */
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
   const access = await codeHostAccess(ctx.app, connection);
-  // Octokit is loaded on the first code-host step, not with the function (cold start).
-  const { createGitHubClient } = await import('./octokit');
+  const { createGitHubClient } = await loadOctokit();
   return createGitHubClient({
     token: access.token,
     baseUrl: access.baseUrl,
