@@ -5,7 +5,7 @@
  * (median of BENCH_LOADS child processes, source maps enabled as on Lambda), against a
  * baseline bundle built the same way that holds only the AWS SDK clients and commands the
  * function's own code imports.
- * Goal: every bundle < 1 MB, every module load < 150 ms.
+ * Goal: every bundle < 1 MB, every module load < 60 ms (the slowest, tool-step, was 96 ms).
  *   npx tsx bench/cold-start.ts        (BENCH_LOADS=5)
  */
 import { execFile } from 'node:child_process';
@@ -154,7 +154,9 @@ async function main(): Promise<void> {
       const [ms, baseMs] = [await loadMs(out), await loadMs(baseOut)];
       console.log(`  ${name}: SDK ${describeSdk(sdk)}`);
       figures.push({ name: `${name} bundle size`, value: fn.bytes / 1024, unit: 'KB', baseline: { name: 'SDK-only bundle', value: base.bytes / 1024 }, goal: '< 1024 KB', pass: fn.bytes < 1024 * 1024 });
-      figures.push({ name: `${name} module load`, value: ms, unit: 'ms', baseline: { name: 'SDK-only bundle', value: baseMs }, goal: '< 150 ms', pass: ms < 150 });
+      figures.push({ name: `${name} module load`, value: ms, unit: 'ms', baseline: { name: 'SDK-only bundle', value: baseMs }, goal: '< 60 ms', pass: ms < 60 });
+      // What the function's own code adds to the SDK it needs: the part this project controls.
+      figures.push({ name: `${name} module load beyond its SDK`, value: ms - baseMs, unit: 'ms', goal: 'informational', pass: true });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@
  * the agent runtime, so its rate is the whole pipeline's (intake, queue, consumer, POST),
  * not only the intake's; delivery time = receipt at the agent runtime - send of the delivery.
  * Goals: pipeline >= 0.5x the durable floor; delivery p99 < 1 s; every event exactly once.
- *   npx tsx bench/pipeline-as-run.ts   (BENCH_N=1000, BENCH_ROUNDS=3, BENCH_CONCURRENCY=16)
+ *   npx tsx bench/pipeline-as-run.ts   (BENCH_N=600, BENCH_ROUNDS=3, BENCH_CONCURRENCY=16)
  *   BENCH_PROFILE_DIR=/tmp/prof ...    writes a .cpuprofile of each child at exit
  *                                      (read it with bench/lib/cpu-profile.ts)
  */
@@ -24,7 +24,7 @@ import { startProductProcess } from './lib/product-process';
 import { ReceiptCounter } from './lib/receipts';
 import { envNumber, median, percentile, printFigures, runMain } from './lib/report';
 
-const n = envNumber('BENCH_N', 1000);
+const n = envNumber('BENCH_N', 600);
 const rounds = envNumber('BENCH_ROUNDS', 3);
 const concurrency = envNumber('BENCH_CONCURRENCY', 16);
 const warmN = envNumber('BENCH_WARM_N', 300);
