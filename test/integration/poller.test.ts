@@ -3,7 +3,7 @@ import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { createRouter } from '../../shared/http/router';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { keys } from '../../shared/store/table-design';
-import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
