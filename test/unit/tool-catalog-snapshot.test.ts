@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../shared/tools/catalog';
-import { allProviderTools } from '../../shared/tools/registry';
+import { allProviderTools } from '../../functions/tool-step/registry';
 
 // The catalog of `GET /tools` as it was before the steps' schemas were built lazily (saved
 // from that code): building them on first use must not change a byte of what callers see.
