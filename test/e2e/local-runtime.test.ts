@@ -11,6 +11,7 @@ import { freePort, startLocalProcess } from '../helpers/local-process';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { systemClock } from '../../shared/ports';
 import { examplePayload } from '../helpers/signed-delivery';
+import { until } from '../helpers/runtime-support';
 
 type ErrorBody = { error: { code: string } };
 
@@ -159,8 +160,7 @@ describe('npm start: the local runtime as a child process', () => {
       const forged = await fetch(hook!.config.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'forged-1', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }, body: payload });
       expect(forged.status).toBe(401);
 
-      const deadline = Date.now() + 20_000;
-      while (runtime.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await until('the event at the agent runtime', () => runtime.requests.length > 0, 20_000);
       // The end state, not a pause: the runtime stopped with nothing left in its queue, so no
       // second delivery can still be on its way.
       expect(await running.stop()).toBe(0);

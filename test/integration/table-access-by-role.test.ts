@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { writeStoredToken } from '../../shared/connections/stored-token';
 import { createContentsnareTools } from '../../shared/contentsnare/tools';
 import { secretNames, type TriggerEvent } from '../../shared/domain/model';
-import { createRouter } from '../../shared/http/router';
 import { enqueueEvents } from '../../shared/intake/fan-out';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { pollOnce } from '../../shared/polling/poll-once';
@@ -15,14 +13,15 @@ import { invokeTool } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../shared/tools/registry';
 import type { ProviderTools } from '../../shared/tools/tool-step';
 import { consumerPass } from '../helpers/consumer-pass';
-import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
-import { FakeGitHub } from '../helpers/fake-github-server';
 import { intakeCaller } from '../helpers/intake-caller';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { issueOpenedBody, seedTenant, signedShot } from '../helpers/seed';
-import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
+import type { TestContext } from '../helpers/test-context';
+import { useFakeCodeHost } from '../helpers/code-host-setup';
+import { browseToCallback, oauthConnectionId } from '../helpers/oauth-connect';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 
 /**
  * Runs a role's real flows with the Store port recording every partition key it touches
@@ -31,12 +30,24 @@ import { testContext, testPlatformKey, type TestContext } from '../helpers/test-
  * declared patterns for the table or that index. Nothing here evaluates IAM itself: this is
  * what keeps the stack's LeadingKeys conditions from breaking a flow silently.
  */
-function recording(store: Store, touched: string[]): Store {
+function recording(store: Store, touched: { push(key: string): unknown }): Store {
   return {
-    get: (key, opts) => (touched.push(key.pk), store.get(key, opts)),
-    put: (item, opts) => (touched.push(item.pk), store.put(item, opts)),
-    delete: (key, opts) => (touched.push(key.pk), store.delete(key, opts)),
-    query: (input) => (touched.push(input.index ? `${input.index}:${input.pk}` : input.pk), store.query(input)),
+    get: (key, opts) => {
+      touched.push(key.pk);
+      return store.get(key, opts);
+    },
+    put: (item, opts) => {
+      touched.push(item.pk);
+      return store.put(item, opts);
+    },
+    delete: (key, opts) => {
+      touched.push(key.pk);
+      return store.delete(key, opts);
+    },
+    query: (input) => {
+      touched.push(input.index ? `${input.index}:${input.pk}` : input.pk);
+      return store.query(input);
+    },
   };
 }
 
@@ -47,7 +58,7 @@ function recording(store: Store, touched: string[]): Store {
 function recordInPlace(store: Store): (fn: () => Promise<unknown>) => Promise<string[]> {
   let sink: string[] | undefined;
   const inner: Store = { get: store.get.bind(store), put: store.put.bind(store), delete: store.delete.bind(store), query: store.query.bind(store) };
-  const spy = recording(inner, { push: (k: string) => sink?.push(k) } as unknown as string[]);
+  const spy = recording(inner, { push: (k: string) => sink?.push(k) });
   Object.assign(store, spy);
   return async (fn) => {
     const touched: string[] = [];
@@ -79,49 +90,27 @@ function families(touched: string[]): string[] {
 }
 
 let runtime: FakeAgentRuntime;
-let github: FakeGitHub;
 let snare: FakeContentSnare;
 let oauth: OAuthTestContext;
 const ghToken = 'ghp_tableAccessTestToken00000000000000000';
+const host = useFakeCodeHost({ [ghToken]: 'octocat' }, { env: { PUBLIC_URL: 'https://hooks.example.test' } });
 beforeAll(async () => {
   runtime = await FakeAgentRuntime.start();
-  github = await FakeGitHub.start();
-  github.addUser(ghToken, 'octocat');
   snare = await startFakeContentSnare();
   oauth = await oauthTestContext();
 });
 afterAll(async () => {
-  await Promise.all([runtime.close(), github.close(), snare.close(), oauth.stop()]);
-  await stopTestDynamo();
+  await Promise.all([runtime.close(), snare.close(), oauth.stop()]);
 });
-const open: TestContext[] = [];
 afterEach(() => {
-  for (const t of open.splice(0)) t.close();
   runtime.requests.length = 0;
   runtime.answers.length = 0;
 });
 
-async function context(env: Record<string, string> = {}): Promise<TestContext> {
-  const t = await testContext({ AGENT_RUNTIME_URL: runtime.url, GITHUB_API_URL: github.url, CONTENTSNARE_API_URL: snare.url, PUBLIC_URL: 'https://hooks.example.test', ...env });
-  open.push(t);
-  return t;
-}
+const context = () => host.context({ AGENT_RUNTIME_URL: runtime.url, CONTENTSNARE_API_URL: snare.url });
 
-/** The platform API's router as its handler builds it (revocation on disconnect included). */
-function platformApi(ctx: TestContext['ctx']) {
-  const router = createRouter(platformRoutes(ctx, { revoke: revokeForDisconnect(ctx) }), { platformApiKey: async () => testPlatformKey });
-  return async (method: string, path: string, body?: unknown) => {
-    const [p, q] = path.split('?');
-    const res = await router({
-      method,
-      path: p!,
-      headers: { authorization: `Bearer ${testPlatformKey}`, 'content-type': 'application/json' },
-      query: new URLSearchParams(q ?? ''),
-      body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
-    });
-    return { status: res.status, body: JSON.parse(String(res.body || '{}')) as Record<string, any> };
-  };
-}
+/** The platform API's routes as its handler builds them (revocation on disconnect included). */
+const platformApi = (ctx: TestContext['ctx']) => platformApiCaller(ctx, { routes: { revoke: revokeForDisconnect(ctx) } });
 
 function event(n: number): TriggerEvent {
   return {
@@ -182,7 +171,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const t = await context();
     const during = recordInPlace(t.ctx.store);
     const api = platformApi(t.ctx);
-    github.hooks.clear();
+    host.github.hooks.clear();
     const touched = await during(async () => {
       const created = await api('POST', '/connections', { provider: 'github', token: ghToken, label: 'work' });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -220,9 +209,9 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
   it('poller: a polling round over gist, repository and watcher subscriptions, twice', async () => {
     const t = await context();
     const api = platformApi(t.ctx);
-    github.gists.set('octocat', []);
-    github.repos.set('octocat', []);
-    github.watchers.set('octocat/hello', []);
+    host.github.gists.set('octocat', []);
+    host.github.repos.set('octocat', []);
+    host.github.watchers.set('octocat/hello', []);
     const { body: conn } = await api('POST', '/connections', { provider: 'github', token: ghToken });
     for (const sub of [{ trigger: 'github.new_gist' }, { trigger: 'github.new_repository' }, { trigger: 'github.new_watcher', repository: 'octocat/hello' }]) {
       expect((await api('POST', '/subscriptions', { connectionId: conn.id, agentId: 'a', ...sub })).status).toBe(201);
@@ -231,31 +220,31 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const touched = await during(async () => {
       expect(await pollOnce(t.ctx)).toMatchObject({ subscriptions: 3, failed: 0 });
       const at = new Date(t.clock.now() + 60_000).toISOString();
-      github.gists.set('octocat', [{ id: 'g1', created_at: at, updated_at: at, description: 'g', public: true, html_url: 'https://gist.example/g1', files: {}, owner: { login: 'octocat' } }]);
+      host.github.gists.set('octocat', [{ id: 'g1', created_at: at, updated_at: at, description: 'g', public: true, html_url: 'https://gist.example/g1', files: {}, owner: { login: 'octocat' } }]);
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     });
     expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'gsi1:POLL#']);
     expect(disallowed('poller', touched)).toEqual([]);
   });
 
-  it('redelivery-sweep: a failed delivery asked for again, a claimed one left alone, twice', async () => {
+  it('redelivery-sweep: a failed delivery asked for again, a successful one left alone, twice', async () => {
     const t = await context();
     const connection = await t.connect({}, ghToken);
     const target = { kind: 'repository' as const, repository: 'octocat/sweep' };
     const endpointId = `ep_sweep_${connection.id}`;
-    github.hooks.set(4243, { id: 4243, owner: 'repos/octocat/sweep', name: 'web', active: true, events: ['issues'], config: { url: `http://x/webhooks/github/${endpointId}`, content_type: 'json', secret: 's' } });
+    host.github.hooks.set(4243, { id: 4243, owner: 'repos/octocat/sweep', name: 'web', active: true, events: ['issues'], config: { url: `http://x/webhooks/github/${endpointId}`, content_type: 'json', secret: 's' } });
     await t.secrets.put(secretNames.endpointSecret(endpointId), 's');
     await new EndpointRepo(t.ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: 4243, events: ['issues'], createdAt: new Date().toISOString() });
-    github.recordDelivery(4243, { guid: 'lost-1', event: 'issues', status_code: 503 });
-    github.recordDelivery(4243, { guid: 'fine-1', event: 'issues', status_code: 202 });
+    host.github.recordDelivery(4243, { guid: 'lost-1', event: 'issues', status_code: 503 });
+    host.github.recordDelivery(4243, { guid: 'fine-1', event: 'issues', status_code: 202 });
     const during = recordInPlace(t.ctx.store);
     const touched = await during(async () => {
       expect(await sweepOnce(t.ctx)).toMatchObject({ endpoints: 1, redelivered: 1, failed: 0 });
       expect(await sweepOnce(t.ctx)).toMatchObject({ endpoints: 1, redelivered: 0 });
     });
-    github.hooks.delete(4243);
-    github.deliveries.clear();
-    github.redeliveries.length = 0;
+    host.github.hooks.delete(4243);
+    host.github.deliveries.clear();
+    host.github.redeliveries.length = 0;
     expect(families(touched)).toEqual(['CONN#', 'DLV#', 'SWEEP#', 'gsi2:EPS']);
     expect(disallowed('redelivery-sweep', touched)).toEqual([]);
   });
@@ -264,10 +253,10 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const t = await context();
     // A token of its own: the platform-api flow's disconnect revoked the shared one.
     const own = 'ghp_tableAccessToolStepToken0000000000000';
-    github.addUser(own, 'octocat');
+    host.github.addUser(own, 'octocat');
     const gh = await t.connect({}, own);
     const cs = await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'ops@example.com' }, 'cs-access-token-table-access');
-    github.gists.set('octocat', []);
+    host.github.gists.set('octocat', []);
     const during = recordInPlace(t.ctx.store);
     const tools = [...allProviderTools().slice(0, 1), createContentsnareTools({ sleep: async () => undefined }) as unknown as ProviderTools];
     const touched = await during(async () => {
@@ -311,8 +300,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       first = await oauthConnect('github');
       await oauthConnect('contentsnare');
       await oauthConnect('github', first);
-      const started = await oauth.authorize('github', { returnTo: `${appOrigin}/x` });
-      const back = await oauth.fake.browse((JSON.parse(String(started.body)) as { authorizeUrl: string }).authorizeUrl);
+      const back = await browseToCallback(oauth, 'github', { returnTo: `${appOrigin}/x` });
       expect((await oauth.callback(back)).status).toBe(302);
       // The state is consumed: the same callback again is refused.
       expect((await oauth.callback(back)).status).toBe(400);
@@ -330,12 +318,6 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
 });
 
 /** The OAuth round trip through the oauth function's routes; returns the connection id. */
-async function oauthConnect(provider: 'github' | 'contentsnare', connectionId?: string): Promise<string> {
-  const res = await oauth.authorize(provider, { returnTo: `${appOrigin}/x`, ...(connectionId ? { connectionId } : {}) });
-  expect(res.status, String(res.body)).toBe(200);
-  const back = await oauth.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
-  const answer = await oauth.callback(back);
-  const id = new URL(answer.headers?.location ?? '').searchParams.get('connectionId') ?? '';
-  expect(id, answer.headers?.location).not.toBe('');
-  return id;
+function oauthConnect(provider: 'github' | 'contentsnare', connectionId?: string): Promise<string> {
+  return oauthConnectionId(oauth, provider, { returnTo: `${appOrigin}/x`, ...(connectionId ? { connectionId } : {}) });
 }
