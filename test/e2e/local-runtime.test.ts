@@ -12,6 +12,7 @@ import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { systemClock } from '../../shared/ports';
 import { examplePayload } from '../helpers/signed-delivery';
 import { until } from '../helpers/runtime-support';
+import { httpApiCaller } from '../helpers/platform-api-caller';
 
 type ErrorBody = { error: { code: string } };
 
@@ -143,10 +144,7 @@ describe('npm start: the local runtime as a child process', () => {
       POLL_INTERVAL_SECONDS: '3600',
     });
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${running.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        return { status: res.status, body: (await res.json()) as Record<string, any> };
-      };
+      const api = httpApiCaller(running.url, key);
       const connection = await api('POST', '/connections', { provider: 'github', token });
       expect(connection.status).toBe(201);
       const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'triage-agent', repository: 'Codertocat/Hello-World' });

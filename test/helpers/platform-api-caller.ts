@@ -32,3 +32,20 @@ export function platformApiCaller(ctx: AppContext, options: { routes?: PlatformA
     return { status: res.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, any> };
   };
 }
+
+/**
+ * The same calls over HTTP, to a running runtime's platform API at `baseUrl` (or a function
+ * giving it, for a runtime started later) with the platform key `key`.
+ */
+export function httpApiCaller(baseUrl: string | (() => string), key: string): PlatformApiCall {
+  return async (method, path, body, auth = `Bearer ${key}`) => {
+    const base = typeof baseUrl === 'string' ? baseUrl : baseUrl();
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, any> };
+  };
+}
