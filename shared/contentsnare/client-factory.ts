@@ -12,7 +12,7 @@ export interface ContentSnareFactoryOptions {
 
 /**
  * Builds the client factory of the tool surface. One limiter per store per factory, so a
- * process's concurrent calls queue locally (see keyed-serial.ts) and only processes race
+ * process's concurrent calls queue locally (see keyed-batcher.ts) and only processes race
  * on the table. The token is read lazily by the client, so a dry run touches nothing.
  */
 export function contentSnareClientFactory(options: ContentSnareFactoryOptions = {}): ClientFactory<ContentSnareClient> {
