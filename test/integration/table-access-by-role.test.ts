@@ -84,6 +84,15 @@ function disallowed(role: string, touched: string[]): string[] {
   return [...new Set(touched)].filter((k) => !allowed(k)).map((k) => `${role}: ${k}`);
 }
 
+/** What the role flows below touched, by role: the last test checks no declared pattern goes unused. */
+const recorded = new Map<string, string[]>();
+
+/** A role's flow touched only what the role declares; remembered for the unused-pattern check. */
+function expectAllowed(role: string, touched: string[]): void {
+  expect(disallowed(role, touched)).toEqual([]);
+  recorded.set(role, [...(recorded.get(role) ?? []), ...touched]);
+}
+
 /** Every family (prefix up to the first `#`, index-qualified) a flow touched: shows a flow did reach the table. */
 function families(touched: string[]): string[] {
   return [...new Set(touched.map((k) => k.replace(/#.*$/s, '#')))].sort();
@@ -148,7 +157,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     await enqueueEvents(t.ctx, [event(1)]);
     await consumerPass(dispatchCtx, t.queues.queue);
     expect(families(touched)).toEqual(['EVT#']);
-    expect(disallowed('dispatch', touched)).toEqual([]);
+    expectAllowed('dispatch', touched);
   });
 
   it('webhook-intake: a routed delivery, its duplicate, a replay under a new id, an unknown endpoint and a bad signature', async () => {
@@ -164,7 +173,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(await call({ ...shot, headers: { ...shot.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } })).toBe(401);
     expect((await t.receiveAll()).length).toBe(2);
     expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'gsi1:ROUTE#']);
-    expect(disallowed('webhook-intake', touched)).toEqual([]);
+    expectAllowed('webhook-intake', touched);
   });
 
   it('platform-api: connections and subscriptions created, read, listed, changed and deleted, and a disconnect', async () => {
@@ -192,7 +201,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect((await api('DELETE', `/connections/${id}`)).status).toBe(200);
     });
     expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EP#', 'LEASE#', 'SUB#', 'gsi2:CONNS', 'gsi2:EPS', 'gsi2:SUBS']);
-    expect(disallowed('platform-api', touched)).toEqual([]);
+    expectAllowed('platform-api', touched);
   });
 
   it('platform-api: disconnecting an OAuth connection revokes its grant (the revocation reads the connections listing)', async () => {
@@ -203,7 +212,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect((await api('DELETE', `/connections/${connection}`)).status).toBe(200);
     });
     expect(families(touched)).toEqual(expect.arrayContaining(['CONN#', 'gsi2:CONNS']));
-    expect(disallowed('platform-api', touched)).toEqual([]);
+    expectAllowed('platform-api', touched);
   });
 
   it('poller: a polling round over gist, repository and watcher subscriptions, twice', async () => {
@@ -224,7 +233,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     });
     expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'gsi1:POLL#']);
-    expect(disallowed('poller', touched)).toEqual([]);
+    expectAllowed('poller', touched);
   });
 
   it('redelivery-sweep: a failed delivery asked for again, a successful one left alone, twice', async () => {
@@ -246,7 +255,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     host.github.deliveries.clear();
     host.github.redeliveries.length = 0;
     expect(families(touched)).toEqual(['CONN#', 'DLV#', 'SWEEP#', 'gsi2:EPS']);
-    expect(disallowed('redelivery-sweep', touched)).toEqual([]);
+    expectAllowed('redelivery-sweep', touched);
   });
 
   it('tool-step: a code-host step and a collection-service write (its rate bucket)', async () => {
@@ -267,7 +276,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect((await invokeTool(t.ctx, { toolId: 'github.list_gists_for_user', connectionId: 'conn_missing', input: {} }, tools)).ok).toBe(false);
     });
     expect(families(touched)).toEqual(['CONN#', 'RATE#']);
-    expect(disallowed('tool-step', touched)).toEqual([]);
+    expectAllowed('tool-step', touched);
   });
 
   it('every token user: a refresh across two workers (single flight), then a dead refresh token marking the connection', async () => {
@@ -290,7 +299,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       await expect(a.accessToken(dead)).rejects.toMatchObject({ code: 'reconnect_required' });
     });
     expect(families(touched)).toEqual(['CONN#', 'LEASE#']);
-    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api']) expect(disallowed(role, touched)).toEqual([]);
+    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api']) expectAllowed(role, touched);
   });
 
   it('oauth: authorize, start and callback for both providers, a reconnect, and a replayed callback', async () => {
@@ -306,7 +315,21 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect((await oauth.callback(back)).status).toBe(400);
     });
     expect(families(touched)).toEqual(expect.arrayContaining(['CONN#', 'STATE#']));
-    expect(disallowed('oauth', touched)).toEqual([]);
+    expectAllowed('oauth', touched);
+  });
+
+  it('grants nothing unused: every declared pattern is met by a key some flow above touched (run with the whole file)', () => {
+    const unused = Object.entries(tableAccessByRole).flatMap(([role, access]) =>
+      (['table', 'gsi1', 'gsi2'] as const).flatMap((part) =>
+        (access[part] ?? [])
+          .filter((pattern) => !(recorded.get(role) ?? []).some((k) => {
+            const m = /^(gsi[12]):(.*)$/s.exec(k);
+            return (m ? m[1] : 'table') === part && matchesLeadingKey(pattern, m ? (m[2] as string) : k);
+          }))
+          .map((pattern) => `${role}: ${part} ${pattern}`),
+      ),
+    );
+    expect(unused).toEqual([]);
   });
 
   it('fails naming the role and key when a flow touches an undeclared family, and checks an index query against that index', () => {
