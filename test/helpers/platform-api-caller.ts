@@ -1,5 +1,5 @@
 import { routes as platformRoutes, type PlatformApiOptions } from '../../functions/platform-api/routes';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { createRouter } from '../../shared/http/router';
 import { testPlatformKey } from './test-context';
 

@@ -3,7 +3,7 @@ import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { secretNames } from '../../shared/domain/model';
 import { guardedFetch, type Resolver } from '../../shared/http/guarded-fetch';
 import { createRouter } from '../../shared/http/router';
-import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testPlatformKey } from '../helpers/test-context';
 import { useFakeCodeHost } from '../helpers/code-host-setup';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { keys } from '../../shared/store/table-design';
-import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import type { Store } from '../../shared/ports';
-import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 

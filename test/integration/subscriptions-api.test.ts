@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { secretNames } from '../../shared/domain/model';
 import { keys } from '../../shared/store/table-design';
-import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 
