@@ -26,7 +26,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims only (shared/dispatch/dispatch-claim.ts).
   dispatch: { table: ['EVT#*'] },
   // The endpoint and its connection (endpoint-cache.ts), the two delivery claims
-  // (delivery-claims.ts), and the route query of the matching subscriptions (fan-out.ts).
+  // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'], gsi1: ['ROUTE#*'] },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections and poll cursors.
   poller: { table: [...tokenUse, 'CURSOR#*'], gsi1: ['POLL#*'] },
