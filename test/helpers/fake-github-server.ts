@@ -110,7 +110,8 @@ export class FakeGitHub {
   }
 
   private handle(req: RecordedRequest): FakeResponse {
-    const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
+    // The REST docs accept both schemes ("Bearer" or "token"); octokit sends "token".
+    const auth = /^(?:Bearer|token) (.+)$/.exec(String(req.headers.authorization ?? ''));
     const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
     if (!user) return { status: 401, body: { message: 'Bad credentials' } };
     const p = req.path;
