@@ -110,7 +110,8 @@ export class FakeGitHub {
   }
 
   private handle(req: RecordedRequest): FakeResponse {
-    const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
+    // The code host takes `Bearer <token>` and `token <token>` alike (REST docs, "Authenticating to the REST API").
+    const auth = /^(?:Bearer|token) (.+)$/.exec(String(req.headers.authorization ?? ''));
     const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
     if (!user) return { status: 401, body: { message: 'Bad credentials' } };
     const p = req.path;
