@@ -33,7 +33,7 @@ export function loginPage(nonce: string, error?: string): string {
     nonce,
     `<main class="login"><section><h2>Agent integrations console</h2><form method="post" action="/console/login" id="login">` +
       `<div class="field"><label for="key">Platform key</label><input type="password" id="key" name="key" autocomplete="current-password" required autofocus>` +
-      `<small>PLATFORM_API_KEY, or the platformApiKey field of the generated secrets file in the data dir.</small></div>` +
+      `<small>PLATFORM_API_KEY, or the platformApiKey field of local-secrets.json in the data dir.</small></div>` +
       (error ? `<p class="notice bad" id="login-error">${h(error)}</p>` : '') +
       `<button class="primary" type="submit">Sign in</button></form></section></main>`,
   );
