@@ -5,7 +5,7 @@ import { allProviderTools } from '../../shared/tools/registry';
 
 const tools = catalog(allProviderTools());
 const schemaOf = (id: string) => tools.find((t) => t.id === id)!.inputSchema;
-const form = (fields: Record<string, string>) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [`in.${k}`, v]));
+const form = (fields: Record<string, string>) => new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [`in.${k}`, v]));
 
 describe('console tool forms from the input JSON Schema', () => {
   it('give every property of every step a field of a kind a person can fill', () => {
