@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { LocalQueues } from '../../shared/adapters/local/local-queues';
-import { summarizeDeadLetters, type DeadLetterSummary } from '../../shared/admin/dead-letters';
-import type { AppContext } from '../../shared/app/context';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { summarizeDeadLetters, type DeadLetterSummary } from '../admin/dead-letters';
+import type { AppContext } from '../../shared/ports/app-context';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { eventIdOfPointer } from '../../shared/dispatch/event-message';
 import { AppError } from '../../shared/domain/errors';
 import type { Connection, Subscription, TriggerEvent } from '../../shared/domain/model';
-import { enqueueEvents } from '../../shared/intake/fan-out';
+import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { keys } from '../../shared/store/table-design';
 import { webhookUrl } from '../../shared/subscriptions/endpoint-hook';
-import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { RecentEvents } from './recent-events';
 
 /** How many events and dead letters the page shows. */

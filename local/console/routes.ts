@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import type { LocalQueues } from '../../shared/adapters/local/local-queues';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { AppError } from '../../shared/domain/errors';
 import { prefersHtml } from '../../shared/http/html';
 import { errorResponse, toErrorResponse } from '../../shared/http/responses';
 import type { HttpResponse, Route, RouteRequest } from '../../shared/http/types';
 import { catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import { allProviderTools } from '../../shared/tools/registry';
+import { allProviderTools } from '../../functions/tool-step/registry';
 import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
 import { consoleScript, consoleStyle } from './assets';
 import { consoleData, replayEvent } from './console-data';

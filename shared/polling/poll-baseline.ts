@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { Connection, Subscription } from '../domain/model';
 import { fetchListPage } from './poll-fetch';
 import { writeCursor } from './poll-cursor';

@@ -1,9 +1,9 @@
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
 import type { Connection, Subscription } from '../domain/model';
-import { buildTriggerEvents, enqueueEvents } from '../intake/fan-out';
+import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
 import { keys } from '../store/table-design';
-import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../store/subscription-repo';
 import { readCursor, writeCursor } from './poll-cursor';
 import { fetchNewestPages } from './poll-pages';
 import { pollWatchers } from './poll-watchers';

@@ -110,7 +110,7 @@ export class FakeGitHub {
   }
 
   private handle(req: RecordedRequest): FakeResponse {
-    // The code host takes `Bearer <token>` and `token <token>` alike (REST docs, "Authenticating to the REST API").
+    // The REST docs accept both schemes ("Bearer" or "token"); octokit sends "token".
     const auth = /^(?:Bearer|token) (.+)$/.exec(String(req.headers.authorization ?? ''));
     const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
     if (!user) return { status: 401, body: { message: 'Bad credentials' } };

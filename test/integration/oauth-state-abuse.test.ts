@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { secretNames } from '../../shared/domain/model';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { stateHash } from '../../shared/oauth/pkce';
 import { keys } from '../../shared/store/table-design';
 import { appOrigin, oauthTestContext, publicUrl, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { browseToCallback } from '../helpers/oauth-connect';
 
 let t: OAuthTestContext;
 beforeAll(async () => {
@@ -17,10 +17,8 @@ beforeEach(() => {
   t.fake.behaviour.codeErrorWith200 = false;
 });
 
-async function start(provider: 'github' | 'contentsnare', body: Record<string, unknown> = { returnTo: `${appOrigin}/back` }): Promise<URL> {
-  const res = await t.authorize(provider, body);
-  expect(res.status).toBe(200);
-  return t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
+function start(provider: 'github' | 'contentsnare', body?: Record<string, unknown>): Promise<URL> {
+  return browseToCallback(t, provider, body);
 }
 
 const connectionCount = async () => (await new ConnectionRepo(t.ctx.store).list()).length;
