@@ -23,6 +23,7 @@ import { localJobs } from './jobs';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
+import { stdoutLines } from './stdout-lines';
 
 export interface LocalRuntime {
   url: string;
@@ -67,7 +68,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
   const starting = { status: 503, body: 'starting' };
   let handle: Router = Object.assign(async () => starting, { admit: async (): Promise<Admission> => ({ kind: 'answer', response: starting }) });
-  const logger0 = createJsonLogger({ service: 'local', write: options.write, level: 'INFO' });
+  const logger0 = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: 'INFO' });
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();
   const listener = nodeListener(
@@ -86,7 +87,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   env.PLATFORM_API_KEY ||= generated?.secrets.platformApiKey;
   env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
   const config = loadConfig(env);
-  const logger: Logger = createJsonLogger({ service: 'local', write: options.write, level: config.logLevel });
+  const logger: Logger = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: config.logLevel });
 
   const dynamo = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
   const client = new DynamoDBClient(embeddedDynamoClientConfig(dynamo.endpoint));
