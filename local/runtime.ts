@@ -18,6 +18,7 @@ import { defaultServerLimits, limitServer, listenHost, serverOptions, urlHost, t
 import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-secrets';
 import { buildLocalContext } from '../shared/wiring/local-context';
 import { localRoutes } from './routes';
+import { RecentEvents } from './console/recent-events';
 import { localJobs } from './jobs';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
@@ -110,8 +111,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const store = new DynamoStore(config.tableName, client, systemClock);
   const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock });
   const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger, metrics: new InMemoryMetrics() });
+  // The console's recent events: every event put on the queue, as it is put there.
+  const recent = new RecentEvents(systemClock, ctx.blobs);
+  ctx.queue = recent.watch(ctx.queue);
 
-  const router = createRouter([...localRoutes(ctx, queues), ...(sandbox?.routes(ctx) ?? [])], {
+  const router = createRouter([...localRoutes(ctx, queues, recent), ...(sandbox?.routes(ctx) ?? [])], {
     platformApiKey: ctx.platformApiKey,
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
   });

@@ -38,7 +38,7 @@ describe('OAuth state abuse (RELIABILITY 20)', () => {
     const back = await start('github');
     back.searchParams.set('state', 'A'.repeat(43));
     const calls = t.fake.tokenCalls.length;
-    const res = await t.callback(back);
+    const res = await t.callback(back, { accept: 'application/json' });
     expect(res.status).toBe(400);
     expect(JSON.parse(String(res.body)).error.code).toBe('invalid_input');
     expect(t.fake.tokenCalls.length).toBe(calls);
@@ -221,7 +221,7 @@ describe('the callback is bound to the browser that started the flow (issue 12 i
   it('a callback from another browser (no binding cookie) is 400, calls no token endpoint, and leaves the flow to its own browser', async () => {
     const back = await start('github');
     const calls = t.fake.tokenCalls.length;
-    const foreign = await t.callback(back, { cookies: false });
+    const foreign = await t.callback(back, { cookies: false, accept: 'application/json' });
     expect(foreign.status).toBe(400);
     expect(JSON.parse(String(foreign.body)).error.code).toBe('invalid_input');
     expect(t.fake.tokenCalls.length).toBe(calls);
