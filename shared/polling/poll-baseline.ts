@@ -3,7 +3,7 @@ import type { Connection, Subscription } from '../domain/model';
 import { fetchListPage } from './poll-fetch';
 import { SubscriptionRepo } from '../subscriptions/subscription-repo';
 import { writeCursor } from './poll-cursor';
-import { itemIdentity, pollSourceFor, sourceKeyFor } from './poll-source';
+import { itemIdentity, pollSourceFor } from './poll-source';
 import { advanceCursor, readSourceCursor, writeSourceCursor } from './source-cursor';
 import { recordWatcherBaseline } from './poll-watchers';
 
@@ -33,8 +33,7 @@ export async function recordBaseline(ctx: AppContext, connection: Connection, su
   });
   // Only for a source nobody polls yet: subscriptions from before shared cursors have none, and
   // starting one now would hide from them what was created since their last round.
-  const key = sourceKeyFor(connection.id, source.path);
-  if (page.kind !== 'items' || (await readSourceCursor(ctx.store, key))) return;
+  if (page.kind !== 'items' || (await readSourceCursor(ctx.store, connection.id, source.path))) return;
   const others = (await new SubscriptionRepo(ctx.store).list(connection.id)).filter((s) => s.id !== sub.id && s.delivery === 'polling' && pollSourceFor(s)?.path === source.path);
-  if (others.length === 0) await writeSourceCursor(ctx.store, key, advanceCursor(undefined, ids, page.etag, now));
+  if (others.length === 0) await writeSourceCursor(ctx.store, connection.id, source.path, advanceCursor(undefined, ids, page.etag, now));
 }

@@ -5,6 +5,8 @@ import type { Connection, Subscription } from '../domain/model';
 import { keys } from '../store/table-design';
 import { SubscriptionRepo } from '../subscriptions/subscription-repo';
 import { runFairPool } from './fair-pool';
+import { roundTokens } from './round-tokens';
+import { readConnectionCursors, type SourceCursor } from './source-cursor';
 import type { RateBudget } from './poll-fetch';
 import { pollSharedSource, type SharedSource } from './poll-shared-source';
 import { pollWatchers } from './poll-watchers';
@@ -51,7 +53,7 @@ export function planRound(subs: readonly Subscription[]): Unit[] {
     const unit = sources.get(key);
     if (unit) unit.shared.subs.push(sub);
     else {
-      const made = { kind: 'source' as const, connectionId: sub.connectionId, shared: { key, source, subs: [sub] } };
+      const made = { kind: 'source' as const, connectionId: sub.connectionId, shared: { key, connectionId: sub.connectionId, source, subs: [sub] } };
       sources.set(key, made);
       units.push(made);
     }
@@ -81,6 +83,13 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
     if (!cache.has(id)) cache.set(id, connections.get(id));
     return cache.get(id)!;
   };
+  const cursors = new Map<string, Promise<Map<string, SourceCursor>>>();
+  const cursorsOf = (id: string) => {
+    if (!cursors.has(id)) cursors.set(id, readConnectionCursors(ctx.store, id));
+    return cursors.get(id)!;
+  };
+  // A connection's token is read once a round, not once a source (a Secrets Manager call on AWS).
+  const roundCtx: AppContext = { ...ctx, tokens: roundTokens(ctx.tokens) };
   const lowBudget = new Set<string>();
   const pool = runFairPool(
     units.map((u) => ({ group: u.connectionId, task: u })),
@@ -91,8 +100,8 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
         if (!connection || connection.status !== 'connected') return;
         let result: number | 'not_modified';
         let rate: RateBudget | undefined;
-        if (unit.kind === 'watchers') result = await pollWatchers(ctx, connection, unit.sub);
-        else ({ result, rate } = await pollSharedSource(ctx, connection, unit.shared));
+        if (unit.kind === 'watchers') result = await pollWatchers(roundCtx, connection, unit.sub);
+        else ({ result, rate } = await pollSharedSource(roundCtx, connection, unit.shared, (await cursorsOf(unit.connectionId)).get(unit.shared.source.path)));
         if (result === 'not_modified') report.notModified++;
         else report.announced += result;
         if (rate && rate.remaining < o.rateReserve) defer(unit.connectionId, rate);

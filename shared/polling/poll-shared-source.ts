@@ -5,7 +5,7 @@ import type { RateBudget } from './poll-fetch';
 import { maxSeen, readCursor, writeCursor, type PollCursor } from './poll-cursor';
 import { fetchNewestPages, type PagesCursor } from './poll-pages';
 import { itemIdentity, type PollSource } from './poll-source';
-import { advanceCursor, freshItems, readSourceCursor, writeSourceCursor, type SourceCursor } from './source-cursor';
+import { advanceCursor, freshItems, writeSourceCursor, type SourceCursor } from './source-cursor';
 
 export interface SourceOutcome {
   /** Events enqueued, or `not_modified` (the code host answered 304). */
@@ -15,7 +15,9 @@ export interface SourceOutcome {
 
 /** One distinct (connection, list) and the subscriptions reading it. */
 export interface SharedSource {
+  /** `sourceKeyFor(connectionId, path)`, for logs. */
   key: string;
+  connectionId: string;
   source: PollSource;
   subs: Subscription[];
 }
@@ -39,10 +41,9 @@ function legacyStart(cursors: ReadonlyArray<PollCursor | undefined>): PagesCurso
  * out to each subscription past its own baseline (a subscription made after others on the
  * same source is not told of what it saw when it was made). The source's cursor moves only
  * after the enqueue: a crash in between re-announces under the same event ids, which
- * dispatch drops.
+ * dispatch drops. `cursor` is the source's, read by the caller (one Query per connection).
  */
-export async function pollSharedSource(ctx: AppContext, connection: Connection, shared: SharedSource): Promise<SourceOutcome> {
-  const cursor = await readSourceCursor(ctx.store, shared.key);
+export async function pollSharedSource(ctx: AppContext, connection: Connection, shared: SharedSource, cursor: SourceCursor | undefined): Promise<SourceOutcome> {
   // Without a shared cursor yet, every subscription's own baseline decides (read up front).
   const early = cursor ? undefined : await Promise.all(shared.subs.map((s) => readCursor(ctx.store, s.id)));
   const start: PagesCursor | undefined = cursor ? { etag: cursor.etag, since: cursor.since, seen: cursor.recent.map(([id]) => id) } : legacyStart(early!);
@@ -68,7 +69,7 @@ export async function pollSharedSource(ctx: AppContext, connection: Connection, 
     }
   }
   await enqueueEvents(ctx, events);
-  await writeSourceCursor(ctx.store, shared.key, advanceCursor(cursor as SourceCursor | undefined, known, page.etag, now));
+  await writeSourceCursor(ctx.store, connection.id, shared.source.path, advanceCursor(cursor, known, page.etag, now));
   return { result: events.length, rate: page.rate };
 }
 

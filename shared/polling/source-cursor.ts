@@ -63,17 +63,41 @@ export function advanceCursor(cursor: Pick<SourceCursor, 'since' | 'recent'> | u
   return { etag, since: new Date(since).toISOString(), recent, updatedAt: nowIso };
 }
 
-/** The row of a source's cursor: one per (connection, source). */
-export function sourceCursorKey(sourceKey: string): { pk: string; sk: string } {
-  return { pk: `PSRC#${sourceKey}`, sk: 'PSRC' };
+/**
+ * The row of a source's cursor: one per (connection, list), in one partition per connection,
+ * so a round reads all of a connection's cursors with one Query.
+ */
+export function sourceCursorKey(connectionId: string, path: string): { pk: string; sk: string } {
+  return { pk: `PSRC#${connectionId}`, sk: `PSRC#${path}` };
 }
 
-export async function readSourceCursor(store: Store, sourceKey: string): Promise<SourceCursor | undefined> {
-  const item = await store.get<{ pk: string; sk: string } & Partial<SourceCursor>>(sourceCursorKey(sourceKey));
+type CursorRow = { pk: string; sk: string } & Partial<SourceCursor>;
+
+function fromRow(item: CursorRow | undefined): SourceCursor | undefined {
   if (!item || typeof item.since !== 'string' || !Array.isArray(item.recent)) return undefined;
   return { etag: item.etag, since: item.since, recent: item.recent, updatedAt: item.updatedAt ?? '' };
 }
 
-export async function writeSourceCursor(store: Store, sourceKey: string, cursor: SourceCursor): Promise<void> {
-  await store.put({ ...sourceCursorKey(sourceKey), ...cursor });
+export async function readSourceCursor(store: Store, connectionId: string, path: string): Promise<SourceCursor | undefined> {
+  return fromRow(await store.get<CursorRow>(sourceCursorKey(connectionId, path)));
+}
+
+/** Every source cursor of a connection, by path. */
+export async function readConnectionCursors(store: Store, connectionId: string): Promise<Map<string, SourceCursor>> {
+  const out = new Map<string, SourceCursor>();
+  const prefix = 'PSRC#';
+  let cursor: string | undefined;
+  do {
+    const page = await store.query<CursorRow>({ pk: `PSRC#${connectionId}`, skPrefix: prefix, cursor });
+    for (const row of page.items) {
+      const c = fromRow(row);
+      if (c) out.set(row.sk.slice(prefix.length), c);
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return out;
+}
+
+export async function writeSourceCursor(store: Store, connectionId: string, path: string, cursor: SourceCursor): Promise<void> {
+  await store.put({ ...sourceCursorKey(connectionId, path), ...cursor });
 }

@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { createRouter } from '../../shared/http/router';
 import { pollOnce } from '../../shared/polling/poll-once';
-import { sourceKeyFor } from '../../shared/polling/poll-source';
 import { sourceCursorKey } from '../../shared/polling/source-cursor';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
@@ -98,11 +97,11 @@ describe('one read per distinct source, fanned out to its subscriptions', () => 
     const { t, connection, subscribe, announced } = await setup();
     github.gists.set('gister', [gist('g1', '2026-01-01T00:00:00Z')]);
     await subscribe({ trigger: 'github.new_gist', agentId: 'old' });
-    await t.ctx.store.delete(sourceCursorKey(sourceKeyFor(connection.id, '/gists?per_page=100')));
+    await t.ctx.store.delete(sourceCursorKey(connection.id, '/gists?per_page=100'));
     github.gists.set('gister', [gist('g2', '2026-01-02T00:00:00Z'), ...github.gists.get('gister')!]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     expect(await announced()).toEqual(['old:g2']);
-    expect(await t.ctx.store.get(sourceCursorKey(sourceKeyFor(connection.id, '/gists?per_page=100')))).toBeDefined();
+    expect(await t.ctx.store.get(sourceCursorKey(connection.id, '/gists?per_page=100'))).toBeDefined();
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0, notModified: 1 });
   });
 

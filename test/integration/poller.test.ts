@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { createRouter } from '../../shared/http/router';
 import { pollOnce } from '../../shared/polling/poll-once';
-import { sourceKeyFor } from '../../shared/polling/poll-source';
 import { sourceCursorKey } from '../../shared/polling/source-cursor';
 import { keys } from '../../shared/store/table-design';
 import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
@@ -88,7 +87,7 @@ describe('poller (gists and new repositories of the account)', () => {
 
     // The round dies after its enqueue, before its cursor write (the source's, shared by its subscriptions).
     const store = t.ctx.store;
-    const cursorKey = sourceCursorKey(sourceKeyFor(sub.connectionId, '/gists?per_page=100'));
+    const cursorKey = sourceCursorKey(sub.connectionId, '/gists?per_page=100');
     t.ctx.store = { ...store, get: store.get.bind(store), query: store.query.bind(store), delete: store.delete.bind(store), put: async (item, o) => (item.pk === cursorKey.pk ? Promise.reject(new Error('process died')) : store.put(item, o)) };
     expect(await pollOnce(t.ctx)).toMatchObject({ failed: 1 });
     t.ctx.store = store;
