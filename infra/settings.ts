@@ -4,7 +4,7 @@ import * as z from 'zod';
  * Deploy-time settings: non-secret values an operator chooses at synth
  * (`npx cdk deploy -c stage=prod -c agentRuntimeUrl=https://...`). Each one can also come
  * from the environment variable named beside it, so CI can set them without flags.
- * Secret values never pass through here: they live in Secrets Manager (see README).
+ * Secret values never pass through here: they live in Secrets Manager (docs/operations.md, "Deploy").
  */
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 const flag = z

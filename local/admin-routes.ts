@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { formatDeadLetters, summarizeDeadLetters } from '../shared/admin/dead-letters';
-import { sendExampleTrigger } from '../shared/admin/send-example';
-import type { AppContext } from '../shared/app/context';
+import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
+import { sendExampleTrigger } from './admin/send-example';
+import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { isTriggerId, triggerIds } from '../shared/domain/triggers';
 import { jsonBody } from '../shared/http/body';

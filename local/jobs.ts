@@ -1,4 +1,4 @@
-import type { AppContext } from '../shared/app/context';
+import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { dispatchBatch } from '../shared/dispatch/dispatch-batch';
 import { pollOnce } from '../shared/polling/poll-once';

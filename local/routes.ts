@@ -1,4 +1,4 @@
-import type { AppContext } from '../shared/app/context';
+import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { healthzRoute } from '../shared/http/healthz';
 import { revokeForDisconnect } from '../shared/oauth/revoke';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { AppError } from '../../shared/domain/errors';
 import { jsonBody } from '../../shared/http/body';
 import { json, toErrorResponse } from '../../shared/http/responses';

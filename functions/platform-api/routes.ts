@@ -1,5 +1,5 @@
-import type { AppContext } from '../../shared/app/context';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import type { AppContext } from '../../shared/ports/app-context';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
 import { disconnect, type DisconnectOptions } from '../../shared/connections/disconnect';
 import { updateConnection } from '../../shared/connections/update-connection';
@@ -9,7 +9,7 @@ import type { HttpRequest, Route } from '../../shared/http/types';
 import { createSubscription } from '../../shared/subscriptions/create-subscription';
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { subscriptionBounds } from '../../shared/subscriptions/subscription-input';
-import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 
 function parseJson(req: HttpRequest): unknown {
   if (req.body.length === 0) return {};

@@ -1,6 +1,6 @@
 import { pollOnce, type PollReport } from '../../shared/polling/poll-once';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, role } from './deps';
+import { appContext, observability } from './deps';
 
 /** Scheduled (every minute): one polling round for gists and new repositories. */
-export const handler = withObservability(role, async (): Promise<PollReport> => pollOnce(await appContext()));
+export const handler = withObservability(observability, async (): Promise<PollReport> => pollOnce(await appContext()));

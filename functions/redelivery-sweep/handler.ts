@@ -1,6 +1,6 @@
 import { sweepOnce, type SweepReport } from '../../shared/sweep/sweep-once';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, role } from './deps';
+import { appContext, observability } from './deps';
 
 /** Scheduled: asks the code host to redeliver recent deliveries that failed. */
-export const handler = withObservability(role, async (): Promise<SweepReport> => sweepOnce(await appContext()));
+export const handler = withObservability(observability, async (): Promise<SweepReport> => sweepOnce(await appContext()));

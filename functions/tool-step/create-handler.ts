@@ -1,8 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { AppError } from '../../shared/domain/errors';
-import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
-import { createRouter } from '../../shared/http/router';
+import { lambdaHttpFunction } from '../../shared/http/lambda-http-function';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import type { ProviderTools } from '../../shared/tools/tool-step';
 import { toolRoutes } from '../../shared/tools/tool-routes';
@@ -24,17 +23,11 @@ function isFunctionUrlEvent(event: unknown): event is APIGatewayProxyEventV2 {
  * anything else is a direct invoke and answers the ToolResult object itself.
  */
 export function createToolStepHandler(getContext: () => Promise<AppContext>, getTools: () => ProviderTools[]) {
-  let router: ReturnType<typeof createRouter> | undefined;
+  const functionUrl = lambdaHttpFunction({ context: getContext, routes: (ctx) => toolRoutes(ctx, getTools()), failure: 'tool-step request failed' });
   return async (event: unknown): Promise<ToolResult | APIGatewayProxyStructuredResultV2> => {
     const ctx = await getContext();
+    if (isFunctionUrlEvent(event)) return functionUrl(event);
     const tools = getTools();
-    if (isFunctionUrlEvent(event)) {
-      router ??= createRouter(toolRoutes(ctx, tools), {
-        platformApiKey: ctx.platformApiKey,
-        onError: (e) => ctx.logger.error('tool-step request failed', { error: e }),
-      });
-      return toLambdaResult(await router(fromLambdaEvent(event)));
-    }
     if (typeof event !== 'object' || event === null || Array.isArray(event)) {
       return { ok: false, error: new AppError('invalid_input', 'Invoke with {toolId, connectionId, input}').toJSON() };
     }

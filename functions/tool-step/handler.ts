@@ -1,7 +1,7 @@
-import { allProviderTools } from '../../shared/tools/registry';
+import { allProviderTools } from './registry';
 import { createToolStepHandler } from './create-handler';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { getContext, role } from './deps';
+import { appContext, observability } from './deps';
 
 /** Tool steps: function URL (`GET /tools`, `POST /tools/{toolId}/invoke`) and direct invoke. */
-export const handler = withObservability(role, createToolStepHandler(getContext, allProviderTools));
+export const handler = withObservability(observability, createToolStepHandler(appContext, allProviderTools));

@@ -1,6 +1,6 @@
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import type { Route } from '../../shared/http/types';
-import { allProviderTools } from '../../shared/tools/registry';
+import { allProviderTools } from './registry';
 import { toolRoutes } from '../../shared/tools/tool-routes';
 
 /** `GET /tools` and `POST /tools/:toolId/invoke` over every provider's steps. */

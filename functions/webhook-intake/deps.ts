@@ -1,13 +1,20 @@
-import { s3Blobs } from '../../shared/app/aws-s3';
-import { sqsQueue } from '../../shared/app/aws-sqs';
-import { lambdaAppContext } from '../../shared/app/lambda-context';
+import { s3Blobs } from '../../shared/wiring/aws-s3';
+import { sqsQueue } from '../../shared/wiring/aws-sqs';
+import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
+import { lambdaAppContext } from '../../shared/wiring/lambda-context';
 
-/** This function's name: the `service` of its log lines and metrics, and its handler wrapper's. */
+/** This function's name: the `service` of its log lines and metrics. */
 export const role = 'webhook-intake';
+
+/**
+ * Its logger and metrics (LOG_LEVEL, STAGE), shared by the handler's wrapper and the context.
+ * This file is the function's only reader of the environment.
+ */
+export const observability = lambdaObservability(role, process.env);
 
 /**
  * The function's AppContext (see lambdaAppContext). SDK clients: DynamoDB,
  * Secrets Manager, SQS (enqueue) and S3 (bodies stored aside, loaded on first use); no others,
  * for a short cold start.
  */
-export const appContext = lambdaAppContext(role, { queue: sqsQueue(), blobs: s3Blobs() });
+export const appContext = lambdaAppContext(observability, process.env, { queue: sqsQueue(), blobs: s3Blobs() });

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { checkDeliveryHeaders } from '../../shared/intake/delivery-headers';
 import { receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
 import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';

@@ -25,7 +25,7 @@ const period = Duration.minutes(5);
 
 /**
  * What an operator looks at and is woken by: one dashboard (product metrics from EMF,
- * Lambda errors and latency, queue backlog) and the alarms the README's runbook covers.
+ * Lambda errors and latency, queue backlog) and the alarms docs/operations.md has a runbook for.
  */
 export class Operations extends Construct {
   readonly dashboard: cloudwatch.Dashboard;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatDeadLetters, summarizeDeadLetters, type DeadLetterSummary } from '../../shared/admin/dead-letters';
+import { formatDeadLetters, summarizeDeadLetters, type DeadLetterSummary } from '../admin/dead-letters';
 import { FileBlobStore } from '../../shared/adapters/local/file-blob-store';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { systemClock, type BlobStore, type DeadLetterQueue } from '../../shared/ports';

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { SendExampleResult } from '../../shared/admin/send-example';
+import type { SendExampleResult } from '../admin/send-example';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { isTriggerId, triggerIds } from '../../shared/domain/triggers';
 import { callAdmin, errorText, localUrl, platformKey, type Env } from './local-admin-client';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import type { ExampleDoc } from '../../shared/admin/send-example';
+import type { ExampleDoc } from '../admin/send-example';
 import type { TriggerId } from '../../shared/domain/triggers';
 
 const here = dirname(fileURLToPath(import.meta.url));

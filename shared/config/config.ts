@@ -116,8 +116,11 @@ function stripSlash(u: string): string {
   return u.replace(/\/+$/, '');
 }
 
-/** Reads and checks the environment; throws `ConfigError` listing every problem at once. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * Reads and checks the environment (given by the caller: a function's deps.ts or the local
+ * runtime, the only readers of `process.env`); throws `ConfigError` listing every problem at once.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));

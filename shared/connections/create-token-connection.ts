@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
 import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
 import { apiBaseUrl } from './api-base-url';
-import { ConnectionRepo } from './connection-repo';
-import { writeStoredToken } from './stored-token';
-import { originOf } from './token-origin';
+import { ConnectionRepo } from '../store/connection-repo';
+import { writeStoredToken } from '../store/stored-token';
+import { originOf } from '../oauth/token-origin';
 
 const bodySchema = z
   .object({

@@ -1,18 +1,13 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import { secretNames, type Connection } from '../domain/model';
+import type { RevokeOutcome } from '../oauth/revoke';
 import { deleteSubscription } from '../subscriptions/delete-subscription';
 import { releaseEndpoint } from '../subscriptions/endpoint-hook';
-import { EndpointRepo } from '../subscriptions/endpoint-repo';
+import { EndpointRepo } from '../store/endpoint-repo';
 import { withLease } from '../store/lease';
-import { SubscriptionRepo } from '../subscriptions/subscription-repo';
-import { ConnectionRepo } from './connection-repo';
-
-/** What revocation did: `revoked` only when the provider confirmed it; `note` says why not otherwise. */
-export interface RevokeOutcome {
-  revoked: boolean;
-  note?: string;
-}
+import { SubscriptionRepo } from '../store/subscription-repo';
+import { ConnectionRepo } from '../store/connection-repo';
 
 export interface DisconnectOptions {
   /**

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
 import { repositoryName } from '../subscriptions/subscription-input';
-import { ConnectionRepo } from './connection-repo';
+import { ConnectionRepo } from '../store/connection-repo';
 
 const bodySchema = z
   .object({

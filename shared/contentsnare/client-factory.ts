@@ -6,13 +6,14 @@ import { ContentSnareRateLimiter, type RateLimiterOptions, type Sleep } from './
 /** Knobs for tests and the benchmark; production uses the defaults (10 s, 50 reads, 20 writes). */
 export interface ContentSnareFactoryOptions {
   limits?: Pick<RateLimiterOptions, 'windowMs' | 'reads' | 'writes' | 'marginMs' | 'lateToleranceMs'>;
+  /** Replaces the context's sleep (the benchmark's virtual time). */
   sleep?: Sleep;
   random?: () => number;
 }
 
 /**
  * Builds the client factory of the tool surface. One limiter per store per factory, so a
- * process's concurrent calls queue locally (see keyed-serial.ts) and only processes race
+ * process's concurrent calls queue locally (see keyed-batcher.ts) and only processes race
  * on the table. The token is read lazily by the client, so a dry run touches nothing.
  */
 export function contentSnareClientFactory(options: ContentSnareFactoryOptions = {}): ClientFactory<ContentSnareClient> {
@@ -26,7 +27,7 @@ export function contentSnareClientFactory(options: ContentSnareFactoryOptions = 
         clock: app.clock,
         maxWaitMs: app.config.rateLimitMaxWaitSeconds * 1000,
         metrics: app.metrics,
-        sleep: options.sleep,
+        sleep: options.sleep ?? app.sleep,
         random: options.random,
         ...options.limits,
       });
@@ -39,7 +40,7 @@ export function contentSnareClientFactory(options: ContentSnareFactoryOptions = 
       fetch: app.fetch,
       clock: app.clock,
       limiter,
-      sleep: options.sleep,
+      sleep: options.sleep ?? app.sleep,
       logger: ctx.logger,
       metrics: app.metrics,
     });

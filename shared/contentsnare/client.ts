@@ -5,7 +5,7 @@ import { sameOriginFetch } from '../http/same-origin-fetch';
 import { silentLogger, type Logger } from '../observability/logger';
 import { noMetrics, type Metrics } from '../observability/metrics';
 import type { Clock, Fetch } from '../ports';
-import type { TokenProvider } from '../connections/token-provider';
+import type { TokenProvider } from '../ports/token-provider';
 import { realSleep, type ContentSnareRateLimiter, type RateKind, type Sleep } from './rate-limiter';
 import { backoffMs, retryAfterMs } from './retry-after';
 import { contentSnareHttpError } from './upstream-errors';

@@ -1,15 +1,13 @@
 import { AppError } from '../domain/errors';
 import { noMetrics, type Metrics } from '../observability/metrics';
-import type { Clock, Store } from '../ports';
+import { realSleep, type Clock, type Sleep, type Store } from '../ports';
+
+export { realSleep, type Sleep };
 import { KeyedBatcher } from './keyed-batcher';
 import { RateBucketStore } from './rate-bucket';
 import { earliestSlot, withGrant, type WindowPolicy } from './sliding-window';
 
 export type RateKind = 'read' | 'write';
-export type Sleep = (ms: number) => Promise<void>;
-
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
 export interface RateLimiterOptions {
   store: Store;
   clock: Clock;

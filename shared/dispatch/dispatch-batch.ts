@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { backoffSeconds } from './backoff';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';

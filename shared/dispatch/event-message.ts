@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { TriggerEvent } from '../domain/model';
 import { isTriggerId } from '../domain/triggers';
 import type { OutgoingMessage } from '../ports';

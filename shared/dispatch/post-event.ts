@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { TriggerEvent } from '../domain/model';
 import { parseRetryAfter } from './backoff';
 import { eventBody, signatureHeaders } from './sign-event';

@@ -1,7 +1,7 @@
 /**
  * The error family. Every failure the product reports carries a stable string `code`;
  * entry points map codes to HTTP status or retry behaviour in one place
- * (shared/http/error-response.ts, the consumers' retry policy).
+ * (`statusByCode` in shared/http/responses.ts, the consumers' retry policy).
  */
 export const errorCodes = [
   'invalid_input',

@@ -39,8 +39,8 @@ export interface StoredToken {
   /**
    * The origin (`https://api.github.com`) the token was issued for: the provider's API for
    * OAuth tokens, the base a user-made token was verified at. Code-host requests refuse to
-   * carry it anywhere else (shared/connections/code-host-access.ts). Absent on tokens stored
-   * before origins were recorded: see `boundOrigin` in shared/connections/token-origin.ts.
+   * carry it anywhere else (shared/github/code-host-access.ts). Absent on tokens stored
+   * before origins were recorded: see `boundOrigin` in shared/oauth/token-origin.ts.
    */
   origin?: string;
   /** Epoch ms after which the refresh token is dead too (GitHub's `refresh_token_expires_in`). */

@@ -23,7 +23,7 @@ type Where = 'repo-or-org' | 'org-only' | 'org-hook-or-account-poll' | 'account-
 interface Row {
   title: string;
   description: string;
-  /** What counts and what does not, as the code host really behaves (README "Triggers"). */
+  /** What counts and what does not, as the code host really behaves (docs/triggers.md). */
   includes: string;
   events: string[];
   filters: Array<keyof SubscriptionFilters>;

@@ -7,7 +7,7 @@ import type { StepContext, ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
 import { githubApiBase, githubTimeoutMs, githubUserAgent, type GitHubClient } from './octokit';
 import { pickHeaders, readResponseData } from '../http/read-response';
-import { codeHostAccess } from '../connections/code-host-access';
+import { codeHostAccess } from './code-host-access';
 
 /**
  * `github.api_call`: any REST call the pre-built steps do not cover, with the connected
@@ -101,7 +101,7 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
       if (attempt < maxRateLimitRetries && wait <= ctx.app.config.rateLimitMaxWaitSeconds) {
         ctx.logger.warn('code host rate limit reached; waiting', { retryAfter: wait, attempt });
         ctx.app.metrics.count('rate_limit_waits', 1, { provider: 'github' });
-        await new Promise((r) => setTimeout(r, wait * 1000));
+        await ctx.app.sleep(wait * 1000);
         continue;
       }
     }

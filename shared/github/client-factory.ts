@@ -1,4 +1,4 @@
-import { codeHostAccess } from '../connections/code-host-access';
+import { codeHostAccess } from './code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
 import { createGitHubClient, githubTimeoutMs, type GitHubClient } from './octokit';
 
@@ -16,6 +16,6 @@ export const githubClientFactory: ClientFactory<GitHubClient> = async (connectio
     timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
     logger: ctx.logger,
     metrics: ctx.app.metrics,
-    throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds },
+    throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds, sleep: ctx.app.sleep },
   });
 };

@@ -8,7 +8,7 @@ import { sameOriginFetch } from '../http/same-origin-fetch';
 import { timedFetch } from '../http/timed-fetch';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
-import type { Fetch } from '../ports';
+import { realSleep, type Fetch, type Sleep } from '../ports';
 
 export { mapGitHubError } from './github-errors';
 
@@ -34,6 +34,8 @@ export interface GitHubThrottleOptions {
   serverErrorRetries?: number;
   /** Milliseconds per "second" of waiting: 1000 in production; tests shrink it to stay fast. */
   msPerSecond?: number;
+  /** How rate-limit waits are waited (the context's sleep); the plugins' own delay is then zero. */
+  sleep?: Sleep;
 }
 
 export interface GitHubClientOptions {
@@ -91,7 +93,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const maxWait = t.maxWaitSeconds ?? 30;
   const rateLimitRetries = t.rateLimitRetries ?? 2;
   const msPerSecond = t.msPerSecond ?? 1000;
-  const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * msPerSecond));
+  const sleepSeconds = (seconds: number) => (t.sleep ?? realSleep)(seconds * msPerSecond);
 
   const client = new GitHubOctokit({
     auth: options.token,
@@ -108,12 +110,14 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     },
     throttle: {
       id: t.id ?? 'default',
-      retryAfterBaseValue: msPerSecond,
+      // The handlers below wait out a limit themselves, on the injected sleep: the plugin retries at once after.
+      retryAfterBaseValue: 0,
       fallbackSecondaryRateRetryAfter: secondaryFallbackSeconds,
-      onRateLimit: (retryAfter, req, _octokit, retryCount) => {
+      onRateLimit: async (retryAfter, req, _octokit, retryCount) => {
         const retrying = retryCount < rateLimitRetries && retryAfter <= maxWait;
         logger.warn('code host rate limit reached', { method: req.method, url: req.url, retryAfter, retryCount, retrying });
         if (retrying) options.metrics?.count('rate_limit_waits', 1, { provider: 'github' });
+        if (retrying) await sleepSeconds(retryAfter);
         return retrying;
       },
       onSecondaryRateLimit: async (retryAfter, req, _octokit, retryCount) => {
@@ -122,7 +126,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
         const retrying = retryCount < rateLimitRetries && wait <= maxWait;
         logger.warn('code host secondary rate limit reached', { method: req.method, url: req.url, retryAfter: wait, retryCount, retrying });
         if (retrying) options.metrics?.count('rate_limit_waits', 1, { provider: 'github' });
-        if (retrying && wait > retryAfter) await sleep(wait - retryAfter);
+        if (retrying) await sleepSeconds(wait);
         return retrying;
       },
     },

@@ -11,5 +11,5 @@ export const githubTools: ProviderTools<GitHubClient> = {
   provider: 'github',
   steps: [...(githubSteps as ToolStep<z.ZodType, GitHubClient>[]), apiCall as unknown as ToolStep<z.ZodType, GitHubClient>],
   client: githubClientFactory,
-  mapError: (e) => mapGitHubError(e),
+  mapError: (e, nowMs) => mapGitHubError(e, nowMs),
 };

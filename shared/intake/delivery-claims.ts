@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { Logger } from '../observability/logger';
 import type { Key } from '../ports';
 import { claimOnce, finishOnce, releaseOnce, type HeldClaim, type OnceClaim } from '../store/once-claim';

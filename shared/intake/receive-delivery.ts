@@ -1,14 +1,14 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { mapDelivery } from '../domain/mapping/map-delivery';
 import type { MappedEvent } from '../domain/mapping/types';
 import { verifySignature } from '../github/webhooks/signature';
 import { keys } from '../store/table-design';
-import { EndpointRepo } from '../subscriptions/endpoint-repo';
+import { EndpointRepo } from '../store/endpoint-repo';
 import { DeadlineExceededError, withDeadline } from './deadline';
 import { DeliveryClaims } from './delivery-claims';
 import { endpointRouting } from './endpoint-cache';
 import { checkDeliveryHeaders } from './delivery-headers';
-import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from './fan-out';
+import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../dispatch/fan-out';
 
 export interface DeliveryRequest {
   endpointId: string;

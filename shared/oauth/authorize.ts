@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { Config } from '../config/config';
-import { ConnectionRepo } from '../connections/connection-repo';
-import { connectionTargetOrigin, providerApiOrigin } from '../connections/token-origin';
+import { ConnectionRepo } from '../store/connection-repo';
+import { connectionTargetOrigin, providerApiOrigin } from './token-origin';
 import { AppError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';

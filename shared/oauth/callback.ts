@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError, InvalidInputError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import { AccountLookupError, identifyAccount } from './identify';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { Config } from '../config/config';
 import { AppError } from '../domain/errors';
 import { providers, type Provider } from '../domain/model';

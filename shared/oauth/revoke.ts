@@ -1,11 +1,16 @@
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
-import type { RevokeOutcome } from '../connections/disconnect';
-import { readStoredToken } from '../connections/stored-token';
-import { boundOrigin, originOf } from '../connections/token-origin';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
+import { readStoredToken } from '../store/stored-token';
+import { boundOrigin, originOf } from './token-origin';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken } from '../domain/model';
 import { clientCredentials } from './providers';
+
+/** What revocation did: `revoked` only when the provider confirmed it; `note` says why not otherwise. */
+export interface RevokeOutcome {
+  revoked: boolean;
+  note?: string;
+}
 
 export interface RevokeResult {
   revoked: boolean;

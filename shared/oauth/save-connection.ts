@@ -1,7 +1,7 @@
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
-import { writeStoredToken } from '../connections/stored-token';
-import { connectionTargetOrigin, providerApiOrigin } from '../connections/token-origin';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
+import { writeStoredToken } from '../store/stored-token';
+import { connectionTargetOrigin, providerApiOrigin } from './token-origin';
 import type { Connection, Provider, StoredToken } from '../domain/model';
 import { secretNames } from '../domain/model';
 import type { AccountIdentity } from './identify';

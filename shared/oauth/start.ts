@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError, InvalidInputError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import { providerAuthorizeUrl } from './authorize';

@@ -6,6 +6,8 @@ import { metricNamespace } from './metric-names';
 
 /** One function's logger and metrics: the same instances for its AppContext and its wrapper. */
 export interface LambdaObservability {
+  /** The function's role: the `service` of its log lines and metrics. */
+  name: string;
   logger: LambdaLogger;
   metrics: EmfMetrics;
 }
@@ -17,12 +19,14 @@ const levels = new Set<LogLevel>(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']);
  * The logger and metrics of function `name`, created once per container. Built from
  * `STAGE` and `LOG_LEVEL` directly rather than the config: the wrapper needs them before
  * the AppContext exists, and a bad LOG_LEVEL must not stop the function (INFO then).
+ * `env` is the function's environment, which only its deps.ts reads.
  */
-export function lambdaObservability(name: string, env: Record<string, string | undefined> = process.env): LambdaObservability {
+export function lambdaObservability(name: string, env: Record<string, string | undefined>): LambdaObservability {
   let found = instances.get(name);
   if (!found) {
     const level = (env.LOG_LEVEL ?? 'INFO').toUpperCase() as LogLevel;
     found = {
+      name,
       logger: createLambdaLogger(name, levels.has(level) ? level : 'INFO'),
       metrics: createEmfMetrics(metricNamespace, env.STAGE ?? 'dev', { service: name }),
     };
@@ -36,8 +40,8 @@ export function lambdaObservability(name: string, env: Record<string, string | u
  * line per container, an `invocation failed` line (redacted) when it throws, and the
  * metrics counted during the invocation flushed as EMF after it, whatever happened.
  */
-export function withObservability<E, R>(name: string, handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
-  const { logger, metrics } = lambdaObservability(name);
+export function withObservability<E, R>(observability: LambdaObservability, handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
+  const { name, logger, metrics } = observability;
   let cold = true;
   return async (event, context) => {
     if (context) logger.addContext(context);

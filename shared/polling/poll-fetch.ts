@@ -1,5 +1,5 @@
-import type { AppContext } from '../app/context';
-import { codeHostAccess } from '../connections/code-host-access';
+import type { AppContext } from '../ports/app-context';
+import { codeHostAccess } from '../github/code-host-access';
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
 import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';

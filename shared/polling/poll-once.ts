@@ -1,9 +1,9 @@
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
 import { AppError } from '../domain/errors';
 import type { Connection, Subscription } from '../domain/model';
 import { keys } from '../store/table-design';
-import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../store/subscription-repo';
 import { runFairPool } from './fair-pool';
 import { roundTokens } from './round-tokens';
 import { readConnectionCursors, type SourceCursor } from './source-cursor';

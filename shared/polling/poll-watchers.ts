@@ -1,8 +1,8 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { mapPolledWatcher } from '../domain/mapping/map-polled';
 import type { Connection, Subscription } from '../domain/model';
 import { repoPath } from '../github/webhooks/rest-call';
-import { buildTriggerEvents, enqueueEvents } from '../intake/fan-out';
+import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
 import { keys } from '../store/table-design';
 import { fetchListPage } from './poll-fetch';
 import { maxPollPages } from './poll-pages';

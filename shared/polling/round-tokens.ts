@@ -1,5 +1,5 @@
 import type { Connection } from '../domain/model';
-import type { TokenCredential, TokenProvider } from '../connections/token-provider';
+import type { TokenCredential, TokenProvider } from '../ports/token-provider';
 
 /**
  * A token provider for one polling round: each connection's credential is read once and

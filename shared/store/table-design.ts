@@ -2,7 +2,7 @@
  * One table for everything (single-table design). Keys are strings `pk`/`sk`; two global
  * secondary indexes: `gsi1` (routing: which subscriptions an event reaches) and `gsi2`
  * (listings); a TTL attribute `ttl` (epoch seconds). Every read path is a GetItem or a
- * Query, never a Scan; the access patterns are listed in the README.
+ * Query, never a Scan; the access patterns are listed in docs/architecture.md, "Table design".
  * Both the CDK stack and the local runtime create the table from this description.
  */
 export const tableDesign = {

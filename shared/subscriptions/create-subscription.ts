@@ -1,15 +1,15 @@
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
 import { isRepositoryAllowed } from '../domain/allow-list';
 import { AppError } from '../domain/errors';
 import type { Connection, EndpointTarget, Subscription } from '../domain/model';
 import { recordBaseline } from '../polling/poll-baseline';
-import { endpointIdFor } from './endpoint-repo';
+import { endpointIdFor } from '../store/endpoint-repo';
 import { ensureHook, releaseEndpoint } from './endpoint-hook';
 import { withLease } from '../store/lease';
 import { parseSubscriptionRequest, type SubscriptionRequest } from './subscription-input';
 import { resolveColumn } from './resolve-column';
-import { SubscriptionRepo } from './subscription-repo';
+import { SubscriptionRepo } from '../store/subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';
 
 async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise<Connection> {

@@ -1,10 +1,10 @@
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
 import { AppError } from '../domain/errors';
 import { keys } from '../store/table-design';
 import { releaseEndpoint, type ReleaseOutcome } from './endpoint-hook';
 import { withLease } from '../store/lease';
-import { SubscriptionRepo } from './subscription-repo';
+import { SubscriptionRepo } from '../store/subscription-repo';
 
 export interface DeletedSubscription extends ReleaseOutcome {
   id: string;

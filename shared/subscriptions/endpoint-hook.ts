@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../app/context';
-import { codeHostAccess } from '../connections/code-host-access';
+import type { AppContext } from '../ports/app-context';
+import { codeHostAccess } from '../github/code-host-access';
 import { ConditionFailedError } from '../domain/errors';
 import { secretNames, type Connection, type Endpoint, type EndpointTarget } from '../domain/model';
 import type { TriggerId } from '../domain/triggers';
 import { createHook, deleteHook, findHookByUrl, updateHook, type HookConfig } from '../github/webhooks/hook-registration';
-import { EndpointRepo, endpointIdFor } from './endpoint-repo';
-import { SubscriptionRepo } from './subscription-repo';
+import { EndpointRepo, endpointIdFor } from '../store/endpoint-repo';
+import { SubscriptionRepo } from '../store/subscription-repo';
 import { hookEventsFor } from './trigger-rules';
 
 /** The URL the code host posts an endpoint's deliveries to. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { AppContext } from '../app/context';
-import { codeHostAccess } from '../connections/code-host-access';
+import type { AppContext } from '../ports/app-context';
+import { codeHostAccess } from '../github/code-host-access';
 import { AppError, InvalidInputError } from '../domain/errors';
 import type { Connection, SubscriptionTarget } from '../domain/model';
 import { isOk, orgPath, repoPath, restCall, upstreamMessage } from '../github/webhooks/rest-call';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { CodeHostAccess } from '../connections/code-host-access';
+import type { CodeHostAccess } from '../github/code-host-access';
 import { AppError } from '../domain/errors';
 import type { Endpoint } from '../domain/model';
 import { hooksPath } from '../github/webhooks/hook-registration';

@@ -1,10 +1,10 @@
-import type { AppContext } from '../app/context';
-import { codeHostAccess } from '../connections/code-host-access';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { codeHostAccess } from '../github/code-host-access';
+import { ConnectionRepo } from '../store/connection-repo';
 import type { Endpoint } from '../domain/model';
 import type { Store } from '../ports';
 import { keys } from '../store/table-design';
-import { EndpointRepo } from '../subscriptions/endpoint-repo';
+import { EndpointRepo } from '../store/endpoint-repo';
 import { listHookDeliveries, requestRedelivery, type HookDelivery } from './hook-deliveries';
 
 export interface SweepReport {

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import * as z from 'zod';
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
 import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';
 import { fieldProblems } from '../domain/validation';
 import { assertRepositoryAllowed } from '../domain/allow-list';
@@ -63,7 +63,7 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
       const data = await step.run(parsed.data, client, stepCtx);
       result = { ok: true, data: data ?? null };
     } catch (e) {
-      throw provider.mapError?.(e) ?? e;
+      throw provider.mapError?.(e, ctx.clock.now()) ?? e;
     }
   } catch (e) {
     if (e instanceof AppError) result = failure(e);

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import { lambdaMaxBodyBytes } from '../http/body-limits';
 import { json, statusByCode } from '../http/responses';

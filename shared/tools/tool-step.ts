@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Connection, Provider } from '../domain/model';
 import type { Logger } from '../observability/logger';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import type { AppError } from '../domain/errors';
 
 /** What a step's `run` receives besides its validated input. */
@@ -39,7 +39,8 @@ export interface ProviderTools<Client = unknown> {
   client: ClientFactory<Client>;
   /**
    * Turns the provider client's own failures (e.g. Octokit's RequestError) into AppErrors;
-   * undefined for values it does not recognise (those become `internal`).
+   * undefined for values it does not recognise (those become `internal`). `nowMs` is the
+   * context's clock, which a rate limit's reset time is counted from.
    */
-  mapError?: (e: unknown) => AppError | undefined;
+  mapError?: (e: unknown, nowMs: number) => AppError | undefined;
 }

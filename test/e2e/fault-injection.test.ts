@@ -13,7 +13,7 @@ import { inProgressLeaseSeconds } from '../../shared/dispatch/dispatch-claim';
 import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
 import { keys } from '../../shared/store/table-design';
-import { buildLocalContext } from '../../local/local-context';
+import { buildLocalContext } from '../../shared/wiring/local-context';
 import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../helpers/seed';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import type { PollableQueue } from '../../shared/ports';
 

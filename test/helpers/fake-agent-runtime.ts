@@ -39,7 +39,7 @@ export class FakeAgentRuntime {
 
   /**
    * Whether a request's timestamped signature holds, as an agent runtime checks it to refuse
-   * replays (README "Trigger events"): `X-Signature-256-Timestamped` is `sha256=` + the HMAC
+   * replays (docs/triggers.md, "What the agent runtime receives"): `X-Signature-256-Timestamped` is `sha256=` + the HMAC
    * of `<X-Signature-Timestamp>.<body>`, and the timestamp is within `toleranceSeconds` of `nowMs`.
    */
   static timestampedSignatureValid(req: RecordedRequest, secret: string, nowMs: number, toleranceSeconds = 300): boolean {

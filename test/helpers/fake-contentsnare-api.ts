@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * The partner API's documented endpoints as state and rules, written from
- * `shared/spec/contentsnare-partner-api.md` (the reference), never from our client:
+ * `../shared/spec/contentsnare-partner-api.md` beside the repository (the reference), never from our client:
  * - request body fields and query parameters are the reference's own; a field or parameter
  *   it does not name, or one of the wrong JSON type, is a PROBLEM: recorded (tests assert
  *   `problems` is empty) and answered 422 naming it, so a wrong client fails loudly;

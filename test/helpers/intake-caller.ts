@@ -1,7 +1,7 @@
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest } from '../../shared/http/types';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import type { Shot } from './seed';
 
 /** The intake's routes called in-process (no socket): for counting calls and comparing costs. */

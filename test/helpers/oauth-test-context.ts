@@ -1,5 +1,5 @@
-import type { AppContext } from '../../shared/app/context';
-import { RefreshingTokenProvider, type RefreshOptions } from '../../shared/connections/refreshing-token-provider';
+import type { AppContext } from '../../shared/ports/app-context';
+import { RefreshingTokenProvider, type RefreshOptions } from '../../shared/oauth/refreshing-token-provider';
 import { createRouter } from '../../shared/http/router';
 import type { HttpResponse } from '../../shared/http/types';
 import { routes } from '../../functions/oauth/routes';

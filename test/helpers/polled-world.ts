@@ -1,7 +1,7 @@
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { writeCursor } from '../../shared/polling/poll-cursor';
-import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { FakePolledLists } from './fake-polled-lists';
 
 export interface WorldShape {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../shared/app/context';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import type { AppContext } from '../../shared/ports/app-context';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { secretNames, type Connection, type Subscription } from '../../shared/domain/model';
-import { EndpointRepo, endpointIdFor } from '../../shared/subscriptions/endpoint-repo';
-import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { examplePayload, sign } from './signed-delivery';
 
 /** One signed delivery, ready to send (tests in-process, the benchmark over HTTP). */

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocalQueues, type LocalQueues } from '../../shared/adapters/local/local-queues';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { loadConfig } from '../../shared/config/config';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { SecretTokenProvider } from '../../shared/connections/secret-token-provider';
-import { writeStoredToken } from '../../shared/connections/stored-token';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { SecretTokenProvider } from '../../shared/oauth/secret-token-provider';
+import { writeStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
@@ -83,6 +83,7 @@ export async function testContext(env: Record<string, string | undefined> = {}, 
     secrets,
     blobs,
     clock,
+    sleep: clock.sleep,
     fetch: globalThis.fetch,
     logger: createJsonLogger({ level: 'DEBUG', write: (l) => logLines.push(l) }),
     metrics,

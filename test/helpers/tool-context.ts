@@ -1,13 +1,14 @@
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { loadConfig } from '../../shared/config/config';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { SecretTokenProvider } from '../../shared/connections/secret-token-provider';
-import { writeStoredToken } from '../../shared/connections/stored-token';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { SecretTokenProvider } from '../../shared/oauth/secret-token-provider';
+import { writeStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
 import { systemClock, type Clock, type SecretStore } from '../../shared/ports';
 import { testStore } from './dynamo';
+import { TestClock } from './test-clock';
 
 export class MemorySecrets implements SecretStore {
   readonly values = new Map<string, string>();
@@ -28,6 +29,8 @@ export interface ToolTestContext {
   secrets: MemorySecrets;
   /** Every log line written, for "no token in any log line" checks. */
   logLines: string[];
+  /** Every wait the code asked for (ms), in order: rate-limit waits take no time in tests. */
+  sleeps: number[];
   /** Stores a connection and its token; returns the connection. */
   connect(c?: Partial<Connection>, token?: string): Promise<Connection>;
 }
@@ -43,6 +46,7 @@ export async function toolTestContext(env: Record<string, string> = {}, clock: C
   const secrets = new MemorySecrets();
   const metrics = new InMemoryMetrics();
   const logLines: string[] = [];
+  const sleeps: number[] = [];
   const logger = createJsonLogger({ level: 'DEBUG', write: (l) => logLines.push(l) });
   const unused = () => {
     throw new Error('not used by tool steps');
@@ -54,6 +58,11 @@ export async function toolTestContext(env: Record<string, string> = {}, clock: C
     secrets,
     blobs: { put: async () => unused(), get: async () => unused(), delete: async () => unused() },
     clock,
+    // Waits take no time: each one is recorded (`sleeps`) and moves a TestClock when the test gave one.
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      if (clock instanceof TestClock) clock.advance(ms);
+    },
     fetch: globalThis.fetch,
     logger,
     metrics,
@@ -68,6 +77,7 @@ export async function toolTestContext(env: Record<string, string> = {}, clock: C
     metrics,
     secrets,
     logLines,
+    sleeps,
     connect: async (c = {}, token = 'ghp_testtoken000000000000000000000000000') => {
       const now = new Date().toISOString();
       const connection: Connection = {

@@ -4,7 +4,7 @@ import { secretNames } from '../../shared/domain/model';
 import { guardedFetch, type Resolver } from '../../shared/http/guarded-fetch';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest } from '../../shared/http/types';
-import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';

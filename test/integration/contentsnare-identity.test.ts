@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { readStoredToken } from '../../shared/connections/stored-token';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { readStoredToken } from '../../shared/store/stored-token';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 
 /**

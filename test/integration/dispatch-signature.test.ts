@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
-import { enqueueEvents } from '../../shared/intake/fan-out';
+import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import type { RecordedRequest } from '../helpers/fake-http';
 import { consumerPass } from '../helpers/consumer-pass';
 import { stopTestDynamo } from '../helpers/dynamo';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { inProgressLeaseSeconds } from '../../shared/dispatch/dispatch-claim';
-import { enqueueEvents } from '../../shared/intake/fan-out';
+import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { consumerPass } from '../helpers/consumer-pass';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';

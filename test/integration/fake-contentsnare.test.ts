@@ -3,7 +3,7 @@ import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-co
 
 /**
  * The fake itself, driven with plain fetch, held to the partner API reference
- * (shared/spec/contentsnare-partner-api.md): if it agreed with a wrong client, the step
+ * (../shared/spec/contentsnare-partner-api.md beside the repository): if it agreed with a wrong client, the step
  * tests would prove nothing.
  */
 let fake: FakeContentSnare;

@@ -184,7 +184,10 @@ describe('github.api_call', () => {
   it('waits out a short retry-after and then succeeds', async () => {
     let n = 0;
     host.setHandler(() => (n++ === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'slow down' } } : { body: { ok: 1 } }));
+    const slept = t.sleeps.length;
     expect(await call({ method: 'GET', endpoint: '/user' })).toMatchObject({ ok: true, data: { status: 200, data: { ok: 1 } } });
     expect(host.requests).toHaveLength(2);
+    // The wait went through the context's sleep (instant in tests), for the whole retry-after.
+    expect(t.sleeps.slice(slept)).toEqual([1000]);
   });
 });

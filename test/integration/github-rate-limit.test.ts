@@ -72,9 +72,12 @@ describe('code host rate limits and retries', () => {
 
   it('waits at least 60 s for a secondary limit without retry-after, then longer each time', async () => {
     failing({ status: 403, body: { message: 'You have exceeded a secondary rate limit.' } }, 2);
-    // 60 + 120 "seconds" fit within a wait limit of 1000.
-    expect((await client({ maxWaitSeconds: 1000, msPerSecond: 0.1 }).rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
+    // 60 + 120 seconds fit within a wait limit of 1000; they are waited on the injected sleep, in full and at once.
+    const sleeps: number[] = [];
+    const sleep = async (ms: number) => void sleeps.push(ms);
+    expect((await client({ maxWaitSeconds: 1000, msPerSecond: 1000, sleep }).rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(3);
+    expect(sleeps).toEqual([60_000, 120_000]);
     host.requests.length = 0;
     // The default wait limit (30 s) is below the 60 s floor: give up with rate_limited.
     failing({ status: 403, body: { message: 'You have exceeded a secondary rate limit.' } });

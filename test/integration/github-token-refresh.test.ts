@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { readStoredToken } from '../../shared/connections/stored-token';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { readStoredToken } from '../../shared/store/stored-token';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import { allProviderTools } from '../../shared/tools/registry';
+import { allProviderTools } from '../../functions/tool-step/registry';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 
 // Issue 11 item 4: the code host's user access tokens that expire (GitHub Apps, OAuth apps

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../helpers/seed';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
 import { createRouter } from '../../shared/http/router';
 import { inProgressLeaseSeconds } from '../../shared/dispatch/dispatch-claim';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { disconnect } from '../../shared/connections/disconnect';
-import { readStoredToken } from '../../shared/connections/stored-token';
+import { readStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';

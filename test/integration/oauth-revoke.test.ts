@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStoredToken } from '../../shared/connections/stored-token';
+import { readStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { revokeConnection, revokeForDisconnect } from '../../shared/oauth/revoke';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { readStoredToken } from '../../shared/connections/stored-token';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { readStoredToken } from '../../shared/store/stored-token';
 import { keys } from '../../shared/store/table-design';
 import { appOrigin, oauthTestContext, publicUrl, type OAuthTestContext } from '../helpers/oauth-test-context';
 

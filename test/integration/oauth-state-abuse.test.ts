@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { secretNames } from '../../shared/domain/model';
 import { stateHash } from '../../shared/oauth/pkce';
 import { keys } from '../../shared/store/table-design';

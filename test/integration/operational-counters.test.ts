@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { writeStoredToken } from '../../shared/connections/stored-token';
+import { writeStoredToken } from '../../shared/store/stored-token';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { apiCall } from '../../shared/github/api-call';
 import { githubClientFactory } from '../../shared/github/client-factory';
 import { mapGitHubError } from '../../shared/github/github-errors';
 import { createGitHubClient, type GitHubClient } from '../../shared/github/octokit';
-import { enqueueEvents } from '../../shared/intake/fan-out';
+import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { consumerPass } from '../helpers/consumer-pass';
 import { silentLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
@@ -147,7 +147,7 @@ describe('code host rate-limit waits', () => {
     expect(waits(metrics)).toBe(1);
   });
 
-  // The factory waits in real seconds and treats retry-after 0 as absent: these two wait 1 s each.
+  // The factory waits on the context's sleep (recorded, instant here) and treats retry-after 0 as absent: these two wait 1 s each.
   describe('through the tool-step wiring (client factory, github.api_call)', () => {
     let t: ToolTestContext;
     let connectionId: string;
@@ -171,6 +171,7 @@ describe('code host rate-limit waits', () => {
       expect(result).toMatchObject({ ok: true });
       expect(host.requests).toHaveLength(2);
       expect(waits(t.metrics)).toBe(before + 1);
+      expect(t.sleeps.at(-1)).toBe(1000);
     });
 
     it('github.api_call: a rate-limit answer it waits out is counted', async () => {
@@ -179,6 +180,7 @@ describe('code host rate-limit waits', () => {
       const result = await invokeTool(t.ctx, { toolId: 'github.api_call', connectionId, input: { method: 'GET', endpoint: '/x' } }, tools);
       expect(result).toMatchObject({ ok: true });
       expect(waits(t.metrics)).toBe(before + 1);
+      expect(t.sleeps.at(-1)).toBe(1000);
     });
   });
 });

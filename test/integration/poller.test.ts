@@ -4,7 +4,7 @@ import { createRouter } from '../../shared/http/router';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { sourceCursorKey } from '../../shared/polling/source-cursor';
 import { keys } from '../../shared/store/table-design';
-import { SubscriptionRepo } from '../../shared/subscriptions/subscription-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';

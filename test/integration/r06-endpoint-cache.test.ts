@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { secretNames } from '../../shared/domain/model';
 import type { Store } from '../../shared/ports';
-import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { issueOpenedBody, seedTenant, signedShot } from '../helpers/seed';
 import { intakeCaller } from '../helpers/intake-caller';
 import { stopTestDynamo } from '../helpers/dynamo';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { loadConfig } from '../../shared/config/config';
 import { AppError } from '../../shared/domain/errors';
 import type { Connection } from '../../shared/domain/model';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
-import type { AppContext } from '../../shared/app/context';
+import type { AppContext } from '../../shared/ports/app-context';
 import { createRouter } from '../../shared/http/router';
 import type { Store } from '../../shared/ports';
-import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';

@@ -3,7 +3,7 @@ import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { secretNames } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';
 import { keys } from '../../shared/store/table-design';
-import { EndpointRepo } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';

@@ -4,7 +4,7 @@ import { keys } from '../../shared/store/table-design';
 import { deliveryLeaseSeconds } from '../../shared/intake/delivery-claims';
 import { claimOnce } from '../../shared/store/once-claim';
 import { maxRedeliveriesPerGuid, sweepOnce } from '../../shared/sweep/sweep-once';
-import { EndpointRepo, endpointIdFor } from '../../shared/subscriptions/endpoint-repo';
+import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub, type FakeHook } from '../helpers/fake-github-server';
 import { testContext, type TestContext } from '../helpers/test-context';

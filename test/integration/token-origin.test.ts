@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeHostAccess } from '../../shared/connections/code-host-access';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
+import { codeHostAccess } from '../../shared/github/code-host-access';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
-import { readStoredToken, writeStoredToken } from '../../shared/connections/stored-token';
+import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { invokeTool } from '../../shared/tools/invoke';
-import { allProviderTools } from '../../shared/tools/registry';
+import { allProviderTools } from '../../functions/tool-step/registry';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 

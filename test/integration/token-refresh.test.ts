@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionRepo } from '../../shared/connections/connection-repo';
-import { readStoredToken, writeStoredToken } from '../../shared/connections/stored-token';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
 import { AppError } from '../../shared/domain/errors';
 import { secretNames, type Connection } from '../../shared/domain/model';
 import type { SecretStore } from '../../shared/ports';
-import { RefreshingTokenProvider } from '../../shared/connections/refreshing-token-provider';
+import { RefreshingTokenProvider } from '../../shared/oauth/refreshing-token-provider';
 import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 
 let t: OAuthTestContext;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildAwsCoreContext } from '../../shared/app/aws-core-context';
-import { sqsQueue } from '../../shared/app/aws-sqs';
+import { buildAwsCoreContext } from '../../shared/wiring/aws-core-context';
+import { sqsQueue } from '../../shared/wiring/aws-sqs';
 import { loadConfig } from '../../shared/config/config';
 import type { Store } from '../../shared/ports';
 
@@ -22,6 +22,18 @@ describe('buildAwsCoreContext: the adapters a role is built with', () => {
     const ctx = buildAwsCoreContext(loadConfig({ QUEUE_URL: url }), { queue: sqsQueue(sqs) }, { store, secretsManager: new Recorder() });
     await ctx.queue.sendBatch([{ id: 'a', body: 'x' }]);
     expect(sqs.inputs[0]?.QueueUrl).toBe(url);
+  });
+
+  it('gives the consumer a queue that postpones messages on the same URL (typed: the dispatch handler checks nothing)', async () => {
+    const sqs = new Recorder();
+    const ctx = buildAwsCoreContext(loadConfig({ QUEUE_URL: url }), { queue: sqsQueue(sqs) }, { store, secretsManager: new Recorder() });
+    await ctx.queue.changeVisibility('handle-1', 30);
+    expect(sqs.inputs[0]).toMatchObject({ QueueUrl: url, ReceiptHandle: 'handle-1', VisibilityTimeout: 30 });
+  });
+
+  it('answers not_configured when a role without the queue postpones a message', async () => {
+    const ctx = buildAwsCoreContext(loadConfig({}), {}, { store, secretsManager: new Recorder() });
+    await expect(ctx.queue.changeVisibility('handle-1', 30)).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('cannot postpone') });
   });
 
   it('says the function was built without an adapter, rather than blaming the setting, when a role has none', async () => {

@@ -90,8 +90,8 @@ describe('withObservability', () => {
   const emf = () => lines.filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Emf);
 
   it('flushes the invocation metrics after each invocation and logs the cold start once', async () => {
-    const handler = withObservability('metrics-test-a', async (n: number) => {
-      lambdaObservability('metrics-test-a').metrics.count('dispatch_delivered', n);
+    const handler = withObservability(lambdaObservability('metrics-test-a', {}), async (n: number) => {
+      lambdaObservability('metrics-test-a', {}).metrics.count('dispatch_delivered', n);
       return n * 2;
     });
     expect(await handler(2, context)).toBe(4);
@@ -103,8 +103,8 @@ describe('withObservability', () => {
   });
 
   it('flushes and logs a redacted failure when the handler throws, and rethrows', async () => {
-    const handler = withObservability('metrics-test-b', async () => {
-      lambdaObservability('metrics-test-b').metrics.count('dispatch_retry');
+    const handler = withObservability(lambdaObservability('metrics-test-b', {}), async () => {
+      lambdaObservability('metrics-test-b', {}).metrics.count('dispatch_retry');
       throw new Error('agent runtime refused Bearer abcdefgh12345');
     });
     await expect(handler(undefined, context)).rejects.toThrow('agent runtime refused');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { platformKey } from '../../local/cli/local-admin-client';
-import { buildAwsCoreContext } from '../../shared/app/aws-core-context';
+import { buildAwsCoreContext } from '../../shared/wiring/aws-core-context';
 import { ConfigError, loadConfig } from '../../shared/config/config';
 import { optionalSecret } from '../../shared/config/secret-config';
 import { createRouter } from '../../shared/http/router';

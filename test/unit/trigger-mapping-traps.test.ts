@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
-import { triggerEventId } from '../../shared/intake/fan-out';
+import { triggerEventId } from '../../shared/dispatch/fan-out';
 import { mapPolledGist, mapPolledRepository } from '../../shared/domain/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import { example } from '../fixtures/webhooks/examples';

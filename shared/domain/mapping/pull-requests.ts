@@ -5,7 +5,7 @@ import { envelopeSchema, labelSchema, pullRequestSchema, userSchema } from './sc
 /**
  * Pull request family: new / updated pull request, review request, review submitted.
  *
- * Choices (README "Triggers"):
+ * Choices (docs/triggers.md):
  * - new_pull_request = opened while not a draft, or ready_for_review (the spec: "opened or
  *   ready for review"). A draft that is opened is not yet up for review: it fires
  *   updated_pull_request only, and new_pull_request later when it is marked ready.

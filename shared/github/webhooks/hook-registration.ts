@@ -1,4 +1,4 @@
-import type { CodeHostAccess } from '../../connections/code-host-access';
+import type { CodeHostAccess } from '../code-host-access';
 import { AppError } from '../../domain/errors';
 import type { EndpointTarget } from '../../domain/model';
 import type { Fetch } from '../../ports';

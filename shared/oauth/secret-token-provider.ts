@@ -1,8 +1,8 @@
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
 import type { SecretStore } from '../ports';
-import { readStoredToken } from './stored-token';
-import type { TokenCredential, TokenProvider } from './token-provider';
+import { readStoredToken } from '../store/stored-token';
+import type { TokenCredential, TokenProvider } from '../ports/token-provider';
 
 /** Tokens that do not expire (code-host tokens): read from the secret store as they are. */
 export class SecretTokenProvider implements TokenProvider {

@@ -1,7 +1,7 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
-import { assertTokenOrigin, boundOrigin, connectionApiBase } from './token-origin';
+import { assertTokenOrigin, boundOrigin, connectionApiBase } from '../oauth/token-origin';
 
 export interface CodeHostAccess {
   baseUrl: string;

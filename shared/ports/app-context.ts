@@ -1,8 +1,8 @@
 import type { Config } from '../config/config';
-import type { TokenProvider } from '../connections/token-provider';
+import type { TokenProvider } from './token-provider';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
-import type { BlobStore, Clock, Fetch, Queue, SecretStore, Store } from '../ports';
+import type { BlobStore, Clock, Fetch, Queue, SecretStore, Sleep, Store } from './index';
 
 /**
  * Everything a function's core logic needs, built once per cold start by its `deps.ts`
@@ -15,6 +15,8 @@ export interface AppContext {
   secrets: SecretStore;
   blobs: BlobStore;
   clock: Clock;
+  /** Every wait (rate limits, backoff) goes through it, so a test clock can run them without waiting. */
+  sleep: Sleep;
   fetch: Fetch;
   logger: Logger;
   metrics: Metrics;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from '../domain/model';
 import type { Store } from '../ports';
-import { keys } from '../store/table-design';
+import { keys } from './table-design';
 
 type SubscriptionItem = Subscription & { pk: string; sk: string; gsi1pk: string; gsi1sk: string; gsi2pk: string; gsi2sk: string };
 

@@ -1,6 +1,6 @@
-import { contentsnareTools } from '../contentsnare/tools';
-import { githubTools } from '../github/tools';
-import type { ProviderTools } from './tool-step';
+import { contentsnareTools } from '../../shared/contentsnare/tools';
+import { githubTools } from '../../shared/github/tools';
+import type { ProviderTools } from '../../shared/tools/tool-step';
 
 /** Every provider's tool steps, in catalog order (code host first, then the collection service). */
 export function allProviderTools(): ProviderTools[] {

@@ -1,10 +1,9 @@
 import type { S3Sender } from '../adapters/aws/s3-blob-store';
 import type { SqsSender } from '../adapters/aws/sqs-queue';
 import type { Config } from '../config/config';
-import { buildAwsCoreContext, type AwsCoreOverrides } from './aws-core-context';
+import { buildAwsCoreContext, type AwsCoreOverrides, type LambdaContext } from './aws-core-context';
 import { s3Blobs } from './aws-s3';
 import { sqsQueue } from './aws-sqs';
-import type { AppContext } from './context';
 
 /** Replacements for what `buildAwsContext` would otherwise build (tests, scripts). */
 export interface AwsContextOverrides extends AwsCoreOverrides {
@@ -17,6 +16,6 @@ export interface AwsContextOverrides extends AwsCoreOverrides {
  * scripts. Lambda functions build theirs with `buildAwsCoreContext` and only the adapters
  * their role uses (functions/<name>/deps.ts), so they do not load SDK clients they never call.
  */
-export function buildAwsContext(config: Config, overrides: AwsContextOverrides = {}): AppContext {
+export function buildAwsContext(config: Config, overrides: AwsContextOverrides = {}): LambdaContext {
   return buildAwsCoreContext(config, { queue: sqsQueue(overrides.sqs), blobs: s3Blobs(overrides.s3) }, overrides);
 }

@@ -1,11 +1,11 @@
-import type { AppContext } from '../app/context';
-import { toQueueMessage } from '../dispatch/event-message';
+import type { AppContext } from '../ports/app-context';
+import { toQueueMessage } from './event-message';
 import type { MappedEvent } from '../domain/mapping/types';
 import type { Connection, Subscription, TriggerEvent } from '../domain/model';
 import { matchesSubscription } from '../domain/subscription-match';
 import type { TriggerId } from '../domain/triggers';
-import { stableId } from '../subscriptions/stable-id';
-import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+import { stableId } from '../domain/stable-id';
+import { SubscriptionRepo } from '../store/subscription-repo';
 import { isRepositoryAllowed } from '../domain/allow-list';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../domain/model';
 import type { Store } from '../ports';
-import { keys } from '../store/table-design';
+import { keys } from './table-design';
 
 type ConnectionItem = Connection & { pk: string; sk: string; gsi2pk: string; gsi2sk: string; version: number };
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken } from '../domain/model';
-import { oauthProviders } from '../oauth/providers';
+import { oauthProviders } from './providers';
 
 /** `https://ghe.example.com/api/v3` -> `https://ghe.example.com`. */
 export function originOf(url: string): string {

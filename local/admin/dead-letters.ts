@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { BlobStore, DeadLetter } from '../ports';
+import type { BlobStore, DeadLetter } from '../../shared/ports';
 
 /** One dead letter as an operator reads it: what it was, for whom, and since when. */
 export interface DeadLetterSummary {

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../ports/app-context';
+import { realSleep, type Sleep } from '../ports';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken } from '../domain/model';
-import { clientCredentials, oauthProviders } from '../oauth/providers';
-import { requestToken, TokenEndpointError } from '../oauth/token-client';
-import { ConnectionRepo } from './connection-repo';
+import { clientCredentials, oauthProviders } from './providers';
+import { requestToken, TokenEndpointError } from './token-client';
+import { ConnectionRepo } from '../store/connection-repo';
 import { acquireLease, releaseLease } from '../store/lease';
 import { credentialOf, SecretTokenProvider } from './secret-token-provider';
-import { readStoredToken, writeStoredToken } from './stored-token';
-import type { TokenCredential, TokenProvider } from './token-provider';
+import { readStoredToken, writeStoredToken } from '../store/stored-token';
+import type { TokenCredential, TokenProvider } from '../ports/token-provider';
 import { providerApiOrigin } from './token-origin';
 
-export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'>;
+export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'> & Partial<Pick<AppContext, 'sleep'>>;
 
 export interface RefreshOptions {
   /** Refresh when the token has less than this left (ms). */
@@ -21,13 +22,11 @@ export interface RefreshOptions {
   attempts?: number;
   /** How many times a worker that lost the lease looks again before giving up. */
   maxWaitPolls?: number;
-  /** Injected so tests need not wait for backoff. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Replaces the context's sleep (tests of the backoff). */
+  sleep?: Sleep;
   /** Identifies this worker on the lease row. */
   ownerId?: string;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Access tokens for every connection. The collection service's expire (about two hours), as
@@ -53,7 +52,7 @@ export class RefreshingTokenProvider implements TokenProvider {
       leaseSeconds: options.leaseSeconds ?? 30,
       attempts: options.attempts ?? 3,
       maxWaitPolls: options.maxWaitPolls ?? 60,
-      sleep: options.sleep ?? realSleep,
+      sleep: options.sleep ?? deps.sleep ?? realSleep,
       ownerId: options.ownerId ?? `worker-${randomUUID()}`,
     };
   }

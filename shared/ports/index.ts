@@ -11,6 +11,11 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Waits `ms` milliseconds (rate-limit waits, backoff); injected so tests run the waits on a test clock. */
+export type Sleep = (ms: number) => Promise<void>;
+
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
 /** Primary key of an item in the single table (see shared/store/table-design.ts). */
 export interface Key {
   pk: string;

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import type { AppContext } from '../shared/app/context';
-import type { Config } from '../shared/config/config';
-import { EncryptedSecretStore } from '../shared/adapters/local/encrypted-secret-store';
-import { FileBlobStore } from '../shared/adapters/local/file-blob-store';
-import { RefreshingTokenProvider } from '../shared/connections/refreshing-token-provider';
-import { outboundFetch } from '../shared/http/guarded-fetch';
-import type { Logger } from '../shared/observability/logger';
-import type { Metrics } from '../shared/observability/metrics';
-import { systemClock, type Queue, type Store } from '../shared/ports';
+import type { AppContext } from '../ports/app-context';
+import type { Config } from '../config/config';
+import { EncryptedSecretStore } from '../adapters/local/encrypted-secret-store';
+import { FileBlobStore } from '../adapters/local/file-blob-store';
+import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
+import { outboundFetch } from '../http/guarded-fetch';
+import type { Logger } from '../observability/logger';
+import type { Metrics } from '../observability/metrics';
+import { realSleep, systemClock, type Queue, type Store } from '../ports';
 
 export interface LocalContextInput {
   config: Config;
@@ -33,6 +33,7 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     secrets,
     blobs: new FileBlobStore(join(input.dataDir, 'blobs')),
     clock: systemClock,
+    sleep: realSleep,
     // Caller-chosen hosts checked by resolved address at connect time; loopback allowed locally.
     fetch: outboundFetch(config, true),
     logger: input.logger,

@@ -1,8 +1,8 @@
-import { AppError } from '../domain/errors';
-import { mapDelivery } from '../domain/mapping/map-delivery';
-import type { Connection, Subscription } from '../domain/model';
-import { matchesSubscription } from '../domain/subscription-match';
-import { triggerCatalog } from '../domain/trigger-catalog';
+import { AppError } from '../../shared/domain/errors';
+import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import type { Connection, Subscription } from '../../shared/domain/model';
+import { matchesSubscription } from '../../shared/domain/subscription-match';
+import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 
 type Json = Record<string, unknown>;
 

@@ -1,16 +1,16 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AppContext } from '../app/context';
-import { ConnectionRepo } from '../connections/connection-repo';
-import { AppError } from '../domain/errors';
-import { mapDelivery } from '../domain/mapping/map-delivery';
-import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../domain/mapping/map-polled';
-import type { MappedEvent } from '../domain/mapping/types';
-import { secretNames, type Connection, type Subscription } from '../domain/model';
-import type { TriggerId } from '../domain/triggers';
-import { buildTriggerEvents, enqueueEvents } from '../intake/fan-out';
-import type { Fetch } from '../ports';
-import { EndpointRepo } from '../subscriptions/endpoint-repo';
-import { SubscriptionRepo } from '../subscriptions/subscription-repo';
+import type { AppContext } from '../../shared/ports/app-context';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { AppError } from '../../shared/domain/errors';
+import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../../shared/domain/mapping/map-polled';
+import type { MappedEvent } from '../../shared/domain/mapping/types';
+import { secretNames, type Connection, type Subscription } from '../../shared/domain/model';
+import type { TriggerId } from '../../shared/domain/triggers';
+import { buildTriggerEvents, enqueueEvents } from '../../shared/dispatch/fan-out';
+import type { Fetch } from '../../shared/ports';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { fitExample, type ExampleDelivery } from './fit-example';
 
 /** A documented example: a webhook delivery, or (polled triggers) an item of the REST answer. */

@@ -1,7 +1,7 @@
 import type { Endpoint, EndpointTarget } from '../domain/model';
 import type { Store } from '../ports';
-import { keys } from '../store/table-design';
-import { stableId } from './stable-id';
+import { keys } from './table-design';
+import { stableId } from '../domain/stable-id';
 
 type EndpointItem = Endpoint & { pk: string; sk: string; gsi2pk: string; gsi2sk: string; version: number };
 

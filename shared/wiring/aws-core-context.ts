@@ -4,31 +4,38 @@ import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
 import type { Config } from '../config/config';
 import { platformKeyMaxAgeMs } from '../config/platform-keys';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
-import { RefreshingTokenProvider } from '../connections/refreshing-token-provider';
+import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
 import { AppError } from '../domain/errors';
 import { outboundFetch } from '../http/guarded-fetch';
 import { createJsonLogger, type Logger } from '../observability/logger';
 import { noMetrics, type Metrics } from '../observability/metrics';
-import { systemClock, type BlobStore, type Clock, type Fetch, type Queue, type Store } from '../ports';
-import type { AppContext } from './context';
+import { realSleep, systemClock, type BlobStore, type Clock, type ConsumerQueue, type Fetch, type Queue, type Sleep, type Store } from '../ports';
+import type { AppContext } from '../ports/app-context';
 
 /**
  * The AWS resources only some functions use, each behind its own module
- * (shared/app/aws-sqs.ts, shared/app/aws-s3.ts) so a function imports only the SDK clients
+ * (shared/wiring/aws-sqs.ts, shared/wiring/aws-s3.ts) so a function imports only the SDK clients
  * it needs: every client package costs tens of milliseconds of cold start.
  */
 export interface AwsAdapters {
   /** The dispatch queue at QUEUE_URL (SQS): functions that enqueue or consume. */
-  queue?: (queueUrl: string) => Queue;
+  queue?: (queueUrl: string) => LambdaQueue;
   /** The claim-check bucket BLOB_BUCKET (S3): functions that store bodies aside or read them back. */
   blobs?: (bucket: string) => BlobStore;
 }
+
+/** The queue of a Lambda function: producers send to it, the consumer (dispatch) postpones a message in flight. SQS does both. */
+export type LambdaQueue = Queue & ConsumerQueue;
+
+/** A Lambda function's context: the AppContext, with a queue the consumer can postpone messages on (typed, not checked at run time). */
+export type LambdaContext = AppContext & { queue: LambdaQueue };
 
 /** Replacements for what the builder would otherwise make (tests, or a function's own choices). */
 export interface AwsCoreOverrides {
   store?: Store;
   secretsManager?: SecretsManagerSender;
   clock?: Clock;
+  sleep?: Sleep;
   fetch?: Fetch;
   logger?: Logger;
   metrics?: Metrics;
@@ -43,7 +50,7 @@ export interface AwsCoreOverrides {
  * (no QUEUE_URL, no BLOB_BUCKET, or no adapter for it) answers a clear `not_configured`
  * error when used, so functions that never use it need neither the setting nor the client.
  */
-export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, overrides: AwsCoreOverrides = {}): AppContext {
+export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, overrides: AwsCoreOverrides = {}): LambdaContext {
   const clock = overrides.clock ?? systemClock;
   const secretsManager = overrides.secretsManager ?? createSecretsManagerClient();
   const secrets = new SecretsManagerStore(secretsManager, config.secretPrefix, clock);
@@ -63,6 +70,7 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     secrets,
     blobs: config.blobBucket && adapters.blobs ? adapters.blobs(config.blobBucket) : unconfiguredBlobs(config.blobBucket !== undefined),
     clock,
+    sleep: overrides.sleep ?? realSleep,
     // Caller-chosen hosts (enterprise apiBaseUrl) checked by resolved address at connect time; no loopback on AWS.
     fetch: overrides.fetch ?? outboundFetch(config, false),
     logger: overrides.logger ?? createJsonLogger({ level: config.logLevel, service: overrides.service }),
@@ -83,9 +91,12 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
   return { ...base, tokens: new RefreshingTokenProvider(base) };
 }
 
-function unconfiguredQueue(urlSet: boolean): Queue {
+function unconfiguredQueue(urlSet: boolean): LambdaQueue {
   const why = urlSet ? 'this function is built without the queue adapter' : 'QUEUE_URL is not set for this function';
-  return { sendBatch: () => Promise.reject(new AppError('not_configured', `${why}, so it cannot enqueue`)) };
+  return {
+    sendBatch: () => Promise.reject(new AppError('not_configured', `${why}, so it cannot enqueue`)),
+    changeVisibility: () => Promise.reject(new AppError('not_configured', `${why}, so it cannot postpone a message`)),
+  };
 }
 
 function unconfiguredBlobs(bucketSet: boolean): BlobStore {

@@ -1,0 +1,114 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The dependency rule of the source tree, bottom layer first. A file may import its own
+ * folder and the folders of LOWER layers, never a folder of its own layer or a higher one:
+ * use cases depend on the domain, the ports and the records, and only the wiring (with the
+ * functions and the local runtime above it) knows everything. A new folder must be given a
+ * layer here before it can be imported. `functions/*` is one folder per function, and
+ * functions do not import each other.
+ */
+const layers: readonly (readonly string[])[] = [
+  ['shared/domain', 'shared/types'], // the model, its rules and pure mapping tables; no I/O
+  ['shared/config', 'shared/observability'], // settings read from the environment; logs and metrics
+  ['shared/ports'], // what the code needs from outside: store, queue, secrets, clock, AppContext, tokens
+  ['shared/store'], // the single table's design and its records (connections, subscriptions, endpoints, tokens, leases)
+  ['shared/http', 'shared/adapters'], // outbound/inbound HTTP plumbing; the AWS and embedded adapters of the ports
+  ['shared/oauth', 'shared/tools'], // OAuth providers, tokens and refresh grant; the tool-step contract
+  ['shared/github', 'shared/contentsnare'], // the two providers: clients, code-host access, tool steps, webhooks
+  ['shared/dispatch', 'shared/sweep'], // fan-out to the queue and delivery to the agent; the redelivery sweep
+  ['shared/intake', 'shared/polling'], // webhook intake; polled triggers
+  ['shared/subscriptions'], // creating and deleting subscriptions (hooks, baselines)
+  ['shared/connections'], // creating, updating and disconnecting connections
+  ['shared/wiring'], // builds a role's context from the adapters: AWS (Lambda) and local
+  ['functions/*'], // one Lambda function per folder: handler, routes, deps (the only reader of the environment)
+  ['local'], // the local runtime (`npm start`), its CLIs and operator tooling
+];
+
+/** Besides the layers: inside a function, only its `deps.ts` builds the context. */
+const onlyDepsImportWiring = (file: string, target: string) =>
+  file.startsWith('functions/') && !file.endsWith('/deps.ts') && folderOf(target) === 'shared/wiring';
+
+/** And only a function's `deps.ts` and the local runtime read the environment; everything else is given its config. */
+const mayReadEnvironment = (file: string) => file.endsWith('/deps.ts') || folderOf(file) === 'local';
+
+const root = join(import.meta.dirname, '../..');
+const sourceRoots = ['shared', 'functions', 'local'];
+
+/** `shared/github/tools.ts` -> `shared/github`; `functions/oauth/x.ts` -> `functions/oauth`; `local/cli/dlq.ts` -> `local`. */
+function folderOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'local') return 'local';
+  return `${parts[0]}/${parts[1]}`;
+}
+
+function layerOf(folder: string): number {
+  const pattern = folder.startsWith('functions/') ? 'functions/*' : folder;
+  return layers.findIndex((layer) => layer.includes(pattern));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = posix.join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Relative specifiers of static imports, re-exports and dynamic imports. */
+export function importsOf(source: string): string[] {
+  return [...source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1] as string);
+}
+
+/** Source without comments, so that a comment may name what the code must not do. */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+function resolveImport(file: string, spec: string): string {
+  const base = relative(root, join(root, dirname(file), spec)).split('\\').join('/');
+  return [`${base}.ts`, `${base}/index.ts`, `${base}.d.ts`, base].find((p) => existsSync(join(root, p))) ?? base;
+}
+
+const files = sourceRoots.flatMap(sourceFiles);
+const edges = files.flatMap((file) => importsOf(readFileSync(join(root, file), 'utf8')).map((spec) => ({ file, target: resolveImport(file, spec) })));
+
+describe('dependency rule: imports point down the layers', () => {
+  it('every source folder has a layer', () => {
+    const unplaced = [...new Set(files.map(folderOf))].filter((folder) => layerOf(folder) < 0);
+    expect(unplaced).toEqual([]);
+  });
+
+  it('no file imports a folder of its own layer or a higher one', () => {
+    const offences = edges
+      .filter(({ file, target }) => folderOf(file) !== folderOf(target) && layerOf(folderOf(target)) >= layerOf(folderOf(file)))
+      .map(({ file, target }) => `${file} -> ${target} (${folderOf(file)} may not import ${folderOf(target)})`);
+    expect(offences).toEqual([]);
+  });
+
+  it('inside a function only deps.ts imports the wiring', () => {
+    const offences = edges.filter(({ file, target }) => onlyDepsImportWiring(file, target)).map(({ file, target }) => `${file} -> ${target}`);
+    expect(offences).toEqual([]);
+  });
+
+  it('only deps.ts and local/ read process.env', () => {
+    const readers = files.filter((file) => !mayReadEnvironment(file) && /\bprocess\.env\b/.test(withoutComments(readFileSync(join(root, file), 'utf8'))));
+    expect(readers).toEqual([]);
+  });
+
+  it('reads the imports it judges (the rule cannot pass by reading nothing)', () => {
+    expect(importsOf("import { a } from '../ports';\nexport { b } from './b';\nawait import('../../x/y');\nimport * as z from 'zod';")).toEqual([
+      '../ports',
+      './b',
+      '../../x/y',
+    ]);
+    expect(files).toContain('functions/dispatch/handler.ts');
+    expect(edges.length).toBeGreaterThan(300);
+    expect(layerOf('shared/domain')).toBeLessThan(layerOf('shared/wiring'));
+    expect(withoutComments('/** process.env */\n// process.env\nconst x = process.env;')).toMatch(/process\.env;/);
+    expect(mayReadEnvironment('functions/dispatch/deps.ts')).toBe(true);
+    expect(mayReadEnvironment('shared/config/config.ts')).toBe(false);
+  });
+});
