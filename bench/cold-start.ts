@@ -5,7 +5,7 @@
  * (median of BENCH_LOADS child processes, source maps enabled as on Lambda), against a
  * baseline bundle built the same way that holds only the AWS SDK clients and commands the
  * function's own code imports.
- * Goal: every bundle < 1 MB, every module load < 150 ms.
+ * Goal: every bundle < 1 MB, every module load < 60 ms (the slowest, tool-step, was 96 ms).
  *   npx tsx bench/cold-start.ts        (BENCH_LOADS=5)
  */
 import { execFile } from 'node:child_process';
@@ -21,7 +21,9 @@ import { envNumber, median, printFigures, runMain, type Figure } from './lib/rep
 
 const run = promisify(execFile);
 const loads = envNumber('BENCH_LOADS', 5);
-const functions = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'] as const;
+const allFunctions = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'] as const;
+// BENCH_FUNCTIONS=tool-step,dispatch measures some of them (while working on one).
+const functions = allFunctions.filter((f) => !process.env.BENCH_FUNCTIONS || process.env.BENCH_FUNCTIONS.split(',').includes(f));
 
 async function bundle(entry: string, outfile: string): Promise<{ bytes: number; metafile: Metafile }> {
   const result = await build({ ...functionBuildOptions(entry, outfile), absWorkingDir: projectRoot });
@@ -111,15 +113,22 @@ function describeSdk(sdk: Map<string, SdkUse>): string {
   return parts.join('; ') || 'none';
 }
 
-/** ms to import the module in a fresh node process (node's own start-up excluded), median of `loads`. */
-async function loadMs(file: string): Promise<number> {
-  const code = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
-  const times: number[] = [];
+/**
+ * ms to import the module in a fresh node process (node's own start-up excluded), median of
+ * `loads`: wall time, and the process's CPU time over the import (which a machine shared
+ * with other work inflates far less; on Lambda's own vCPU the two are close).
+ */
+async function loadMs(file: string): Promise<{ wall: number; cpu: number }> {
+  const code = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < loads; i++) {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { env: { ...process.env, NODE_OPTIONS: '--enable-source-maps', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } });
-    times.push(Number(stdout.trim().split('\n').at(-1)));
+    const [w, c] = stdout.trim().split('\n').at(-1)!.split(' ').map(Number);
+    wall.push(w!);
+    cpu.push(c!);
   }
-  return median(times);
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 async function main(): Promise<void> {
@@ -149,10 +158,14 @@ async function main(): Promise<void> {
       writeFileSync(baseEntry, sources.entry);
       writeFileSync(join(baseDir, 'lazy.ts'), sources.lazy);
       const base = await bundle(baseEntry, baseOut);
-      const [ms, baseMs] = [await loadMs(out), await loadMs(baseOut)];
+      const [load, baseLoad] = [await loadMs(out), await loadMs(baseOut)];
+      const [ms, baseMs] = [load.wall, baseLoad.wall];
       console.log(`  ${name}: SDK ${describeSdk(sdk)}`);
       figures.push({ name: `${name} bundle size`, value: fn.bytes / 1024, unit: 'KB', baseline: { name: 'SDK-only bundle', value: base.bytes / 1024 }, goal: '< 1024 KB', pass: fn.bytes < 1024 * 1024 });
-      figures.push({ name: `${name} module load`, value: ms, unit: 'ms', baseline: { name: 'SDK-only bundle', value: baseMs }, goal: '< 150 ms', pass: ms < 150 });
+      figures.push({ name: `${name} module load`, value: ms, unit: 'ms', baseline: { name: 'SDK-only bundle', value: baseMs }, goal: '< 60 ms', pass: ms < 60 });
+      // What the function's own code adds to the SDK it needs: the part this project controls.
+      figures.push({ name: `${name} module load beyond its SDK`, value: ms - baseMs, unit: 'ms', goal: 'informational', pass: true });
+      figures.push({ name: `${name} module load, CPU time`, value: load.cpu, unit: 'ms', baseline: { name: 'SDK-only bundle', value: baseLoad.cpu }, goal: 'informational', pass: true });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

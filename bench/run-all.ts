@@ -12,6 +12,8 @@ import { join } from 'node:path';
 const full = process.env.BENCH_FULL === '1';
 const benches: Array<{ key: string; file: string; env: Record<string, string> }> = [
   { key: 'intake', file: 'intake-throughput.ts', env: {} },
+  { key: 'pipeline', file: 'pipeline-as-run.ts', env: {} },
+  { key: 'tool-step', file: 'tool-step-overhead.ts', env: {} },
   { key: 'fanout', file: 'fanout-scaling.ts', env: {} },
   { key: 'calls', file: 'aws-calls-per-delivery.ts', env: {} },
   { key: 'polling', file: 'polling-scale.ts', env: {} },

@@ -90,7 +90,7 @@ export class IntegrationsStack extends Stack {
 
     const { data, secrets } = this;
     const intake = make('webhook-intake', 'Verifies, dedupes and fans out code-host webhook deliveries');
-    data.useTable(intake, 'readWrite'); // routing reads + conditional delivery claims
+    data.useTable(intake, 'readWrite', tableAccessByRole['webhook-intake']); // routing reads + conditional delivery claims
     data.sendToDispatchQueue(intake);
     data.useBlobs(intake, 'put');
     secrets.useArea(intake, 'endpoints/', ['read']);
@@ -117,8 +117,8 @@ export class IntegrationsStack extends Stack {
     data.sendToDispatchQueue(dispatch);
 
     // Functions calling the providers with a stored token, which they may refresh.
-    const tokenUser = (f: IntegrationFunction) => {
-      data.useTable(f, 'readWrite');
+    const tokenUser = (f: IntegrationFunction, name: FunctionName) => {
+      data.useTable(f, 'readWrite', tableAccessByRole[name]);
       secrets.useArea(f, 'connections/', ['read', 'write']);
       secrets.useSecret(f, 'GITHUB_CLIENT_SECRET_ARN');
       secrets.useSecret(f, 'CONTENTSNARE_CLIENT_SECRET_ARN');
@@ -128,13 +128,13 @@ export class IntegrationsStack extends Stack {
       ...scheduled,
       environment: { ...providerEnv, POLL_INTERVAL_SECONDS: '60' },
     });
-    tokenUser(poller);
+    tokenUser(poller, 'poller');
     // New items are enqueued like webhook events: bodies too big for a message stored aside.
     data.sendToDispatchQueue(poller);
     data.useBlobs(poller, 'put');
     // The sweep only asks the code host to redeliver (the intake then enqueues): no queue, no bucket.
     const sweep = make('redelivery-sweep', 'Asks the code host to redeliver webhook deliveries that failed', scheduled);
-    tokenUser(sweep);
+    tokenUser(sweep, 'redelivery-sweep');
     // The next tick does the work again, so a failed run is not retried.
     new events.Rule(this, 'PollSchedule', {
       ruleName: `agent-integrations-${s.stage}-poller`,
@@ -150,19 +150,19 @@ export class IntegrationsStack extends Stack {
     const toolStep = make('tool-step', 'Runs tool steps for the agent runtime (HTTP and direct invoke)', {
       environment: { ...providerEnv, RATE_LIMIT_MAX_WAIT_SECONDS: String(s.rateLimitMaxWaitSeconds) },
     });
-    tokenUser(toolStep);
+    tokenUser(toolStep, 'tool-step');
     secrets.useSecret(toolStep, 'PLATFORM_API_KEY_SECRET_ARN');
 
     const oauth = make('oauth', 'OAuth authorize and callback for GitHub and Content Snare', {
       environment: { ...providerEnv, PUBLIC_URL: publicUrl, ALLOWED_RETURN_ORIGINS: s.allowedReturnOrigins },
     });
-    tokenUser(oauth);
+    tokenUser(oauth, 'oauth');
     secrets.useSecret(oauth, 'PLATFORM_API_KEY_SECRET_ARN');
 
     const platformApi = make('platform-api', 'Connections and subscriptions API for the platform', {
       environment: { ...providerEnv, PUBLIC_URL: publicUrl },
     });
-    data.useTable(platformApi, 'readWrite');
+    data.useTable(platformApi, 'readWrite', tableAccessByRole['platform-api']);
     secrets.useArea(platformApi, 'connections/', ['read', 'write', 'delete']);
     secrets.useArea(platformApi, 'endpoints/', ['read', 'write', 'delete']);
     secrets.useSecret(platformApi, 'PLATFORM_API_KEY_SECRET_ARN');

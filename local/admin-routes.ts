@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
 import { sendExampleTrigger } from './admin/send-example';
+import { triggerListing } from './admin/trigger-listing';
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { isTriggerId, triggerIds } from '../shared/domain/triggers';
+import { didYouMean } from '../shared/domain/did-you-mean';
 import { jsonBody } from '../shared/http/body';
 import { json } from '../shared/http/responses';
 import type { Route } from '../shared/http/types';
@@ -13,8 +15,11 @@ import { loadExample } from './examples/load-example';
 const redriveSchema = z.object({ ids: z.array(z.string().min(1).max(128)).min(1).max(1000).optional() }).strict();
 const triggerSchema = z
   .object({
-    trigger: z.string().refine(isTriggerId, { message: `unknown trigger; expected one of ${triggerIds.join(', ')}` }),
+    trigger: z.string().superRefine((v, c) => {
+      if (!isTriggerId(v)) c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
+    }),
     subscriptionId: z.string().min(1).max(128).optional(),
+    overrides: z.array(z.object({ path: z.string().min(1).max(300), value: z.unknown() }).strict()).max(50).optional(),
   })
   .strict();
 
@@ -25,7 +30,15 @@ const triggerSchema = z
  * surface: there `npm run dlq -- --aws` talks to SQS directly.
  */
 export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
+  // Built once: the catalog and its examples do not change while the runtime runs.
+  let listing: ReturnType<typeof triggerListing> | undefined;
   return [
+    {
+      method: 'GET',
+      pattern: '/triggers',
+      auth: 'platform',
+      handle: async () => json(200, { triggers: (listing ??= triggerListing(loadExample)) }),
+    },
     {
       method: 'GET',
       pattern: '/admin/dlq',
@@ -58,6 +71,7 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
           { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}`, loadExample },
           input.trigger as Parameters<typeof loadExample>[0],
           input.subscriptionId,
+          input.overrides ?? [],
         );
         ctx.logger.info('example trigger sent', { trigger: input.trigger, subscriptionId: result.subscriptionId, kind: result.kind });
         return json(200, result);

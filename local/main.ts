@@ -1,10 +1,17 @@
+import { loadDotEnv } from './dotenv';
 import { startLocalRuntime } from './runtime';
+import { sandboxBanner } from './sandbox/banner';
 
 /** `npm start`: the local runtime on its embedded defaults. */
 async function main(): Promise<void> {
   // Every file and directory the runtime (and the libraries it runs: LevelDB) creates is owner-only.
   process.umask(0o077);
-  const runtime = await startLocalRuntime();
+  // `.env` in the working directory fills in what the real environment does not set.
+  const dotenv = loadDotEnv(process.env);
+  for (const p of dotenv.problems) process.stderr.write(`.env ${p}\n`);
+  // `npm run dev`: the sandbox (simulated back ends, demo connections, inbox).
+  const sandbox = process.argv.includes('--sandbox');
+  const runtime = await startLocalRuntime({ sandbox });
   const lines = [
     `Agent integrations running at ${runtime.url}`,
     `  data dir:        ${runtime.config.dataDir}`,
@@ -14,11 +21,15 @@ async function main(): Promise<void> {
     `  webhook URLs:    ${runtime.config.publicUrl}/webhooks/github/<endpointId>`,
     `  agent runtime:   ${runtime.config.agentRuntimeUrl ?? 'not set (AGENT_RUNTIME_URL): trigger events are logged'}`,
   ];
+  if (runtime.config.webhookProxyUrl) lines.push(`  webhook proxy:   ${runtime.config.webhookProxyUrl} (hooks point there; its deliveries are replayed here)`);
+  if (dotenv.loaded.length > 0) lines.push(`  .env:            ${dotenv.loaded.join(', ')}`);
+  if (runtime.sandbox) lines.push(...sandboxBanner(runtime));
   process.stderr.write(`${lines.join('\n')}\n`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
-    if (stopping) return;
+    // A second Ctrl-C does not wait for a slow shutdown.
+    if (stopping) process.exit(130);
     stopping = true;
     process.stderr.write(`${signal}: shutting down\n`);
     runtime.close().then(

@@ -8,18 +8,22 @@ import { routes as intakeRoutes } from '../functions/webhook-intake/routes';
 import { routes as oauthRoutes } from '../functions/oauth/routes';
 import { routes as toolRoutes } from '../functions/tool-step/routes';
 import { adminRoutes } from './admin-routes';
+import { consoleRoutes } from './console/routes';
+import { RecentEvents } from './console/recent-events';
 
 /**
  * Every function's routes on one router, as CONTRACT.md's HTTP surface, wired as on AWS
  * (functions/platform-api/handler.ts): disconnecting revokes the OAuth grant first.
  */
-export function localRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
+export function localRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents = new RecentEvents(ctx.clock, ctx.blobs)): Route[] {
   return [
     healthzRoute,
     ...platformApiRoutes(ctx, { revoke: revokeForDisconnect(ctx) }),
     ...intakeRoutes(ctx),
-    ...oauthRoutes(ctx),
+    // A browser finishing a flow without returnTo is offered the way back to the console (GET /).
+    ...oauthRoutes(ctx, { consoleUrl: `${ctx.config.publicUrl}/` }),
     ...toolRoutes(ctx),
     ...adminRoutes(ctx, queues),
+    ...consoleRoutes(ctx, queues, recent),
   ];
 }

@@ -18,10 +18,15 @@ import { defaultServerLimits, limitServer, listenHost, serverOptions, urlHost, t
 import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-secrets';
 import { buildLocalContext } from '../shared/wiring/local-context';
 import { localRoutes } from './routes';
+import { RecentEvents } from './console/recent-events';
 import { localJobs } from './jobs';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
+import { listenError, parsePort } from './startup-checks';
+import { runWebhookProxy } from './webhook-proxy';
+import { startSandbox, type DemoConnections, type Sandbox } from './sandbox/sandbox';
+import { stdoutLines } from './stdout-lines';
 
 export interface LocalRuntime {
   url: string;
@@ -32,6 +37,8 @@ export interface LocalRuntime {
   jobs: BackgroundJob[];
   /** Where the generated platform key is kept (absent when PLATFORM_API_KEY came from the environment). */
   keyFile?: string;
+  /** Under `npm run dev`: the simulated back ends, the demo connections and the inbox. */
+  sandbox?: { githubUrl: string; contentsnareUrl: string; demo: DemoConnections };
   close(): Promise<void>;
 }
 
@@ -43,11 +50,13 @@ export interface LocalRuntimeOptions {
   background?: boolean;
   /** The HTTP server's limits (server-limits.ts); tests shorten the timeouts. */
   limits?: Partial<ServerLimits>;
+  /** `npm run dev`: start the simulated back ends, demo connections and inbox (local/sandbox/). */
+  sandbox?: boolean;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolveListen, reject) => {
-    server.once('error', reject);
+    server.once('error', (e) => reject(listenError(e, port, host)));
     server.listen(port, host, () => resolveListen((server.address() as AddressInfo).port));
   });
 }
@@ -59,6 +68,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env = { ...(options.env ?? process.env) };
+  const wantedPort = parsePort(env.PORT);
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   secureDataDir(dataDir);
   env.DATA_DIR = dataDir;
@@ -66,7 +76,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
   const starting = { status: 503, body: 'starting' };
   let handle: Router = Object.assign(async () => starting, { admit: async (): Promise<Admission> => ({ kind: 'answer', response: starting }) });
-  const logger0 = createJsonLogger({ service: 'local', write: options.write, level: 'INFO' });
+  const logger0 = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: 'INFO' });
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();
   const listener = nodeListener(
@@ -78,14 +88,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const server = limitServer(createServer(serverOptions(options.limits), listener), options.limits);
   // Answer `Expect: 100-continue` only once the route, key and declared size are admitted.
   server.on('checkContinue', (req, res) => listener(req, res, true));
-  const port = await listen(server, Number(env.PORT ?? 3000), host);
+  const port = await listen(server, wantedPort, host);
   env.PORT = String(port);
+  let sandbox: Sandbox | undefined;
+  try {
+    sandbox = options.sandbox ? await startSandbox() : undefined;
+  } catch (e) {
+    server.close();
+    throw e;
+  }
+  if (sandbox) Object.assign(env, sandbox.environment(env, port));
 
   const generated = env.PLATFORM_API_KEY && env.DISPATCH_SIGNING_SECRET ? undefined : loadOrCreateGeneratedSecrets(dataDir);
   env.PLATFORM_API_KEY ||= generated?.secrets.platformApiKey;
   env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
   const config = loadConfig(env);
-  const logger: Logger = createJsonLogger({ service: 'local', write: options.write, level: config.logLevel });
+  const logger: Logger = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: config.logLevel });
 
   const dynamo = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
   const client = new DynamoDBClient(embeddedDynamoClientConfig(dynamo.endpoint));
@@ -93,8 +111,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const store = new DynamoStore(config.tableName, client, systemClock);
   const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock });
   const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger, metrics: new InMemoryMetrics() });
+  // The console's recent events: every event put on the queue, as it is put there.
+  const recent = new RecentEvents(systemClock, ctx.blobs);
+  ctx.queue = recent.watch(ctx.queue);
 
-  const router = createRouter(localRoutes(ctx, queues), {
+  const router = createRouter([...localRoutes(ctx, queues, recent), ...(sandbox?.routes(ctx) ?? [])], {
     platformApiKey: ctx.platformApiKey,
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
   });
@@ -106,9 +127,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     },
   });
 
+  const demo = sandbox ? await sandbox.ensureDemoConnections(ctx) : undefined;
   const stop = new AbortController();
   const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy });
   const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
+  // WEBHOOK_PROXY_URL: real deliveries from a relay channel, replayed into this runtime's intake.
+  const ownUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
+  if (config.webhookProxyUrl) loops.push(runWebhookProxy({ source: config.webhookProxyUrl, target: ownUrl, logger, signal: stop.signal }));
 
   return {
     url: `http://${urlHost(host)}:${port}`,
@@ -117,14 +142,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     queues,
     jobs,
     keyFile: env.PLATFORM_API_KEY === generated?.secrets.platformApiKey ? generatedSecretsFile(dataDir) : undefined,
+    sandbox: sandbox && demo ? { githubUrl: sandbox.githubUrl, contentsnareUrl: sandbox.contentsnareUrl, demo } : undefined,
     async close() {
       pressure.stop();
       stop.abort();
-      await Promise.allSettled(loops);
-      await new Promise<void>((r) => {
+      // The port is freed first: a shutdown that then waits on a loop still lets the next start listen.
+      const closed = new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();
       });
+      await Promise.allSettled(loops);
+      await closed;
+      await sandbox?.close();
       queues.close();
       client.destroy();
       await dynamo.close();

@@ -1,31 +1,27 @@
+import { prefersHtml } from '../../shared/http/html';
 import type { HttpResponse } from '../../shared/http/types';
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import type { Provider } from '../../shared/domain/model';
+import { connectedPage, failedPage, type WayBack } from '../../shared/oauth/pages';
 
 /**
- * The callback's answer when no `returnTo` was given: JSON for programs that ask for it,
- * otherwise a small HTML page for the person's browser (no script, nothing external).
+ * The callback's answer when there is no `returnTo` to redirect to: a page for a person's
+ * browser (it asked for HTML), the JSON body for every other client.
  */
 export function callbackPage(
   status: number,
   body: Record<string, unknown>,
   accept: string | undefined,
   headers: Record<string, string>,
+  back?: WayBack,
 ): HttpResponse {
-  if (accept?.includes('application/json') && !accept.includes('text/html')) {
+  if (!prefersHtml(accept)) {
     return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) };
   }
-  const error = body.error as { code?: string; message?: string } | undefined;
-  const title = error ? 'Connection failed' : 'Connected';
-  const text = error
-    ? `${error.message ?? 'Connecting failed'} (${error.code ?? 'error'}).`
-    : `The account is connected (connection ${String(body.connectionId)}). You can close this window.`;
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(text)}</p><pre>${escapeHtml(JSON.stringify(body))}</pre></body></html>`;
-  return {
-    status,
-    headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" },
-    body: html,
-  };
+  const provider = body.provider as Provider;
+  const error = body.error as { code: string; message: string } | undefined;
+  if (error) return failedPage({ status, provider, code: error.code, message: error.message, back }, headers);
+  return connectedPage(
+    { provider, connectionId: String(body.connectionId), ...(typeof body.account === 'string' ? { account: body.account } : {}), back },
+    headers,
+  );
 }

@@ -8,6 +8,9 @@ import { startAuthorization } from '../../shared/oauth/authorize';
 import { handleCallback, type CallbackOutcome } from '../../shared/oauth/callback';
 import { parseProvider } from '../../shared/oauth/providers';
 import { clearBindingCookie, handleStart } from '../../shared/oauth/start';
+import { prefersHtml } from '../../shared/http/html';
+import { failedPage, type WayBack } from '../../shared/oauth/pages';
+import type { Provider } from '../../shared/domain/model';
 import { callbackPage } from './callback-page';
 
 /**
@@ -16,16 +19,40 @@ import { callbackPage } from './callback-page';
  */
 const callbackHeaders = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
-function toResponse(outcome: CallbackOutcome, accept: string | undefined): HttpResponse {
+export interface OAuthRouteOptions {
+  /** Where a person's browser may go back to when the flow has no `returnTo` (the local console). */
+  consoleUrl?: string;
+}
+
+function wayBack(options: OAuthRouteOptions): WayBack | undefined {
+  return options.consoleUrl ? { href: options.consoleUrl, label: 'Back to the console' } : undefined;
+}
+
+function toResponse(outcome: CallbackOutcome, accept: string | undefined, options: OAuthRouteOptions): HttpResponse {
   if (outcome.kind === 'redirect') return { status: 302, headers: { ...callbackHeaders, location: outcome.location }, body: '' };
-  return callbackPage(outcome.status, outcome.body, accept, callbackHeaders);
+  return callbackPage(outcome.status, outcome.body, accept, callbackHeaders, wayBack(options));
+}
+
+/**
+ * A refused start or callback (unknown, expired, reused or foreign state: no returnTo can be
+ * trusted): a page for a browser that asked for HTML, the JSON error for every other client.
+ */
+function refusal(e: unknown, accept: string | undefined, provider: Provider | undefined, options: OAuthRouteOptions): HttpResponse {
+  const answer = toErrorResponse(e);
+  if (!prefersHtml(accept)) return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
+  const error = e instanceof AppError ? e : new AppError('internal', 'Connecting failed; try again');
+  return failedPage({ status: answer.status, provider, code: error.code, message: error.message, back: wayBack(options) }, callbackHeaders);
+}
+
+function providerOf(name: string | undefined): Provider | undefined {
+  return name === 'github' || name === 'contentsnare' ? name : undefined;
 }
 
 /**
  * `POST /oauth/:provider/authorize` (platform key), `GET /oauth/:provider/start` (browser:
  * what authorizeUrl opens) and `GET /oauth/:provider/callback` (browser).
  */
-export function routes(ctx: AppContext): Route[] {
+export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[] {
   return [
     {
       method: 'POST',
@@ -48,8 +75,7 @@ export function routes(ctx: AppContext): Route[] {
           return { status: 302, headers: { ...callbackHeaders, location: started.location, 'set-cookie': started.setCookie }, body: '' };
         } catch (e) {
           if (!(e instanceof AppError)) ctx.logger.error('oauth start failed', { error: e });
-          const answer = toErrorResponse(e);
-          return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
+          return refusal(e, req.headers.accept, providerOf(req.params.provider), options);
         }
       },
     },
@@ -64,12 +90,12 @@ export function routes(ctx: AppContext): Route[] {
         const clear: Record<string, string> =
           states.length === 1 && states[0] ? { 'set-cookie': clearBindingCookie(ctx.config.publicUrl, provider, states[0]) } : {};
         try {
-          const answer = toResponse(await handleCallback(ctx, provider, req.query, req.headers.cookie), req.headers.accept);
+          const answer = toResponse(await handleCallback(ctx, provider, req.query, req.headers.cookie), req.headers.accept, options);
           return { ...answer, headers: { ...answer.headers, ...clear } };
         } catch (e) {
           if (!(e instanceof AppError)) ctx.logger.error('oauth callback failed', { error: e });
-          const answer = toErrorResponse(e);
-          return { ...answer, headers: { ...answer.headers, ...callbackHeaders, ...clear } };
+          const answer = refusal(e, req.headers.accept, provider, options);
+          return { ...answer, headers: { ...answer.headers, ...clear } };
         }
       },
     },

@@ -4,6 +4,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
+import type { TableAccess } from '../../shared/store/table-access';
 import { tableDesign } from '../../shared/store/table-design';
 import type { IntegrationFunction } from './integration-function';
 import { acknowledge, arnRef } from './nag';
@@ -99,17 +100,32 @@ export class DataStores extends Construct {
     );
   }
 
-  /** TABLE_NAME + GetItem/Query (table and both indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem too. Never Scan. */
-  useTable(f: IntegrationFunction, access: 'read' | 'readWrite', leadingKeys?: readonly string[]): void {
+  /**
+   * TABLE_NAME + GetItem/Query (table and both indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem too. Never Scan.
+   * With `scope` (shared/store/table-access.ts), every statement carries a `dynamodb:LeadingKeys`
+   * condition: the table's item actions its `table` patterns, a Query on an index that index's
+   * patterns (IAM checks the index's partition key there), and an index it does not list is not
+   * granted at all.
+   */
+  useTable(f: IntegrationFunction, access: 'read' | 'readWrite', scope?: TableAccess): void {
     const t = this.table.tableArn;
-    const indexes = [tableDesign.gsi1.name, tableDesign.gsi2.name].map((n) => `${t}/index/${n}`);
+    const indexArn = (n: string) => `${t}/index/${n}`;
     f.setEnv('TABLE_NAME', this.table.tableName);
-    // With leading keys (shared/store/table-access.ts), every item action is limited to those
-    // partition keys (a Query on an index: the index's partition key). All four actions take
-    // the condition; Scan would not, and no role has it.
-    const conditions = leadingKeys ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...leadingKeys] } } : undefined;
-    f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, ...indexes], conditions);
-    if (access === 'readWrite') f.allow(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], [t], conditions);
+    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+    if (!scope) {
+      f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, indexArn(tableDesign.gsi1.name), indexArn(tableDesign.gsi2.name)]);
+      if (access === 'readWrite') f.allow(writes, [t]);
+      return;
+    }
+    // ForAllValues: every leading key the request names must match one pattern. All four item
+    // actions take the condition; Scan would not, and no role has it.
+    const leading = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
+    f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t], leading(scope.table));
+    for (const index of [tableDesign.gsi1.name, tableDesign.gsi2.name] as const) {
+      const patterns = scope[index];
+      if (patterns) f.allow(['dynamodb:Query'], [indexArn(index)], leading(patterns));
+    }
+    if (access === 'readWrite') f.allow(writes, [t], leading(scope.table));
   }
 
   /** QUEUE_URL + permission to send to the dispatch queue (no receive, no delete). */

@@ -11,6 +11,7 @@ import { buildTriggerEvents, enqueueEvents } from '../../shared/dispatch/fan-out
 import type { Fetch } from '../../shared/ports';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
+import { applyOverrides, type Override } from './example-overrides';
 import { fitExample, type ExampleDelivery } from './fit-example';
 
 /** A documented example: a webhook delivery, or (polled triggers) an item of the REST answer. */
@@ -57,7 +58,8 @@ export function signDelivery(secret: string, body: Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connection): MappedEvent[] {
+/** The example as the events the poller or intake would map for this subscription (also GET /triggers). */
+export function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connection): MappedEvent[] {
   if (doc.event === null || sub.trigger === 'github.new_gist') {
     const item = doc.event === null ? doc.item : {};
     const one =
@@ -81,12 +83,15 @@ function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connecti
  * A polled subscription (gists, an account's repositories, or a webhook trigger that fell
  * back to polling) has no intake to post to: its event is enqueued as the poller would.
  */
-export async function sendExampleTrigger(deps: SendExampleDeps, trigger: TriggerId, subscriptionId?: string): Promise<SendExampleResult> {
+export async function sendExampleTrigger(deps: SendExampleDeps, trigger: TriggerId, subscriptionId?: string, overrides: readonly Override[] = []): Promise<SendExampleResult> {
   const { ctx } = deps;
   const sub = await findSubscription(ctx, trigger, subscriptionId);
   const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
   if (!connection) throw new AppError('not_found', `Subscription ${sub.id}'s connection ${sub.connectionId} is gone`);
-  const doc = deps.loadExample(trigger);
+  const original = deps.loadExample(trigger);
+  // `--set path=value`: the person's changes to the documented example, before it is fitted to the subscription.
+  const doc: ExampleDoc =
+    overrides.length === 0 ? original : original.event === null ? { event: null, item: applyOverrides(original.item, overrides) } : { event: original.event, payload: applyOverrides(original.payload, overrides) };
 
   if (sub.delivery === 'polling' || !sub.endpointId || doc.event === null) {
     const mapped = mappedForQueue(doc, sub, connection);

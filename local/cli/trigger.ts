@@ -1,5 +1,7 @@
 import { pathToFileURL } from 'node:url';
+import { parseOverride, type Override } from '../admin/example-overrides';
 import type { SendExampleResult } from '../admin/send-example';
+import { didYouMean } from '../../shared/domain/did-you-mean';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { isTriggerId, triggerIds } from '../../shared/domain/triggers';
 import { callAdmin, errorText, localUrl, platformKey, type Env } from './local-admin-client';
@@ -8,29 +10,90 @@ export interface TriggerDeps {
   env: Env;
   out: (line: string) => void;
   fetch?: typeof fetch;
+  /** Pause between `--wait` polls (tests shorten it). */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
-const usage = `usage: npm run trigger -- <trigger id> [--subscription <id>] [--url http://127.0.0.1:3000]
+const usage = `usage: npm run trigger -- <trigger id> [--set path=value ...] [--wait [--timeout <s>]] [--subscription <id>] [--url http://127.0.0.1:3000]
   sends the documented example payload of the trigger, signed with the subscribed endpoint's
-  secret, through the running local runtime's webhook intake (start it first: npm start)
+  secret, through the running local runtime's webhook intake (start it first: npm run dev)
+  --set issue.title="Hello"   changes the example before it is sent (value: JSON, else text); repeatable
+  --wait                      waits until the event reached the sandbox inbox (npm run dev), exit 1 on timeout (30 s)
   trigger ids: ${triggerIds.join(', ')}`;
 
-function parseArgs(argv: readonly string[]): { trigger: string; subscriptionId?: string; url?: string } | string {
+interface Args {
+  trigger: string;
+  subscriptionId?: string;
+  url?: string;
+  overrides: Override[];
+  wait: boolean;
+  timeoutSeconds: number;
+}
+
+function parseArgs(argv: readonly string[]): Args | string {
   let trigger: string | undefined;
   let subscriptionId: string | undefined;
   let url: string | undefined;
+  let wait = false;
+  let timeoutSeconds = 30;
+  const overrides: Override[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--subscription') subscriptionId = argv[++i];
     else if (a === '--url') url = argv[++i];
-    else if (a.startsWith('--') || trigger !== undefined) return `unknown argument ${a}\n${usage}`;
+    else if (a === '--wait') wait = true;
+    else if (a === '--timeout') {
+      timeoutSeconds = Number(argv[++i]);
+      if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) return `--timeout: expected seconds, got ${argv[i]}\n${usage}`;
+    } else if (a === '--set' || a.startsWith('--set=')) {
+      const text = a === '--set' ? argv[++i] : a.slice('--set='.length);
+      try {
+        overrides.push(parseOverride(text ?? ''));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    } else if (a.startsWith('--') || trigger !== undefined) return `unknown argument ${a}\n${usage}`;
     else trigger = a;
   }
   if (!trigger) return usage;
   // `new_issue` is accepted for `github.new_issue`.
   const id = trigger.includes('.') ? trigger : `github.${trigger}`;
-  if (!isTriggerId(id)) return `unknown trigger ${trigger}\n${usage}`;
-  return { trigger: id, subscriptionId, url };
+  if (!isTriggerId(id)) return `unknown trigger ${trigger}.${didYouMean(trigger, triggerIds)}\n${usage}`;
+  return { trigger: id, subscriptionId, url, overrides, wait, timeoutSeconds };
+}
+
+/** Polls the sandbox inbox until the sent event is there; the exit code. */
+async function waitForDelivery(base: string, key: string | undefined, result: SendExampleResult, args: Args, deps: TriggerDeps): Promise<number> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = deps.now ?? Date.now;
+  const end = now() + args.timeoutSeconds * 1000;
+  const matches = (body: { id?: unknown; deliveryId?: unknown }) =>
+    result.kind === 'webhook' ? body.deliveryId === result.deliveryId : result.eventIds.includes(String(body.id));
+  deps.out(`Waiting up to ${args.timeoutSeconds} s for the event at the sandbox inbox...`);
+  for (;;) {
+    const answer = await callAdmin(base, key, 'GET', `/sandbox/inbox?subscriptionId=${encodeURIComponent(result.subscriptionId)}`, undefined, deps.fetch);
+    if (!answer.reachable) {
+      deps.out(`The local runtime went away (${answer.reason}).`);
+      return 1;
+    }
+    if (answer.status === 404) {
+      deps.out('--wait reads the sandbox inbox, which runs under `npm run dev` only; with your own AGENT_RUNTIME_URL, look there.');
+      return 1;
+    }
+    const events = (answer.body as { events?: Array<{ receivedAt?: string; signatureValid?: boolean; body?: { id?: unknown; deliveryId?: unknown } }> })?.events ?? [];
+    const hit = events.find((e) => e.body && matches(e.body));
+    if (hit) {
+      deps.out(`Delivered: event ${String(hit.body?.id)} reached the agent runtime at ${hit.receivedAt} (signature ${hit.signatureValid ? 'valid' : 'INVALID'}).`);
+      deps.out(`  see it: curl -s ${base}/sandbox/inbox -H "Authorization: Bearer $PLATFORM_API_KEY"`);
+      return 0;
+    }
+    if (now() >= end) {
+      deps.out(`Not delivered within ${args.timeoutSeconds} s. Check the runtime's log, and \`npm run dlq\` for dead letters.`);
+      return 1;
+    }
+    await sleep(250);
+  }
 }
 
 function howToSubscribe(base: string, trigger: string): string[] {
@@ -72,9 +135,11 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
     return 2;
   }
   const base = localUrl(deps.env, args.url);
-  const answer = await callAdmin(base, platformKey(deps.env), 'POST', '/admin/trigger', { trigger: args.trigger, ...(args.subscriptionId ? { subscriptionId: args.subscriptionId } : {}) }, deps.fetch);
+  const key = platformKey(deps.env);
+  const request = { trigger: args.trigger, ...(args.subscriptionId ? { subscriptionId: args.subscriptionId } : {}), ...(args.overrides.length > 0 ? { overrides: args.overrides } : {}) };
+  const answer = await callAdmin(base, key, 'POST', '/admin/trigger', request, deps.fetch);
   if (!answer.reachable) {
-    deps.out(`No local runtime at ${base} (${answer.reason}). Start it with \`npm start\` (or pass --url / set PORT), then run this again.`);
+    deps.out(`No local runtime at ${base} (${answer.reason}). Start it with \`npm run dev\` (or \`npm start\`; pass --url / set PORT), then run this again.`);
     return 1;
   }
   if (answer.status === 404 && /No subscription to/.test(errorText(answer.body))) {
@@ -86,8 +151,11 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
     if (answer.status === 401) deps.out('Set PLATFORM_API_KEY, or DATA_DIR to the runtime\'s data dir (its key is in local-secrets.json).');
     return 1;
   }
-  report(answer.body as SendExampleResult, deps.out);
-  return 0;
+  const result = answer.body as SendExampleResult;
+  report(result, deps.out);
+  if (!args.wait) return 0;
+  if (result.kind === 'webhook' && (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)) return 1;
+  return waitForDelivery(base, key, result, args, deps);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

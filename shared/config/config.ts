@@ -24,6 +24,8 @@ const signingSecret = optionalString.refine((v) => v === undefined || v.length >
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: url.optional(),
+  /** A webhook relay channel (smee.io): hooks are registered there and the local runtime replays its stream. */
+  WEBHOOK_PROXY_URL: url.optional().or(z.literal('').transform(() => undefined)),
   PLATFORM_API_KEY: platformKey,
   PLATFORM_API_KEY_SECRET_ARN: optionalString,
   AGENT_RUNTIME_URL: url.optional().or(z.literal('').transform(() => undefined)),
@@ -66,6 +68,8 @@ export type Env = z.output<typeof envSchema>;
 export interface Config {
   port: number;
   publicUrl: string;
+  /** WEBHOOK_PROXY_URL: code-host hooks point here (`?endpoint=<id>`); the local runtime forwards its stream (local/webhook-proxy.ts). */
+  webhookProxyUrl?: string;
   /** One key, or `<new>,<old>` during a rotation (see platform-keys.ts). */
   platformApiKey?: string;
   platformApiKeySecretArn?: string;
@@ -144,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     port: e.PORT,
     publicUrl,
+    webhookProxyUrl: e.WEBHOOK_PROXY_URL,
     platformApiKey: e.PLATFORM_API_KEY,
     platformApiKeySecretArn: e.PLATFORM_API_KEY_SECRET_ARN,
     agentRuntimeUrl: e.AGENT_RUNTIME_URL,

@@ -1,4 +1,5 @@
 import { AppError } from '../domain/errors';
+import { networkCause } from '../http/network-cause';
 import type { Connection } from '../domain/model';
 import { resolveEndpoint, type QueryValues } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';
@@ -120,7 +121,8 @@ export class ContentSnareClient {
         }
         const timedOut = (e as Error).name === 'TimeoutError';
         const what = timedOut ? 'did not answer in time' : 'could not be reached';
-        throw new AppError(timedOut ? 'timeout' : 'upstream_error', `The collection service ${what}${kind === 'write' ? '; the write may or may not have happened' : ''}`);
+        const cause = timedOut ? undefined : networkCause(e);
+        throw new AppError(timedOut ? 'timeout' : 'upstream_error', `The collection service ${what}${cause ? ` (${cause})` : ''}${kind === 'write' ? '; the write may or may not have happened' : ''}`);
       }
       const headers = pickHeaders(res, safeResponseHeaders);
       // The time limit covers the body too: a stall after the headers is a timeout, not a 500.

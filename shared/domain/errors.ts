@@ -17,6 +17,8 @@ export const errorCodes = [
   'reconnect_required',
   'token_origin_mismatch',
   'not_configured',
+  /** PUBLIC_URL (the webhook URL) is out of the code host's reach: a loopback or private address. */
+  'public_url_unreachable',
   'not_implemented',
   'invalid_signature',
   'unavailable',

@@ -3,9 +3,10 @@ import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } fro
 import { sameOriginFetch } from '../http/same-origin-fetch';
 import { timedFetch } from '../http/timed-fetch';
 import { assertApiCallInScope } from './api-call-scope';
-import type { StepContext, ToolStep } from '../tools/tool-step';
+import { lazyInput, type StepContext, type ToolStep } from '../tools/tool-step';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
-import { githubApiBase, githubTimeoutMs, githubUserAgent, type GitHubClient } from './octokit';
+import { githubApiBase, githubTimeoutMs, githubUserAgent } from './github-base';
+import type { GitHubClient } from './octokit';
 import { pickHeaders, readResponseData } from '../http/read-response';
 import { codeHostAccess } from './code-host-access';
 
@@ -15,7 +16,7 @@ import { codeHostAccess } from './code-host-access';
  * (safe-endpoint.ts) decides exactly what is sent and where (RELIABILITY.md 26-28).
  */
 
-const input = z
+const input = () => z
   .object({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).describe('HTTP method'),
     endpoint: z
@@ -40,7 +41,7 @@ const input = z
     if (v.method === 'GET' && v.body !== undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
   });
 
-type Input = z.output<typeof input>;
+type Input = z.output<ReturnType<typeof input>>;
 
 const maxResponseBytes = 5 * 1024 * 1024;
 const maxRateLimitRetries = 2;
@@ -109,7 +110,7 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   }
 }
 
-export const apiCall: ToolStep<typeof input, GitHubClient> = {
+export const apiCall: ToolStep<ReturnType<typeof input>, GitHubClient> = lazyInput({
   id: 'github.api_call',
   provider: 'github',
   title: 'API Call',
@@ -119,4 +120,4 @@ export const apiCall: ToolStep<typeof input, GitHubClient> = {
   input,
   destructive: true,
   run,
-};
+});

@@ -1,6 +1,13 @@
 import { codeHostAccess } from './code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
-import { createGitHubClient, githubTimeoutMs, type GitHubClient } from './octokit';
+import { githubTimeoutMs } from './github-base';
+import type { GitHubClient } from './octokit';
+
+// Octokit is loaded on the first code-host step, not with the function (cold start); the
+// promise is kept because every import() resolves its specifier again (under tsx, through
+// the loader's worker thread: ~0.5 ms a step).
+let octokit: Promise<typeof import('./octokit')> | undefined;
+const loadOctokit = () => (octokit ??= import('./octokit'));
 
 /**
  * The code host's client for one connection: its token and API base (enterprise servers
@@ -9,6 +16,7 @@ import { createGitHubClient, githubTimeoutMs, type GitHubClient } from './octoki
  */
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
   const access = await codeHostAccess(ctx.app, connection);
+  const { createGitHubClient } = await loadOctokit();
   return createGitHubClient({
     token: access.token,
     baseUrl: access.baseUrl,

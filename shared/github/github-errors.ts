@@ -1,4 +1,6 @@
 import { AppError, type ErrorCode } from '../domain/errors';
+import { networkCause } from '../http/network-cause';
+import { errorReasons } from './webhooks/rest-call';
 
 /**
  * The code host's HTTP failures as our stable error codes, in one place, for both the
@@ -57,13 +59,15 @@ export function githubHttpError(status: number, headers: Headers, data: unknown,
     return new AppError('forbidden', `The code host refused the request (403)${said}${needed ? ` (needs: ${needed})` : ''}`, details);
   }
   if (status === 404 || status === 410) {
-    return new AppError('not_found', `The code host answered ${status}${said} (it also answers 404 when the token cannot see the resource)`, details);
+    return new AppError('not_found', `The code host answered ${status}${said}: not found or not visible to this connection (it answers 404 also when the token may not see the resource)`, details);
   }
   if (status === 409) return new AppError('conflict', `The code host reported a conflict (409)${said}`, details);
   if (status === 422 || status === 400) {
     const errors = data && typeof data === 'object' ? (data as { errors?: unknown }).errors : undefined;
     if (errors !== undefined) details.errors = errors;
-    return new AppError('invalid_input', `The code host refused the input (${status})${said}`, details);
+    // "Validation Failed" alone says nothing: the reasons are in `errors[]`.
+    const reasons = errorReasons(errors);
+    return new AppError('invalid_input', `The code host refused the input (${status})${said}${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`, details);
   }
   if (status === 413) return new AppError('payload_too_large', `The code host refused the payload as too large${said}`, details);
   return new AppError('upstream_error', `The code host answered ${status}${said}`, details);
@@ -117,7 +121,7 @@ export function mapGitHubError(e: unknown, nowMs = Date.now()): AppError | undef
   if (!isRequestErrorLike(e)) return undefined;
   if (e.cause instanceof AppError) return e.cause;
   if (!e.response) {
-    return new AppError('upstream_error', `Could not reach the code host (${e.message})`, { status: e.status });
+    return new AppError('upstream_error', `Could not reach the code host (${networkCause(e) ?? e.message})`, { status: e.status });
   }
   return githubHttpError(e.status, e.response.headers ?? {}, e.response.data, nowMs);
 }

@@ -1,8 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import type { Config } from '../config/config';
-import type { Connection } from '../domain/model';
+import { defaultGitHubTimeoutMs, githubUserAgent } from './github-base';
 import { isWithinBase } from '../http/safe-endpoint';
 import { sameOriginFetch } from '../http/same-origin-fetch';
 import { timedFetch } from '../http/timed-fetch';
@@ -16,12 +15,7 @@ export { mapGitHubError } from './github-errors';
 export const GitHubOctokit = Octokit.plugin(throttling, retry);
 export type GitHubClient = InstanceType<typeof GitHubOctokit>;
 
-export const githubUserAgent = 'agent-integrations';
-
-/** Enterprise servers: the connection's own API base wins over GITHUB_API_URL. */
-export function githubApiBase(connection: Pick<Connection, 'apiBaseUrl'>, config: Pick<Config, 'github'>): string {
-  return (connection.apiBaseUrl ?? config.github.apiUrl).replace(/\/+$/, '');
-}
+export { githubApiBase, githubUserAgent, defaultGitHubTimeoutMs, githubTimeoutMs } from './github-base';
 
 export interface GitHubThrottleOptions {
   /** Longest wait (seconds) for a rate limit before giving up with `rate_limited`: RATE_LIMIT_MAX_WAIT_SECONDS. */
@@ -48,13 +42,6 @@ export interface GitHubClientOptions {
   throttle?: GitHubThrottleOptions;
   /** Limit (ms) of one request, headers and body (default 15 000: UPSTREAM_TIMEOUT_SECONDS's default). */
   timeoutMs?: number;
-}
-
-export const defaultGitHubTimeoutMs = 15_000;
-
-/** UPSTREAM_TIMEOUT_SECONDS in ms; the default when a hand-made config lacks it. */
-export function githubTimeoutMs(seconds: number | undefined): number {
-  return typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : defaultGitHubTimeoutMs;
 }
 
 const ghesRestSuffix = /\/api\/v3\/?$/;

@@ -35,6 +35,8 @@ export const statusByCode: Record<ErrorCode, number> = {
   rate_limited: 429,
   not_implemented: 501,
   not_configured: 501,
+  // The runtime's own configuration stands in the way, not the request: set PUBLIC_URL or WEBHOOK_PROXY_URL.
+  public_url_unreachable: 409,
   upstream_error: 502,
   timeout: 504,
   unavailable: 503,

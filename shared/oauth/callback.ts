@@ -123,7 +123,7 @@ export async function handleCallback(
     log.info('oauth connection saved', { connectionId: saved.connectionId });
     ctx.metrics.count('OAuthConnected', 1, { provider });
     if (record.returnTo === undefined) {
-      return { kind: 'page', status: 200, body: { provider, connectionId: saved.connectionId, status: 'connected' } };
+      return { kind: 'page', status: 200, body: { provider, connectionId: saved.connectionId, status: 'connected', account: identity.accountLogin } };
     }
     return { kind: 'redirect', location: withQuery(record.returnTo, { connectionId: saved.connectionId }) };
   } catch (e) {

@@ -1,15 +1,47 @@
 /**
- * Which item families (partition-key patterns, IAM `StringLike` syntax) each function role
- * may touch in the table. The one declaration both the CDK stack (a `dynamodb:LeadingKeys`
- * condition on the role's item actions) and the recording test
+ * Which items each function role may touch in the table: partition-key patterns (IAM
+ * `StringLike` syntax) for the table itself and, for a role that queries an index, for that
+ * index's partition key, which is what `dynamodb:LeadingKeys` checks on an index Query.
+ * The one declaration both the CDK stack (a `dynamodb:LeadingKeys` condition on every table
+ * statement of the role; index access only to the indexes listed) and the recording test
  * (test/integration/table-access-by-role.test.ts) read: a flow that touches a family not
  * listed here fails that test, rather than failing in production with AccessDenied.
- * A role absent here keeps unconditioned item access (its flows are not yet recorded).
- * Patterns match the table's `pk`, and for a Query on an index, that index's partition key.
+ * A role absent here keeps unconditioned item access (its flows are not recorded).
+ * Families: shared/store/table-design.ts (`keys`). Every pattern is bounded: the index
+ * partitions are fixed prefixes (ROUTE#, POLL#) or fixed values (CONNS, SUBS, EPS).
  */
-export const tableAccessByRole: Readonly<Record<string, readonly string[]>> = {
+export interface TableAccess {
+  /** Patterns of the table's `pk`, for GetItem, Query, PutItem, UpdateItem, DeleteItem. */
+  table: readonly string[];
+  /** Patterns of `gsi1pk` for a Query on gsi1 (routing); absent: no access to the index. */
+  gsi1?: readonly string[];
+  /** Patterns of `gsi2pk` for a Query on gsi2 (listings); absent: no access to the index. */
+  gsi2?: readonly string[];
+}
+
+/** Token users: the connection (read; a refresh or a dead grant updates it) and the refresh's single-flight lease. */
+const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
+
+export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims only (shared/dispatch/dispatch-claim.ts).
-  dispatch: ['EVT#*'],
+  dispatch: { table: ['EVT#*'] },
+  // The endpoint and its connection (endpoint-cache.ts), the two delivery claims
+  // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
+  'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'], gsi1: ['ROUTE#*'] },
+  // Polled subscriptions by trigger (gsi1 POLL#), their connections and poll cursors.
+  poller: { table: [...tokenUse, 'CURSOR#*'], gsi1: ['POLL#*'] },
+  // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
+  'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
+  // The connection of each call, and the collection service's shared rate buckets.
+  'tool-step': { table: [...tokenUse, 'RATE#*'] },
+  // The OAuth state rows and the connection the callback saves (or reconnects).
+  oauth: { table: ['STATE#*', 'CONN#*'] },
+  // Connections, subscriptions, endpoints and the listings; the poll baseline (a subscription's
+  // cursor, deleted with it); the per-endpoint lease of hook changes; token refresh.
+  'platform-api': {
+    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'LEASE#endpoint#*'],
+    gsi2: ['CONNS', 'SUBS', 'EPS'],
+  },
 };
 
 /** True when `value` matches an IAM StringLike pattern (`*` any run, `?` one character). */

@@ -69,7 +69,7 @@ export async function createSubscription(ctx: AppContext, body: unknown): Promis
         return made;
       });
     } catch (e) {
-      if (!(e instanceof AppError) || e.code !== 'forbidden' || !canPoll(req.trigger)) throw e;
+      if (!(e instanceof AppError) || (e.code !== 'forbidden' && e.code !== 'not_found') || !canPoll(req.trigger)) throw e;
       sub.note = `No webhook could be made (${e.message}); this trigger is polled every few minutes instead.`;
     }
   }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import { codeHostAccess } from '../github/code-host-access';
+import { connectionApiBase } from '../oauth/token-origin';
+import { assertReachableWebhookUrl } from './public-url-check';
 import { ConditionFailedError } from '../domain/errors';
 import { secretNames, type Connection, type Endpoint, type EndpointTarget } from '../domain/model';
 import type { TriggerId } from '../domain/triggers';
@@ -11,6 +13,9 @@ import { hookEventsFor } from './trigger-rules';
 
 /** The URL the code host posts an endpoint's deliveries to. */
 export function webhookUrl(ctx: Pick<AppContext, 'config'>, endpointId: string): string {
+  // A relay channel has one URL: the endpoint rides in the query, which the relay passes on.
+  const proxy = ctx.config.webhookProxyUrl;
+  if (proxy) return `${proxy}${proxy.includes('?') ? '&' : '?'}endpoint=${encodeURIComponent(endpointId)}`;
   return `${ctx.config.publicUrl}/webhooks/github/${endpointId}`;
 }
 
@@ -30,11 +35,14 @@ async function triggersOnEndpoint(ctx: AppContext, connectionId: string, endpoin
  * Order: secret, then endpoint item, then the hook, then the hook id on the item; a crash
  * in between leaves at worst a hook whose deliveries find no subscription, and the next
  * attempt adopts that hook by its URL instead of making a second one.
- * Throws `forbidden` (naming the permission) when the code host refuses.
+ * Throws `forbidden` (naming the permission) when the code host refuses, `not_found` when it
+ * answers 404, `public_url_unreachable` for a loopback or private webhook URL on a public code host.
  */
 export async function ensureHook(ctx: AppContext, connection: Connection, target: EndpointTarget, trigger: TriggerId): Promise<Endpoint> {
   const endpoints = new EndpointRepo(ctx.store);
   const id = endpointIdFor(connection.id, target);
+  // Before anything is stored or asked: a URL the code host would refuse gets the fix, not its 422.
+  assertReachableWebhookUrl(webhookUrl(ctx, id), connectionApiBase(connection, ctx.config));
   let endpoint = await endpoints.get(id);
   let secret = await ctx.secrets.get(secretNames.endpointSecret(id));
   let secretChanged = false;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { didYouMean } from '../domain/did-you-mean';
 import { InvalidInputError, type FieldProblem } from '../domain/errors';
 import type { SubscriptionFilters, SubscriptionTarget } from '../domain/model';
 import { isTriggerId, triggerIds, type TriggerId } from '../domain/triggers';
@@ -55,7 +56,9 @@ const filtersSchema = z
 const bodySchema = z
   .object({
     connectionId: z.string().min(1, 'is required').max(subscriptionBounds.idLength),
-    trigger: z.string().refine(isTriggerId, { message: `unknown trigger; expected one of ${triggerIds.join(', ')}` }),
+    trigger: z.string().superRefine((v, c) => {
+      if (!isTriggerId(v)) c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
+    }),
     agentId: z.string().min(1, 'is required').max(subscriptionBounds.agentIdLength),
     repository: repositoryName.optional(),
     organization: organizationName.optional(),

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { didYouMean } from '../domain/did-you-mean';
 import * as z from 'zod';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
@@ -38,7 +39,7 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
   const entry = typeof toolId === 'string' ? stepIndex(tools).get(toolId) : undefined;
   let result: ToolResult;
   try {
-    if (!entry) throw new AppError('not_found', `Unknown tool step ${String(toolId)}; GET /tools lists the steps`);
+    if (!entry) throw new AppError('not_found', `Unknown tool step ${String(toolId)}.${didYouMean(String(toolId), [...stepIndex(tools).keys()])} GET /tools lists the steps`);
     const { step, provider } = entry;
     const problems: FieldProblem[] = [];
     const id = connectionIdSchema.safeParse(connectionId);

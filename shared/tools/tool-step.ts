@@ -44,3 +44,17 @@ export interface ProviderTools<Client = unknown> {
    */
   mapError?: (e: unknown, nowMs: number) => AppError | undefined;
 }
+
+/** A step declared with its input schema as a function, built on first use by {@link lazyInput}. */
+export type LazyInputStep<S extends z.ZodType, Client> = Omit<ToolStep<S, Client>, 'input'> & { input: () => S };
+
+/**
+ * The step with `input` built on its first read, then kept. Building the 29 steps' zod
+ * schemas was the largest part of the tool-step function's module load (cold start: see
+ * docs/performance.md); a warm container builds each once, when first invoked or listed.
+ */
+export function lazyInput<S extends z.ZodType, Client>(step: LazyInputStep<S, Client>): ToolStep<S, Client> {
+  const build = step.input;
+  let built: S | undefined;
+  return Object.defineProperty({ ...step }, 'input', { get: () => (built ??= build()), enumerable: true }) as unknown as ToolStep<S, Client>;
+}

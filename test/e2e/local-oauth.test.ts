@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
 import { startFakeOAuthServer, type FakeOAuthServer } from '../helpers/fake-oauth-server';
 import { freePort, startLocalProcess, type RunningLocal } from '../helpers/local-process';
+import { httpApiCaller } from '../helpers/platform-api-caller';
 
 const appOrigin = 'https://app.example.test';
 const key = 'k'.repeat(40);
@@ -46,14 +47,8 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     await snare?.close();
   });
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${running.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  // The runtime starts in beforeAll: its URL is read at each call.
+  const api = httpApiCaller(() => running.url, key);
 
   /** Authorize, let the fake "browser" consent, then follow the redirect back to the runtime's callback. */
   const roundTrip = async (provider: 'github' | 'contentsnare') => {

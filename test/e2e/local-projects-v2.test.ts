@@ -6,6 +6,8 @@ import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { freePort, startLocalProcess } from '../helpers/local-process';
 import { examplePayload } from '../helpers/signed-delivery';
+import { until } from '../helpers/runtime-support';
+import { httpApiCaller } from '../helpers/platform-api-caller';
 
 describe('npm start: a Projects (v2) delivery', () => {
   it('a signed projects_v2_item.edited delivery to an organization hook reaches the agent runtime as project_item_status_changed', async () => {
@@ -27,10 +29,7 @@ describe('npm start: a Projects (v2) delivery', () => {
       POLL_INTERVAL_SECONDS: '3600',
     });
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${running.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        return { status: res.status, body: (await res.json()) as Record<string, any> };
-      };
+      const api = httpApiCaller(running.url, key);
       const connection = await api('POST', '/connections', { provider: 'github', token });
       expect(connection.status).toBe(201);
       const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.project_item_status_changed', agentId: 'board-agent', organization: 'Octocoders' });
@@ -42,8 +41,7 @@ describe('npm start: a Projects (v2) delivery', () => {
       const delivered = await github.deliver(hook!, 'projects_v2_item', payload, 'local-projects-1');
       expect(delivered.status, await delivered.clone().text()).toBe(202);
 
-      const deadline = Date.now() + 20_000;
-      while (runtime.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await until('the event at the agent runtime', () => runtime.requests.length > 0, 20_000);
       expect(runtime.events()[0]).toMatchObject({ trigger: 'github.project_item_status_changed', subscriptionId: sub.body.id, agentId: 'board-agent', deliveryId: 'local-projects-1' });
       expect(FakeAgentRuntime.signatureValid(runtime.requests[0]!, secret)).toBe(true);
     } finally {

@@ -11,6 +11,8 @@ import { freePort, startLocalProcess } from '../helpers/local-process';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { systemClock } from '../../shared/ports';
 import { examplePayload } from '../helpers/signed-delivery';
+import { until } from '../helpers/runtime-support';
+import { httpApiCaller } from '../helpers/platform-api-caller';
 
 type ErrorBody = { error: { code: string } };
 
@@ -142,10 +144,7 @@ describe('npm start: the local runtime as a child process', () => {
       POLL_INTERVAL_SECONDS: '3600',
     });
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${running.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        return { status: res.status, body: (await res.json()) as Record<string, any> };
-      };
+      const api = httpApiCaller(running.url, key);
       const connection = await api('POST', '/connections', { provider: 'github', token });
       expect(connection.status).toBe(201);
       const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'triage-agent', repository: 'Codertocat/Hello-World' });
@@ -159,8 +158,7 @@ describe('npm start: the local runtime as a child process', () => {
       const forged = await fetch(hook!.config.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'forged-1', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }, body: payload });
       expect(forged.status).toBe(401);
 
-      const deadline = Date.now() + 20_000;
-      while (runtime.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await until('the event at the agent runtime', () => runtime.requests.length > 0, 20_000);
       // The end state, not a pause: the runtime stopped with nothing left in its queue, so no
       // second delivery can still be on its way.
       expect(await running.stop()).toBe(0);

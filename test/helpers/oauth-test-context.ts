@@ -19,12 +19,12 @@ export interface OAuthTestContext extends TestContext {
    * The browser opening `authorizeUrl` (our `GET /oauth/{provider}/start`): keeps the
    * binding cookie it sets in the jar and answers the start step's response (302 to the provider).
    */
-  start(authorizeUrl: string): Promise<HttpResponse>;
+  start(authorizeUrl: string, options?: { accept?: string }): Promise<HttpResponse>;
   /**
    * The browser arriving at our callback (a URL the fake redirected to, or one made up),
    * carrying the jar's cookies as a browser would (`{cookies: false}`: another browser).
    */
-  callback(url: URL | string, options?: { cookies?: boolean | string }): Promise<HttpResponse>;
+  callback(url: URL | string, options?: { cookies?: boolean | string; accept?: string }): Promise<HttpResponse>;
   /** The browser's cookies (name -> value) set by our start step. */
   cookies: Map<string, string>;
   /** Asserts nothing the fake marked sensitive appears in logs, answers or `extra`. */
@@ -66,8 +66,8 @@ export async function oauthTestContext(env: Record<string, string | undefined> =
   const cookies = new Map<string, string>();
   const route = (u: URL, headers: Record<string, string>) =>
     handle({ method: 'GET', path: u.pathname, headers, query: u.searchParams, body: Buffer.alloc(0) });
-  const start = async (authorizeUrl: string) => {
-    const res = record(await route(new URL(authorizeUrl), { accept: 'text/html' }));
+  const start = async (authorizeUrl: string, options: { accept?: string } = {}) => {
+    const res = record(await route(new URL(authorizeUrl), { accept: options.accept ?? 'text/html' }));
     const set = res.headers?.['set-cookie'];
     if (set) {
       const [pair = ''] = set.split(';');
@@ -111,7 +111,7 @@ export async function oauthTestContext(env: Record<string, string | undefined> =
       const u = typeof url === 'string' ? new URL(url, publicUrl) : url;
       const jar = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
       const cookie = typeof options.cookies === 'string' ? options.cookies : options.cookies === false ? '' : jar;
-      return record(await route(u, { accept: 'text/html', ...(cookie ? { cookie } : {}) }));
+      return record(await route(u, { accept: options.accept ?? 'text/html', ...(cookie ? { cookie } : {}) }));
     },
     leaks: (extra = []) => {
       const haystack = [...base.logLines, ...answers, ...extra].join('\n');

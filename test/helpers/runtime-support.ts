@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import type { FakeGitHub, FakeHook } from './fake-github-server';
+import { httpApiCaller } from './platform-api-caller';
 
 export const platformKey = 'reliability-platform-key-0123456789abcdef';
 export const signingSecret = 'reliability-dispatch-secret-0123456789ab';
@@ -40,24 +41,16 @@ export async function startRuntime(env: Record<string, string> = {}, background 
   };
 }
 
-async function api(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${platformKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
-
 /**
  * A tenant made the way a user makes one, over the platform API: a token connection checked
  * at the fake code host, then a `github.new_issue` subscription whose hook the product
  * creates there (with its secret in the hook's config, as the code host keeps it).
  */
 export async function subscribeOverApi(baseUrl: string, github: FakeGitHub, token: string): Promise<{ connectionId: string; subscriptionId: string; endpointId: string; hook: FakeHook }> {
-  const connection = await api(baseUrl, 'POST', '/connections', { provider: 'github', token });
+  const api = httpApiCaller(baseUrl, platformKey);
+  const connection = await api('POST', '/connections', { provider: 'github', token });
   if (connection.status !== 201) throw new Error(`connection refused: ${JSON.stringify(connection.body)}`);
-  const sub = await api(baseUrl, 'POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'reliability-agent', repository });
+  const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'reliability-agent', repository });
   if (sub.status !== 201) throw new Error(`subscription refused: ${JSON.stringify(sub.body)}`);
   const hook = github.hooksOf(`repos/${repository}`).find((h) => h.config.url.endsWith(`/webhooks/github/${sub.body.endpointId}`));
   if (!hook) throw new Error('no hook was made at the code host');

@@ -237,17 +237,29 @@ describe('least privilege', () => {
     }
   });
 
-  it('limits each declared role\'s table item actions to its leading keys (shared/store/table-access.ts), every statement', () => {
+  it("limits every role's table statements to its leading keys (shared/store/table-access.ts): the table's patterns on the table, an index's on that index, no undeclared index", () => {
+    const leading = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
+    /** `table`, `gsi1` or `gsi2`: what one resource of a statement names. */
+    const partOf = (r: unknown) => /\/index\/(gsi[12])"/.exec(JSON.stringify(r))?.[1] ?? 'table';
     for (const name of functionNames) {
+      const declared = tableAccessByRole[name];
+      expect(declared, `${name} has no declared table access`).toBeDefined();
       const dynamo = statementsOf(name).filter((st) => actions([st]).some((a) => a.startsWith('dynamodb:')));
       expect(dynamo.length, name).toBeGreaterThan(0);
-      const declared = tableAccessByRole[name];
+      const granted = new Set<string>();
       for (const st of dynamo) {
-        if (declared) expect(st.Condition, name).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...declared] } });
-        else expect(st.Condition, name).toBeUndefined();
+        const parts = [...new Set((Array.isArray(st.Resource) ? st.Resource : [st.Resource]).map(partOf))];
+        expect(parts, `${name}: one statement, one part of the table`).toHaveLength(1);
+        const part = parts[0] as 'table' | 'gsi1' | 'gsi2';
+        granted.add(part);
+        const patterns = declared?.[part];
+        expect(patterns, `${name} is granted ${part} without declaring it`).toBeDefined();
+        expect(st.Condition, `${name} on ${part}`).toEqual(leading(patterns ?? []));
+        if (part !== 'table') expect(actions([st]), `${name} on ${part}`).toEqual(['dynamodb:Query']);
       }
+      expect([...granted].sort(), name).toEqual((['table', 'gsi1', 'gsi2'] as const).filter((p) => declared?.[p] !== undefined).sort());
     }
-    expect(Object.keys(tableAccessByRole).every((r) => functionNames.includes(r))).toBe(true);
+    expect(Object.keys(tableAccessByRole).sort()).toEqual([...functionNames].sort());
   });
 
   it('lets the intake claim deliveries and enqueue, but never receive or delete messages', () => {

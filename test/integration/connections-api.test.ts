@@ -1,47 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { secretNames } from '../../shared/domain/model';
 import { guardedFetch, type Resolver } from '../../shared/http/guarded-fetch';
 import { createRouter } from '../../shared/http/router';
-import type { HttpRequest } from '../../shared/http/types';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
-import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
-import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
+import { testPlatformKey } from '../helpers/test-context';
+import { useFakeCodeHost } from '../helpers/code-host-setup';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 
 const token = 'github_pat_11AAAAAAA0abcdefghijklmnopqrstuvwxyz0123456789';
-let github: FakeGitHub;
-beforeAll(async () => {
-  github = await FakeGitHub.start();
-  github.addUser(token, 'octocat');
-});
-afterAll(async () => {
-  await github.close();
-  await stopTestDynamo();
-});
-const open: TestContext[] = [];
-afterEach(() => {
-  for (const t of open.splice(0)) t.close();
-});
+const host = useFakeCodeHost({ [token]: 'octocat' }, { env: { PUBLIC_URL: 'https://hooks.example.test' } });
 
 async function setup() {
-  const t = await testContext({ GITHUB_API_URL: github.url, PUBLIC_URL: 'https://hooks.example.test' });
-  open.push(t);
-  const router = createRouter(platformRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+  const t = await host.context();
   const answers: string[] = [];
-  const call = async (method: string, path: string, body?: unknown, auth = `Bearer ${testPlatformKey}`) => {
-    const [p, q] = path.split('?');
-    const req: HttpRequest = {
-      method,
-      path: p!,
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      query: new URLSearchParams(q ?? ''),
-      body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
-    };
-    const res = await router(req);
-    answers.push(String(res.body));
-    return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
-  };
+  const call = platformApiCaller(t.ctx, { onAnswer: (body) => answers.push(body) });
   return { t, call, answers };
 }
 
@@ -51,7 +25,7 @@ describe('connections API (token connections)', () => {
     const created = await call('POST', '/connections', { provider: 'github', token, label: 'work' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ provider: 'github', accountLogin: 'octocat', label: 'work', authMethod: 'token', status: 'connected', repositories: [] });
-    const userCall = github.requests.find((r) => r.path === '/user');
+    const userCall = host.github.requests.find((r) => r.path === '/user');
     expect(userCall?.headers.authorization).toBe(`Bearer ${token}`);
     expect(JSON.parse(t.secrets.values.get(secretNames.connectionToken(created.body.id))!).accessToken).toBe(token);
     expect((await call('GET', `/connections/${created.body.id}`)).body).toMatchObject({ id: created.body.id, accountLogin: 'octocat' });
@@ -81,7 +55,7 @@ describe('connections API (token connections)', () => {
 
   it.each([
     ['http://github.example.com/api/v3', 'https'],
-    ['https://user:pw@github.example.com/api/v3', 'credentials'],
+    ['https://user:pw@host.github.example.com/api/v3', 'credentials'],
     ['https://169.254.169.254/latest', 'link-local'],
     // Issue 12.4: the same endpoints in other spellings, and other never-reachable literals.
     ['https://[::ffff:169.254.169.254]/latest', 'metadata'],
@@ -96,19 +70,19 @@ describe('connections API (token connections)', () => {
     ['not a url', 'URL'],
   ])('refuses the enterprise base %s before sending the token anywhere', async (apiBaseUrl, why) => {
     const { call, t } = await setup();
-    const before = github.requests.length;
+    const before = host.github.requests.length;
     const r = await call('POST', '/connections', { provider: 'github', token, apiBaseUrl });
     expect(r.status).toBe(400);
     expect(r.body.error.details.fields[0].field).toBe('apiBaseUrl');
     expect(r.body.error.message).toContain(why);
-    expect(github.requests.length).toBe(before);
+    expect(host.github.requests.length).toBe(before);
     expect(t.secrets.values.size).toBe(0);
   });
 
   it('refuses an enterprise base whose name resolves to a private or metadata address when the token is checked, storing nothing (issue 12.4)', async () => {
     const { t } = await setup();
     const resolve: Resolver = async (host) => [{ address: host.startsWith('meta') ? '169.254.169.254' : '10.0.0.5', family: 4 }];
-    const ctx = { ...t.ctx, fetch: guardedFetch({ trustedOrigins: [github.url], allowLoopback: false, allowedPrivateHosts: [], resolve }) };
+    const ctx = { ...t.ctx, fetch: guardedFetch({ trustedOrigins: [host.github.url], allowLoopback: false, allowedPrivateHosts: [], resolve }) };
     const router = createRouter(platformRoutes(ctx), { platformApiKey: async () => testPlatformKey });
     for (const [apiBaseUrl, why] of [['https://ghe.corp.internal/api/v3', 'private'], ['https://metadata.google.internal/computeMetadata', 'metadata']] as const) {
       const res = await router({
@@ -177,13 +151,13 @@ describe('connections API (token connections)', () => {
     const s1 = await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_issue', agentId: 'a1', repository: 'octocat/one' });
     const s2 = await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_star', agentId: 'a2', repository: 'octocat/two' });
     expect([s1.status, s2.status]).toEqual([201, 201]);
-    expect(github.hooksOf('repos/octocat/one')).toHaveLength(1);
-    expect(github.hooksOf('repos/octocat/two')).toHaveLength(1);
+    expect(host.github.hooksOf('repos/octocat/one')).toHaveLength(1);
+    expect(host.github.hooksOf('repos/octocat/two')).toHaveLength(1);
     const res = await call('DELETE', `/connections/${c.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ deleted: true, subscriptionsDeleted: 2, hooksDeleted: 2, warnings: [] });
-    expect(github.hooksOf('repos/octocat/one')).toHaveLength(0);
-    expect(github.hooksOf('repos/octocat/two')).toHaveLength(0);
+    expect(host.github.hooksOf('repos/octocat/one')).toHaveLength(0);
+    expect(host.github.hooksOf('repos/octocat/two')).toHaveLength(0);
     expect(t.secrets.values.size).toBe(0);
     expect(await new EndpointRepo(t.ctx.store).list()).toEqual([]);
     expect((await call('GET', '/subscriptions')).body.subscriptions).toEqual([]);
@@ -194,25 +168,23 @@ describe('connections API (token connections)', () => {
     const { t, call } = await setup();
     const { body: c } = await call('POST', '/connections', { provider: 'github', token });
     await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_issue', agentId: 'a1', repository: 'octocat/locked' });
-    github.refuseHooks.set('repos/octocat/locked', 403);
+    host.github.refuseHooks.set('repos/octocat/locked', 403);
     try {
       const res = await call('DELETE', `/connections/${c.id}`);
       expect(res.status).toBe(200);
       expect(res.body.warnings.join(' ')).toMatch(/Could not delete the webhook/);
       expect(t.secrets.values.has(secretNames.connectionToken(c.id))).toBe(false);
     } finally {
-      github.refuseHooks.delete('repos/octocat/locked');
+      host.github.refuseHooks.delete('repos/octocat/locked');
     }
   });
 
   it('calls the revoke callback at disconnect', async () => {
-    const t = await testContext({ GITHUB_API_URL: github.url });
-    open.push(t);
+    const t = await host.context();
     const revoked: string[] = [];
-    const router = createRouter(platformRoutes(t.ctx, { revoke: async (c) => void revoked.push(c.id) }), { platformApiKey: async () => testPlatformKey });
+    const call = platformApiCaller(t.ctx, { routes: { revoke: async (c) => void revoked.push(c.id) } });
     const c = await t.connect({}, token);
-    const res = await router({ method: 'DELETE', path: `/connections/${c.id}`, headers: { authorization: `Bearer ${testPlatformKey}` }, query: new URLSearchParams(), body: Buffer.alloc(0) });
-    expect(res.status).toBe(200);
+    expect((await call('DELETE', `/connections/${c.id}`)).status).toBe(200);
     expect(revoked).toEqual([c.id]);
   });
 });

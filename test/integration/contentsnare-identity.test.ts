@@ -2,6 +2,7 @@ import { afterAll, beforeEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { readStoredToken } from '../../shared/store/stored-token';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { oauthConnect } from '../helpers/oauth-connect';
 
 /**
  * Issue 11, item 10: a Content Snare connection is named from the partner API's
@@ -20,10 +21,7 @@ beforeEach(() => {
 });
 
 async function connect(body: Record<string, unknown> = {}): Promise<URL> {
-  const started = await t.authorize('contentsnare', { returnTo: `${appOrigin}/done`, ...body });
-  const { authorizeUrl } = JSON.parse(String(started.body)) as { authorizeUrl: string };
-  const answer = await t.callback(await t.fake.browse(authorizeUrl));
-  return new URL(answer.headers?.location ?? 'about:blank');
+  return (await oauthConnect(t, 'contentsnare', { returnTo: `${appOrigin}/done`, ...body })).location;
 }
 
 const repo = () => new ConnectionRepo(t.ctx.store);

@@ -3,7 +3,8 @@ import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { readStoredToken } from '../../shared/store/stored-token';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
-import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { oauthConnectionId } from '../helpers/oauth-connect';
 
 // Issue 11 item 4: the code host's user access tokens that expire (GitHub Apps, OAuth apps
 // that opted in) are refreshed like the collection service's; the others stay as they are.
@@ -24,13 +25,8 @@ beforeEach(() => {
 });
 
 /** Connects through the browser round trip; the fake's app issues expiring user tokens. */
-async function connectGithub(): Promise<string> {
-  const res = await t.authorize('github', { returnTo: `${appOrigin}/back` });
-  const back = await t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
-  const answer = await t.callback(back);
-  const id = new URL(answer.headers?.location ?? '').searchParams.get('connectionId');
-  if (!id) throw new Error(`no connection: ${answer.headers?.location}`);
-  return id;
+function connectGithub(): Promise<string> {
+  return oauthConnectionId(t, 'github');
 }
 
 const whoAmI = (connectionId: string): Promise<ToolResult> =>

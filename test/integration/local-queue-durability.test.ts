@@ -31,18 +31,32 @@ function open(sync: SyncFn): FileQueue {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/**
+ * Waits (event-loop turns, no clock) until `state` holds: the end state the assertions that
+ * follow are about, e.g. "the flush is waiting on its fsync", rather than a fixed number of
+ * turns. Then one more turn, so every acknowledgement already due (a resolved promise's
+ * callbacks) has run before the test looks for one that must not have happened.
+ */
+async function reached(what: string, state: () => boolean): Promise<void> {
+  for (let i = 0; !state(); i++) {
+    if (i >= 1000) throw new Error(`never reached: ${what}`);
+    await tick();
+  }
+  await tick();
+}
+
 describe('local queue durability', () => {
   it('acknowledges a send only after its fsync, and shares one fsync among the sends of the same moment', async () => {
     const { sync, pending } = heldSync();
     const q = open(sync);
     const acked: number[] = [];
     const sends = Array.from({ length: 10 }, (_, i) => q.sendBatch([{ id: `m${i}`, body: `body ${i}` }]).then(() => acked.push(i)));
-    await tick();
+    await reached('the first flush waiting on its fsync', () => pending.length === 1);
     expect(acked).toEqual([]);
     expect(pending).toHaveLength(1);
     // The first flush covered the first send; the nine that came while it ran share the next one.
     pending.shift()!(null);
-    await tick();
+    await reached('the first send acknowledged and the second flush waiting on its fsync', () => acked.length > 0 && pending.length === 1);
     expect(acked).toEqual([0]);
     expect(pending).toHaveLength(1);
     pending.shift()!(null);
@@ -56,7 +70,7 @@ describe('local queue durability', () => {
     const { sync, pending } = heldSync();
     const q = open(sync);
     const send = q.sendBatch([{ id: 'm', body: 'b' }]);
-    await tick();
+    await reached('the flush waiting on its fsync', () => pending.length === 1);
     const eio = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
     pending.shift()!(eio);
     await expect(send).rejects.toMatchObject({ code: 'unavailable' });

@@ -8,6 +8,7 @@ import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { localRoutes } from '../../local/routes';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { testPlatformKey } from '../helpers/test-context';
+import { oauthConnectionId } from '../helpers/oauth-connect';
 
 let t: OAuthTestContext;
 beforeAll(async () => {
@@ -18,10 +19,7 @@ afterAll(async () => {
 });
 
 async function connectViaOAuth(provider: 'github' | 'contentsnare'): Promise<Connection> {
-  const res = await t.authorize(provider, { returnTo: `${appOrigin}/x` });
-  const back = await t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
-  const answer = await t.callback(back);
-  const id = new URL(answer.headers?.location ?? '').searchParams.get('connectionId') ?? '';
+  const id = await oauthConnectionId(t, provider, { returnTo: `${appOrigin}/x` });
   return (await new ConnectionRepo(t.ctx.store).get(id))!;
 }
 

@@ -4,6 +4,7 @@ import type { Connection } from '../../shared/domain/model';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { revokeConnection, revokeForDisconnect } from '../../shared/oauth/revoke';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { oauthConnectionId } from '../helpers/oauth-connect';
 
 let t: OAuthTestContext;
 beforeAll(async () => {
@@ -14,10 +15,7 @@ afterAll(async () => {
 });
 
 async function connectViaOAuth(provider: 'github' | 'contentsnare'): Promise<Connection> {
-  const res = await t.authorize(provider, { returnTo: `${appOrigin}/x` });
-  const back = await t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
-  const answer = await t.callback(back);
-  const id = new URL(answer.headers?.location ?? '').searchParams.get('connectionId') ?? '';
+  const id = await oauthConnectionId(t, provider, { returnTo: `${appOrigin}/x` });
   return (await new ConnectionRepo(t.ctx.store).get(id))!;
 }
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
-import { secretNames } from '../../shared/domain/model';
 import { stateHash } from '../../shared/oauth/pkce';
 import { keys } from '../../shared/store/table-design';
 import { appOrigin, oauthTestContext, publicUrl, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { browseToCallback } from '../helpers/oauth-connect';
 
 let t: OAuthTestContext;
 beforeAll(async () => {
@@ -17,10 +17,8 @@ beforeEach(() => {
   t.fake.behaviour.codeErrorWith200 = false;
 });
 
-async function start(provider: 'github' | 'contentsnare', body: Record<string, unknown> = { returnTo: `${appOrigin}/back` }): Promise<URL> {
-  const res = await t.authorize(provider, body);
-  expect(res.status).toBe(200);
-  return t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
+function start(provider: 'github' | 'contentsnare', body?: Record<string, unknown>): Promise<URL> {
+  return browseToCallback(t, provider, body);
 }
 
 const connectionCount = async () => (await new ConnectionRepo(t.ctx.store).list()).length;
@@ -40,7 +38,7 @@ describe('OAuth state abuse (RELIABILITY 20)', () => {
     const back = await start('github');
     back.searchParams.set('state', 'A'.repeat(43));
     const calls = t.fake.tokenCalls.length;
-    const res = await t.callback(back);
+    const res = await t.callback(back, { accept: 'application/json' });
     expect(res.status).toBe(400);
     expect(JSON.parse(String(res.body)).error.code).toBe('invalid_input');
     expect(t.fake.tokenCalls.length).toBe(calls);
@@ -223,7 +221,7 @@ describe('the callback is bound to the browser that started the flow (issue 12 i
   it('a callback from another browser (no binding cookie) is 400, calls no token endpoint, and leaves the flow to its own browser', async () => {
     const back = await start('github');
     const calls = t.fake.tokenCalls.length;
-    const foreign = await t.callback(back, { cookies: false });
+    const foreign = await t.callback(back, { cookies: false, accept: 'application/json' });
     expect(foreign.status).toBe(400);
     expect(JSON.parse(String(foreign.body)).error.code).toBe('invalid_input');
     expect(t.fake.tokenCalls.length).toBe(calls);

@@ -1,33 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { routes as platformRoutes } from '../../functions/platform-api/routes';
-import { createRouter } from '../../shared/http/router';
+import { describe, expect, it } from 'vitest';
 import { pollOnce } from '../../shared/polling/poll-once';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { FakeGitHub } from '../helpers/fake-github-server';
 import { checkAgainstOpenApi } from '../helpers/openapi-check';
-import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
+import { useFakeCodeHost } from '../helpers/code-host-setup';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 
 const token = 'ghp_pollerPagesToken0000000000000000000000';
-let github: FakeGitHub;
-beforeAll(async () => {
-  github = await FakeGitHub.start();
-  github.addUser(token, 'gister');
-});
-afterAll(async () => {
-  await github.close();
-  await stopTestDynamo();
-});
-const open: TestContext[] = [];
-afterEach(() => {
-  // Every list the poller asked for is a documented operation with documented query parameters.
-  // (`/repositories/{id}/...` is the form the code host's own Link headers use for the next pages.)
-  const problems = github.requests.filter((r) => !r.path.startsWith('/repositories/') && r.path !== '/user').flatMap((r) => checkAgainstOpenApi(r).problems);
-  expect(problems).toEqual([]);
-  for (const t of open.splice(0)) t.close();
-  github.gists.clear();
-  github.watchers.clear();
-  github.requests.length = 0;
-});
+const host = useFakeCodeHost(
+  { [token]: 'gister' },
+  {
+    afterEachTest: (github) => {
+      // Every list the poller asked for is a documented operation with documented query parameters.
+      // (`/repositories/{id}/...` is the form the code host's own Link headers use for the next pages.)
+      const problems = github.requests.filter((r) => !r.path.startsWith('/repositories/') && r.path !== '/user').flatMap((r) => checkAgainstOpenApi(r).problems);
+      expect(problems).toEqual([]);
+    },
+  },
+);
 
 function gist(n: number, createdAt: string) {
   return { id: `g${n}`, created_at: createdAt, updated_at: createdAt, description: `gist ${n}`, public: true, html_url: `https://gist.example/g${n}`, files: {}, owner: { login: 'gister', id: 7 } };
@@ -39,20 +27,10 @@ function user(id: number) {
 }
 
 async function setup() {
-  const t = await testContext({ GITHUB_API_URL: github.url });
-  open.push(t);
+  const t = await host.context();
   const connection = await t.connect({ accountLogin: 'gister' }, token);
-  const router = createRouter(platformRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
-  const subscribe = async (body: Record<string, unknown>) => {
-    const res = await router({
-      method: 'POST',
-      path: '/subscriptions',
-      headers: { authorization: `Bearer ${testPlatformKey}` },
-      query: new URLSearchParams(),
-      body: Buffer.from(JSON.stringify({ connectionId: connection.id, agentId: 'agent-p', ...body })),
-    });
-    return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
-  };
+  const call = platformApiCaller(t.ctx);
+  const subscribe = (body: Record<string, unknown>) => call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-p', ...body });
   const queuedEvents = async () => (await t.receiveAll()).map((m) => JSON.parse(m.body) as Record<string, any>);
   return { t, subscribe, queuedEvents };
 }
@@ -61,15 +39,15 @@ describe('new_gist reads past the first page', () => {
   it('announces every one of 250 gists created since the last round (three pages), and none of the older ones', async () => {
     const { t, subscribe, queuedEvents } = await setup();
     const old = Array.from({ length: 120 }, (_, i) => gist(i, new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString()));
-    github.gists.set('gister', old);
+    host.github.gists.set('gister', old);
     expect((await subscribe({ trigger: 'github.new_gist' })).status).toBe(201);
     const fresh = Array.from({ length: 250 }, (_, i) => gist(1000 + i, new Date(Date.UTC(2026, 1, 1) - i * 60_000).toISOString()));
-    github.gists.set('gister', [...fresh, ...old]);
+    host.github.gists.set('gister', [...fresh, ...old]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 250 });
     const ids = (await t.receiveAll(1000)).map((m) => (JSON.parse(m.body) as { event: { gist: { id: string } } }).event.gist.id).sort();
     expect(ids).toEqual(fresh.map((g) => g.id).sort());
     // It stopped at the page holding what was already there: pages 1-3, not the old ones' last page.
-    expect(github.requests.filter((r) => r.path === '/gists').map((r) => r.query.get('page') ?? '1')).toEqual(['1', '1', '2', '3']);
+    expect(host.github.requests.filter((r) => r.path === '/gists').map((r) => r.query.get('page') ?? '1')).toEqual(['1', '1', '2', '3']);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0, notModified: 1 });
   });
 });
@@ -77,14 +55,14 @@ describe('new_gist reads past the first page', () => {
 describe('new_watcher is polled from the subscribers list', () => {
   it('announces who starts watching after the subscription, once, and not those already watching', async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.watchers.set('octocat/hello', [user(1), user(2)]);
+    host.github.watchers.set('octocat/hello', [user(1), user(2)]);
     const sub = await subscribe({ trigger: 'github.new_watcher', repository: 'octocat/hello' });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     expect(sub.body.delivery).toBe('polling');
-    expect(github.hooksOf('repos/octocat/hello')).toEqual([]);
+    expect(host.github.hooksOf('repos/octocat/hello')).toEqual([]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0, notModified: 1 });
 
-    github.watchers.set('octocat/hello', [user(1), user(2), user(3)]);
+    host.github.watchers.set('octocat/hello', [user(1), user(2), user(3)]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     const events = await queuedEvents();
     expect(events).toHaveLength(1);
@@ -94,13 +72,13 @@ describe('new_watcher is polled from the subscribers list', () => {
 
   it('reads every page with its own ETag: a new watcher at the end of a long list is found, unchanged pages answer 304', async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.watchers.set('octocat/big', Array.from({ length: 250 }, (_, i) => user(i + 1)));
+    host.github.watchers.set('octocat/big', Array.from({ length: 250 }, (_, i) => user(i + 1)));
     await subscribe({ trigger: 'github.new_watcher', repository: 'octocat/big' });
-    github.watchers.get('octocat/big')!.push(user(999));
-    github.requests.length = 0;
+    host.github.watchers.get('octocat/big')!.push(user(999));
+    host.github.requests.length = 0;
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     expect((await queuedEvents()).map((e) => e.event.sender.login)).toEqual(['watcher999']);
-    const pages = github.requests.filter((r) => r.path.endsWith('/subscribers'));
+    const pages = host.github.requests.filter((r) => r.path.endsWith('/subscribers'));
     expect(pages).toHaveLength(3);
     expect(pages.every((r) => typeof r.headers['if-none-match'] === 'string')).toBe(true);
   });

@@ -1,31 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { routes as platformRoutes } from '../../functions/platform-api/routes';
-import { createRouter } from '../../shared/http/router';
+import { describe, expect, it } from 'vitest';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { sourceCursorKey } from '../../shared/polling/source-cursor';
 import { keys } from '../../shared/store/table-design';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { FakeGitHub } from '../helpers/fake-github-server';
-import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
+import { useFakeCodeHost } from '../helpers/code-host-setup';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 
 const token = 'ghp_pollerTestToken000000000000000000000000';
-let github: FakeGitHub;
-beforeAll(async () => {
-  github = await FakeGitHub.start();
-  github.addUser(token, 'gister');
-});
-afterAll(async () => {
-  await github.close();
-  await stopTestDynamo();
-});
-const open: TestContext[] = [];
-afterEach(() => {
-  for (const t of open.splice(0)) t.close();
-  github.gists.clear();
-  github.repos.clear();
-  github.requests.length = 0;
-});
+const host = useFakeCodeHost({ [token]: 'gister' });
 
 /** As `GET /user/repos` answers: the owner is always present (a simple-user object). */
 function repo(id: number, name: string, createdAt: string) {
@@ -37,20 +19,10 @@ function gist(id: string, createdAt: string) {
 }
 
 async function setup() {
-  const t = await testContext({ GITHUB_API_URL: github.url });
-  open.push(t);
+  const t = await host.context();
   const connection = await t.connect({ accountLogin: 'gister' }, token);
-  const router = createRouter(platformRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
-  const subscribe = async (body: Record<string, unknown>) => {
-    const res = await router({
-      method: 'POST',
-      path: '/subscriptions',
-      headers: { authorization: `Bearer ${testPlatformKey}` },
-      query: new URLSearchParams(),
-      body: Buffer.from(JSON.stringify({ connectionId: connection.id, agentId: 'agent-g', ...body })),
-    });
-    return JSON.parse(String(res.body)) as Record<string, any>;
-  };
+  const call = platformApiCaller(t.ctx);
+  const subscribe = async (body: Record<string, unknown>) => (await call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-g', ...body })).body;
   const queuedEvents = async () => (await t.receiveAll()).map((m) => JSON.parse(m.body) as Record<string, any>);
   return { t, connection, subscribe, queuedEvents };
 }
@@ -58,13 +30,13 @@ async function setup() {
 describe('poller (gists and new repositories of the account)', () => {
   it('never announces what existed at subscription time, and announces a new gist once', async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.gists.set('gister', [gist('old-2', '2026-01-02T00:00:00Z'), gist('old-1', '2026-01-01T00:00:00Z')]);
+    host.github.gists.set('gister', [gist('old-2', '2026-01-02T00:00:00Z'), gist('old-1', '2026-01-01T00:00:00Z')]);
     const sub = await subscribe({ trigger: 'github.new_gist' });
     expect(sub.delivery).toBe('polling');
     expect(await pollOnce(t.ctx)).toMatchObject({ subscriptions: 1, announced: 0 });
     expect(await queuedEvents()).toEqual([]);
 
-    github.gists.set('gister', [gist('new-1', '2026-01-03T00:00:00Z'), ...github.gists.get('gister')!]);
+    host.github.gists.set('gister', [gist('new-1', '2026-01-03T00:00:00Z'), ...host.github.gists.get('gister')!]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     const events = await queuedEvents();
     expect(events).toHaveLength(1);
@@ -74,10 +46,10 @@ describe('poller (gists and new repositories of the account)', () => {
 
   it('moves its cursor only after the enqueue: a death in between announces the item again under the same event id, and a failed enqueue loses nothing', async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.gists.set('gister', [gist('old-1', '2026-01-01T00:00:00Z')]);
+    host.github.gists.set('gister', [gist('old-1', '2026-01-01T00:00:00Z')]);
     const sub = await subscribe({ trigger: 'github.new_gist' });
     await pollOnce(t.ctx);
-    github.gists.set('gister', [gist('new-1', '2026-01-03T00:00:00Z'), ...github.gists.get('gister')!]);
+    host.github.gists.set('gister', [gist('new-1', '2026-01-03T00:00:00Z'), ...host.github.gists.get('gister')!]);
 
     // The queue refuses: nothing announced, the cursor stays, the next round announces it.
     const queue = t.ctx.queue;
@@ -100,24 +72,24 @@ describe('poller (gists and new repositories of the account)', () => {
 
   it('sends the stored ETag and treats 304 as nothing new', async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.gists.set('gister', [gist('g1', '2026-01-01T00:00:00Z')]);
+    host.github.gists.set('gister', [gist('g1', '2026-01-01T00:00:00Z')]);
     await subscribe({ trigger: 'github.new_gist' });
-    const baseline = github.requests.at(-1)!;
+    const baseline = host.github.requests.at(-1)!;
     expect(baseline.path).toBe('/gists');
     expect(baseline.headers['if-none-match']).toBeUndefined();
     const report = await pollOnce(t.ctx);
     expect(report).toMatchObject({ notModified: 1, announced: 0 });
-    const conditional = github.requests.at(-1)!;
+    const conditional = host.github.requests.at(-1)!;
     expect(conditional.headers['if-none-match']).toMatch(/^"[0-9a-f]+"$/);
     expect(await queuedEvents()).toEqual([]);
   });
 
   it('records a baseline instead of announcing when a polled subscription has no cursor', async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.gists.set('gister', [gist('g1', '2026-01-01T00:00:00Z')]);
+    host.github.gists.set('gister', [gist('g1', '2026-01-01T00:00:00Z')]);
     const sub = await subscribe({ trigger: 'github.new_gist' });
     await t.ctx.store.delete(keys.pollCursor(sub.id));
-    github.gists.set('gister', [gist('g2', '2026-01-02T00:00:00Z'), gist('g1', '2026-01-01T00:00:00Z')]);
+    host.github.gists.set('gister', [gist('g2', '2026-01-02T00:00:00Z'), gist('g1', '2026-01-01T00:00:00Z')]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0 });
     expect(await t.ctx.store.get(keys.pollCursor(sub.id))).toBeDefined();
     expect(await queuedEvents()).toEqual([]);
@@ -125,13 +97,13 @@ describe('poller (gists and new repositories of the account)', () => {
 
   it("announces a new repository of the user's account", async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    github.repos.set('gister', [repo(1, 'old', '2026-01-01T00:00:00Z')]);
+    host.github.repos.set('gister', [repo(1, 'old', '2026-01-01T00:00:00Z')]);
     await subscribe({ trigger: 'github.new_repository' });
-    github.repos.set('gister', [repo(2, 'new', '2026-02-01T00:00:00Z'), ...github.repos.get('gister')!]);
+    host.github.repos.set('gister', [repo(2, 'new', '2026-02-01T00:00:00Z'), ...host.github.repos.get('gister')!]);
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     const events = await queuedEvents();
     expect(events.map((e) => e.trigger)).toEqual(['github.new_repository']);
-    expect(github.requests.some((r) => r.path === '/user/repos' && r.query.get('affiliation') === 'owner')).toBe(true);
+    expect(host.github.requests.some((r) => r.path === '/user/repos' && r.query.get('affiliation') === 'owner')).toBe(true);
   });
 
   it('keeps polling the other subscriptions when one fails', async () => {

@@ -1,29 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { routes as platformRoutes } from '../../functions/platform-api/routes';
+import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../shared/ports/app-context';
-import { createRouter } from '../../shared/http/router';
 import type { Store } from '../../shared/ports';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { FakeGitHub } from '../helpers/fake-github-server';
-import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
+import { useFakeCodeHost } from '../helpers/code-host-setup';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 
 const token = 'ghp_subscriptionBoundsToken00000000000000';
-let github: FakeGitHub;
-beforeAll(async () => {
-  github = await FakeGitHub.start();
-  github.addUser(token, 'octocat');
-});
-afterAll(async () => {
-  await github.close();
-  await stopTestDynamo();
-});
-const open: TestContext[] = [];
-afterEach(() => {
-  for (const t of open.splice(0)) t.close();
-  github.hooks.clear();
-  github.requests.length = 0;
-});
+const host = useFakeCodeHost({ [token]: 'octocat' }, { env: { PUBLIC_URL: 'https://hooks.example.test' } });
 
 /** The store, with subscription writes failing while `failing.on` (the write after the hook is widened). */
 function subscriptionWritesFail(inner: Store, failing: { on: boolean }): Store {
@@ -36,22 +19,10 @@ function subscriptionWritesFail(inner: Store, failing: { on: boolean }): Store {
 }
 
 async function setup() {
-  const t = await testContext({ GITHUB_API_URL: github.url, PUBLIC_URL: 'https://hooks.example.test' });
-  open.push(t);
+  const t = await host.context();
   const failing = { on: false };
   const ctx: AppContext = { ...t.ctx, store: subscriptionWritesFail(t.ctx.store, failing) };
-  const router = createRouter(platformRoutes(ctx), { platformApiKey: async () => testPlatformKey });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const [p, q] = path.split('?');
-    const res = await router({
-      method,
-      path: p!,
-      headers: { authorization: `Bearer ${testPlatformKey}` },
-      query: new URLSearchParams(q ?? ''),
-      body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
-    });
-    return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
-  };
+  const call = platformApiCaller(ctx);
   const connection = await t.connect({}, token);
   const subscribe = (body: Record<string, unknown>) => call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-1', ...body });
   const fields = (res: { body: Record<string, any> }) => (res.body.error?.details?.fields ?? []).map((f: { field: string }) => f.field);
@@ -79,7 +50,7 @@ describe('subscriptions: every key and item is bounded', () => {
     const longConnection = await call('POST', '/subscriptions', { connectionId: 'c'.repeat(3000), agentId: 'a', trigger: 'github.new_issue', repository: 'o/r' });
     expect(longConnection.status).toBe(400);
     expect(fields(longConnection)).toEqual(['connectionId']);
-    expect(github.requests).toHaveLength(0);
+    expect(host.github.requests).toHaveLength(0);
   });
 
   it('answers oversize ids in paths and queries with 400, not a store failure', async () => {
@@ -112,18 +83,18 @@ describe('a failed subscription leaves the code-host hook as it was', () => {
     const { subscribe, failing, t } = await setup();
     const first = await subscribe({ trigger: 'github.new_issue', repository: 'octocat/keep' });
     expect(first.status).toBe(201);
-    const [hook] = github.hooksOf('repos/octocat/keep');
+    const [hook] = host.github.hooksOf('repos/octocat/keep');
     expect(hook!.events).toEqual(['issues']);
 
     failing.on = true;
     const second = await subscribe({ trigger: 'github.new_star', repository: 'octocat/keep' });
     expect(second.status).toBe(500);
-    expect(github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues']]);
+    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues']]);
     expect(await new EndpointRepo(t.ctx.store).get(first.body.endpointId)).toMatchObject({ hookId: hook!.id, events: ['issues'] });
 
     failing.on = false;
     expect((await subscribe({ trigger: 'github.new_star', repository: 'octocat/keep' })).status).toBe(201);
-    expect(github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'star']]);
+    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'star']]);
   });
 
   it('deletes a hook it made for a first subscription whose write fails', async () => {
@@ -131,7 +102,7 @@ describe('a failed subscription leaves the code-host hook as it was', () => {
     failing.on = true;
     const res = await subscribe({ trigger: 'github.new_issue', repository: 'octocat/fresh' });
     expect(res.status).toBe(500);
-    expect(github.hooksOf('repos/octocat/fresh')).toEqual([]);
+    expect(host.github.hooksOf('repos/octocat/fresh')).toEqual([]);
     expect(await new EndpointRepo(t.ctx.store).list()).toEqual([]);
   });
 });

@@ -1,46 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { routes as platformRoutes } from '../../functions/platform-api/routes';
+import { describe, expect, it } from 'vitest';
 import { secretNames } from '../../shared/domain/model';
-import { createRouter } from '../../shared/http/router';
 import { keys } from '../../shared/store/table-design';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { FakeGitHub } from '../helpers/fake-github-server';
-import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';
+import { useFakeCodeHost } from '../helpers/code-host-setup';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 
 const token = 'ghp_subscriptionsTestToken0000000000000000';
-let github: FakeGitHub;
-beforeAll(async () => {
-  github = await FakeGitHub.start();
-  github.addUser(token, 'octocat');
-});
-afterAll(async () => {
-  await github.close();
-  await stopTestDynamo();
-});
-const open: TestContext[] = [];
-afterEach(() => {
-  for (const t of open.splice(0)) t.close();
-  github.hooks.clear();
-  github.refuseHooks.clear();
-  github.requests.length = 0;
-});
+const host = useFakeCodeHost({ [token]: 'octocat' }, { env: { PUBLIC_URL: 'https://hooks.example.test' } });
 
 async function setup() {
-  const t = await testContext({ GITHUB_API_URL: github.url, PUBLIC_URL: 'https://hooks.example.test' });
-  open.push(t);
-  const router = createRouter(platformRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const [p, q] = path.split('?');
-    const res = await router({
-      method,
-      path: p!,
-      headers: { authorization: `Bearer ${testPlatformKey}` },
-      query: new URLSearchParams(q ?? ''),
-      body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
-    });
-    return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
-  };
+  const t = await host.context();
+  const call = platformApiCaller(t.ctx);
   const connection = await t.connect({}, token);
   const subscribe = (body: Record<string, unknown>) => call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-1', ...body });
   const fields = (res: { body: Record<string, any> }) => (res.body.error?.details?.fields ?? []).map((f: { field: string }) => f.field);
@@ -69,7 +39,7 @@ describe('subscriptions API', () => {
     expect(fields(noAgent)).toEqual(['agentId']);
     const noConnection = await call('POST', '/subscriptions', { connectionId: 'conn_missing', agentId: 'a', trigger: 'github.new_issue', repository: 'o/r' });
     expect(noConnection.status).toBe(404);
-    expect(github.requests).toHaveLength(0);
+    expect(host.github.requests).toHaveLength(0);
   });
 
   it('creates the hook at the code host: JSON, a secret of at least 32 bytes kept in the secret store, the endpoint URL', async () => {
@@ -77,7 +47,7 @@ describe('subscriptions API', () => {
     const res = await subscribe({ trigger: 'github.new_commit', repository: 'octocat/hello', filters: { branch: 'main' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ trigger: 'github.new_commit', repository: 'octocat/hello', delivery: 'webhook', filters: { branches: ['main'] } });
-    const [hook] = github.hooksOf('repos/octocat/hello');
+    const [hook] = host.github.hooksOf('repos/octocat/hello');
     expect(hook).toBeDefined();
     expect(hook!.config.content_type).toBe('json');
     expect(hook!.config.insecure_ssl).toBe('0');
@@ -98,18 +68,18 @@ describe('subscriptions API', () => {
     const c = await subscribe({ trigger: 'github.new_issue', repository: 'octocat/shared', agentId: 'agent-2' });
     expect([a.status, b.status, c.status]).toEqual([201, 201, 201]);
     expect(new Set([a.body.endpointId, b.body.endpointId, c.body.endpointId]).size).toBe(1);
-    const hooks = github.hooksOf('repos/octocat/shared');
+    const hooks = host.github.hooksOf('repos/octocat/shared');
     expect(hooks).toHaveLength(1);
     expect(hooks[0]!.events).toEqual(['issues', 'star']);
-    expect(github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/hooks'))).toHaveLength(1);
-    expect(github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(host.github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/hooks'))).toHaveLength(1);
+    expect(host.github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
 
     const delStar = await call('DELETE', `/subscriptions/${b.body.id}`);
     expect(delStar.body).toMatchObject({ deleted: true, hook: 'updated' });
     expect(hooks[0]!.events).toEqual(['issues']);
     expect((await call('DELETE', `/subscriptions/${a.body.id}`)).body.hook).toBe('kept');
     expect((await call('DELETE', `/subscriptions/${c.body.id}`)).body.hook).toBe('deleted');
-    expect(github.hooksOf('repos/octocat/shared')).toHaveLength(0);
+    expect(host.github.hooksOf('repos/octocat/shared')).toHaveLength(0);
     expect(await new EndpointRepo(t.ctx.store).get(a.body.endpointId)).toBeUndefined();
     expect(await t.secrets.get(secretNames.endpointSecret(a.body.endpointId))).toBeUndefined();
     expect((await call('GET', `/subscriptions/${a.body.id}`)).status).toBe(404);
@@ -123,14 +93,14 @@ describe('subscriptions API', () => {
       subscribe({ trigger: 'github.new_fork', repository: 'octocat/race' }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
-    const hooks = github.hooksOf('repos/octocat/race');
+    const hooks = host.github.hooksOf('repos/octocat/race');
     expect(hooks).toHaveLength(1);
     expect(hooks[0]!.events).toEqual(['fork', 'issues', 'star']);
   });
 
   it('refuses with forbidden naming the missing permission when the code host will not create the hook', async () => {
     const { t, subscribe, call } = await setup();
-    github.refuseHooks.set('repos/someone/else', 403);
+    host.github.refuseHooks.set('repos/someone/else', 403);
     const res = await subscribe({ trigger: 'github.new_issue', repository: 'someone/else' });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('forbidden');
@@ -143,7 +113,7 @@ describe('subscriptions API', () => {
 
   it('falls back to polling, and says so, for a polled trigger whose hook is refused', async () => {
     const { t, subscribe } = await setup();
-    github.refuseHooks.set('orgs/octo-org', 404);
+    host.github.refuseHooks.set('orgs/octo-org', 404);
     const res = await subscribe({ trigger: 'github.new_repository', organization: 'octo-org' });
     expect(res.status).toBe(201);
     expect(res.body.delivery).toBe('polling');
@@ -155,11 +125,11 @@ describe('subscriptions API', () => {
   it('refuses a repository outside the connection allow-list, asking nothing of the code host', async () => {
     const { subscribe, call, connection } = await setup();
     await call('PATCH', `/connections/${connection.id}`, { repositories: ['octocat/allowed'] });
-    github.requests.length = 0;
+    host.github.requests.length = 0;
     const res = await subscribe({ trigger: 'github.new_issue', repository: 'octocat/other' });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('forbidden');
-    expect(github.requests).toHaveLength(0);
+    expect(host.github.requests).toHaveLength(0);
     expect((await subscribe({ trigger: 'github.new_issue', repository: 'OctoCat/Allowed' })).status).toBe(201);
   });
 
@@ -181,7 +151,7 @@ describe('subscriptions API', () => {
     await t.ctx.store.delete(keys.subscription(first.body.id));
     const again = await subscribe({ trigger: 'github.new_issue', repository: 'octocat/crash' });
     expect(again.status).toBe(201);
-    const hooks = github.hooksOf('repos/octocat/crash');
+    const hooks = host.github.hooksOf('repos/octocat/crash');
     expect(hooks).toHaveLength(1);
     expect(hooks[0]!.config.secret).toBe(await t.secrets.get(secretNames.endpointSecret(again.body.endpointId)));
     expect((await call('DELETE', `/subscriptions/${again.body.id}`)).body.hook).toBe('deleted');

@@ -1,50 +1,125 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TriggerEvent } from '../../shared/domain/model';
+import { writeStoredToken } from '../../shared/store/stored-token';
+import { createContentsnareTools } from '../../shared/contentsnare/tools';
+import { secretNames, type TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
+import { revokeForDisconnect } from '../../shared/oauth/revoke';
+import { pollOnce } from '../../shared/polling/poll-once';
 import type { Store } from '../../shared/ports';
 import { matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
+import { EndpointRepo } from '../../shared/store/endpoint-repo';
+import { sweepOnce } from '../../shared/sweep/sweep-once';
+import { invokeTool } from '../../shared/tools/invoke';
+import { allProviderTools } from '../../functions/tool-step/registry';
+import type { ProviderTools } from '../../shared/tools/tool-step';
 import { consumerPass } from '../helpers/consumer-pass';
-import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
-import { testContext, type TestContext } from '../helpers/test-context';
+import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
+import { intakeCaller } from '../helpers/intake-caller';
+import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { issueOpenedBody, seedTenant, signedShot } from '../helpers/seed';
+import type { TestContext } from '../helpers/test-context';
+import { useFakeCodeHost } from '../helpers/code-host-setup';
+import { browseToCallback, oauthConnectionId } from '../helpers/oauth-connect';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 
 /**
  * Runs a role's real flows with the Store port recording every partition key it touches
- * (for a Query on an index: the index's partition key, which is what IAM's
+ * (for a Query on an index: `index:value`, the index's partition key, which is what IAM's
  * dynamodb:LeadingKeys checks there), then asserts each one is allowed by the role's
- * declared patterns. Nothing here evaluates IAM itself: this is what keeps the stack's
- * LeadingKeys conditions from breaking a flow silently.
+ * declared patterns for the table or that index. Nothing here evaluates IAM itself: this is
+ * what keeps the stack's LeadingKeys conditions from breaking a flow silently.
  */
-function recording(store: Store, touched: string[]): Store {
+function recording(store: Store, touched: { push(key: string): unknown }): Store {
   return {
-    get: (key, opts) => (touched.push(key.pk), store.get(key, opts)),
-    put: (item, opts) => (touched.push(item.pk), store.put(item, opts)),
-    delete: (key, opts) => (touched.push(key.pk), store.delete(key, opts)),
-    query: (input) => (touched.push(input.index ? `${input.index}:${input.pk}` : input.pk), store.query(input)),
+    get: (key, opts) => {
+      touched.push(key.pk);
+      return store.get(key, opts);
+    },
+    put: (item, opts) => {
+      touched.push(item.pk);
+      return store.put(item, opts);
+    },
+    delete: (key, opts) => {
+      touched.push(key.pk);
+      return store.delete(key, opts);
+    },
+    query: (input) => {
+      touched.push(input.index ? `${input.index}:${input.pk}` : input.pk);
+      return store.query(input);
+    },
+  };
+}
+
+/**
+ * The same, in place: for contexts whose routes and token provider already hold the store
+ * object. Returns `during(fn)`, which records only what `fn` touches (not the test's seeding).
+ */
+function recordInPlace(store: Store): (fn: () => Promise<unknown>) => Promise<string[]> {
+  let sink: string[] | undefined;
+  const inner: Store = { get: store.get.bind(store), put: store.put.bind(store), delete: store.delete.bind(store), query: store.query.bind(store) };
+  const spy = recording(inner, { push: (k: string) => sink?.push(k) });
+  Object.assign(store, spy);
+  return async (fn) => {
+    const touched: string[] = [];
+    sink = touched;
+    try {
+      await fn();
+    } finally {
+      sink = undefined;
+    }
+    return touched;
   };
 }
 
 function disallowed(role: string, touched: string[]): string[] {
-  const patterns = tableAccessByRole[role];
-  if (!patterns) throw new Error(`no declared table access for role ${role}`);
-  const value = (k: string) => k.replace(/^gsi[12]:/, '');
-  return [...new Set(touched)].filter((k) => !patterns.some((p) => matchesLeadingKey(p, value(k)))).map((k) => `${role}: ${k}`);
+  const access = tableAccessByRole[role];
+  if (!access) throw new Error(`no declared table access for role ${role}`);
+  const allowed = (k: string) => {
+    const m = /^(gsi[12]):(.*)$/s.exec(k);
+    const patterns = m ? (access[m[1] as 'gsi1' | 'gsi2'] ?? []) : access.table;
+    const value = m ? (m[2] as string) : k;
+    return patterns.some((p) => matchesLeadingKey(p, value));
+  };
+  return [...new Set(touched)].filter((k) => !allowed(k)).map((k) => `${role}: ${k}`);
+}
+
+/** What the role flows below touched, by role: the last test checks no declared pattern goes unused. */
+const recorded = new Map<string, string[]>();
+
+/** A role's flow touched only what the role declares; remembered for the unused-pattern check. */
+function expectAllowed(role: string, touched: string[]): void {
+  expect(disallowed(role, touched)).toEqual([]);
+  recorded.set(role, [...(recorded.get(role) ?? []), ...touched]);
+}
+
+/** Every family (prefix up to the first `#`, index-qualified) a flow touched: shows a flow did reach the table. */
+function families(touched: string[]): string[] {
+  return [...new Set(touched.map((k) => k.replace(/#.*$/s, '#')))].sort();
 }
 
 let runtime: FakeAgentRuntime;
+let snare: FakeContentSnare;
+let oauth: OAuthTestContext;
+const ghToken = 'ghp_tableAccessTestToken00000000000000000';
+const host = useFakeCodeHost({ [ghToken]: 'octocat' }, { env: { PUBLIC_URL: 'https://hooks.example.test' } });
 beforeAll(async () => {
   runtime = await FakeAgentRuntime.start();
+  snare = await startFakeContentSnare();
+  oauth = await oauthTestContext();
 });
 afterAll(async () => {
-  await runtime.close();
-  await stopTestDynamo();
+  await Promise.all([runtime.close(), snare.close(), oauth.stop()]);
 });
-const open: TestContext[] = [];
 afterEach(() => {
-  for (const t of open.splice(0)) t.close();
   runtime.requests.length = 0;
   runtime.answers.length = 0;
 });
+
+const context = () => host.context({ AGENT_RUNTIME_URL: runtime.url, CONTENTSNARE_API_URL: snare.url });
+
+/** The platform API's routes as its handler builds them (revocation on disconnect included). */
+const platformApi = (ctx: TestContext['ctx']) => platformApiCaller(ctx, { routes: { revoke: revokeForDisconnect(ctx) } });
 
 function event(n: number): TriggerEvent {
   return {
@@ -64,11 +139,12 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(matchesLeadingKey('EVT#*', 'EVT#evt_1')).toBe(true);
     expect(matchesLeadingKey('EVT#*', 'EVTX#1')).toBe(false);
     expect(matchesLeadingKey('EVT#*', 'CONN#1')).toBe(false);
+    expect(matchesLeadingKey('CONNS', 'CONNS')).toBe(true);
+    expect(matchesLeadingKey('CONNS', 'CONNSX')).toBe(false);
   });
 
   it('dispatch: a delivery, a failed attempt retried, and a redelivered duplicate touch only its declared items', async () => {
-    const t = await testContext({ AGENT_RUNTIME_URL: runtime.url });
-    open.push(t);
+    const t = await context();
     const touched: string[] = [];
     const dispatchCtx = { ...t.ctx, store: recording(t.ctx.store, touched) };
     await enqueueEvents(t.ctx, [event(1), event(2)]);
@@ -80,11 +156,191 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     // The same event again (an at-least-once redelivery): the done claim answers it.
     await enqueueEvents(t.ctx, [event(1)]);
     await consumerPass(dispatchCtx, t.queues.queue);
-    expect(touched.length).toBeGreaterThan(0);
-    expect(disallowed('dispatch', touched)).toEqual([]);
+    expect(families(touched)).toEqual(['EVT#']);
+    expectAllowed('dispatch', touched);
   });
 
-  it('fails naming the role and key when a flow touches an undeclared family', () => {
+  it('webhook-intake: a routed delivery, its duplicate, a replay under a new id, an unknown endpoint and a bad signature', async () => {
+    const t = await context();
+    const tenant = await seedTenant(t.ctx, 2);
+    const touched: string[] = [];
+    const call = intakeCaller({ ...t.ctx, store: recording(t.ctx.store, touched) });
+    const shot = signedShot(tenant, issueOpenedBody(), 'guid-a');
+    expect(await call(shot)).toBe(202);
+    expect(await call(shot)).toBe(200);
+    expect(await call({ ...shot, headers: { ...shot.headers, 'x-github-delivery': 'guid-b' } })).toBe(200);
+    expect(await call({ ...shot, path: '/webhooks/github/ep_unknown' })).toBe(404);
+    expect(await call({ ...shot, headers: { ...shot.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } })).toBe(401);
+    expect((await t.receiveAll()).length).toBe(2);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'gsi1:ROUTE#']);
+    expectAllowed('webhook-intake', touched);
+  });
+
+  it('platform-api: connections and subscriptions created, read, listed, changed and deleted, and a disconnect', async () => {
+    const t = await context();
+    const during = recordInPlace(t.ctx.store);
+    const api = platformApi(t.ctx);
+    host.github.hooks.clear();
+    const touched = await during(async () => {
+      const created = await api('POST', '/connections', { provider: 'github', token: ghToken, label: 'work' });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.id as string;
+      expect((await api('GET', '/connections')).status).toBe(200);
+      expect((await api('GET', `/connections/${id}`)).status).toBe(200);
+      expect((await api('PATCH', `/connections/${id}`, { label: 'home' })).status).toBe(200);
+      const hooked = await api('POST', '/subscriptions', { connectionId: id, agentId: 'a', trigger: 'github.new_issue', repository: 'octocat/hello' });
+      expect(hooked.status, JSON.stringify(hooked.body)).toBe(201);
+      const polled = await api('POST', '/subscriptions', { connectionId: id, agentId: 'a', trigger: 'github.new_gist' });
+      expect(polled.status, JSON.stringify(polled.body)).toBe(201);
+      expect((await api('GET', '/subscriptions')).status).toBe(200);
+      expect((await api('GET', `/subscriptions?connectionId=${id}`)).status).toBe(200);
+      expect((await api('GET', `/subscriptions/${hooked.body.id}`)).status).toBe(200);
+      expect((await api('DELETE', `/subscriptions/${polled.body.id}`)).status).toBe(200);
+      expect((await api('DELETE', `/subscriptions/${hooked.body.id}`)).status).toBe(200);
+      await api('POST', '/subscriptions', { connectionId: id, agentId: 'a', trigger: 'github.new_issue', repository: 'octocat/other' });
+      expect((await api('DELETE', `/connections/${id}`)).status).toBe(200);
+    });
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EP#', 'LEASE#', 'SUB#', 'gsi2:CONNS', 'gsi2:EPS', 'gsi2:SUBS']);
+    expectAllowed('platform-api', touched);
+  });
+
+  it('platform-api: disconnecting an OAuth connection revokes its grant (the revocation reads the connections listing)', async () => {
+    const connection = await oauthConnect('github');
+    const during = recordInPlace(oauth.ctx.store);
+    const api = platformApi(oauth.ctx);
+    const touched = await during(async () => {
+      expect((await api('DELETE', `/connections/${connection}`)).status).toBe(200);
+    });
+    expect(families(touched)).toEqual(expect.arrayContaining(['CONN#', 'gsi2:CONNS']));
+    expectAllowed('platform-api', touched);
+  });
+
+  it('poller: a polling round over gist, repository and watcher subscriptions, twice', async () => {
+    const t = await context();
+    const api = platformApi(t.ctx);
+    host.github.gists.set('octocat', []);
+    host.github.repos.set('octocat', []);
+    host.github.watchers.set('octocat/hello', []);
+    const { body: conn } = await api('POST', '/connections', { provider: 'github', token: ghToken });
+    for (const sub of [{ trigger: 'github.new_gist' }, { trigger: 'github.new_repository' }, { trigger: 'github.new_watcher', repository: 'octocat/hello' }]) {
+      expect((await api('POST', '/subscriptions', { connectionId: conn.id, agentId: 'a', ...sub })).status).toBe(201);
+    }
+    const during = recordInPlace(t.ctx.store);
+    const touched = await during(async () => {
+      expect(await pollOnce(t.ctx)).toMatchObject({ subscriptions: 3, failed: 0 });
+      const at = new Date(t.clock.now() + 60_000).toISOString();
+      host.github.gists.set('octocat', [{ id: 'g1', created_at: at, updated_at: at, description: 'g', public: true, html_url: 'https://gist.example/g1', files: {}, owner: { login: 'octocat' } }]);
+      expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
+    });
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'gsi1:POLL#']);
+    expectAllowed('poller', touched);
+  });
+
+  it('redelivery-sweep: a failed delivery asked for again, a successful one left alone, twice', async () => {
+    const t = await context();
+    const connection = await t.connect({}, ghToken);
+    const target = { kind: 'repository' as const, repository: 'octocat/sweep' };
+    const endpointId = `ep_sweep_${connection.id}`;
+    host.github.hooks.set(4243, { id: 4243, owner: 'repos/octocat/sweep', name: 'web', active: true, events: ['issues'], config: { url: `http://x/webhooks/github/${endpointId}`, content_type: 'json', secret: 's' } });
+    await t.secrets.put(secretNames.endpointSecret(endpointId), 's');
+    await new EndpointRepo(t.ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: 4243, events: ['issues'], createdAt: new Date().toISOString() });
+    host.github.recordDelivery(4243, { guid: 'lost-1', event: 'issues', status_code: 503 });
+    host.github.recordDelivery(4243, { guid: 'fine-1', event: 'issues', status_code: 202 });
+    const during = recordInPlace(t.ctx.store);
+    const touched = await during(async () => {
+      expect(await sweepOnce(t.ctx)).toMatchObject({ endpoints: 1, redelivered: 1, failed: 0 });
+      expect(await sweepOnce(t.ctx)).toMatchObject({ endpoints: 1, redelivered: 0 });
+    });
+    host.github.hooks.delete(4243);
+    host.github.deliveries.clear();
+    host.github.redeliveries.length = 0;
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'SWEEP#', 'gsi2:EPS']);
+    expectAllowed('redelivery-sweep', touched);
+  });
+
+  it('tool-step: a code-host step and a collection-service write (its rate bucket)', async () => {
+    const t = await context();
+    // A token of its own: the platform-api flow's disconnect revoked the shared one.
+    const own = 'ghp_tableAccessToolStepToken0000000000000';
+    host.github.addUser(own, 'octocat');
+    const gh = await t.connect({}, own);
+    const cs = await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'ops@example.com' }, 'cs-access-token-table-access');
+    host.github.gists.set('octocat', []);
+    const during = recordInPlace(t.ctx.store);
+    const tools = [...allProviderTools().slice(0, 1), createContentsnareTools({ sleep: async () => undefined }) as unknown as ProviderTools];
+    const touched = await during(async () => {
+      const read = await invokeTool(t.ctx, { toolId: 'github.list_gists_for_user', connectionId: gh.id, input: {} }, tools);
+      expect(read, JSON.stringify(read)).toMatchObject({ ok: true });
+      const written = await invokeTool(t.ctx, { toolId: 'contentsnare.create_client', connectionId: cs.id, input: { name: 'C', email: 'c@example.com' } }, tools);
+      expect(written, JSON.stringify(written)).toMatchObject({ ok: true });
+      expect((await invokeTool(t.ctx, { toolId: 'github.list_gists_for_user', connectionId: 'conn_missing', input: {} }, tools)).ok).toBe(false);
+    });
+    expect(families(touched)).toEqual(['CONN#', 'RATE#']);
+    expectAllowed('tool-step', touched);
+  });
+
+  it('every token user: a refresh across two workers (single flight), then a dead refresh token marking the connection', async () => {
+    const during = recordInPlace(oauth.ctx.store);
+    const expired = async () => {
+      const refresh = oauth.fake.issueRefreshToken();
+      const expiresAt = oauth.clock.now() - 1000;
+      const c = await oauth.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'Agency', tokenExpiresAt: expiresAt });
+      await writeStoredToken(oauth.ctx.secrets, c.id, { accessToken: `old-${refresh.slice(-8)}`, refreshToken: refresh, expiresAt });
+      return c;
+    };
+    const live = await expired();
+    const dead = await expired();
+    // A refresh token the provider never issued: its answer is invalid_grant.
+    await writeStoredToken(oauth.ctx.secrets, dead.id, { accessToken: 'old-dead', refreshToken: 'not-issued', expiresAt: dead.tokenExpiresAt });
+    const [a, b] = [oauth.refreshingProvider({ ownerId: 'a' }), oauth.refreshingProvider({ ownerId: 'b' })];
+    const touched = await during(async () => {
+      const tokens = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).accessToken(live)));
+      expect(new Set(tokens).size).toBe(1);
+      await expect(a.accessToken(dead)).rejects.toMatchObject({ code: 'reconnect_required' });
+    });
+    expect(families(touched)).toEqual(['CONN#', 'LEASE#']);
+    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api']) expectAllowed(role, touched);
+  });
+
+  it('oauth: authorize, start and callback for both providers, a reconnect, and a replayed callback', async () => {
+    const during = recordInPlace(oauth.ctx.store);
+    let first = '';
+    const touched = await during(async () => {
+      first = await oauthConnect('github');
+      await oauthConnect('contentsnare');
+      await oauthConnect('github', first);
+      const back = await browseToCallback(oauth, 'github', { returnTo: `${appOrigin}/x` });
+      expect((await oauth.callback(back)).status).toBe(302);
+      // The state is consumed: the same callback again is refused.
+      expect((await oauth.callback(back)).status).toBe(400);
+    });
+    expect(families(touched)).toEqual(expect.arrayContaining(['CONN#', 'STATE#']));
+    expectAllowed('oauth', touched);
+  });
+
+  it('grants nothing unused: every declared pattern is met by a key some flow above touched (run with the whole file)', () => {
+    const unused = Object.entries(tableAccessByRole).flatMap(([role, access]) =>
+      (['table', 'gsi1', 'gsi2'] as const).flatMap((part) =>
+        (access[part] ?? [])
+          .filter((pattern) => !(recorded.get(role) ?? []).some((k) => {
+            const m = /^(gsi[12]):(.*)$/s.exec(k);
+            return (m ? m[1] : 'table') === part && matchesLeadingKey(pattern, m ? (m[2] as string) : k);
+          }))
+          .map((pattern) => `${role}: ${part} ${pattern}`),
+      ),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('fails naming the role and key when a flow touches an undeclared family, and checks an index query against that index', () => {
     expect(disallowed('dispatch', ['EVT#e1', 'gsi2:CONNS'])).toEqual(['dispatch: gsi2:CONNS']);
+    // A table item named like a listing partition is not allowed by the index's pattern.
+    expect(disallowed('webhook-intake', ['ROUTE#ep#t'])).toEqual(['webhook-intake: ROUTE#ep#t']);
+    expect(disallowed('webhook-intake', ['gsi2:EPS'])).toEqual(['webhook-intake: gsi2:EPS']);
   });
 });
+
+/** The OAuth round trip through the oauth function's routes; returns the connection id. */
+function oauthConnect(provider: 'github' | 'contentsnare', connectionId?: string): Promise<string> {
+  return oauthConnectionId(oauth, provider, { returnTo: `${appOrigin}/x`, ...(connectionId ? { connectionId } : {}) });
+}

@@ -8,6 +8,7 @@ import { invokeTool } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { browseToCallback, oauthConnectionId } from '../helpers/oauth-connect';
 
 // Issue 12 item 1: a token never leaves the origin it was issued for.
 
@@ -33,10 +34,8 @@ async function enterpriseConnection(extra: Partial<Connection> = {}): Promise<Co
   return c;
 }
 
-async function startReconnect(connectionId: string): Promise<URL> {
-  const res = await t.authorize('github', { connectionId, returnTo: `${appOrigin}/back` });
-  expect(res.status).toBe(200);
-  return t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
+function startReconnect(connectionId: string): Promise<URL> {
+  return browseToCallback(t, 'github', { connectionId, returnTo: `${appOrigin}/back` });
 }
 
 const errorOf = (location: string | undefined) => new URL(location ?? '').searchParams.get('error');
@@ -90,9 +89,7 @@ describe('an OAuth reconnect proves the same account on the same origin', () => 
 
 describe('every token records the origin it was issued for', () => {
   it('a new OAuth connection: the origin of GITHUB_API_URL', async () => {
-    const res = await t.authorize('github', { returnTo: `${appOrigin}/back` });
-    const back = await t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);
-    const id = new URL((await t.callback(back)).headers?.location ?? '').searchParams.get('connectionId') ?? '';
+    const id = await oauthConnectionId(t, 'github');
     expect((await readStoredToken(t.ctx.secrets, id))?.origin).toBe(githubOrigin());
   });
 

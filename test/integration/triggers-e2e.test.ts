@@ -12,6 +12,7 @@ import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { examplePayload } from '../helpers/signed-delivery';
 import { testContext, testPlatformKey, testSigningSecret, type TestContext } from '../helpers/test-context';
+import { httpApiCaller } from '../helpers/platform-api-caller';
 
 const token = 'github_pat_e2eTOKEN_000000000000000000000000000000';
 let github: FakeGitHub;
@@ -42,14 +43,8 @@ afterAll(async () => {
   await stopTestDynamo();
 });
 
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${testPlatformKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
+// The server listens in beforeAll: its URL is read at each call.
+const api = httpApiCaller(() => baseUrl, testPlatformKey);
 
 /** One pass of the dispatch consumer, as the local runtime's loop does it. */
 async function drain() {

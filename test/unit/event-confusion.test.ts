@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
 import { eventShapes, fitsEvent, subjectKeys } from '../../shared/domain/mapping/subject-guard';
@@ -49,17 +49,15 @@ interface Schema {
 
 /** The webhooks section of the code host's OpenAPI description: event header -> its schemas (one per action). */
 function publishedSchemas(): Map<string, Schema[]> {
-  const path = createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.deref.json');
-  const spec = JSON.parse(readFileSync(path, 'utf8')) as {
-    'x-webhooks': Record<string, { post: { parameters: Array<{ name: string; example?: string }>; requestBody: { content: Record<string, { schema: Schema }> } } }>;
-  };
+  // Extracted from @octokit/openapi by test/fixtures/extract-github-openapi.ts (the description is not installed).
+  const path = fileURLToPath(new URL('../fixtures/github-openapi-webhooks.json', import.meta.url));
+  const spec = JSON.parse(readFileSync(path, 'utf8')) as { webhooks: Array<{ event: string; variants: Array<{ required: string[]; properties: string[] }> }> };
   // The description spells three Projects (v2) events with `-`; the code host sends them with `_`.
   const header = (e: string) => e.replace(/^project-v2/, 'projects_v2').replace(/-/g, '_');
   const out = new Map<string, Schema[]>();
-  for (const hook of Object.values(spec['x-webhooks'])) {
-    const event = header(hook.post.parameters.find((p) => p.name.toLowerCase() === 'x-github-event')!.example!);
-    const schema = hook.post.requestBody.content['application/json']!.schema;
-    const variants = schema.oneOf ?? schema.anyOf ?? [schema];
+  for (const hook of spec.webhooks) {
+    const event = header(hook.event);
+    const variants: Schema[] = hook.variants.map((v) => ({ required: v.required, properties: Object.fromEntries(v.properties.map((k) => [k, {}])) }));
     out.set(event, [...(out.get(event) ?? []), ...variants]);
   }
   return out;

@@ -29,6 +29,9 @@ const forbidden: Record<string, string[]> = {
     '../helpers/fake-contentsnare',
     '../helpers/fake-oauth-server',
     '../helpers/fake-agent-runtime',
+    '../helpers/code-host-setup',
+    '../helpers/platform-api-caller',
+    '../helpers/oauth-connect',
   ],
   integration: childProcess,
 };

@@ -13,7 +13,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError } from '../../domain/errors';
 import type { Clock, Item, Key, PutOptions, QueryInput, QueryPage, Store} from '../../ports';
 import { tableDesign } from '../../store/table-design';
-import { sdkClientDefaults } from './sdk-client-defaults';
+import { sdkClientDefaults, withoutSdkLogging } from './sdk-client-defaults';
 
 interface Condition {
   ConditionExpression?: string;
@@ -42,7 +42,10 @@ export class DynamoStore implements Store {
     private readonly client: DynamoDBClient,
     private readonly clock: Clock,
     private readonly counter?: CallCounter,
-  ) {}
+  ) {
+    // Our clients carry no SDK logger: see withoutSdkLogging.
+    withoutSdkLogging(client);
+  }
 
   static create(tableName: string, clock: Clock, config: DynamoDBClientConfig = {}, counter?: CallCounter): DynamoStore {
     return new DynamoStore(tableName, new DynamoDBClient({ ...sdkClientDefaults, ...config }), clock, counter);

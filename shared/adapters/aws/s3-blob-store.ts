@@ -1,6 +1,6 @@
 import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../../ports';
-import { sdkClientDefaults } from './sdk-client-defaults';
+import { sdkClientDefaults, withoutSdkLogging } from './sdk-client-defaults';
 
 /** What the S3 adapter needs of a client: the real `S3Client`, or a fake in tests. */
 export interface S3Sender {
@@ -29,7 +29,7 @@ export function createS3Client(): S3Sender {
   return {
     async send(command) {
       const { S3Client } = await loadS3();
-      client ??= new S3Client({ ...sdkClientDefaults });
+      client ??= withoutSdkLogging(new S3Client({ ...sdkClientDefaults }));
       return client.send(command as Parameters<S3Client['send']>[0]);
     },
   };

@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
-import { sdkClientDefaults } from './sdk-client-defaults';
+import { sdkClientDefaults, withoutSdkLogging } from './sdk-client-defaults';
 
 /** What the Secrets Manager adapters need of a client: the real one, or a fake in tests. */
 export interface SecretsManagerSender {
@@ -7,7 +7,7 @@ export interface SecretsManagerSender {
 }
 
 export function createSecretsManagerClient(): SecretsManagerClient {
-  return new SecretsManagerClient({ ...sdkClientDefaults });
+  return withoutSdkLogging(new SecretsManagerClient({ ...sdkClientDefaults }));
 }
 
 /** A secret that does not exist, or is scheduled for deletion, reads as absent. */

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { AppError } from '../../domain/errors';
 import type { ConsumerQueue, OutgoingMessage, Queue } from '../../ports';
-import { sdkClientDefaults } from './sdk-client-defaults';
+import { sdkClientDefaults, withoutSdkLogging } from './sdk-client-defaults';
 
 /** What the SQS adapters need of a client: the real `SQSClient`, or a fake in tests. */
 export interface SqsSender {
@@ -15,7 +15,7 @@ export interface SqsSender {
 }
 
 export function createSqsClient(): SQSClient {
-  return new SQSClient({ ...sdkClientDefaults });
+  return withoutSdkLogging(new SQSClient({ ...sdkClientDefaults }));
 }
 
 /** SQS limits per SendMessageBatch call. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { endpointProblem } from '../../http/safe-endpoint';
-import type { ToolStep } from '../../tools/tool-step';
+import { lazyInput, type ToolStep } from '../../tools/tool-step';
 import type { ContentSnareClient } from '../client';
 import { listPage, parseAnswer } from '../schemas';
 
@@ -12,7 +12,7 @@ import { listPage, parseAnswer } from '../schemas';
  * `headers` is refused rather than silently dropped. Reads (GET) and writes count against
  * the account's two limits.
  */
-const input = z
+const input = () => z
   .strictObject({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).describe('HTTP method; GET counts as a read, the others as writes'),
     endpoint: z
@@ -30,7 +30,7 @@ const input = z
     if (v.method === 'GET' && v.body !== undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
   });
 
-export const apiCall: ToolStep<typeof input, ContentSnareClient> = {
+export const apiCall: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
   id: 'contentsnare.api_call',
   provider: 'contentsnare',
   title: 'API Call',
@@ -51,4 +51,4 @@ export const apiCall: ToolStep<typeof input, ContentSnareClient> = {
     if (res.data !== null && typeof res.data === 'object' && 'results' in res.data) parseAnswer(listPage, res.data, `${method} ${endpoint}`);
     return res;
   },
-};
+});

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ToolStep } from '../../tools/tool-step';
+import { lazyInput, type ToolStep } from '../../tools/tool-step';
 import type { ContentSnareClient } from '../client';
 import { createClientBody } from '../request-bodies';
 import { clientRecord, parseAnswer } from '../schemas';
@@ -13,7 +13,7 @@ const text = (max: number, what: string) => z.string().trim().min(1).max(max).de
  * `email`, `full_name`, `first_name`, `last_name`, `phone`, `language_code`,
  * `client_companies`).
  */
-const input = z
+const input = () => z
   .strictObject({
     name: text(255, "The client's full name (sent as full_name)"),
     email: z.email().max(320).describe("The client's e-mail address; requests reach the client through it"),
@@ -31,7 +31,7 @@ const input = z
   })
   .describe('A client profile. Unknown fields are refused.');
 
-export const createClient: ToolStep<typeof input, ContentSnareClient> = {
+export const createClient: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
   id: 'contentsnare.create_client',
   provider: 'contentsnare',
   title: 'Create Client',
@@ -44,4 +44,4 @@ export const createClient: ToolStep<typeof input, ContentSnareClient> = {
     const res = await client.request({ method: 'POST', endpoint: 'clients', body: createClientBody(args) });
     return parseAnswer(clientRecord, res.data, 'create client');
   },
-};
+});

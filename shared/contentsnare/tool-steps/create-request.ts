@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AppError } from '../../domain/errors';
-import type { ToolStep } from '../../tools/tool-step';
+import { lazyInput, type ToolStep } from '../../tools/tool-step';
 import { calendarDate } from '../calendar-date';
 import type { ContentSnareClient } from '../client';
 import { createRequestBody } from '../request-bodies';
@@ -29,7 +29,7 @@ const pairs: Array<{ names: [string, string]; required: boolean; what: string }>
  * own names for the documented options. Strict (an unknown field is refused naming it);
  * the pair rules below say which inputs exclude each other. On the wire: request-bodies.ts.
  */
-const input = z
+const input = () => z
   .strictObject({
     name: text(255, 'Title of the request'),
     client_id: recordId('Id of an existing client (acc_..., from Create Client); its e-mail is looked up (one read)').optional(),
@@ -80,7 +80,7 @@ const input = z
     'A request from a template for one client. Exactly one of client_id / client_email and one of template_id / template_name; at most one of each other *_id / *_name (or *_email) pair. Unknown fields are refused.',
   );
 
-export const createRequest: ToolStep<typeof input, ContentSnareClient> = {
+export const createRequest: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
   id: 'contentsnare.create_request',
   provider: 'contentsnare',
   title: 'Create Request',
@@ -109,4 +109,4 @@ export const createRequest: ToolStep<typeof input, ContentSnareClient> = {
     // Sent when we asked to publish and the service did not keep it a draft.
     return { ...record, sent: args.send !== false && record.status !== 'draft' };
   },
-};
+});

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { outcomeOf, type Outcome } from '../../domain/outcome';
-import type { ToolStep } from '../../tools/tool-step';
+import { lazyInput, type LazyInputStep, type ToolStep } from '../../tools/tool-step';
 import type { GitHubClient } from '../octokit';
 
 /**
@@ -11,9 +11,9 @@ import type { GitHubClient } from '../octokit';
 
 export type GitHubStep<S extends z.ZodType = z.ZodType> = ToolStep<S, GitHubClient>;
 
-/** Declares a step with its input type inferred from its schema. */
-export function githubStep<S extends z.ZodType>(step: Omit<GitHubStep<S>, 'provider'>): GitHubStep<S> {
-  return { provider: 'github', ...step };
+/** Declares a step with its input type inferred from its schema, built on first use (lazyInput). */
+export function githubStep<S extends z.ZodType>(step: Omit<LazyInputStep<S, GitHubClient>, 'provider'>): GitHubStep<S> {
+  return lazyInput<S, GitHubClient>({ provider: 'github', ...step });
 }
 
 // The code host's own rules: logins are letters, digits and single hyphens (enterprise

@@ -3,7 +3,7 @@ import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './co
 
 const sha = z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full commit SHA');
 
-const input = z
+const input = () => z
   .strictObject({
     ...repoInput,
     ref: gitRef('Name of the new branch, e.g. feature/login (a leading refs/heads/ is accepted)').transform((v) => v.replace(/^refs\/heads\//, '')),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defined, githubStep } from './common';
 import { fileCount, fileName, maxGistFiles } from './gist-files';
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   description: z.string().max(1024).optional().describe('A description of the gist'),
   public: z.boolean().default(false).describe('Whether the gist is public (default: secret)'),
   files: z

@@ -6,7 +6,7 @@ export const createIssueComment = githubStep({
   title: 'Create Issue Comment',
   description: 'Comments on an issue or a pull request (pull requests are issues for comments).',
   outputDescription: 'The new comment (id, body, user, html_url, created_at).',
-  input: z.strictObject({
+  input: () => z.strictObject({
     ...repoInput,
     issue_number: issueNumber,
     body: z.string().min(1).max(65536).describe('The comment text (Markdown)'),

@@ -4,7 +4,7 @@ import { defined, githubStep, owner, repoInput, repositoryOf } from './common';
 export const labelList = z.array(z.string().min(1).max(100)).max(100);
 export const loginList = z.array(owner).max(10);
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   ...repoInput,
   title: z.string().min(1).max(256).describe('The title of the issue'),
   body: z.string().max(65536).optional().describe('The contents of the issue (Markdown)'),

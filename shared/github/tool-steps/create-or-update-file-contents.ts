@@ -8,7 +8,7 @@ const person = z.strictObject({
   email: z.email().describe('E-mail address'),
 });
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   ...repoInput,
   path: repoPath.refine((v) => v.length > 0, 'must name a file'),
   message: z.string().min(1).max(65536).describe('The commit message'),
@@ -23,7 +23,7 @@ const input = z.strictObject({
   dryRun,
 });
 
-type Args = z.output<typeof input>;
+type Args = z.output<ReturnType<typeof input>>;
 
 function isNotFound(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { status?: unknown }).status === 404;

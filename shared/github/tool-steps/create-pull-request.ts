@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defaultBranch, defined, gitRef, githubStep, repoInput, repositoryOf } from './common';
 
-const input = z.strictObject({
+const input = () => z.strictObject({
     ...repoInput,
     title: z.string().min(1).max(256).describe('The title of the pull request'),
     head: z

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { assertRepositoryAllowed } from '../../domain/allow-list';
 import { defined, githubStep, owner, repo } from './common';
 
-const input = z
+const input = () => z
   .strictObject({
   name: repo.describe('The name of the new repository'),
   org: owner.optional().describe('Create it in this organization instead of the connected account'),

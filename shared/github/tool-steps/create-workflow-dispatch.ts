@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './common';
 import { workflowId } from './workflow-id';
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   ...repoInput,
   workflow_id: workflowId,
   ref: gitRef("Branch or tag to run the workflow on (default: the repository's default branch)").optional(),

@@ -7,7 +7,7 @@ export const disableWorkflow = githubStep({
   title: 'Disable Workflow',
   description: 'Disables a workflow: none of its triggers start runs until it is enabled again.',
   outputDescription: '{disabled: true, workflow_id}.',
-  input: z.strictObject({ ...repoInput, workflow_id: workflowId, dryRun }),
+  input: () => z.strictObject({ ...repoInput, workflow_id: workflowId, dryRun }),
   destructive: true,
   repositoryOf,
   async run({ dryRun: dry, ...args }, client) {

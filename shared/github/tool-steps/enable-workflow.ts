@@ -7,7 +7,7 @@ export const enableWorkflow = githubStep({
   title: 'Enable Workflow',
   description: 'Enables a workflow so that its triggers start runs again.',
   outputDescription: '{enabled: true, workflow_id}.',
-  input: z.strictObject({ ...repoInput, workflow_id: workflowId }),
+  input: () => z.strictObject({ ...repoInput, workflow_id: workflowId }),
   repositoryOf,
   async run(args, client) {
     await client.request('PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable', args);

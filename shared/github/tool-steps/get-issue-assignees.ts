@@ -6,7 +6,7 @@ export const getIssueAssignees = githubStep({
   title: 'Get Issue Assignees',
   description: 'Returns the people assigned to an issue or pull request.',
   outputDescription: '{issue_number, assignees: [{login, id, html_url, ...}], logins: ["login", ...]}.',
-  input: z.strictObject({ ...repoInput, issue_number: issueNumber }),
+  input: () => z.strictObject({ ...repoInput, issue_number: issueNumber }),
   repositoryOf,
   async run(args, client) {
     const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', args);

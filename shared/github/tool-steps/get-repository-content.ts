@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { gitRef, githubStep, repoInput, repoPath, repositoryOf } from './common';
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   ...repoInput,
   path: repoPath.default(''),
   ref: gitRef('Branch, tag or commit to read from (default: the default branch)').optional(),

@@ -52,7 +52,7 @@ export const getReviewers = githubStep({
     'Returns the reviewers of a pull request: everyone a review is requested from and everyone who submitted a review, merged into one list with each person\'s standing verdict (the code host lists the two separately, and drops a person from "requested" once they review).',
   outputDescription:
     '{reviewers: [{login, user, requested, state (APPROVED, CHANGES_REQUESTED, DISMISSED, COMMENTED or null), reviews, last_submitted_at}], teams: [requested teams], approved: [logins], changes_requested: [logins], awaiting: [logins requested and not yet reviewed since]}.',
-  input: z.strictObject({ ...repoInput, pull_number: positiveInt('The number of the pull request') }),
+  input: () => z.strictObject({ ...repoInput, pull_number: positiveInt('The number of the pull request') }),
   repositoryOf,
   async run(args, client) {
     const [requested, reviews] = await Promise.all([

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, repositoryOf } from './common';
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   ...repoInput,
   sha: gitRef('Branch name or commit SHA to list from (default: the default branch)').optional(),
   path: z.string().max(4096).optional().describe('Only commits touching this file path'),

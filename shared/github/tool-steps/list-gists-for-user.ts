@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { collectPages, defined, githubStep, owner, pageInput } from './common';
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   username: owner.optional().describe("The user whose public gists to list (default: the connected account's gists, secret ones included)"),
   since: z.iso.datetime({ offset: true }).optional().describe('Only gists updated after this time (ISO 8601)'),
   ...pageInput,

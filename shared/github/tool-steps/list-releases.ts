@@ -6,7 +6,7 @@ export const listReleases = githubStep({
   title: 'List Releases',
   description: 'Lists releases of a repository, newest first (drafts only when the account can push), following pages up to `max_items`.',
   outputDescription: '{items: [release (id, tag_name, name, draft, prerelease, published_at, html_url, assets)], count, truncated}.',
-  input: z.strictObject({ ...repoInput, ...pageInput }),
+  input: () => z.strictObject({ ...repoInput, ...pageInput }),
   repositoryOf,
   async run(args, client) {
     const { max_items, ...params } = args;

@@ -6,7 +6,7 @@ const statuses = [
   'completed', 'action_required', 'cancelled', 'failure', 'neutral', 'skipped', 'stale', 'success', 'timed_out', 'in_progress', 'queued', 'requested', 'waiting', 'pending',
 ] as const;
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   ...repoInput,
   workflow_id: workflowId.optional().describe('Only runs of this workflow (id or file name); default: every workflow'),
   actor: z.string().max(100).optional().describe('Only runs started by this login'),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { isRepositoryAllowed } from '../../domain/allow-list';
 import { collectPages, defined, githubStep, pageInput } from './common';
 
-const input = z.strictObject({
+const input = () => z.strictObject({
   q: z
     .string()
     .min(1)

@@ -6,7 +6,7 @@ export const starRepo = githubStep({
   title: 'Star Repo',
   description: 'Stars a repository for the connected account. Starring an already starred repository is not an error.',
   outputDescription: '{starred: true, repository: "owner/name"}.',
-  input: z.strictObject(repoInput),
+  input: () => z.strictObject(repoInput),
   repositoryOf,
   async run(args, client) {
     await client.request('PUT /user/starred/{owner}/{repo}', args);

@@ -9,7 +9,7 @@ const change = z
   })
   .refine((v) => v.content !== undefined || v.filename !== undefined, 'give content or filename (or null to delete the file)');
 
-const input = z.strictObject({
+const input = () => z.strictObject({
     gist_id: gistId,
     description: z.string().max(1024).optional().describe('New description'),
     files: z

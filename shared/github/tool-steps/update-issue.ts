@@ -4,7 +4,7 @@ import { labelList, loginList } from './create-issue';
 
 const changes = ['title', 'body', 'state', 'state_reason', 'milestone', 'labels', 'assignees', 'type'] as const;
 
-const input = z.strictObject({
+const input = () => z.strictObject({
     ...repoInput,
     issue_number: issueNumber,
     title: z.string().min(1).max(256).optional().describe('New title'),

@@ -5,7 +5,7 @@ import { dryRun, githubStep } from './common';
 
 const nodeId = (what: string) => z.string().regex(/^[A-Za-z0-9_=-]{4,200}$/, 'must be a GraphQL node id').describe(what);
 
-const input = z.strictObject({
+const input = () => z.strictObject({
     project_id: nodeId('Node id of the project (ProjectV2), e.g. PVT_kwDOA...'),
     item_id: nodeId('Node id of the item in the project, e.g. PVTI_lADOA...'),
     status: z.string().min(1).max(200).describe('Name of the status option to set, e.g. "In Progress" (not case sensitive)'),
@@ -14,7 +14,7 @@ const input = z.strictObject({
     dryRun,
 });
 
-type Args = z.output<typeof input>;
+type Args = z.output<ReturnType<typeof input>>;
 type Field = { id: string; name: string; options: { id: string; name: string }[] };
 
 const fieldsQuery = `query ($project: ID!) {

@@ -34,7 +34,22 @@ function failure(target: EndpointTarget, action: string, result: RestResult): Ap
   if (result.status === 401) {
     return new AppError('reconnect_required', `The code host refused the connection's token while trying to ${action}; reconnect it`);
   }
-  if (result.status === 403 || result.status === 404) {
+  if (result.status === 404) {
+    // The code host answers 404 both for what does not exist and for what the token may not see.
+    return new AppError(
+      'not_found',
+      `The code host answered 404 when trying to ${action}: not found or not visible to this connection. Check the name; if it exists, the token may lack ${missingHookPermission(target)}`,
+      { possiblyMissingPermission: missingHookPermission(target), upstreamStatus: result.status },
+    );
+  }
+  if (result.status === 422 || result.status === 400) {
+    const errors = (result.body as { errors?: unknown } | undefined)?.errors;
+    return new AppError('invalid_input', `The code host refused to ${action} (${result.status}): ${upstreamMessage(result)}`, {
+      upstreamStatus: result.status,
+      ...(errors === undefined ? {} : { errors }),
+    });
+  }
+  if (result.status === 403) {
     return new AppError('forbidden', `The code host refused to ${action} (${upstreamMessage(result)}). Missing permission: ${missingHookPermission(target)}`, {
       missingPermission: missingHookPermission(target),
       upstreamStatus: result.status,
@@ -56,7 +71,7 @@ export async function findHookByUrl(fetchFn: Fetch, access: CodeHostAccess, targ
   return found?.id as number | undefined;
 }
 
-/** Creates the hook; returns its id. 403/404 -> `forbidden` naming the missing permission. */
+/** Creates the hook; returns its id. 403 -> `forbidden` naming the missing permission; 404 -> `not_found` (or not visible); 422 -> `invalid_input` with the code host's reasons. */
 export async function createHook(fetchFn: Fetch, access: CodeHostAccess, target: EndpointTarget, config: HookConfig, events: string[]): Promise<number> {
   const result = await restCall(fetchFn, { ...access, method: 'POST', path: hooksPath(target), body: hookBody(config, events) });
   const id = (result.body as { id?: unknown } | undefined)?.id;

@@ -1,4 +1,5 @@
 import { AppError } from '../../domain/errors';
+import { networkCauseSuffix } from '../../http/network-cause';
 import type { Fetch } from '../../ports';
 
 export interface RestCall {
@@ -48,7 +49,7 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
     // A refusal of our own (the outbound address guard) keeps its code and reason.
     if (e instanceof AppError) throw e;
     if ((e as Error).name === 'TimeoutError') throw new AppError('timeout', `The code host did not answer in time (${call.method} ${call.path})`);
-    throw new AppError('upstream_error', `The code host could not be reached (${call.method} ${call.path}): ${(e as Error).name}`);
+    throw new AppError('upstream_error', `The code host could not be reached (${call.method} ${call.path})${networkCauseSuffix(e)}`);
   }
   // The time limit covers the body too: a stall after the headers is a timeout, not a 500.
   const text = await res.text().catch((e: unknown) => {
@@ -67,8 +68,29 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
 
 /** The code host's own message from an error answer, for people. */
 export function upstreamMessage(result: RestResult): string {
-  const msg = (result.body as { message?: unknown } | undefined)?.message;
-  return typeof msg === 'string' ? msg.slice(0, 300) : `HTTP ${result.status}`;
+  const body = result.body as { message?: unknown; errors?: unknown } | undefined;
+  const msg = typeof body?.message === 'string' ? body.message.slice(0, 300) : `HTTP ${result.status}`;
+  const reasons = errorReasons(body?.errors);
+  return reasons.length > 0 ? `${msg}: ${reasons.join('; ')}` : msg;
+}
+
+/**
+ * The reasons of a 422's `errors[]` ("Validation Failed" alone says nothing): each entry's
+ * `message`, else `code` on `resource.field`, as the code host documents client errors.
+ */
+export function errorReasons(errors: unknown): string[] {
+  if (!Array.isArray(errors)) return [];
+  return errors
+    .slice(0, 5)
+    .map((x) => {
+      if (typeof x === 'string') return x;
+      const { message, code, resource, field } = (x ?? {}) as Record<string, unknown>;
+      if (typeof message === 'string') return message;
+      const where = [resource, field].filter((v) => typeof v === 'string').join('.');
+      return typeof code === 'string' ? `${where ? `${where} ` : ''}${code}` : '';
+    })
+    .filter(Boolean)
+    .map((m) => m.slice(0, 300));
 }
 
 export function isOk(result: RestResult): boolean {

@@ -1,0 +1,76 @@
+import { eventBody } from '../../shared/dispatch/sign-event';
+import type { Connection, Subscription, SubscriptionTarget } from '../../shared/domain/model';
+import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
+import { buildTriggerEvents } from '../../shared/dispatch/fan-out';
+import { mappedForQueue, type ExampleDoc } from './send-example';
+
+export interface TriggerListing {
+  id: TriggerId;
+  title: string;
+  description: string;
+  includes: string;
+  /** What a subscription names: `repository`, `organization`, or nothing (the account). */
+  targets: string[];
+  filters: string[];
+  /** `webhook` when a code-host webhook serves it, `polling` when it is polled. */
+  delivery: 'webhook' | 'polling';
+  /** The body the agent runtime receives, built from the documented example through the real mapping; null when none could be built. */
+  exampleEvent: unknown;
+}
+
+const exampleConnection: Connection = {
+  id: 'conn_example',
+  provider: 'github',
+  accountLogin: 'octocat',
+  authMethod: 'token',
+  status: 'connected',
+  repositories: [],
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+};
+
+const candidates: Array<{ name: string; target: SubscriptionTarget; fields: Partial<Subscription> }> = [
+  { name: 'repository', target: { kind: 'repository', repository: 'octocat/hello-world' }, fields: { repository: 'octocat/hello-world' } },
+  { name: 'organization', target: { kind: 'organization', organization: 'octo-org' }, fields: { organization: 'octo-org' } },
+  { name: 'account', target: { kind: 'account' }, fields: {} },
+];
+
+function targetsOf(trigger: TriggerId): typeof candidates {
+  return candidates.filter((c) => {
+    try {
+      return triggerCatalog[trigger].source(c.target) !== undefined;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function exampleEvent(trigger: TriggerId, fields: Partial<Subscription>, loadExample: (t: TriggerId) => ExampleDoc): unknown {
+  try {
+    const sub: Subscription = { id: 'sub_example', connectionId: exampleConnection.id, trigger, agentId: 'agent-example', filters: {}, delivery: 'webhook', createdAt: '2024-01-01T00:00:00.000Z', ...fields };
+    const mapped = mappedForQueue(loadExample(trigger), sub, exampleConnection);
+    const [event] = buildTriggerEvents({ connection: exampleConnection, subscriptions: new Map([[trigger, [sub]]]), mapped, deliveryId: 'example-delivery', occurredAt: '2024-01-01T00:00:00.000Z' });
+    return event ? JSON.parse(eventBody(event)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `GET /triggers`: every code-host trigger with its filters, targets and an example event. */
+export function triggerListing(loadExample: (t: TriggerId) => ExampleDoc): TriggerListing[] {
+  return triggerIds.map((id) => {
+    const def = triggerCatalog[id];
+    const targets = targetsOf(id);
+    return {
+      id,
+      title: def.title,
+      description: def.description,
+      includes: def.includes,
+      targets: targets.map((t) => t.name),
+      filters: [...def.filters],
+      delivery: def.events.length > 0 ? 'webhook' : 'polling',
+      exampleEvent: exampleEvent(id, targets[0]?.fields ?? {}, loadExample),
+    };
+  });
+}

@@ -1,0 +1,187 @@
+import { escapeHtml as h } from '../../shared/http/html';
+import type { ToolResult } from '../../shared/tools/invoke';
+import type { CatalogEntry } from '../../shared/tools/catalog';
+import type { Connection } from '../../shared/domain/model';
+import { consoleScriptIntegrity, consoleStyleIntegrity } from './assets';
+import type { ConsoleData, EventView, SubscriptionView } from './console-data';
+import { fieldParam, formFields, type FormField } from './tool-form';
+
+/**
+ * The console's HTML, server-rendered. Every value that reaches the page goes through `h`
+ * (payloads, labels, error messages are other people's text); nothing is put in a script,
+ * a style or an event attribute.
+ */
+
+export interface PageOptions {
+  csrf: string;
+  nonce: string;
+  tools: CatalogEntry[];
+  selectedTool?: string;
+  toolResult?: ToolResult;
+  /** The posted tool form, to show it again with the result. */
+  toolForm?: URLSearchParams;
+  notice?: string;
+}
+
+function shell(title: string, nonce: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${h(title)}</title><link rel="stylesheet" href="/console/console.css" integrity="${consoleStyleIntegrity}"><script src="/console/console.js" nonce="${h(nonce)}" integrity="${consoleScriptIntegrity}" defer></script></head><body>${body}</body></html>`;
+}
+
+export function loginPage(nonce: string, error?: string): string {
+  return shell(
+    'Console: sign in',
+    nonce,
+    `<main class="login"><section><h2>Agent integrations console</h2><form method="post" action="/console/login" id="login">` +
+      `<div class="field"><label for="key">Platform key</label><input type="password" id="key" name="key" autocomplete="current-password" required autofocus>` +
+      `<small>PLATFORM_API_KEY, or the platformApiKey field of local-secrets.json in the data dir.</small></div>` +
+      (error ? `<p class="notice bad" id="login-error">${h(error)}</p>` : '') +
+      `<button class="primary" type="submit">Sign in</button></form></section></main>`,
+  );
+}
+
+const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${h(csrf)}">`;
+const badge = (status: string, label = status.replace(/_/g, ' ')) => `<span class="badge s-${h(status)}">${h(label)}</span>`;
+const time = (ms: number | undefined) => (ms === undefined ? '' : `<time datetime="${h(new Date(ms).toISOString())}">${h(new Date(ms).toISOString().replace('T', ' ').slice(0, 19))}</time>`);
+
+function connectionsSection(list: Connection[]): string {
+  const rows = list
+    .map(
+      (c) =>
+        `<tr data-connection="${h(c.id)}"><td><code>${h(c.id)}</code></td><td>${h(c.provider)}</td><td>${h(c.accountLogin)}</td><td>${h(c.label ?? '')}</td><td>${h(c.authMethod)}</td>` +
+        `<td>${badge(c.status)}${c.statusReason ? ` <small class="muted">${h(c.statusReason)}</small>` : ''}</td><td>${c.repositories.length ? h(c.repositories.join(', ')) : '<span class="muted">all</span>'}</td></tr>`,
+    )
+    .join('');
+  return `<section id="connections"><h2>Connections <small>${list.length}</small></h2>${
+    list.length ? `<table><tr><th>id</th><th>service</th><th>account</th><th>label</th><th>auth</th><th>state</th><th>repositories</th></tr>${rows}</table>` : '<p class="muted">No connections yet: POST /connections or the OAuth flow.</p>'
+  }</section>`;
+}
+
+function target(s: SubscriptionView): string {
+  return s.repository ?? (s.organization ? `org ${s.organization}` : 'account');
+}
+
+function subscriptionsSection(list: SubscriptionView[]): string {
+  const rows = list
+    .map((s) => {
+      const last = s.lastEvent ? `${time(s.lastEvent.queuedAt)} ${badge(s.lastEvent.status)}` : '<span class="muted">none yet</span>';
+      const via = s.webhookUrl ? `webhook <code class="webhook-url">${h(s.webhookUrl)}</code>` : h(s.delivery);
+      return `<tr data-subscription="${h(s.id)}"><td><code>${h(s.id)}</code></td><td>${h(s.trigger)}</td><td>${h(s.agentId)}</td><td>${h(target(s))}</td><td>${via}</td><td>${last}</td></tr>`;
+    })
+    .join('');
+  return `<section id="subscriptions"><h2>Subscriptions <small>${list.length}</small></h2>${
+    list.length ? `<table><tr><th>id</th><th>trigger</th><th>agent</th><th>target</th><th>delivery</th><th>last event</th></tr>${rows}</table>` : '<p class="muted">No subscriptions yet: POST /subscriptions.</p>'
+  }</section>`;
+}
+
+function eventRow(e: EventView, csrf: string): string {
+  const status = e.status === 'retrying' || e.status === 'dead_lettered' ? badge(e.status, `${e.status.replace(/_/g, ' ')} (${e.attempts ?? 0} tries)`) : badge(e.status);
+  const replay = e.payload
+    ? `<form class="inline replay" method="post" action="/console/events/${encodeURIComponent(e.eventId)}/replay">${csrfField(csrf)}<button type="submit">Replay</button></form>`
+    : '';
+  const payload = e.payload ? `<details><summary>payload</summary><pre class="payload">${h(JSON.stringify(e.payload, null, 2))}</pre></details>` : '<span class="muted">payload not kept</span>';
+  return (
+    `<tr data-event="${h(e.eventId)}"><td>${time(e.queuedAt)}</td><td>${h(e.trigger ?? '')}</td><td><code>${h(e.subscriptionId ?? '')}</code><br><small>${h(e.agentId ?? '')}</small></td>` +
+    `<td><code>${h(e.eventId)}</code>${e.replayOf ? `<br><small>replay of <code>${h(e.replayOf)}</code></small>` : ''}<br><small>delivery ${h(e.deliveryId ?? '')}</small></td><td class="status">${status}</td><td>${replay}</td></tr>` +
+    `<tr class="payload-row"><td colspan="6">${payload}</td></tr>`
+  );
+}
+
+function eventsSection(data: ConsoleData, csrf: string): string {
+  const where = data.agentRuntimeUrl ? `to <code>${h(data.agentRuntimeUrl)}</code>` : '<span class="muted">AGENT_RUNTIME_URL is not set: events are only logged</span>';
+  return `<section id="events"><h2>Recent trigger events <small>${data.events.length}, delivered ${where}</small></h2>${
+    data.events.length
+      ? `<table><tr><th>queued</th><th>trigger</th><th>subscription / agent</th><th>event</th><th>delivery</th><th></th></tr>${data.events.map((e) => eventRow(e, csrf)).join('')}</table>`
+      : '<p class="muted">No events since this runtime started.</p>'
+  }</section>`;
+}
+
+function deadLettersSection(data: ConsoleData, csrf: string): string {
+  const rows = data.deadLetters
+    .map(
+      (d) =>
+        `<tr data-dead-letter="${h(d.messageId)}"><td><code>${h(d.messageId)}</code></td><td>${h(d.trigger ?? '')}</td><td><code>${h(d.eventId ?? '')}</code></td><td>${h(d.subscriptionId ?? '')}</td><td>${d.receiveCount}</td><td>${h(d.firstSentAt ?? '')}</td>` +
+        `<td>${d.problem ? `<span class="badge bad">${h(d.problem)}</span>` : ''}</td><td><form class="inline redrive" method="post" action="/console/dlq/redrive">${csrfField(csrf)}<input type="hidden" name="messageId" value="${h(d.messageId)}"><button type="submit">Redrive</button></form></td></tr>`,
+    )
+    .join('');
+  const all = data.deadLetters.length
+    ? `<form class="inline" id="redrive-all" method="post" action="/console/dlq/redrive" data-confirm="Send every dead letter back to the queue?">${csrfField(csrf)}<button type="submit">Redrive all</button></form>`
+    : '';
+  return `<section id="dlq"><h2>Dead-letter queue <small>${data.deadLetterDepth}</small> ${all}</h2>${
+    rows ? `<table><tr><th>message</th><th>trigger</th><th>event</th><th>subscription</th><th>tries</th><th>first sent</th><th></th><th></th></tr>${rows}</table>` : '<p class="muted">Empty.</p>'
+  }</section>`;
+}
+
+function fieldHtml(f: FormField, form: URLSearchParams | undefined): string {
+  const name = fieldParam(f.name);
+  const id = `f-${f.name}`;
+  const value = form?.get(name) ?? '';
+  const req = f.required ? ' required' : '';
+  let control: string;
+  switch (f.kind) {
+    case 'enum':
+      control = `<select id="${h(id)}" name="${h(name)}"${req}><option value="">${f.required ? '' : '(not set)'}</option>${(f.options ?? []).map((o) => `<option${o === value ? ' selected' : ''}>${h(o)}</option>`).join('')}</select>`;
+      break;
+    case 'boolean':
+      control = `<select id="${h(id)}" name="${h(name)}"><option value="">(not set)</option>${['true', 'false'].map((o) => `<option${o === value ? ' selected' : ''}>${o}</option>`).join('')}</select>`;
+      break;
+    case 'integer':
+    case 'number':
+      control = `<input type="number" id="${h(id)}" name="${h(name)}" value="${h(value)}"${f.kind === 'number' ? ' step="any"' : ''}${req}>`;
+      break;
+    case 'string_list':
+      control = `<textarea id="${h(id)}" name="${h(name)}" placeholder="one per line, or comma-separated"${req}>${h(value)}</textarea>`;
+      break;
+    case 'json':
+      control = `<textarea id="${h(id)}" name="${h(name)}" placeholder="JSON"${req}>${h(value)}</textarea>`;
+      break;
+    default:
+      control = `<input type="text" id="${h(id)}" name="${h(name)}" value="${h(value)}"${req}>`;
+  }
+  const hint = [f.description, f.defaultValue !== undefined ? `default ${JSON.stringify(f.defaultValue)}` : undefined, f.kind === 'scalar' ? (f.types ?? []).join(' or ') : undefined]
+    .filter(Boolean)
+    .join('; ');
+  return `<div class="field"><label for="${h(id)}">${h(f.name)}${f.required ? ' *' : ''}</label>${control}${hint ? `<small>${h(hint)}</small>` : ''}</div>`;
+}
+
+function toolsSection(data: ConsoleData, options: PageOptions): string {
+  const byProvider = new Map<string, CatalogEntry[]>();
+  for (const t of options.tools) byProvider.set(t.provider, [...(byProvider.get(t.provider) ?? []), t]);
+  const optionsHtml = [...byProvider]
+    .map(([p, list]) => `<optgroup label="${h(p)}">${list.map((t) => `<option value="${h(t.id)}"${t.id === options.selectedTool ? ' selected' : ''}>${h(t.id)}</option>`).join('')}</optgroup>`)
+    .join('');
+  const picker = `<form method="get" action="/#tools" id="tool-picker"><select id="tool-pick" name="tool"><option value="">Choose a tool step</option>${optionsHtml}</select> <button type="submit">Open</button></form>`;
+  const tool = options.tools.find((t) => t.id === options.selectedTool);
+  let form = '';
+  if (tool) {
+    const connections = data.connections.filter((c) => c.provider === tool.provider);
+    const chosen = options.toolForm?.get('connectionId');
+    const picker2 = `<div class="field"><label for="f-connection">connection *</label><select id="f-connection" name="connectionId" required>${connections
+      .map((c) => `<option value="${h(c.id)}"${c.id === chosen ? ' selected' : ''}>${h(`${c.accountLogin}${c.label ? ` (${c.label})` : ''} - ${c.id}`)}</option>`)
+      .join('')}</select>${connections.length ? '' : `<small class="bad">No ${h(tool.provider)} connection yet.</small>`}</div>`;
+    form =
+      `<h3>${h(tool.title)} <small class="muted"><code>${h(tool.id)}</code>${tool.destructive ? ' (changes things; accepts dryRun)' : ''}</small></h3><p>${h(tool.description)}</p>` +
+      `<form method="post" action="/console/tools/${encodeURIComponent(tool.id)}#tool-result" id="tool-form">${csrfField(options.csrf)}${picker2}${formFields(tool.inputSchema)
+        .map((f) => fieldHtml(f, options.toolForm))
+        .join('')}<button class="primary" type="submit">Run</button></form>`;
+  }
+  const result = options.toolResult
+    ? `<div id="tool-result"><h3>Result ${options.toolResult.ok ? badge('delivered', 'ok') : badge('dead_lettered', options.toolResult.error.code)}</h3><pre>${h(JSON.stringify(options.toolResult, null, 2))}</pre></div>`
+    : '';
+  return `<section id="tools"><h2>Tool steps <small>${options.tools.length}</small></h2>${picker}${form}${result}</section>`;
+}
+
+const notices: Record<string, string> = {
+  replayed: 'The event was queued again as a new event (a new id); it appears at the top of the events.',
+  redriven: 'Dead letters sent back to the queue.',
+  nothing_redriven: 'Nothing was redriven: the dead letter is no longer there.',
+};
+
+export function consolePage(data: ConsoleData, options: PageOptions): string {
+  const notice = options.notice && notices[options.notice] ? `<p class="notice ok" id="notice">${h(notices[options.notice])}</p>` : '';
+  return shell(
+    'Agent integrations console',
+    options.nonce,
+    `<header><h1>Agent integrations console</h1><nav><a href="/">Refresh</a></nav><form method="post" action="/console/logout">${csrfField(options.csrf)}<button type="submit">Sign out</button></form></header>` +
+      `<main>${notice}${connectionsSection(data.connections)}${subscriptionsSection(data.subscriptions)}${eventsSection(data, options.csrf)}${deadLettersSection(data, options.csrf)}${toolsSection(data, options)}</main>`,
+  );
+}

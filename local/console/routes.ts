@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod';
+import type { LocalQueues } from '../../shared/adapters/local/local-queues';
+import type { AppContext } from '../../shared/ports/app-context';
+import { AppError } from '../../shared/domain/errors';
+import { prefersHtml } from '../../shared/http/html';
+import { errorResponse, toErrorResponse } from '../../shared/http/responses';
+import type { HttpResponse, Route, RouteRequest } from '../../shared/http/types';
+import { catalog } from '../../shared/tools/catalog';
+import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
+import { allProviderTools } from '../../functions/tool-step/registry';
+import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
+import { consoleScript, consoleStyle } from './assets';
+import { consoleData, replayEvent } from './console-data';
+import { identify, mayAct, sameOrigin, type Caller } from './guard';
+import { loginPage, consolePage } from './render';
+import { isPlatformKey, clearSessionCookie, ConsoleSessions, sessionCookie } from './session';
+import type { RecentEvents } from './recent-events';
+import { formFields, inputFromForm } from './tool-form';
+
+/**
+ * The console (GET /, CONTRACT.md): the local runtime's state for a person, behind the
+ * platform key (its login form, or a Bearer header). Its actions are the runtime's own use
+ * cases: replay queues the event again (enqueueEvents), redrive is the dead-letter queue's
+ * redrive (as `npm run dlq`), a tool form calls invokeTool (as POST /tools/{id}/invoke).
+ * Security: docs/security.md "The console".
+ */
+
+/** No inline script or style; the script and stylesheet are this server's files; forms post here only. */
+function csp(nonce: string): string {
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function html(status: number, body: string, nonce: string, extra: Record<string, string> = {}): HttpResponse {
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp(nonce),
+      'x-frame-options': 'DENY',
+      // same-origin, not no-referrer: under no-referrer a browser posts the forms with `Origin: null`.
+      'referrer-policy': 'same-origin',
+      ...extra,
+    },
+    body,
+  };
+}
+
+const see = (location: string, extra: Record<string, string> = {}): HttpResponse => ({ status: 303, headers: { location, ...extra }, body: '' });
+const nonce = () => randomBytes(18).toString('base64url');
+const idSchema = z.string().min(1).max(128);
+
+function form(req: RouteRequest): URLSearchParams {
+  const type = req.headers['content-type'] ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded')) {
+    throw new AppError('invalid_input', 'Console forms post application/x-www-form-urlencoded', { fields: [{ field: '(body)', message: 'expected a form' }] });
+  }
+  return new URLSearchParams(req.body.toString('utf8'));
+}
+
+const forbidden = () => errorResponse(new AppError('forbidden', 'Cross-site request, or a missing or wrong CSRF token: use the console page itself'));
+
+export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents): Route[] {
+  const sessions = new ConsoleSessions(ctx.clock);
+  const tools = allProviderTools();
+  const toolCatalog = catalog(tools);
+  const publicUrl = ctx.config.publicUrl;
+
+  const unauthorized = (req: RouteRequest, error?: string): HttpResponse => {
+    if (!prefersHtml(req.headers.accept)) {
+      return errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>), or sign in on the console page'));
+    }
+    const n = nonce();
+    return html(401, loginPage(n, error), n);
+  };
+
+  const page = async (caller: Exclude<Caller, { kind: 'anonymous' }>, extra: { selectedTool?: string; toolResult?: ToolResult; toolForm?: URLSearchParams; notice?: string; status?: number }) => {
+    const n = nonce();
+    // A Bearer caller has no session: its forms carry no token and act through the Bearer header alone.
+    const csrf = caller.kind === 'session' ? caller.session.csrf : '';
+    const data = await consoleData(ctx, queues, recent);
+    return html(extra.status ?? 200, consolePage(data, { csrf, nonce: n, tools: toolCatalog, ...extra }), n);
+  };
+
+  /** A state-changing action: signed in (session + CSRF token, or Bearer) and same-origin. */
+  const action = (run: (req: RouteRequest, caller: Exclude<Caller, { kind: 'anonymous' }>, fields: URLSearchParams) => Promise<HttpResponse>) => async (req: RouteRequest) => {
+    const caller = await identify(req, sessions, ctx.platformApiKey);
+    if (caller.kind === 'anonymous') return unauthorized(req);
+    const fields = form(req);
+    if (!mayAct(caller, req, publicUrl, fields.get('csrf') ?? undefined)) return forbidden();
+    try {
+      return await run(req, caller, fields);
+    } catch (e) {
+      if (!(e instanceof AppError)) ctx.logger.error('console action failed', { path: req.path, error: e });
+      return toErrorResponse(e);
+    }
+  };
+
+  const asset = (body: string, type: string): Route['handle'] => async () => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8` }, body });
+
+  return [
+    { method: 'GET', pattern: '/console/console.js', auth: 'none', handle: asset(consoleScript, 'text/javascript') },
+    { method: 'GET', pattern: '/console/console.css', auth: 'none', handle: asset(consoleStyle, 'text/css') },
+    {
+      method: 'GET',
+      pattern: '/',
+      auth: 'none',
+      handle: async (req) => {
+        const caller = await identify(req, sessions, ctx.platformApiKey);
+        if (caller.kind === 'anonymous') return unauthorized(req);
+        const tool = req.query.get('tool') ?? undefined;
+        return page(caller, { ...(tool ? { selectedTool: tool } : {}), ...(req.query.get('done') ? { notice: req.query.get('done') ?? '' } : {}) });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/console/login',
+      auth: 'none',
+      maxBodyBytes: 4096,
+      handle: async (req) => {
+        if (!sameOrigin(req, publicUrl)) return forbidden();
+        const key = form(req).get('key') ?? '';
+        if (!isPlatformKey(key, await ctx.platformApiKey())) {
+          ctx.logger.warn('console sign-in refused: wrong platform key');
+          return unauthorized(req, 'That is not the platform key.');
+        }
+        const { token } = sessions.open();
+        ctx.logger.info('console sign-in');
+        return see('/', { 'set-cookie': sessionCookie(publicUrl, token) });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/console/logout',
+      auth: 'none',
+      maxBodyBytes: 4096,
+      handle: action(async (_req, caller) => {
+        if (caller.kind === 'session') sessions.close(caller.token);
+        return see('/', { 'set-cookie': clearSessionCookie(publicUrl) });
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: '/console/events/:eventId/replay',
+      auth: 'none',
+      maxBodyBytes: 4096,
+      handle: action(async (req) => {
+        await replayEvent(ctx, queues, recent, idSchema.parse(req.params.eventId));
+        return see('/?done=replayed#events');
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: '/console/dlq/redrive',
+      auth: 'none',
+      maxBodyBytes: 4096,
+      handle: action(async (_req, _caller, fields) => {
+        const id = fields.get('messageId');
+        const ids = id ? [idSchema.parse(id)] : undefined;
+        // The one redrive (as `npm run dlq -- --redrive` through POST /admin/dlq/redrive).
+        const redriven = await queues.deadLetters.redrive(ids);
+        ctx.logger.info('dead letters redriven', { redriven, ids, from: 'console' });
+        return see(`/?done=${redriven > 0 ? 'redriven' : 'nothing_redriven'}#dlq`);
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: '/console/tools/:toolId',
+      auth: 'none',
+      maxBodyBytes: lambdaMaxBodyBytes,
+      handle: action(async (req, caller, fields) => {
+        const toolId = req.params.toolId ?? '';
+        const entry = toolCatalog.find((t) => t.id === toolId);
+        let result: ToolResult;
+        try {
+          if (!entry) throw new AppError('not_found', `Unknown tool step ${toolId}`);
+          const input = inputFromForm(formFields(entry.inputSchema), fields);
+          result = await invokeTool(ctx, { toolId, connectionId: fields.get('connectionId') ?? '', input }, tools);
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+          result = { ok: false, error: e.toJSON() };
+        }
+        return page(caller, { selectedTool: toolId, toolResult: result, toolForm: fields });
+      }),
+    },
+  ];
+}

@@ -1,0 +1,31 @@
+import type { LocalRuntime } from '../runtime';
+import { demo } from './sandbox';
+
+/** The "where to look" lines of `npm run dev`: URLs, the platform key, and the first commands to run. */
+export function sandboxBanner(runtime: Pick<LocalRuntime, 'url' | 'config' | 'sandbox'>): string[] {
+  const s = runtime.sandbox;
+  if (!s) return [];
+  // Under the sandbox the key is shown: it guards a loopback runtime on simulated back ends.
+  const key = (runtime.config.platformApiKey ?? '').split(',')[0] ?? '';
+  const base = runtime.url;
+  const auth = `-H "Authorization: Bearer ${key}"`;
+  return [
+    '',
+    'Sandbox (npm run dev): simulated back ends on loopback, no account needed',
+    `  simulated GitHub:        ${s.githubUrl}   (demo account ${demo.githubLogin})`,
+    `  simulated Content Snare: ${s.contentsnareUrl}`,
+    `  demo connections:        ${s.demo.github.id} (github), ${s.demo.contentsnare.id} (contentsnare)`,
+    `  inbox (agent runtime):   ${base}/sandbox/inbox`,
+    `  platform key:            ${key}`,
+    '',
+    'Try it (docs/sandbox.md):',
+    `  export PLATFORM_API_KEY=${key}`,
+    `  curl -s -X POST ${base}/subscriptions ${auth} -H 'content-type: application/json' \\`,
+    `    -d '{"connectionId":"${s.demo.github.id}","trigger":"github.new_issue","agentId":"my-agent","repository":"${demo.repository}"}'`,
+    `  npm run trigger -- github.new_issue --set issue.title="Hello sandbox" --wait`,
+    `  curl -s ${base}/sandbox/inbox ${auth}`,
+    `  curl -s -X POST ${base}/tools/github.create_issue/invoke ${auth} -H 'content-type: application/json' \\`,
+    `    -d '{"connectionId":"${s.demo.github.id}","input":{"owner":"octocat","repo":"hello-world","title":"From the sandbox"}}'`,
+    `  curl -s ${base}/triggers ${auth}    # every trigger, its filters and an example event`,
+  ];
+}

@@ -1,0 +1,233 @@
+import { createHash, createHmac } from 'node:crypto';
+import { startFakeHttp, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
+
+export interface FakeHook {
+  id: number;
+  /** `repos/owner/name` or `orgs/org`. */
+  owner: string;
+  name: string;
+  active: boolean;
+  events: string[];
+  config: { url: string; content_type: string; secret?: string; insecure_ssl?: string };
+}
+
+export interface FakeDelivery {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  status_code: number;
+  event: string;
+}
+
+export interface FakeUser {
+  login: string;
+  id: number;
+}
+
+/**
+ * A stateful fake of the code host's REST interface on 127.0.0.1, enough for the trigger
+ * machinery: `GET /user`, repository and organization hooks (create, list, update,
+ * delete, deliveries, redelivery), gists and repositories with ETags and 304s.
+ * Tests set state directly (`users`, `gists`, `refuseHooks` ...) and read `requests`.
+ */
+export class FakeGitHub {
+  readonly users = new Map<string, FakeUser>();
+  readonly hooks = new Map<number, FakeHook>();
+  /** Hook owners (`repos/o/r`, `orgs/x`) where hook management answers this status. */
+  readonly refuseHooks = new Map<string, number>();
+  readonly deliveries = new Map<number, FakeDelivery[]>();
+  readonly redeliveries: Array<{ hookId: number; deliveryId: number }> = [];
+  /** By login: the account's gists / owned repositories, newest first. */
+  readonly gists = new Map<string, Array<Record<string, unknown>>>();
+  readonly repos = new Map<string, Array<Record<string, unknown>>>();
+  /** By `owner/name`: the repository's watchers (`GET /repos/{o}/{r}/subscribers`), in the order listed. */
+  readonly watchers = new Map<string, Array<Record<string, unknown>>>();
+  /**
+   * By hook owner (`repos/o/r`, `orgs/x`): classic projects and their columns (Enterprise
+   * Server; `projects/list-for-repo`, `projects/list-for-org`, `projects/list-columns` of the
+   * REST description). An owner not listed answers 404, as github.com does since their removal.
+   */
+  readonly classicProjects = new Map<string, Array<{ id: number; name: string; columns: Array<{ id: number; name: string }> }>>();
+  /**
+   * Requests none of the routes above answer (the tool steps' operations): the sandbox
+   * answers them from the REST description (openapi-check.ts); unset, 404 as before.
+   */
+  otherwise?: (req: RecordedRequest) => FakeResponse | Promise<FakeResponse>;
+  /**
+   * As github.com: a hook URL on a host that is not reachable over the public Internet
+   * (localhost, loopback, private addresses) is refused with 422 and an `errors[]` entry.
+   */
+  refusePrivateHookUrls = false;
+  private nextId = 1000;
+
+  private constructor(readonly server: FakeServer) {}
+
+  static async start(options: { port?: number; record?: boolean } = {}): Promise<FakeGitHub> {
+    let self: FakeGitHub | undefined;
+    const server = await startFakeHttp((req) => self!.handle(req), options);
+    self = new FakeGitHub(server);
+    return self;
+  }
+
+  get url(): string {
+    return this.server.url;
+  }
+
+  get requests(): RecordedRequest[] {
+    return this.server.requests;
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  addUser(token: string, login: string): FakeUser {
+    const user = { login, id: this.nextId++ };
+    this.users.set(token, user);
+    return user;
+  }
+
+  hooksOf(owner: string): FakeHook[] {
+    return [...this.hooks.values()].filter((h) => h.owner === owner);
+  }
+
+  /** Signs `body` with the hook's secret and POSTs it to the hook's URL, as the code host does. */
+  async deliver(hook: FakeHook, event: string, body: string, guid: string): Promise<Response> {
+    const secret = hook.config.secret ?? '';
+    const [kind, name] = hook.owner.split('/');
+    // The headers the code host documents for every delivery, not only the three the intake reads.
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/044aadd',
+      'x-github-event': event,
+      'x-github-delivery': guid,
+      'x-github-hook-id': String(hook.id),
+      'x-github-hook-installation-target-type': kind === 'orgs' ? 'organization' : 'repository',
+      'x-github-hook-installation-target-id': String(createHash('sha1').update(name ?? '').digest().readUInt32BE(0)),
+      'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    };
+    const res = await fetch(hook.config.url, { method: 'POST', headers, body });
+    this.recordDelivery(hook.id, { guid, event, status_code: res.status });
+    return res;
+  }
+
+  recordDelivery(hookId: number, d: { guid: string; event: string; status_code: number; redelivery?: boolean }): FakeDelivery {
+    const delivery: FakeDelivery = { id: this.nextId++, delivered_at: new Date().toISOString(), redelivery: d.redelivery ?? false, ...d };
+    this.deliveries.set(hookId, [delivery, ...(this.deliveries.get(hookId) ?? [])]);
+    return delivery;
+  }
+
+  private handle(req: RecordedRequest): FakeResponse | Promise<FakeResponse> {
+    // The code host takes both schemes for a token (`Bearer`, and `token` as Octokit sends it).
+    const auth = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''));
+    const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
+    if (!user) return { status: 401, body: { message: 'Bad credentials' } };
+    const p = req.path;
+    if (req.method === 'GET' && p === '/user') return { body: { login: user.login, id: user.id, type: 'User' }, headers: { 'x-oauth-scopes': 'repo, admin:repo_hook' } };
+    if (req.method === 'GET' && p === '/gists') return this.paged(req, this.gists.get(user.login) ?? [], '/gists');
+    if (req.method === 'GET' && p === '/user/repos') return this.paged(req, this.repos.get(user.login) ?? [], '/user/repos');
+    const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
+    if (req.method === 'GET' && org) return this.paged(req, this.repos.get(decodeURIComponent(org[1]!)) ?? [], p);
+    const projects = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/projects$/.exec(p);
+    if (req.method === 'GET' && projects) {
+      const owner = decodeURIComponent(projects[1]!);
+      const list = this.classicProjects.get(owner);
+      if (!list) return { status: 404, body: { message: 'Not Found' } };
+      const view = list.map((x, i) => ({ id: x.id, node_id: `MDc6UHJvamVjdDE${x.id}`, name: x.name, body: null, number: i + 1, state: 'open', url: `${this.url}/projects/${x.id}`, html_url: `https://github.example/${owner}/projects/${i + 1}`, columns_url: `${this.url}/projects/${x.id}/columns`, owner_url: `${this.url}/${owner}`, creator: null, created_at: '2011-04-10T20:09:31Z', updated_at: '2014-03-03T18:58:10Z' }));
+      return this.paged(req, view, p);
+    }
+    const columns = /^\/projects\/(\d+)\/columns$/.exec(p);
+    if (req.method === 'GET' && columns) {
+      const project = [...this.classicProjects.values()].flat().find((x) => String(x.id) === columns[1]);
+      if (!project) return { status: 404, body: { message: 'Not Found' } };
+      const view = project.columns.map((c) => ({ url: `${this.url}/projects/columns/${c.id}`, project_url: `${this.url}/projects/${project.id}`, cards_url: `${this.url}/projects/columns/${c.id}/cards`, id: c.id, node_id: `MDEzOlByb2plY3RDb2x1bW4${c.id}`, name: c.name, created_at: '2016-09-05T14:18:44Z', updated_at: '2016-09-05T14:22:28Z' }));
+      return this.paged(req, view, p);
+    }
+    const subscribers = /^\/repos\/([^/]+\/[^/]+)\/subscribers$/.exec(p) ?? /^\/repositories\/(\d+)\/subscribers$/.exec(p);
+    if (req.method === 'GET' && subscribers) {
+      const name = /^\d+$/.test(subscribers[1]!) ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === subscribers[1]) : decodeURIComponent(subscribers[1]!);
+      if (!name || !this.watchers.has(name)) return { status: 404, body: { message: 'Not Found' } };
+      // The code host's Link header names the repository by id (`/repositories/{id}/...`).
+      return this.paged(req, this.watchers.get(name)!, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
+    }
+    const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
+    if (m) return this.hookRoute(req, decodeURIComponent(m[1]!), m[2] ? Number(m[2]) : undefined, m[3], m[4] ? Number(m[4]) : undefined);
+    return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
+  }
+
+  /** A stable numeric id for a repository name (what the code host's Link headers carry). */
+  static repositoryId(fullName: string): number {
+    return createHash('sha1').update(fullName).digest().readUInt32BE(0) % 1_000_000_000;
+  }
+
+  /**
+   * A list page as the code host pages it: `per_page` (default 30, at most 100) and `page`,
+   * a `Link` header with absolute `next`/`last` URLs, an ETag per page and 304 for an
+   * unchanged one (documented in "Using pagination in the REST API" and "conditional requests").
+   */
+  private paged(req: RecordedRequest, items: unknown[], linkPath: string): FakeResponse {
+    const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 30) || 30));
+    const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
+    const slice = items.slice((page - 1) * perPage, page * perPage);
+    const etag = `"${createHash('sha1').update(JSON.stringify(slice)).digest('hex')}"`;
+    const lastPage = Math.max(1, Math.ceil(items.length / perPage));
+    const link = (n: number, rel: string) => {
+      const q = new URLSearchParams(req.query);
+      q.set('page', String(n));
+      return `<${this.url}${linkPath}?${q.toString()}>; rel="${rel}"`;
+    };
+    const links = page < lastPage ? [link(page + 1, 'next'), link(lastPage, 'last')] : [];
+    if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
+    return { body: slice, headers: { etag, ...(links.length > 0 ? { link: links.join(', ') } : {}) } };
+  }
+
+  private hookRoute(req: RecordedRequest, owner: string, hookId: number | undefined, sub: string | undefined, deliveryId: number | undefined): FakeResponse {
+    const refused = this.refuseHooks.get(owner);
+    if (refused) return { status: refused, body: { message: refused === 404 ? 'Not Found' : 'Resource not accessible by personal access token' } };
+    const view = (h: FakeHook) => ({ id: h.id, name: 'web', active: h.active, events: h.events, config: { ...h.config, secret: h.config.secret ? '********' : undefined } });
+    if (hookId === undefined) {
+      if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
+      if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
+      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: FakeHook['config'] };
+      if (!body?.config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
+      const host = URL.canParse(body.config.url) ? new URL(body.config.url).hostname : '';
+      if (this.refusePrivateHookUrls && /^(localhost|127\.|10\.|192\.168\.|\[::1\]$|0\.0\.0\.0$)/.test(host)) {
+        return {
+          status: 422,
+          body: {
+            message: 'Validation Failed',
+            errors: [{ resource: 'Hook', code: 'custom', message: `Sorry, the URL host ${host} is not supported because it isn't reachable over the public Internet` }],
+            documentation_url: 'https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook',
+          },
+        };
+      }
+      if (this.hooksOf(owner).some((h) => h.config.url === body.config!.url)) return { status: 422, body: { message: 'Hook already exists on this repository' } };
+      const hook: FakeHook = { id: this.nextId++, owner, name: body.name ?? 'web', active: body.active ?? true, events: body.events, config: body.config };
+      this.hooks.set(hook.id, hook);
+      return { status: 201, body: view(hook) };
+    }
+    const hook = this.hooks.get(hookId);
+    if (!hook || hook.owner !== owner) return { status: 404, body: { message: 'Not Found' } };
+    if (sub === '/deliveries' && req.method === 'GET') return { body: this.deliveries.get(hookId) ?? [] };
+    if (deliveryId !== undefined && req.method === 'POST') {
+      this.redeliveries.push({ hookId, deliveryId });
+      return { status: 202, body: {} };
+    }
+    if (sub) return { status: 404, body: { message: 'Not Found' } };
+    if (req.method === 'GET') return { body: view(hook) };
+    if (req.method === 'DELETE') {
+      this.hooks.delete(hookId);
+      return { status: 204 };
+    }
+    if (req.method === 'PATCH') {
+      const body = req.json as Partial<FakeHook>;
+      if (body.events) hook.events = body.events;
+      if (body.config) hook.config = { ...hook.config, ...body.config };
+      if (body.active !== undefined) hook.active = body.active;
+      return { body: view(hook) };
+    }
+    return { status: 404, body: { message: 'Not Found' } };
+  }
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runTriggerCommand } from '../../local/cli/trigger';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { demo } from '../../local/sandbox/sandbox';
+import { until } from '../helpers/runtime-support';
+
+const key = 'sandbox-test-platform-key-0123456789abcdef';
+
+async function call(rt: LocalRuntime, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${rt.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const started: Array<{ rt: LocalRuntime; dir?: string }> = [];
+afterEach(async () => {
+  for (const s of started.splice(0)) {
+    await s.rt.close();
+    if (s.dir) rmSync(s.dir, { recursive: true, force: true });
+  }
+});
+
+async function startDev(dataDir: string, env: Record<string, string> = {}): Promise<LocalRuntime> {
+  const rt = await startLocalRuntime({
+    env: { DATA_DIR: dataDir, PORT: '0', PLATFORM_API_KEY: key, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'WARN', ...env },
+    write: () => {},
+    sandbox: true,
+  });
+  started.push({ rt });
+  return rt;
+}
+
+describe('npm run dev: the sandbox', () => {
+  it('takes a newcomer from subscribe to a trigger event in the inbox and a tool-step result, without an account', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const s = rt.sandbox!;
+    expect(rt.config.agentRuntimeUrl).toBe(`${rt.url}/sandbox/agent-runtime`);
+    expect(rt.config.github.apiUrl).toBe(s.githubUrl);
+
+    const sub = await call(rt, 'POST', '/subscriptions', { connectionId: s.demo.github.id, trigger: 'github.new_issue', agentId: 'my-agent', repository: demo.repository });
+    expect(sub.status).toBe(201);
+    expect(sub.body.endpointId).toMatch(/^ep_/);
+
+    const lines: string[] = [];
+    const code = await runTriggerCommand(['github.new_issue', '--url', rt.url], { env: { PLATFORM_API_KEY: key }, out: (l) => lines.push(l) });
+    expect(code, lines.join('\n')).toBe(0);
+    await until('the event in the inbox', async () => (await call(rt, 'GET', '/sandbox/inbox')).body.count === 1);
+    const inbox = await call(rt, 'GET', '/sandbox/inbox');
+    expect(inbox.body.events[0]).toMatchObject({ signatureValid: true, body: { trigger: 'github.new_issue', subscriptionId: sub.body.id, agentId: 'my-agent' } });
+    expect(inbox.body.events[0].body.event.repository.full_name).toBe(demo.repository);
+
+    const issue = await call(rt, 'POST', '/tools/github.create_issue/invoke', { connectionId: s.demo.github.id, input: { owner: 'octocat', repo: 'hello-world', title: 'From the sandbox' } });
+    expect(issue.body).toMatchObject({ ok: true, data: { title: 'From the sandbox' } });
+    const client = await call(rt, 'POST', '/tools/contentsnare.create_client/invoke', { connectionId: s.demo.contentsnare.id, input: { name: 'Ann Example', email: 'ann@example.com' } });
+    expect(client.body).toMatchObject({ ok: true, data: { email: 'ann@example.com', full_name: 'Ann Example' } });
+
+    // The inbox is behind the platform key.
+    expect((await fetch(`${rt.url}/sandbox/inbox`)).status).toBe(401);
+  });
+
+  it('npm run trigger --set changes the example, --wait reports the delivery; a typo gets a did-you-mean', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const s = rt.sandbox!;
+    await call(rt, 'POST', '/subscriptions', { connectionId: s.demo.github.id, trigger: 'github.new_issue', agentId: 'my-agent', repository: demo.repository });
+    const lines: string[] = [];
+    const run = (...argv: string[]) => runTriggerCommand([...argv, '--url', rt.url], { env: { PLATFORM_API_KEY: key }, out: (l) => lines.push(l) });
+    expect(await run('github.new_issue', '--set', 'issue.title=Hello sandbox', '--set', 'issue.number=4242', '--wait'), lines.join('\n')).toBe(0);
+    expect(lines.join('\n')).toMatch(/Delivered: event evt_\S+ reached the agent runtime at .* \(signature valid\)/);
+    const [event] = (await call(rt, 'GET', '/sandbox/inbox')).body.events;
+    expect(event.body.event.issue).toMatchObject({ title: 'Hello sandbox', number: 4242 });
+
+    lines.length = 0;
+    expect(await run('github.new_isue')).toBe(2);
+    expect(lines[0]).toMatch(/^unknown trigger github\.new_isue\. Did you mean github\.new_issue\?\n/);
+  });
+
+  it('npm run trigger --wait exits 1 when the event does not reach the inbox in time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    // The events go to an agent runtime elsewhere (nothing listens there): the inbox stays empty.
+    const rt = await startDev(dir, { AGENT_RUNTIME_URL: 'http://127.0.0.1:9/nowhere' });
+    started[0]!.dir = dir;
+    await call(rt, 'POST', '/subscriptions', { connectionId: rt.sandbox!.demo.github.id, trigger: 'github.new_issue', agentId: 'a', repository: demo.repository });
+    const lines: string[] = [];
+    let t = 0;
+    const code = await runTriggerCommand(['github.new_issue', '--wait', '--timeout', '5', '--url', rt.url], {
+      env: { PLATFORM_API_KEY: key },
+      out: (l) => lines.push(l),
+      // A test clock: each poll moves it a second.
+      now: () => t,
+      sleep: async () => {
+        t += 1000;
+      },
+    });
+    expect(code).toBe(1);
+    expect(lines.join('\n')).toContain('Not delivered within 5 s');
+  });
+
+  it('keeps the same demo connections across restarts, and they still work on the new ports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const first = await startDev(dir);
+    const ids = [first.sandbox!.demo.github.id, first.sandbox!.demo.contentsnare.id];
+    await first.close();
+    started.length = 0;
+    const second = await startDev(dir);
+    started[0]!.dir = dir;
+    expect([second.sandbox!.demo.github.id, second.sandbox!.demo.contentsnare.id]).toEqual(ids);
+    expect((await call(second, 'GET', '/connections')).body.connections).toHaveLength(2);
+    const repo = await call(second, 'POST', '/tools/github.get_repository/invoke', { connectionId: ids[0], input: { owner: 'octocat', repo: 'hello-world' } });
+    expect(repo.body).toMatchObject({ ok: true, data: { full_name: 'octocat/hello-world' } });
+  });
+
+  it('runs nothing of the sandbox under npm start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startLocalRuntime({ env: { DATA_DIR: dir, PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' }, write: () => {} });
+    started.push({ rt, dir });
+    expect(rt.sandbox).toBeUndefined();
+    expect(rt.config.agentRuntimeUrl).toBeUndefined();
+    expect((await call(rt, 'GET', '/sandbox/inbox')).status).toBe(404);
+    expect((await call(rt, 'GET', '/connections')).body.connections).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { maxRecentEvents, RecentEvents } from '../../local/console/recent-events';
+import type { OutgoingMessage, Queue } from '../../shared/ports';
+
+const clock = { now: () => 1_700_000_000_000 };
+const sent: OutgoingMessage[] = [];
+const queue: Queue = { sendBatch: async (m) => void sent.push(...m) };
+const event = (id: string) => JSON.stringify({ id, trigger: 'github.new_issue', subscriptionId: 's', agentId: 'a', connectionId: 'c', deliveryId: 'd', occurredAt: 'x', event: {} });
+
+describe('recent events (the console)', () => {
+  it('records what the queue accepted, newest first, bounded, following claim-check pointers', async () => {
+    const blobs = { get: async (key: string) => (key === 'events/evt_big.json' ? Buffer.from(event('evt_big')) : undefined) };
+    const recent = new RecentEvents(clock, blobs);
+    const q = recent.watch(queue);
+    for (let i = 0; i < maxRecentEvents + 5; i++) await q.sendBatch([{ id: String(i), body: event(`evt_${i}`) }]);
+    await q.sendBatch([{ id: 'p', body: JSON.stringify({ blobKey: 'events/evt_big.json' }) }]);
+    const list = recent.list();
+    expect(list).toHaveLength(maxRecentEvents);
+    expect(list[0]?.eventId).toBe('evt_big');
+    expect(list[0]?.body).toBe(event('evt_big'));
+    expect(recent.get('evt_0')).toBeUndefined();
+    expect(sent).toHaveLength(maxRecentEvents + 6);
+  });
+
+  it('records nothing when the send fails, and marks replays', async () => {
+    const recent = new RecentEvents(clock, { get: async () => undefined });
+    const failing = recent.watch({ sendBatch: async () => Promise.reject(new Error('disk full')) });
+    await expect(failing.sendBatch([{ id: '1', body: event('evt_x') }])).rejects.toThrow('disk full');
+    expect(recent.list()).toEqual([]);
+    recent.replaying('evt_r', 'evt_o');
+    await recent.watch(queue).sendBatch([{ id: '1', body: event('evt_r') }]);
+    expect(recent.get('evt_r')?.replayOf).toBe('evt_o');
+  });
+});

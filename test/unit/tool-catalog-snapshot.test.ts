@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalog } from '../../shared/tools/catalog';
+import { allProviderTools } from '../../functions/tool-step/registry';
+
+// The catalog of `GET /tools` as it was before the steps' schemas were built lazily (saved
+// from that code): building them on first use must not change a byte of what callers see.
+const saved = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/tool-catalog.json'), 'utf8')) as unknown;
+
+describe('tool catalog', () => {
+  it('answers the same JSON as the saved catalog', () => {
+    expect(JSON.parse(JSON.stringify({ tools: catalog(allProviderTools()) }))).toEqual(saved);
+  });
+
+  it('answers the same JSON after a step was invoked first (schemas built in another order)', () => {
+    const [first] = allProviderTools();
+    first!.steps.at(-1)!.input.safeParse({});
+    expect(JSON.parse(JSON.stringify({ tools: catalog(allProviderTools()) }))).toEqual(saved);
+  });
+});
+
+describe('tool step schemas', () => {
+  it('are built on first read, once, not when the steps are loaded (cold start)', () => {
+    for (const provider of allProviderTools()) {
+      for (const step of provider.steps) {
+        expect(typeof Object.getOwnPropertyDescriptor(step, 'input')?.get, step.id).toBe('function');
+        expect(step.input).toBe(step.input);
+      }
+    }
+  });
+});
