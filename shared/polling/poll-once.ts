@@ -1,86 +1,130 @@
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
+import { AppError } from '../domain/errors';
 import type { Connection, Subscription } from '../domain/model';
-import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
 import { keys } from '../store/table-design';
 import { SubscriptionRepo } from '../store/subscription-repo';
-import { readCursor, writeCursor } from './poll-cursor';
-import { fetchNewestPages } from './poll-pages';
+import { runFairPool } from './fair-pool';
+import { roundTokens } from './round-tokens';
+import { readConnectionCursors, type SourceCursor } from './source-cursor';
+import type { RateBudget } from './poll-fetch';
+import { pollSharedSource, type SharedSource } from './poll-shared-source';
 import { pollWatchers } from './poll-watchers';
-import { itemIdentity, polledTriggers, pollSourceFor } from './poll-source';
+import { polledTriggers, pollSourceFor, sourceKeyFor } from './poll-source';
 
 export interface PollReport {
   subscriptions: number;
+  /** Distinct (connection, list) read this round: what costs requests. */
+  sources: number;
   notModified: number;
   announced: number;
+  /** Sources whose read failed (logged; the next round tries again). */
   failed: number;
+  /** Sources left for a later round because their connection's rate budget ran low. */
+  deferred: number;
+}
+
+export interface PollOptions {
+  /** Reads in flight at once, across connections. */
+  concurrency?: number;
+  /** Reads in flight at once for one connection (one token). */
+  perConnection?: number;
+  /** Below this many requests left in a token's hour, its other sources wait for a later round. */
+  rateReserve?: number;
+}
+
+export const pollDefaults: Required<PollOptions> = { concurrency: 32, perConnection: 4, rateReserve: 500 };
+
+/** One unit of a round: a shared list, or a new_watcher subscription (its own pages and cursor). */
+type Unit = { kind: 'source'; connectionId: string; shared: SharedSource } | { kind: 'watchers'; connectionId: string; sub: Subscription };
+
+/** Groups the polled subscriptions by what they read: one unit per distinct (connection, list). */
+export function planRound(subs: readonly Subscription[]): Unit[] {
+  const sources = new Map<string, Unit & { kind: 'source' }>();
+  const units: Unit[] = [];
+  for (const sub of subs) {
+    if (sub.trigger === 'github.new_watcher') {
+      units.push({ kind: 'watchers', connectionId: sub.connectionId, sub });
+      continue;
+    }
+    const source = pollSourceFor(sub);
+    if (!source) continue;
+    const key = sourceKeyFor(sub.connectionId, source.path);
+    const unit = sources.get(key);
+    if (unit) unit.shared.subs.push(sub);
+    else {
+      const made = { kind: 'source' as const, connectionId: sub.connectionId, shared: { key, connectionId: sub.connectionId, source, subs: [sub] } };
+      sources.set(key, made);
+      units.push(made);
+    }
+  }
+  return units;
 }
 
 /**
- * One round of polling (the schedule on AWS, `POLL_INTERVAL_SECONDS` locally): every
- * polled subscription, one conditional GET each, new items enqueued exactly as the
- * intake would. A failing subscription is logged and does not stop the others.
+ * One round of polling (the schedule on AWS, `POLL_INTERVAL_SECONDS` locally). Each
+ * distinct (connection, list) is read once, conditionally, and what is new is fanned out
+ * to every subscription on it, exactly as the intake would enqueue it. Reads run with
+ * bounded concurrency, connections taking turns and each capped, so a round of thousands
+ * of sources ends within the interval and no token hogs it; a connection whose hourly
+ * budget runs low is left for a later round (`deferred`). A failing source is logged and
+ * does not stop the others. See docs/polling.md for the cost model.
  */
-export async function pollOnce(ctx: AppContext): Promise<PollReport> {
+export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Promise<PollReport> {
+  const o = { ...pollDefaults, ...options };
   const repo = new SubscriptionRepo(ctx.store);
   const connections = new ConnectionRepo(ctx.store);
-  const report: PollReport = { subscriptions: 0, notModified: 0, announced: 0, failed: 0 };
-  const cache = new Map<string, Connection | undefined>();
-  for (const trigger of polledTriggers) {
-    for (const sub of await repo.byRoute(keys.pollRoute(trigger))) {
-      report.subscriptions++;
+  const subs: Subscription[] = [];
+  for (const trigger of polledTriggers) subs.push(...(await repo.byRoute(keys.pollRoute(trigger))));
+  const units = planRound(subs);
+  const report: PollReport = { subscriptions: subs.length, sources: units.length, notModified: 0, announced: 0, failed: 0, deferred: 0 };
+  const cache = new Map<string, Promise<Connection | undefined>>();
+  const connectionOf = (id: string) => {
+    if (!cache.has(id)) cache.set(id, connections.get(id));
+    return cache.get(id)!;
+  };
+  const cursors = new Map<string, Promise<Map<string, SourceCursor>>>();
+  const cursorsOf = (id: string) => {
+    if (!cursors.has(id)) cursors.set(id, readConnectionCursors(ctx.store, id));
+    return cursors.get(id)!;
+  };
+  // A connection's token is read once a round, not once a source (a Secrets Manager call on AWS).
+  const roundCtx: AppContext = { ...ctx, tokens: roundTokens(ctx.tokens) };
+  const lowBudget = new Set<string>();
+  const pool = runFairPool(
+    units.map((u) => ({ group: u.connectionId, task: u })),
+    { concurrency: o.concurrency, perGroup: o.perConnection },
+    async (unit) => {
       try {
-        if (!cache.has(sub.connectionId)) cache.set(sub.connectionId, await connections.get(sub.connectionId));
-        const connection = cache.get(sub.connectionId);
-        if (!connection || connection.status !== 'connected') continue;
-        const outcome = await pollSubscription(ctx, connection, sub);
-        if (outcome === 'not_modified') report.notModified++;
-        else report.announced += outcome;
+        const connection = await connectionOf(unit.connectionId);
+        if (!connection || connection.status !== 'connected') return;
+        let result: number | 'not_modified';
+        let rate: RateBudget | undefined;
+        if (unit.kind === 'watchers') result = await pollWatchers(roundCtx, connection, unit.sub);
+        else ({ result, rate } = await pollSharedSource(roundCtx, connection, unit.shared, (await cursorsOf(unit.connectionId)).get(unit.shared.source.path)));
+        if (result === 'not_modified') report.notModified++;
+        else report.announced += result;
+        if (rate && rate.remaining < o.rateReserve) defer(unit.connectionId, rate);
       } catch (e) {
         report.failed++;
-        ctx.logger.warn('polling a subscription failed', { subscriptionId: sub.id, trigger: sub.trigger, error: e });
+        if (e instanceof AppError && e.code === 'rate_limited') defer(unit.connectionId, undefined);
+        ctx.logger.warn('polling a source failed', { connectionId: unit.connectionId, source: unit.kind === 'source' ? unit.shared.key : unit.sub.id, error: e });
       }
-    }
+    },
+    () => report.deferred++,
+  );
+  function defer(connectionId: string, rate: RateBudget | undefined) {
+    if (lowBudget.has(connectionId)) return;
+    lowBudget.add(connectionId);
+    // What the agents' own calls with this token need is kept for them; polling catches up after the reset.
+    ctx.logger.warn('rate budget low: the connection\'s other sources wait for a later round', { connectionId, remaining: rate?.remaining, resetAt: rate?.resetAt });
+    pool.skipGroup(connectionId);
   }
+  await pool.done;
   ctx.metrics.count('poll_announced', report.announced);
+  ctx.metrics.count('poll_sources', report.sources);
   if (report.failed > 0) ctx.metrics.count('poll_failed', report.failed);
+  if (report.deferred > 0) ctx.metrics.count('poll_deferred', report.deferred);
   ctx.logger.info('poll round done', { ...report });
   return report;
-}
-
-/** Polls one subscription; returns how many events it enqueued, or `not_modified`. */
-export async function pollSubscription(ctx: AppContext, connection: Connection, sub: Subscription): Promise<number | 'not_modified'> {
-  if (sub.trigger === 'github.new_watcher') return pollWatchers(ctx, connection, sub);
-  const source = pollSourceFor(sub);
-  if (!source) return 0;
-  const cursor = await readCursor(ctx.store, sub.id);
-  const page = await fetchNewestPages(ctx, connection, source.path, cursor);
-  if (page.kind === 'not_modified') return 'not_modified';
-  const now = new Date(ctx.clock.now()).toISOString();
-  const known = page.items.map((item) => ({ item, who: itemIdentity(item) })).filter((x) => x.who !== undefined);
-  if (!cursor) {
-    // No baseline (made before cursors existed, or lost): record one, announce nothing.
-    const times = known.map((x) => Date.parse(x.who!.createdAt)).filter((t) => !Number.isNaN(t));
-    await writeCursor(ctx.store, sub.id, { etag: page.etag, since: times.length ? new Date(Math.max(...times)).toISOString() : now, seen: known.map((x) => x.who!.id), updatedAt: now });
-    return 0;
-  }
-  const since = Date.parse(cursor.since);
-  const seen = new Set(cursor.seen);
-  const fresh = known
-    .filter((x) => !seen.has(x.who!.id) && Date.parse(x.who!.createdAt) >= since)
-    .sort((a, b) => Date.parse(a.who!.createdAt) - Date.parse(b.who!.createdAt));
-  const subscriptions = new Map([[sub.trigger, [sub]]]);
-  const events = fresh.flatMap(({ item, who }) => {
-    const mapped = source.map(item);
-    if (!mapped) {
-      // Marked seen below all the same: an item the code host shapes unexpectedly is skipped, once, loudly.
-      ctx.logger.warn('polled item does not have the expected shape; skipped', { subscriptionId: sub.id, trigger: sub.trigger, itemId: who!.id });
-      return [];
-    }
-    return buildTriggerEvents({ connection, subscriptions, mapped: [mapped], deliveryId: `poll:${sub.id}:${who!.id}`, occurredAt: who!.createdAt });
-  });
-  // Enqueue before moving the cursor: a crash in between re-announces with the same event ids, which dispatch drops.
-  await enqueueEvents(ctx, events);
-  await writeCursor(ctx.store, sub.id, { etag: page.etag, since: cursor.since, seen: [...cursor.seen, ...fresh.map((x) => x.who!.id)], updatedAt: now });
-  return events.length;
 }

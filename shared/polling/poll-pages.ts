@@ -1,6 +1,5 @@
 import type { AppContext } from '../ports/app-context';
 import type { Connection } from '../domain/model';
-import type { PollCursor } from './poll-cursor';
 import { fetchListPage, type ListPage, type PollPage } from './poll-fetch';
 import { itemIdentity } from './poll-source';
 
@@ -19,20 +18,29 @@ function orderTime(item: Record<string, unknown>): number {
  * last item of the page read is still at or after the cursor's `since` and not yet seen, so
  * more new items than fit on one page are not missed. The ETag kept is the first page's.
  */
-export async function fetchNewestPages(ctx: AppContext, connection: Connection, path: string, cursor: PollCursor | undefined): Promise<PollPage> {
+export interface PagesCursor {
+  etag?: string;
+  since: string;
+  /** Ids already seen at or after `since`. */
+  seen: readonly string[];
+}
+
+export async function fetchNewestPages(ctx: AppContext, connection: Connection, path: string, cursor: PagesCursor | undefined): Promise<PollPage> {
   const first = await fetchListPage(ctx, connection, path, cursor?.etag);
   if (first.kind === 'not_modified') return first;
   const items = [...first.items];
-  if (!cursor) return { kind: 'items', items, etag: first.etag };
+  if (!cursor) return { kind: 'items', items, etag: first.etag, rate: first.rate };
   const since = Date.parse(cursor.since);
   const seen = new Set(cursor.seen);
   let page: ListPage = first;
+  let rate = first.rate;
   for (let n = 1; n < maxPollPages && page.kind === 'items' && page.next; n++) {
     const last = page.items.at(-1);
     const lastId = last ? itemIdentity(last)?.id : undefined;
     if (!last || !(orderTime(last) >= since) || (lastId !== undefined && seen.has(lastId))) break;
     page = await fetchListPage(ctx, connection, page.next);
     if (page.kind === 'items') items.push(...page.items);
+    rate = page.rate ?? rate;
   }
-  return { kind: 'items', items, etag: first.etag };
+  return { kind: 'items', items, etag: first.etag, rate };
 }

@@ -38,3 +38,11 @@ export function itemIdentity(item: Record<string, unknown>): { id: string; creat
   if ((typeof id !== 'string' && typeof id !== 'number') || typeof createdAt !== 'string') return undefined;
   return { id: String(id), createdAt };
 }
+
+/**
+ * The key of a shared source: one connection's list at one path. Subscriptions with the
+ * same key see the same answer, so the poller asks once for all of them.
+ */
+export function sourceKeyFor(connectionId: string, path: string): string {
+  return `${connectionId}#${path}`;
+}

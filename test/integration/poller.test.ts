@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pollOnce } from '../../shared/polling/poll-once';
+import { sourceCursorKey } from '../../shared/polling/source-cursor';
 import { keys } from '../../shared/store/table-design';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
@@ -56,9 +57,9 @@ describe('poller (gists and new repositories of the account)', () => {
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0, failed: 1 });
     t.ctx.queue = queue;
 
-    // The round dies after its enqueue, before its cursor write.
+    // The round dies after its enqueue, before its cursor write (the source's, shared by its subscriptions).
     const store = t.ctx.store;
-    const cursorKey = keys.pollCursor(sub.id);
+    const cursorKey = sourceCursorKey(sub.connectionId, '/gists?per_page=100');
     t.ctx.store = { ...store, get: store.get.bind(store), query: store.query.bind(store), delete: store.delete.bind(store), put: async (item, o) => (item.pk === cursorKey.pk ? Promise.reject(new Error('process died')) : store.put(item, o)) };
     expect(await pollOnce(t.ctx)).toMatchObject({ failed: 1 });
     t.ctx.store = store;
