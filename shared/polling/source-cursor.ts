@@ -1,4 +1,5 @@
 import type { Store } from '../ports';
+import { keys } from '../store/table-design';
 
 /**
  * Where one polled source (a connection's list: its gists, its or an organization's
@@ -68,7 +69,7 @@ export function advanceCursor(cursor: Pick<SourceCursor, 'since' | 'recent'> | u
  * so a round reads all of a connection's cursors with one Query.
  */
 export function sourceCursorKey(connectionId: string, path: string): { pk: string; sk: string } {
-  return { pk: `PSRC#${connectionId}`, sk: `PSRC#${path}` };
+  return keys.sourceCursor(connectionId, path);
 }
 
 type CursorRow = { pk: string; sk: string } & Partial<SourceCursor>;
@@ -85,10 +86,10 @@ export async function readSourceCursor(store: Store, connectionId: string, path:
 /** Every source cursor of a connection, by path. */
 export async function readConnectionCursors(store: Store, connectionId: string): Promise<Map<string, SourceCursor>> {
   const out = new Map<string, SourceCursor>();
-  const prefix = 'PSRC#';
+  const { pk, skPrefix: prefix } = keys.sourceCursors(connectionId);
   let cursor: string | undefined;
   do {
-    const page = await store.query<CursorRow>({ pk: `PSRC#${connectionId}`, skPrefix: prefix, cursor });
+    const page = await store.query<CursorRow>({ pk, skPrefix: prefix, cursor });
     for (const row of page.items) {
       const c = fromRow(row);
       if (c) out.set(row.sk.slice(prefix.length), c);

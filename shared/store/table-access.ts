@@ -28,8 +28,9 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // The endpoint and its connection (endpoint-cache.ts), the two delivery claims
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'], gsi1: ['ROUTE#*'] },
-  // Polled subscriptions by trigger (gsi1 POLL#), their connections and poll cursors.
-  poller: { table: [...tokenUse, 'CURSOR#*'], gsi1: ['POLL#*'] },
+  // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
+  // and the shared cursor of each polled source (PSRC#, one partition per connection).
+  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*'], gsi1: ['POLL#*'] },
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
   'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
   // The connection of each call, and the collection service's shared rate buckets.
@@ -37,9 +38,9 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // The OAuth state rows and the connection the callback saves (or reconnects).
   oauth: { table: ['STATE#*', 'CONN#*'] },
   // Connections, subscriptions, endpoints and the listings; the poll baseline (a subscription's
-  // cursor, deleted with it); the per-endpoint lease of hook changes; token refresh.
+  // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; token refresh.
   'platform-api': {
-    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'LEASE#endpoint#*'],
+    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*'],
     gsi2: ['CONNS', 'SUBS', 'EPS'],
   },
 };

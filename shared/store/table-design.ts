@@ -38,6 +38,9 @@ export const keys = {
   lease: (name: string) => ({ pk: `LEASE#${name}`, sk: 'LEASE' }),
   rateBucket: (name: string) => ({ pk: `RATE#${name}`, sk: 'RATE' }),
   pollCursor: (subscriptionId: string) => ({ pk: `CURSOR#${subscriptionId}`, sk: 'CURSOR' }),
+  // A polled source's shared cursor: one partition per connection, one row per list path.
+  sourceCursor: (connectionId: string, path: string) => ({ pk: `PSRC#${connectionId}`, sk: `PSRC#${path}` }),
+  sourceCursors: (connectionId: string) => ({ pk: `PSRC#${connectionId}`, skPrefix: 'PSRC#' }),
   sweepCursor: (endpointId: string) => ({ pk: `SWEEP#${endpointId}`, sk: 'SWEEP' }),
 } as const;
 

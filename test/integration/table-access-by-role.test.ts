@@ -200,7 +200,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       await api('POST', '/subscriptions', { connectionId: id, agentId: 'a', trigger: 'github.new_issue', repository: 'octocat/other' });
       expect((await api('DELETE', `/connections/${id}`)).status).toBe(200);
     });
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EP#', 'LEASE#', 'SUB#', 'gsi2:CONNS', 'gsi2:EPS', 'gsi2:SUBS']);
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EP#', 'LEASE#', 'PSRC#', 'SUB#', 'gsi2:CONNS', 'gsi2:EPS', 'gsi2:SUBS']);
     expectAllowed('platform-api', touched);
   });
 
@@ -232,7 +232,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       host.github.gists.set('octocat', [{ id: 'g1', created_at: at, updated_at: at, description: 'g', public: true, html_url: 'https://gist.example/g1', files: {}, owner: { login: 'octocat' } }]);
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     });
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'gsi1:POLL#']);
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'PSRC#', 'gsi1:POLL#']);
     expectAllowed('poller', touched);
   });
 
