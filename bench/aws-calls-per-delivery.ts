@@ -52,22 +52,35 @@ async function measure(matching: number) {
   t.close();
   const per = (a: typeof end, b: typeof end, k: keyof typeof end, count: number) => (a[k] - b[k]) / count;
   const cold = Object.fromEntries(Object.keys(end).map((k) => [k, per(first, before, k as keyof typeof end, 1)]));
-  const steady = Object.fromEntries(Object.keys(end).map((k) => [k, per(end, first, k as keyof typeof end, n)])) as Record<keyof typeof end, number>;
+  const steady = Object.fromEntries(Object.keys(end).map((k) => [k, per(end, first, k as keyof typeof end, n)])) as Record<
+    keyof typeof end,
+    number
+  >;
   return { cold, steady };
 }
 
 async function main(): Promise<void> {
   const figures: Figure[] = [];
-  console.log(`AWS calls per delivery: ${n} deliveries of issues.opened per case, after one delivery that fills the container's endpoint cache`);
+  console.log(
+    `AWS calls per delivery: ${n} deliveries of issues.opened per case, after one delivery that fills the container's endpoint cache`,
+  );
   for (let matching = 1; matching <= 10; matching++) {
     const { cold, steady } = await measure(matching);
-    const line = (r: Record<string, number>) => `get ${r.get} | conditional put ${r.put} | delete ${r.delete} | query ${r.query} | sendBatch ${r.send} (${r.messages} messages) | secret reads ${r.secrets}`;
+    const line = (r: Record<string, number>) =>
+      `get ${r.get} | conditional put ${r.put} | delete ${r.delete} | query ${r.query} | sendBatch ${r.send} (${r.messages} messages) | secret reads ${r.secrets}`;
     console.log(`  ${matching} matching: first delivery: ${line(cold)}`);
     console.log(`  ${matching} matching: steady state:   ${line(steady)}`);
     const other = steady.get + steady.delete + steady.secrets;
     const total = steady.put + steady.query + steady.send + other;
     const pass = steady.put === 4 && steady.query === 1 && steady.send === 1 && steady.messages === matching && other === 0;
-    figures.push({ name: `${matching} matching: AWS calls per delivery`, value: total, unit: 'calls', baseline: { name: 'goal (2 claims + 1 Query + 1 sendBatch + 2 done marks)', value: 6 }, goal: `exactly those 6, the send carrying ${matching} messages`, pass });
+    figures.push({
+      name: `${matching} matching: AWS calls per delivery`,
+      value: total,
+      unit: 'calls',
+      baseline: { name: 'goal (2 claims + 1 Query + 1 sendBatch + 2 done marks)', value: 6 },
+      goal: `exactly those 6, the send carrying ${matching} messages`,
+      pass,
+    });
   }
   printFigures('AWS calls per delivery (steady state)', figures);
   await stopTestDynamo();

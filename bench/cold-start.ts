@@ -61,12 +61,19 @@ function sdkImportsOf(metafile: Metafile): Map<string, SdkUse> {
       const quoted = pkg.replace(/[/\\-]/g, '\\$&');
       for (const m of source.matchAll(new RegExp(`import\\s+(type\\s+)?\\{([^}]*)\\}\\s*from\\s*['"]${quoted}['"]`, 'g'))) {
         if (m[1]) continue;
-        for (const part of m[2]!.split(',').map((s) => s.trim()).filter(Boolean)) {
+        for (const part of m[2]!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
           if (!part.startsWith('type ')) use.names.add(part.split(/\s+as\s+/)[0]!);
         }
       }
       for (const m of source.matchAll(new RegExp(`export\\s*\\{([^}]*)\\}\\s*from\\s*['"]${quoted}['"]`, 'g'))) {
-        for (const part of m[1]!.split(',').map((s) => s.trim()).filter(Boolean)) use.names.add(part.split(/\s+as\s+/)[0]!);
+        for (const part of m[1]!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean))
+          use.names.add(part.split(/\s+as\s+/)[0]!);
       }
     }
   }
@@ -109,7 +116,9 @@ function baselineSources(sdk: Map<string, SdkUse>): { entry: string; lazy: strin
 }
 
 function describeSdk(sdk: Map<string, SdkUse>): string {
-  const parts = [...sdk].map(([pkg, { names, dynamic }]) => `${pkg.replace('@aws-sdk/', '')} (${dynamic ? 'on first use: ' : ''}${[...names].join(', ') || '*'})`);
+  const parts = [...sdk].map(
+    ([pkg, { names, dynamic }]) => `${pkg.replace('@aws-sdk/', '')} (${dynamic ? 'on first use: ' : ''}${[...names].join(', ') || '*'})`,
+  );
   return parts.join('; ') || 'none';
 }
 
@@ -123,7 +132,9 @@ async function loadMs(file: string): Promise<{ wall: number; cpu: number }> {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < loads; i++) {
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { env: { ...process.env, NODE_OPTIONS: '--enable-source-maps', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], {
+      env: { ...process.env, NODE_OPTIONS: '--enable-source-maps', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
     const [w, c] = stdout.trim().split('\n').at(-1)!.split(' ').map(Number);
     wall.push(w!);
     cpu.push(c!);
@@ -161,11 +172,32 @@ async function main(): Promise<void> {
       const [load, baseLoad] = [await loadMs(out), await loadMs(baseOut)];
       const [ms, baseMs] = [load.wall, baseLoad.wall];
       console.log(`  ${name}: SDK ${describeSdk(sdk)}`);
-      figures.push({ name: `${name} bundle size`, value: fn.bytes / 1024, unit: 'KB', baseline: { name: 'SDK-only bundle', value: base.bytes / 1024 }, goal: '< 1024 KB', pass: fn.bytes < 1024 * 1024 });
-      figures.push({ name: `${name} module load`, value: ms, unit: 'ms', baseline: { name: 'SDK-only bundle', value: baseMs }, goal: '< 60 ms', pass: ms < 60 });
+      figures.push({
+        name: `${name} bundle size`,
+        value: fn.bytes / 1024,
+        unit: 'KB',
+        baseline: { name: 'SDK-only bundle', value: base.bytes / 1024 },
+        goal: '< 1024 KB',
+        pass: fn.bytes < 1024 * 1024,
+      });
+      figures.push({
+        name: `${name} module load`,
+        value: ms,
+        unit: 'ms',
+        baseline: { name: 'SDK-only bundle', value: baseMs },
+        goal: '< 60 ms',
+        pass: ms < 60,
+      });
       // What the function's own code adds to the SDK it needs: the part this project controls.
       figures.push({ name: `${name} module load beyond its SDK`, value: ms - baseMs, unit: 'ms', goal: 'informational', pass: true });
-      figures.push({ name: `${name} module load, CPU time`, value: load.cpu, unit: 'ms', baseline: { name: 'SDK-only bundle', value: baseLoad.cpu }, goal: 'informational', pass: true });
+      figures.push({
+        name: `${name} module load, CPU time`,
+        value: load.cpu,
+        unit: 'ms',
+        baseline: { name: 'SDK-only bundle', value: baseLoad.cpu },
+        goal: 'informational',
+        pass: true,
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

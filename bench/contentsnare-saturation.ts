@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   await ensureTable(ddb, 'bench');
   const store = new DynamoStore('bench', ddb, systemClock);
 
-  console.log(`contentsnare saturation: ${workers} workers x ${callersPerWorker} callers, one account, ${seconds} s, limit ${writeLimit} writes / 10 s`);
+  console.log(
+    `contentsnare saturation: ${workers} workers x ${callersPerWorker} callers, one account, ${seconds} s, limit ${writeLimit} writes / 10 s`,
+  );
   const started = Date.now();
   const stopAt = started + seconds * 1000;
   let ok = 0;
@@ -70,7 +72,11 @@ async function main(): Promise<void> {
         (async () => {
           for (let i = 0; Date.now() < stopAt; i++) {
             try {
-              await client.request({ method: 'POST', endpoint: 'clients', body: { full_name: `W${w}C${c} #${i}`, email: `w${w}c${c}n${i}@example.com` } });
+              await client.request({
+                method: 'POST',
+                endpoint: 'clients',
+                body: { full_name: `W${w}C${c} #${i}`, email: `w${w}c${c}n${i}@example.com` },
+              });
               ok++;
             } catch (e) {
               const code = (e as { code?: string }).code ?? 'unknown';
@@ -83,7 +89,10 @@ async function main(): Promise<void> {
   }
   await Promise.all(loops);
 
-  const accepted = fake.acceptedTimes({ kind: 'write' }).filter((t) => t < stopAt).sort((a, b) => a - b);
+  const accepted = fake
+    .acceptedTimes({ kind: 'write' })
+    .filter((t) => t < stopAt)
+    .sort((a, b) => a - b);
   const throttled = fake.count(429);
   const failed = [...failures.values()].reduce((a, b) => a + b, 0);
   // Steady state: writes after the first window's burst over the time they took. (A plain

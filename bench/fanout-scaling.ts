@@ -28,7 +28,9 @@ async function setup(otherCount: number) {
 }
 
 async function main(): Promise<void> {
-  console.log(`fan-out scaling: 10 vs ${others} subscriptions on other repositories, ${rounds} rounds x ${n} deliveries, 16 concurrent, in-process intake`);
+  console.log(
+    `fan-out scaling: 10 vs ${others} subscriptions on other repositories, ${rounds} rounds x ${n} deliveries, 16 concurrent, in-process intake`,
+  );
   const small = await setup(10);
   const large = await setup(others);
   const body = issueOpenedBody();
@@ -39,16 +41,28 @@ async function main(): Promise<void> {
   const cost = { small: [] as number[], large: [] as number[] };
   let refused = 0;
   for (let r = 0; r < rounds; r++) {
-    for (const [name, s] of [['small', small], ['large', large]] as const) {
+    for (const [name, s] of [
+      ['small', small],
+      ['large', large],
+    ] as const) {
       const result = await pool(shots(s), 16, s.call);
       refused += result.statuses.filter((x) => x !== 202).length;
       cost[name].push(result.msPerShot);
     }
   }
   const [a, b] = [median(cost.small), median(cost.large)];
-  console.log(`  per-round ms/delivery: 10 -> ${cost.small.map((x) => x.toFixed(2)).join(', ')}; ${others} -> ${cost.large.map((x) => x.toFixed(2)).join(', ')}`);
+  console.log(
+    `  per-round ms/delivery: 10 -> ${cost.small.map((x) => x.toFixed(2)).join(', ')}; ${others} -> ${cost.large.map((x) => x.toFixed(2)).join(', ')}`,
+  );
   printFigures('fan-out scaling (ms per delivery, median of rounds)', [
-    { name: `cost with ${others} other subscriptions`, value: b, unit: 'ms', baseline: { name: 'with 10', value: a }, goal: 'ratio < 1.2', pass: b / a < 1.2 },
+    {
+      name: `cost with ${others} other subscriptions`,
+      value: b,
+      unit: 'ms',
+      baseline: { name: 'with 10', value: a },
+      goal: 'ratio < 1.2',
+      pass: b / a < 1.2,
+    },
     { name: 'deliveries not answered 202', value: refused, unit: '', goal: '0', pass: refused === 0 },
   ]);
   small.t.close();

@@ -33,7 +33,16 @@ async function main(): Promise<void> {
   const token = 'ghp_loadTestToken000000000000000000000000000';
   github.addUser(token, 'Codertocat');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-load-'));
-  const rt = await startLocalProcess({ DATA_DIR: dataDir, PORT: '0', GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: receipts.url, PLATFORM_API_KEY: platformKey, DISPATCH_SIGNING_SECRET: signingSecret, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'INFO' });
+  const rt = await startLocalProcess({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    GITHUB_API_URL: github.url,
+    AGENT_RUNTIME_URL: receipts.url,
+    PLATFORM_API_KEY: platformKey,
+    DISPATCH_SIGNING_SECRET: signingSecret,
+    POLL_INTERVAL_SECONDS: '3600',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'INFO',
+  });
   rt.url = rt.url.replace('localhost', '127.0.0.1');
   const sub = await subscribeOverApi(rt.url, github, token);
   const tenant = { endpointId: sub.endpointId, secret: sub.hook.config.secret ?? '' };
@@ -90,15 +99,32 @@ async function main(): Promise<void> {
   const [dlq, left] = [queues.dlq.size(), queues.queue.size()];
   queues.close();
   if (left) console.log(`  ${left} messages still queued after the drain`);
-  console.log(`  sent ${sent} in ${sendSeconds.toFixed(1)} s (${(sent / sendSeconds).toFixed(0)}/s achieved, at most ${maxBehind} due at once), acknowledged ${acknowledged.size}, received ${receivedDeliveries.size}${drained ? '' : ' (drain timed out)'}`);
-  console.log(`  intake latency p50 ${percentile(intakeMs, 50).toFixed(1)} ms, p99 ${percentile(intakeMs, 99).toFixed(1)} ms; delivery latency p50 ${percentile(deliveryMs, 50).toFixed(0)} ms, p99 ${percentile(deliveryMs, 99).toFixed(0)} ms`);
+  console.log(
+    `  sent ${sent} in ${sendSeconds.toFixed(1)} s (${(sent / sendSeconds).toFixed(0)}/s achieved, at most ${maxBehind} due at once), acknowledged ${acknowledged.size}, received ${receivedDeliveries.size}${drained ? '' : ' (drain timed out)'}`,
+  );
+  console.log(
+    `  intake latency p50 ${percentile(intakeMs, 50).toFixed(1)} ms, p99 ${percentile(intakeMs, 99).toFixed(1)} ms; delivery latency p50 ${percentile(deliveryMs, 50).toFixed(0)} ms, p99 ${percentile(deliveryMs, 99).toFixed(0)} ms`,
+  );
   printFigures(`load ${rate}/s for ${seconds} s`, [
-    { name: 'achieved send rate', value: sent / sendSeconds, unit: '/s', baseline: { name: 'target', value: rate }, goal: '>= 0.95x', pass: sent / sendSeconds >= 0.95 * rate },
+    {
+      name: 'achieved send rate',
+      value: sent / sendSeconds,
+      unit: '/s',
+      baseline: { name: 'target', value: rate },
+      goal: '>= 0.95x',
+      pass: sent / sendSeconds >= 0.95 * rate,
+    },
     { name: 'refused deliveries (non-2xx or connection errors)', value: refused, unit: '', goal: '0', pass: refused === 0 },
     { name: 'lost events (acknowledged, never received)', value: lost, unit: '', goal: '0', pass: lost === 0 },
     { name: 'events received more than once', value: receipts.duplicates, unit: '', goal: '0', pass: receipts.duplicates === 0 },
     { name: 'dead letters', value: dlq, unit: '', goal: '0', pass: dlq === 0 },
-    { name: 'intake latency p99', value: percentile(intakeMs, 99), unit: 'ms', goal: '< 10000 ms (the code host gives up at 10 s)', pass: percentile(intakeMs, 99) < 10_000 },
+    {
+      name: 'intake latency p99',
+      value: percentile(intakeMs, 99),
+      unit: 'ms',
+      goal: '< 10000 ms (the code host gives up at 10 s)',
+      pass: percentile(intakeMs, 99) < 10_000,
+    },
     { name: 'delivery latency p99', value: percentile(deliveryMs, 99), unit: 'ms', goal: 'informational', pass: true },
   ]);
   agent.destroy();

@@ -35,13 +35,19 @@ async function main(): Promise<void> {
   const token = 'ghp_pipelineBenchToken00000000000000000000';
   github.addUser(token, 'Codertocat');
   const logLevel = process.env.BENCH_LOG_LEVEL;
-  const product = await startProductProcess({ GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: receipts.url, ...(logLevel ? { LOG_LEVEL: logLevel } : {}) });
+  const product = await startProductProcess({
+    GITHUB_API_URL: github.url,
+    AGENT_RUNTIME_URL: receipts.url,
+    ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
+  });
   const sub = await subscribeOverApi(product.url, github, token);
   const tenant = { endpointId: sub.endpointId, secret: sub.hook.config.secret ?? '' };
   const floor = await startFloorProcess(tenant.secret);
   const body = issueOpenedBody();
   const shots = (count: number): Shot[] => Array.from({ length: count }, () => signedShot(tenant, body));
-  console.log(`pipeline as run: ${rounds} rounds x ${n} deliveries (${body.length} bytes, issues.opened), ${concurrency} concurrent clients; product and floor each in its own process; log level ${logLevel ?? 'default (INFO)'}`);
+  console.log(
+    `pipeline as run: ${rounds} rounds x ${n} deliveries (${body.length} bytes, issues.opened), ${concurrency} concurrent clients; product and floor each in its own process; log level ${logLevel ?? 'default (INFO)'}`,
+  );
 
   const sentAt = new Map<string, number>();
   const accepted = (batch: Shot[]) => (i: number, a: { status: number }, at: number) => {
@@ -84,17 +90,67 @@ async function main(): Promise<void> {
   const floorRate = median(floorRuns.map(throughput));
   const pipelineRate = median(productRuns.map((r) => r.pipelineRate));
   const intakeRate = median(productRuns.map((r) => throughput(r.load)));
-  console.log(`  product answers: ${productRuns.map((r) => statusText(r.load)).join(' | ')}; floor answers: ${floorRuns.map(statusText).join(' | ')}`);
-  console.log(`  rounds (deliveries/s): floor ${floorRuns.map((r) => throughput(r).toFixed(0)).join(', ')}; pipeline ${productRuns.map((r) => r.pipelineRate.toFixed(0)).join(', ')}; intake alone ${productRuns.map((r) => throughput(r.load).toFixed(0)).join(', ')}`);
-  console.log(`  intake answer p50 ${percentile(productRuns.flatMap((r) => r.load.latencies), 50).toFixed(1)} ms, p99 ${percentile(productRuns.flatMap((r) => r.load.latencies), 99).toFixed(1)} ms; product log: ${logs.lines} lines, ${(logs.bytes / 1024).toFixed(0)} KB (${(logs.lines / sent).toFixed(2)} lines per delivery); exit code ${code}`);
-  console.log(`  events received ${receipts.distinct} of ${acceptedCount} accepted (duplicates ${receipts.duplicates})${drained ? '' : ' (drain timed out)'}`);
+  console.log(
+    `  product answers: ${productRuns.map((r) => statusText(r.load)).join(' | ')}; floor answers: ${floorRuns.map(statusText).join(' | ')}`,
+  );
+  console.log(
+    `  rounds (deliveries/s): floor ${floorRuns.map((r) => throughput(r).toFixed(0)).join(', ')}; pipeline ${productRuns.map((r) => r.pipelineRate.toFixed(0)).join(', ')}; intake alone ${productRuns.map((r) => throughput(r.load).toFixed(0)).join(', ')}`,
+  );
+  console.log(
+    `  intake answer p50 ${percentile(
+      productRuns.flatMap((r) => r.load.latencies),
+      50,
+    ).toFixed(1)} ms, p99 ${percentile(
+      productRuns.flatMap((r) => r.load.latencies),
+      99,
+    ).toFixed(
+      1,
+    )} ms; product log: ${logs.lines} lines, ${(logs.bytes / 1024).toFixed(0)} KB (${(logs.lines / sent).toFixed(2)} lines per delivery); exit code ${code}`,
+  );
+  console.log(
+    `  events received ${receipts.distinct} of ${acceptedCount} accepted (duplicates ${receipts.duplicates})${drained ? '' : ' (drain timed out)'}`,
+  );
   printFigures('pipeline as run (npm start, consumer on, default logging)', [
-    { name: 'pipeline (send to last event received) vs durable floor', value: pipelineRate, unit: '/s', baseline: { name: 'durable floor (own process)', value: floorRate }, goal: '>= 0.5x', pass: pipelineRate >= 0.5 * floorRate },
-    { name: 'intake answers alone (consumer running) vs durable floor', value: intakeRate, unit: '/s', baseline: { name: 'durable floor (own process)', value: floorRate }, goal: 'informational', pass: true },
-    { name: 'deliveries answered 202', value: acceptedCount, unit: '', baseline: { name: 'sent', value: sent }, goal: 'all', pass: acceptedCount === sent },
-    { name: 'delivery to agent runtime p99', value: percentile(timed, 99), unit: 'ms', goal: '< 1000 ms', pass: percentile(timed, 99) < 1000 },
+    {
+      name: 'pipeline (send to last event received) vs durable floor',
+      value: pipelineRate,
+      unit: '/s',
+      baseline: { name: 'durable floor (own process)', value: floorRate },
+      goal: '>= 0.5x',
+      pass: pipelineRate >= 0.5 * floorRate,
+    },
+    {
+      name: 'intake answers alone (consumer running) vs durable floor',
+      value: intakeRate,
+      unit: '/s',
+      baseline: { name: 'durable floor (own process)', value: floorRate },
+      goal: 'informational',
+      pass: true,
+    },
+    {
+      name: 'deliveries answered 202',
+      value: acceptedCount,
+      unit: '',
+      baseline: { name: 'sent', value: sent },
+      goal: 'all',
+      pass: acceptedCount === sent,
+    },
+    {
+      name: 'delivery to agent runtime p99',
+      value: percentile(timed, 99),
+      unit: 'ms',
+      goal: '< 1000 ms',
+      pass: percentile(timed, 99) < 1000,
+    },
     { name: 'delivery to agent runtime p50', value: percentile(timed, 50), unit: 'ms', goal: 'informational', pass: true },
-    { name: 'events received exactly once', value: receipts.distinct, unit: '', baseline: { name: 'accepted', value: acceptedCount }, goal: 'all, no duplicate', pass: drained && receipts.distinct === acceptedCount && receipts.duplicates === 0 },
+    {
+      name: 'events received exactly once',
+      value: receipts.distinct,
+      unit: '',
+      baseline: { name: 'accepted', value: acceptedCount },
+      goal: 'all, no duplicate',
+      pass: drained && receipts.distinct === acceptedCount && receipts.duplicates === 0,
+    },
   ]);
   await receipts.close();
   await github.close();

@@ -19,7 +19,11 @@ const benches: Array<{ key: string; file: string; env: Record<string, string> }>
   { key: 'polling', file: 'polling-scale.ts', env: {} },
   { key: 'cold', file: 'cold-start.ts', env: { BENCH_LOADS: process.env.BENCH_LOADS ?? '3' } },
   { key: 'load', file: 'load-200rps.ts', env: { BENCH_SECONDS: process.env.BENCH_LOAD_SECONDS ?? (full ? '60' : '10') } },
-  { key: 'contentsnare', file: 'contentsnare-saturation.ts', env: { BENCH_SECONDS: process.env.BENCH_CONTENTSNARE_SECONDS ?? (full ? '60' : '30') } },
+  {
+    key: 'contentsnare',
+    file: 'contentsnare-saturation.ts',
+    env: { BENCH_SECONDS: process.env.BENCH_CONTENTSNARE_SECONDS ?? (full ? '60' : '30') },
+  },
 ];
 
 function run(file: string, env: Record<string, string>): Promise<{ code: number | null; out: string; seconds: number }> {
@@ -46,13 +50,22 @@ async function main(): Promise<void> {
   const summary: string[] = [];
   let allPass = true;
   for (const b of chosen) {
-    console.log(`\n### ${b.file} ${Object.entries(b.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    console.log(
+      `\n### ${b.file} ${Object.entries(b.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
+    );
     const { code, out, seconds } = await run(b.file, b.env);
     const last = out.trim().split('\n').at(-1)?.trim();
     const verdict = code !== 0 ? 'CRASHED' : last === 'PASS' ? 'PASS' : 'FAIL';
     if (verdict !== 'PASS') allPass = false;
-    const fails = out.split('\n').filter((l) => /^\s+FAIL\s/.test(l)).map((l) => l.trim().replace(/^FAIL\s+/, ''));
-    summary.push(`${verdict.padEnd(7)} ${b.file} (${seconds.toFixed(0)} s)${fails.length ? `\n          ${fails.join('\n          ')}` : ''}`);
+    const fails = out
+      .split('\n')
+      .filter((l) => /^\s+FAIL\s/.test(l))
+      .map((l) => l.trim().replace(/^FAIL\s+/, ''));
+    summary.push(
+      `${verdict.padEnd(7)} ${b.file} (${seconds.toFixed(0)} s)${fails.length ? `\n          ${fails.join('\n          ')}` : ''}`,
+    );
   }
   console.log(`\n== summary\n${summary.join('\n')}\n${allPass ? 'ALL PASS' : 'SOME GOALS NOT MET'}`);
   process.exitCode = allPass ? 0 : 1;

@@ -32,18 +32,32 @@ const token = 'ghp_toolStepBenchToken000000000000000000000';
 function send(agent: Agent, url: string, method: string, headers: Record<string, string>, body?: string): Promise<number> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method,
+        agent,
+        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 async function connect(baseUrl: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/connections`, { method: 'POST', headers: { authorization: `Bearer ${platformKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'github', token }) });
+  const res = await fetch(`${baseUrl}/connections`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${platformKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ provider: 'github', token }),
+  });
   const body = (await res.json()) as { id?: string };
   if (res.status !== 201 || !body.id) throw new Error(`connection refused: ${res.status} ${JSON.stringify(body)}`);
   return body.id;
@@ -58,7 +72,14 @@ async function main(): Promise<void> {
   // The Lambda handler in this process, on the local adapters (no HTTP in front of it).
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-tool-step-'));
   const local = await startLocalRuntime({
-    env: { DATA_DIR: dataDir, PORT: '0', PLATFORM_API_KEY: platformKey, DISPATCH_SIGNING_SECRET: signingSecret, GITHUB_API_URL: github.url, POLL_INTERVAL_SECONDS: '3600' },
+    env: {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      PLATFORM_API_KEY: platformKey,
+      DISPATCH_SIGNING_SECRET: signingSecret,
+      GITHUB_API_URL: github.url,
+      POLL_INTERVAL_SECONDS: '3600',
+    },
     write: () => undefined,
     background: false,
   });
@@ -68,10 +89,25 @@ async function main(): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const input = { method: 'GET', endpoint: '/user' };
   const paths = {
-    direct: () => send(agent, `${github.url}/user`, 'GET', { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'user-agent': 'agent-integrations' }),
-    product: () => send(agent, `${product.url}/tools/github.api_call/invoke`, 'POST', { authorization: `Bearer ${platformKey}`, 'content-type': 'application/json' }, JSON.stringify({ connectionId: productConnection, input })),
+    direct: () =>
+      send(agent, `${github.url}/user`, 'GET', {
+        authorization: `Bearer ${token}`,
+        accept: 'application/vnd.github+json',
+        'user-agent': 'agent-integrations',
+      }),
+    product: () =>
+      send(
+        agent,
+        `${product.url}/tools/github.api_call/invoke`,
+        'POST',
+        { authorization: `Bearer ${platformKey}`, 'content-type': 'application/json' },
+        JSON.stringify({ connectionId: productConnection, input }),
+      ),
     handler: async () => {
-      const r = (await handler({ toolId: 'github.api_call', connectionId: localConnection, input })) as { ok: boolean; data?: { status?: number } };
+      const r = (await handler({ toolId: 'github.api_call', connectionId: localConnection, input })) as {
+        ok: boolean;
+        data?: { status?: number };
+      };
       return r.ok ? (r.data?.status ?? 0) : 0;
     },
   };
@@ -94,9 +130,14 @@ async function main(): Promise<void> {
   await github.close();
 
   const p = (name: keyof typeof ms, q: number) => percentile(ms[name], q);
-  console.log(`tool-step overhead: ${n} sequential calls per path after ${warm} to warm, github.api_call GET /user against a fake code host`);
-  for (const name of Object.keys(ms) as Array<keyof typeof ms>) console.log(`  ${name.padEnd(8)} p50 ${p(name, 50).toFixed(2)} ms, p99 ${p(name, 99).toFixed(2)} ms`);
-  console.log(`  product log: ${logs.lines} lines; failed calls: ${failures.length}${failures.length ? ` (${[...new Set(failures)].join(', ')})` : ''}`);
+  console.log(
+    `tool-step overhead: ${n} sequential calls per path after ${warm} to warm, github.api_call GET /user against a fake code host`,
+  );
+  for (const name of Object.keys(ms) as Array<keyof typeof ms>)
+    console.log(`  ${name.padEnd(8)} p50 ${p(name, 50).toFixed(2)} ms, p99 ${p(name, 99).toFixed(2)} ms`);
+  console.log(
+    `  product log: ${logs.lines} lines; failed calls: ${failures.length}${failures.length ? ` (${[...new Set(failures)].join(', ')})` : ''}`,
+  );
   const added = (name: 'product' | 'handler', q: number, goal: number, label: string): Figure => ({
     name: `${label} added latency p${q}`,
     value: p(name, q) - p('direct', q),
@@ -110,7 +151,14 @@ async function main(): Promise<void> {
     added('product', 99, 20, 'npm start (HTTP)'),
     added('handler', 50, 5, 'Lambda handler in process'),
     added('handler', 99, 20, 'Lambda handler in process'),
-    { name: 'calls answered ok', value: 3 * (n + warm) - failures.length, unit: '', baseline: { name: 'made', value: 3 * (n + warm) }, goal: 'all', pass: failures.length === 0 },
+    {
+      name: 'calls answered ok',
+      value: 3 * (n + warm) - failures.length,
+      unit: '',
+      baseline: { name: 'made', value: 3 * (n + warm) },
+      goal: 'all',
+      pass: failures.length === 0,
+    },
   ]);
 }
 

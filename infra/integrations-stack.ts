@@ -219,7 +219,11 @@ export class IntegrationsStack extends Stack {
     out('PlatformApiKeySecretArn', secrets.secrets.PLATFORM_API_KEY_SECRET_ARN.secretArn, 'Read the platform bearer key here');
     out('DispatchSigningSecretArn', secrets.secrets.DISPATCH_SIGNING_SECRET_ARN.secretArn, 'Give the agent runtime this key');
     out('GithubClientSecretArn', secrets.secrets.GITHUB_CLIENT_SECRET_ARN.secretArn, 'Set the GitHub OAuth client secret here');
-    out('ContentsnareClientSecretArn', secrets.secrets.CONTENTSNARE_CLIENT_SECRET_ARN.secretArn, 'Set the Content Snare client secret here');
+    out(
+      'ContentsnareClientSecretArn',
+      secrets.secrets.CONTENTSNARE_CLIENT_SECRET_ARN.secretArn,
+      'Set the Content Snare client secret here',
+    );
     out('DashboardName', this.operations.dashboard.dashboardName, 'CloudWatch dashboard');
   }
 }

@@ -83,10 +83,7 @@ export class SettingsError extends Error {
  * Reads every setting from `context(key)` (CDK context), falling back to `env`; blank
  * values count as unset. Throws `SettingsError` listing every problem at once.
  */
-export function readSettings(
-  context: (key: string) => unknown,
-  env: Record<string, string | undefined> = process.env,
-): StackSettings {
+export function readSettings(context: (key: string) => unknown, env: Record<string, string | undefined> = process.env): StackSettings {
   const raw: Record<string, unknown> = {};
   const given = (v: unknown) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
   for (const [key, envName] of Object.entries(settingEnvNames)) {

@@ -16,10 +16,14 @@ const redriveSchema = z.object({ ids: z.array(z.string().min(1).max(128)).min(1)
 const triggerSchema = z
   .object({
     trigger: z.string().superRefine((v, c) => {
-      if (!isTriggerId(v)) c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
+      if (!isTriggerId(v))
+        c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
     }),
     subscriptionId: z.string().min(1).max(128).optional(),
-    overrides: z.array(z.object({ path: z.string().min(1).max(300), value: z.unknown() }).strict()).max(50).optional(),
+    overrides: z
+      .array(z.object({ path: z.string().min(1).max(300), value: z.unknown() }).strict())
+      .max(50)
+      .optional(),
   })
   .strict();
 

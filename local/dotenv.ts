@@ -64,7 +64,10 @@ export function parseDotEnv(text: string): { values: Record<string, string>; pro
  * Reads `<dir>/.env` into `env` for the variables `env` does not have yet: the real
  * environment wins. Returns the names it set and the problems found (printed at start).
  */
-export function loadDotEnv(env: Record<string, string | undefined>, dir = process.cwd()): { file?: string; loaded: string[]; problems: string[] } {
+export function loadDotEnv(
+  env: Record<string, string | undefined>,
+  dir = process.cwd(),
+): { file?: string; loaded: string[]; problems: string[] } {
   const file = join(dir, '.env');
   if (!existsSync(file)) return { loaded: [], problems: [] };
   const { values, problems } = parseDotEnv(readFileSync(file, 'utf8'));

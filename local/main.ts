@@ -40,11 +40,11 @@ async function main(): Promise<void> {
     `  webhook URLs:    ${runtime.config.publicUrl}/webhooks/github/<endpointId>`,
     `  agent runtime:   ${runtime.config.agentRuntimeUrl ?? 'not set (AGENT_RUNTIME_URL): trigger events are logged'}`,
   ];
-  if (runtime.config.webhookProxyUrl) lines.push(`  webhook proxy:   ${runtime.config.webhookProxyUrl} (hooks point there; its deliveries are replayed here)`);
+  if (runtime.config.webhookProxyUrl)
+    lines.push(`  webhook proxy:   ${runtime.config.webhookProxyUrl} (hooks point there; its deliveries are replayed here)`);
   if (dotenv.loaded.length > 0) lines.push(`  .env:            ${dotenv.loaded.join(', ')}`);
   if (runtime.sandbox) lines.push(...sandboxBanner(runtime));
   process.stderr.write(`${lines.join('\n')}\n`);
-
 }
 
 function closeAndExit(runtime: { close(): Promise<void> }): void {

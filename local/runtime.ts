@@ -75,7 +75,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
   const starting = { status: 503, body: 'starting' };
-  let handle: Router = Object.assign(async () => starting, { admit: async (): Promise<Admission> => ({ kind: 'answer', response: starting }) });
+  let handle: Router = Object.assign(async () => starting, {
+    admit: async (): Promise<Admission> => ({ kind: 'answer', response: starting }),
+  });
   const logger0 = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: 'INFO' });
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();

@@ -15,7 +15,9 @@ export function parsePort(value: string | undefined): number {
 export function listenError(e: unknown, port: number, host: string): unknown {
   const code = (e as { code?: unknown })?.code;
   if (code === 'EADDRINUSE') {
-    return new ConfigError([`PORT: ${port} is already in use on ${host} (is another runtime still running? stop it, or set PORT to a free port)`]);
+    return new ConfigError([
+      `PORT: ${port} is already in use on ${host} (is another runtime still running? stop it, or set PORT to a free port)`,
+    ]);
   }
   if (code === 'EACCES') return new ConfigError([`PORT: ${port} needs privileges on ${host}; choose a port above 1023`]);
   if (code === 'EADDRNOTAVAIL') return new ConfigError([`HOST: ${host} is not an address of this machine`]);

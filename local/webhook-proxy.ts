@@ -50,7 +50,21 @@ export interface RelayedDelivery {
 }
 
 /** Hop-by-hop and transport headers the replay sets itself. */
-const dropped = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-request-start', 'via', 'connect-time', 'total-route-time']);
+const dropped = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'accept-encoding',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'x-forwarded-port',
+  'x-request-start',
+  'via',
+  'connect-time',
+  'total-route-time',
+]);
 
 /**
  * A smee.io message as a delivery for our intake. smee's format (smee-client's forwarding
@@ -127,9 +141,19 @@ export async function runWebhookProxy(options: WebhookProxyOptions): Promise<voi
             continue;
           }
           try {
-            const answer = await fetchImpl(`${options.target}${delivery.path}`, { method: 'POST', headers: delivery.headers, body: delivery.body, signal: options.signal });
+            const answer = await fetchImpl(`${options.target}${delivery.path}`, {
+              method: 'POST',
+              headers: delivery.headers,
+              body: delivery.body,
+              signal: options.signal,
+            });
             await answer.arrayBuffer();
-            options.logger.info('webhook proxy: delivery replayed', { path: delivery.path, event: delivery.headers['x-github-event'], deliveryId: delivery.headers['x-github-delivery'], status: answer.status });
+            options.logger.info('webhook proxy: delivery replayed', {
+              path: delivery.path,
+              event: delivery.headers['x-github-event'],
+              deliveryId: delivery.headers['x-github-delivery'],
+              status: answer.status,
+            });
             options.onReplay?.(delivery, answer.status);
           } catch (e) {
             if (options.signal.aborted) return;

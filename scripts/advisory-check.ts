@@ -127,19 +127,20 @@ export function ageInDays(list: AdvisoryList, now: Date): number {
   return Math.floor((now.getTime() - Date.parse(`${list.updated}T00:00:00Z`)) / 86_400_000);
 }
 
-const npmAuditSchema = z.object({
-  vulnerabilities: z.record(
-    z.string(),
-    z.object({
-      via: z.array(
-        z.union([
-          z.string(),
-          z.object({ name: z.string(), title: z.string(), url: z.string(), severity, range: z.string() }).loose(),
-        ]),
-      ),
-    }).loose(),
-  ),
-}).loose();
+const npmAuditSchema = z
+  .object({
+    vulnerabilities: z.record(
+      z.string(),
+      z
+        .object({
+          via: z.array(
+            z.union([z.string(), z.object({ name: z.string(), title: z.string(), url: z.string(), severity, range: z.string() }).loose()]),
+          ),
+        })
+        .loose(),
+    ),
+  })
+  .loose();
 
 /**
  * Adds the advisories of an `npm audit --json` report (run where the registry is reachable)
@@ -152,7 +153,14 @@ export function mergeNpmAudit(list: AdvisoryList, auditJson: unknown, today: str
     for (const via of vulnerability.via) {
       if (typeof via === 'string') continue; // "via another package": that package has its own entry
       const id = /GHSA-[0-9a-z-]+/i.exec(via.url)?.[0] ?? via.url;
-      byKey.set(`${via.name} ${id}`, { id, package: via.name, vulnerable: via.range, severity: via.severity, title: via.title, url: via.url });
+      byKey.set(`${via.name} ${id}`, {
+        id,
+        package: via.name,
+        vulnerable: via.range,
+        severity: via.severity,
+        title: via.title,
+        url: via.url,
+      });
     }
   }
   const advisories = [...byKey.values()].sort((a, b) => a.package.localeCompare(b.package) || a.id.localeCompare(b.id));

@@ -35,10 +35,16 @@ const packages = lockedPackages(readJson(values.lock));
 const findings = findVulnerable(packages, list);
 const age = ageInDays(list, new Date());
 if (age > Number(values['max-age-days'])) {
-  console.warn(`warning: the advisory list was refreshed ${age} days ago (${list.updated}); refresh it (docs/operations.md, "Dependency advisories")`);
+  console.warn(
+    `warning: the advisory list was refreshed ${age} days ago (${list.updated}); refresh it (docs/operations.md, "Dependency advisories")`,
+  );
 }
 for (const f of findings) {
-  console.log(`${f.advisory.severity.padEnd(8)} ${f.installed.name}@${f.installed.version} (${f.installed.path}${f.installed.dev ? ', dev' : ''}): ${f.advisory.title} [${f.advisory.id}, vulnerable ${f.advisory.vulnerable}] ${f.advisory.url}`);
+  console.log(
+    `${f.advisory.severity.padEnd(8)} ${f.installed.name}@${f.installed.version} (${f.installed.path}${f.installed.dev ? ', dev' : ''}): ${f.advisory.title} [${f.advisory.id}, vulnerable ${f.advisory.vulnerable}] ${f.advisory.url}`,
+  );
 }
-console.log(`${packages.length} locked packages checked against ${list.advisories.length} advisories (list of ${list.updated}): ${findings.length} found`);
+console.log(
+  `${packages.length} locked packages checked against ${list.advisories.length} advisories (list of ${list.updated}): ${findings.length} found`,
+);
 process.exit(findings.length > 0 ? 1 : 0);

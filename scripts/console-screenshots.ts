@@ -21,7 +21,15 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   const github = await FakeGitHub.start();
   github.addUser(token, 'Codertocat');
-  github.gists.set('Codertocat', [{ id: 'aa5a315d61ae9438b18d', description: 'Hello World Examples', public: true, files: {}, html_url: 'https://gist.github.com/aa5a315d61ae9438b18d' }]);
+  github.gists.set('Codertocat', [
+    {
+      id: 'aa5a315d61ae9438b18d',
+      description: 'Hello World Examples',
+      public: true,
+      files: {},
+      html_url: 'https://gist.github.com/aa5a315d61ae9438b18d',
+    },
+  ]);
   const agent = await FakeAgentRuntime.start();
   const rt = await startRuntime({ GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: agent.url }, false);
   const browser = await launchBrowser();
@@ -53,10 +61,20 @@ async function main(): Promise<void> {
     const oauth = await browser.newPage();
     await oauth.setViewport({ width: 800, height: 420 });
     const back = { href: `${rt.url}/`, label: 'Back to the console' };
-    await oauth.setContent(String(connectedPage({ provider: 'github', account: 'octocat', connectionId: 'conn_5f0c3e2a9b8d4c71a6e2f3b4c5d6e7f8', back }).body));
+    await oauth.setContent(
+      String(connectedPage({ provider: 'github', account: 'octocat', connectionId: 'conn_5f0c3e2a9b8d4c71a6e2f3b4c5d6e7f8', back }).body),
+    );
     await oauth.screenshot({ path: join(out, 'oauth-connected.png') });
     await oauth.setContent(
-      String(failedPage({ status: 400, provider: 'github', code: 'invalid_input', message: 'Unknown, expired or already used state; start the connection again', back }).body),
+      String(
+        failedPage({
+          status: 400,
+          provider: 'github',
+          code: 'invalid_input',
+          message: 'Unknown, expired or already used state; start the connection again',
+          back,
+        }).body,
+      ),
     );
     await oauth.screenshot({ path: join(out, 'oauth-expired.png') });
     process.stdout.write(`screenshots written to ${out}\n`);

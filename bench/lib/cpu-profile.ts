@@ -59,7 +59,13 @@ if (process.argv[1]?.endsWith('cpu-profile.ts')) {
   const s = summarise(JSON.parse(readFileSync(file!, 'utf8')) as Profile);
   const line = (t: SelfTime) => `  ${t.ms.toFixed(1).padStart(8)} ms ${(t.share * 100).toFixed(1).padStart(5)}%  ${t.name}`;
   console.log(`total sampled ${s.totalMs.toFixed(0)} ms\n-- self time by function`);
-  console.log(s.byFunction.filter((t) => !filter || t.name.includes(filter)).slice(0, top).map(line).join('\n'));
+  console.log(
+    s.byFunction
+      .filter((t) => !filter || t.name.includes(filter))
+      .slice(0, top)
+      .map(line)
+      .join('\n'),
+  );
   console.log('-- self time by file / package');
   console.log(s.byFile.slice(0, top).map(line).join('\n'));
 }

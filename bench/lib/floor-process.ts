@@ -26,7 +26,13 @@ export interface FloorProcess {
 export async function startFloorProcess(secret: string, env: Record<string, string> = {}): Promise<FloorProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'floor-process.ts')], {
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', FLOOR_SECRET: secret, FLOOR_DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      FLOOR_SECRET: secret,
+      FLOOR_DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

@@ -25,7 +25,14 @@ export function post(baseUrl: string, shot: Shot, agent: Agent): Promise<Answer>
   const url = new URL(shot.path, baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { ...shot.headers, 'content-length': String(shot.body.length) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: { ...shot.headers, 'content-length': String(shot.body.length) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -42,7 +49,12 @@ export function post(baseUrl: string, shot: Shot, agent: Agent): Promise<Answer>
  * Sends `shots` with `concurrency` clients, each sending its next request when the previous
  * answered (closed loop: the figure is what the server sustains, not what we throw at it).
  */
-export async function closedLoop(baseUrl: string, shots: readonly Shot[], concurrency: number, onAnswer?: (i: number, a: Answer, sentAt: number) => void): Promise<LoadResult> {
+export async function closedLoop(
+  baseUrl: string,
+  shots: readonly Shot[],
+  concurrency: number,
+  onAnswer?: (i: number, a: Answer, sentAt: number) => void,
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const result: LoadResult = { sent: 0, statuses: new Map(), latencies: [], elapsedMs: 0, transportErrors: 0 };
   let next = 0;

@@ -7,7 +7,10 @@ import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
  * The product as `npm start` runs it (embedded DynamoDB on disk, file queue, in-process
  * consumer) in a temp data dir, logs dropped, posting trigger events to `agentRuntimeUrl`.
  */
-export async function startBenchRuntime(agentRuntimeUrl?: string, background = true): Promise<LocalRuntime & { dataDir: string; dispose(): Promise<void> }> {
+export async function startBenchRuntime(
+  agentRuntimeUrl?: string,
+  background = true,
+): Promise<LocalRuntime & { dataDir: string; dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-runtime-'));
   const runtime = await startLocalRuntime({
     env: {

@@ -14,7 +14,10 @@ export interface Receipt {
 export class ReceiptCounter {
   readonly receipts: Receipt[] = [];
   readonly byEvent = new Map<string, number>();
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<ReceiptCounter> {
     let self: ReceiptCounter | undefined;

@@ -33,7 +33,9 @@ function fmt(n: number): string {
 export function printFigures(title: string, figures: readonly Figure[]): boolean {
   console.log(`\n== ${title}`);
   for (const f of figures) {
-    const base = f.baseline ? ` | baseline ${f.baseline.name}: ${fmt(f.baseline.value)} ${f.unit} | ratio ${fmt(f.value / f.baseline.value)}x` : '';
+    const base = f.baseline
+      ? ` | baseline ${f.baseline.name}: ${fmt(f.baseline.value)} ${f.unit} | ratio ${fmt(f.value / f.baseline.value)}x`
+      : '';
     console.log(`  ${f.pass ? 'PASS' : 'FAIL'}  ${f.name}: ${fmt(f.value)} ${f.unit}${base} | goal ${f.goal}`);
   }
   const pass = figures.every((f) => f.pass);

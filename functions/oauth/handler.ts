@@ -4,4 +4,7 @@ import { appContext, observability } from './deps';
 import { routes } from './routes';
 
 /** Function URL -> the OAuth start (platform key) and the browser's callback. */
-export const handler = withObservability(observability, lambdaHttpFunction({ context: appContext, routes, failure: 'oauth request failed' }));
+export const handler = withObservability(
+  observability,
+  lambdaHttpFunction({ context: appContext, routes, failure: 'oauth request failed' }),
+);

@@ -35,9 +35,19 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
     return c;
   };
   return [
-    { method: 'POST', pattern: '/connections', auth: 'platform', handle: async (req) => json(201, await createTokenConnection(ctx, parseJson(req))) },
+    {
+      method: 'POST',
+      pattern: '/connections',
+      auth: 'platform',
+      handle: async (req) => json(201, await createTokenConnection(ctx, parseJson(req))),
+    },
     { method: 'GET', pattern: '/connections', auth: 'platform', handle: async () => json(200, { connections: await connections.list() }) },
-    { method: 'GET', pattern: '/connections/:id', auth: 'platform', handle: async (req) => json(200, await connectionOr404(req.params.id ?? '')) },
+    {
+      method: 'GET',
+      pattern: '/connections/:id',
+      auth: 'platform',
+      handle: async (req) => json(200, await connectionOr404(req.params.id ?? '')),
+    },
     {
       method: 'PATCH',
       pattern: '/connections/:id',
@@ -50,7 +60,12 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       auth: 'platform',
       handle: async (req) => json(200, await disconnect(ctx, req.params.id ?? '', { revoke: options.revoke })),
     },
-    { method: 'POST', pattern: '/subscriptions', auth: 'platform', handle: async (req) => json(201, await createSubscription(ctx, parseJson(req))) },
+    {
+      method: 'POST',
+      pattern: '/subscriptions',
+      auth: 'platform',
+      handle: async (req) => json(201, await createSubscription(ctx, parseJson(req))),
+    },
     {
       method: 'GET',
       pattern: '/subscriptions',
@@ -76,6 +91,11 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
         return json(200, sub);
       },
     },
-    { method: 'DELETE', pattern: '/subscriptions/:id', auth: 'platform', handle: async (req) => json(200, await deleteSubscription(ctx, req.params.id ?? '')) },
+    {
+      method: 'DELETE',
+      pattern: '/subscriptions/:id',
+      auth: 'platform',
+      handle: async (req) => json(200, await deleteSubscription(ctx, req.params.id ?? '')),
+    },
   ];
 }

@@ -23,7 +23,11 @@ function isFunctionUrlEvent(event: unknown): event is APIGatewayProxyEventV2 {
  * anything else is a direct invoke and answers the ToolResult object itself.
  */
 export function createToolStepHandler(getContext: () => Promise<AppContext>, getTools: () => ProviderTools[]) {
-  const functionUrl = lambdaHttpFunction({ context: getContext, routes: (ctx) => toolRoutes(ctx, getTools()), failure: 'tool-step request failed' });
+  const functionUrl = lambdaHttpFunction({
+    context: getContext,
+    routes: (ctx) => toolRoutes(ctx, getTools()),
+    failure: 'tool-step request failed',
+  });
   return async (event: unknown): Promise<ToolResult | APIGatewayProxyStructuredResultV2> => {
     const ctx = await getContext();
     if (isFunctionUrlEvent(event)) return functionUrl(event);

@@ -4,4 +4,7 @@ import { appContext, observability } from './deps';
 import { routes } from './routes';
 
 /** Function URL -> webhook intake (base64 bodies are decoded by `fromLambdaEvent` before the signature check). */
-export const handler = withObservability(observability, lambdaHttpFunction({ context: appContext, routes, failure: 'webhook intake failed' }));
+export const handler = withObservability(
+  observability,
+  lambdaHttpFunction({ context: appContext, routes, failure: 'webhook intake failed' }),
+);

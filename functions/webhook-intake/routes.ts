@@ -23,7 +23,11 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
         return json(checked.status, { error: { code: checked.code, message: checked.message } });
       },
       handle: async (req) => {
-        const answer = await receiveDelivery(ctx, { endpointId: req.params.endpointId ?? '', headers: req.headers, body: req.body }, options);
+        const answer = await receiveDelivery(
+          ctx,
+          { endpointId: req.params.endpointId ?? '', headers: req.headers, body: req.body },
+          options,
+        );
         return json(answer.status, answer.body);
       },
     },

@@ -67,7 +67,9 @@ export class DataStores extends Construct {
       removalPolicy: props.removalPolicy,
       redriveAllowPolicy: {
         redrivePermission: sqs.RedrivePermission.BY_QUEUE,
-        sourceQueues: [sqs.Queue.fromQueueArn(this, 'DispatchQueueByName', `arn:${Aws.PARTITION}:sqs:${Aws.REGION}:${Aws.ACCOUNT_ID}:${queueName}`)],
+        sourceQueues: [
+          sqs.Queue.fromQueueArn(this, 'DispatchQueueByName', `arn:${Aws.PARTITION}:sqs:${Aws.REGION}:${Aws.ACCOUNT_ID}:${queueName}`),
+        ],
       },
     });
     this.queue = new sqs.Queue(this, 'DispatchQueue', {

@@ -8,14 +8,7 @@ import { Construct } from 'constructs';
 import { acknowledge } from './nag';
 
 /** The function folders under `functions/`; each holds a `handler.ts` exporting `handler`. */
-export type FunctionName =
-  | 'webhook-intake'
-  | 'dispatch'
-  | 'poller'
-  | 'redelivery-sweep'
-  | 'tool-step'
-  | 'oauth'
-  | 'platform-api';
+export type FunctionName = 'webhook-intake' | 'dispatch' | 'poller' | 'redelivery-sweep' | 'tool-step' | 'oauth' | 'platform-api';
 
 export interface IntegrationFunctionProps {
   name: FunctionName;
@@ -137,7 +130,10 @@ class LocalEsbuild implements ILocalBundling {
       // stdout of a CDK app is the CLI's; esbuild's messages go to stderr.
       stdio: ['ignore', process.stderr, 'inherit'],
     });
-    if (run.status !== 0) throw new Error(`bundling ${path.relative(projectRoot, this.entry)} failed: ${run.error?.message ?? `exit ${run.status ?? run.signal}`}`);
+    if (run.status !== 0)
+      throw new Error(
+        `bundling ${path.relative(projectRoot, this.entry)} failed: ${run.error?.message ?? `exit ${run.status ?? run.signal}`}`,
+      );
     return true;
   }
 }

@@ -177,11 +177,22 @@ export class Operations extends Construct {
       graph('Dead letters and backlog', [dlqDepth.with({ label: 'dead-letter depth' })], 8, [
         queueAge.with({ label: 'oldest message age (s)' }),
       ]),
-      graph('Lambda errors', Object.entries(fns).map(([n, f]) => f.fn.metricErrors({ period, label: n }))),
+      graph(
+        'Lambda errors',
+        Object.entries(fns).map(([n, f]) => f.fn.metricErrors({ period, label: n })),
+      ),
     );
     this.dashboard.addWidgets(
-      graph('Lambda duration p99', Object.entries(fns).map(([n, f]) => f.fn.metricDuration({ period, statistic: 'p99', label: n })), 12),
-      graph('Lambda throttles', Object.entries(fns).map(([n, f]) => f.fn.metricThrottles({ period, label: n })), 12),
+      graph(
+        'Lambda duration p99',
+        Object.entries(fns).map(([n, f]) => f.fn.metricDuration({ period, statistic: 'p99', label: n })),
+        12,
+      ),
+      graph(
+        'Lambda throttles',
+        Object.entries(fns).map(([n, f]) => f.fn.metricThrottles({ period, label: n })),
+        12,
+      ),
       new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
     );
   }

@@ -62,7 +62,10 @@ export class PlatformSecrets extends Construct {
         'PlatformApiKey',
         'Bearer key of the platform API (generated). During a rotation: "<new>,<old>" (docs/operations.md).',
       ),
-      DISPATCH_SIGNING_SECRET_ARN: make('DispatchSigningSecret', 'HMAC key of X-Signature-256 on events sent to the agent runtime (generated).'),
+      DISPATCH_SIGNING_SECRET_ARN: make(
+        'DispatchSigningSecret',
+        'HMAC key of X-Signature-256 on events sent to the agent runtime (generated).',
+      ),
       GITHUB_CLIENT_SECRET_ARN: make('GithubClientSecret', 'GitHub OAuth app client secret: set its value after deploy.'),
       CONTENTSNARE_CLIENT_SECRET_ARN: make('ContentsnareClientSecret', 'Content Snare OAuth client secret: set its value after deploy.'),
     };
@@ -79,7 +82,10 @@ export class PlatformSecrets extends Construct {
   useArea(f: IntegrationFunction, area: SecretArea, access: SecretAccess[]): void {
     f.setEnv('SECRET_PREFIX', this.prefix);
     const arn = `arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:${this.prefix}${area}*`;
-    f.allow(access.flatMap((a) => actionsFor[a]), [arn]);
+    f.allow(
+      access.flatMap((a) => actionsFor[a]),
+      [arn],
+    );
     acknowledge(
       f.role,
       `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${this.prefix}${area}*]`,

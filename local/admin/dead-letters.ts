@@ -38,7 +38,13 @@ function parseJson(text: string): unknown {
 function fromEvent(value: unknown): Partial<DeadLetterSummary> | undefined {
   const e = eventFields.safeParse(value);
   if (!e.success || !e.data.id || !e.data.trigger) return undefined;
-  return { eventId: e.data.id, trigger: e.data.trigger, subscriptionId: e.data.subscriptionId, agentId: e.data.agentId, deliveryId: e.data.deliveryId };
+  return {
+    eventId: e.data.id,
+    trigger: e.data.trigger,
+    subscriptionId: e.data.subscriptionId,
+    agentId: e.data.agentId,
+    deliveryId: e.data.deliveryId,
+  };
 }
 
 /**
@@ -81,7 +87,10 @@ export function formatDeadLetters(list: readonly DeadLetterSummary[]): string[] 
   const lines = [`${list.length} dead letter${list.length === 1 ? '' : 's'}:`];
   for (const d of list) {
     lines.push(`- message ${d.messageId}  received ${d.receiveCount}x  first sent ${d.firstSentAt ?? 'unknown'}`);
-    if (d.trigger) lines.push(`    trigger ${d.trigger}  subscription ${d.subscriptionId ?? '?'}  event ${d.eventId ?? '?'}  delivery ${d.deliveryId ?? '?'}`);
+    if (d.trigger)
+      lines.push(
+        `    trigger ${d.trigger}  subscription ${d.subscriptionId ?? '?'}  event ${d.eventId ?? '?'}  delivery ${d.deliveryId ?? '?'}`,
+      );
     if (d.blobKey) lines.push(`    body in blob ${d.blobKey}`);
     if (d.problem) lines.push(`    problem: ${d.problem} (redriving it will fail again)`);
   }

@@ -27,7 +27,10 @@ export function applyOverrides(payload: Record<string, unknown>, overrides: read
   const out = structuredClone(payload);
   for (const { path, value } of overrides) {
     const parts = path.split('.');
-    if (parts.some((p) => p === '' || forbidden.has(p))) throw new AppError('invalid_input', `overrides: "${path}" is not a usable path`, { fields: [{ field: 'overrides', message: `bad path ${path}` }] });
+    if (parts.some((p) => p === '' || forbidden.has(p)))
+      throw new AppError('invalid_input', `overrides: "${path}" is not a usable path`, {
+        fields: [{ field: 'overrides', message: `bad path ${path}` }],
+      });
     let node: Record<string, unknown> = out;
     for (const part of parts.slice(0, -1)) {
       const next = node[part];

@@ -48,7 +48,10 @@ function setLabel(event: string, p: Json, label: string): void {
 
 function setColumn(p: Json, column: string): void {
   if (!/^\d+$/.test(column.trim())) {
-    throw new AppError('invalid_input', `The subscription's column filter "${column}" is a name; the code host's card events name columns by id only, so no example can match it. Use the column id.`);
+    throw new AppError(
+      'invalid_input',
+      `The subscription's column filter "${column}" is a name; the code host's card events name columns by id only, so no example can match it. Use the column id.`,
+    );
   }
   Object.assign(obj(p.project_card) ?? {}, { column_id: Number(column.trim()) });
 }
@@ -93,11 +96,15 @@ export function fitExample(example: ExampleDelivery, sub: Subscription, connecti
   if (f.project) setProject(p, f.project);
   // The code host does not notify self-mentions: the example's sender must be someone else.
   const sender = obj(p.sender);
-  if (sender && typeof sender.login === 'string' && sender.login.toLowerCase() === connection.accountLogin.toLowerCase()) sender.login = 'example-sender';
+  if (sender && typeof sender.login === 'string' && sender.login.toLowerCase() === connection.accountLogin.toLowerCase())
+    sender.login = 'example-sender';
 
   const mapped = mapDelivery({ event, payload: p, accountLogin: connection.accountLogin }).filter((m) => m.trigger === sub.trigger);
   if (!mapped.some((m) => matchesSubscription(sub, m))) {
-    throw new AppError('invalid_input', `The example for ${sub.trigger} could not be adjusted to pass subscription ${sub.id}'s target and filters`);
+    throw new AppError(
+      'invalid_input',
+      `The example for ${sub.trigger} could not be adjusted to pass subscription ${sub.id}'s target and filters`,
+    );
   }
   return { event, payload: p };
 }

@@ -63,7 +63,11 @@ export function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: C
   if (doc.event === null || sub.trigger === 'github.new_gist') {
     const item = doc.event === null ? doc.item : {};
     const one =
-      sub.trigger === 'github.new_gist' ? mapPolledGist(item) : sub.trigger === 'github.new_watcher' && sub.repository ? mapPolledWatcher(item, sub.repository) : undefined;
+      sub.trigger === 'github.new_gist'
+        ? mapPolledGist(item)
+        : sub.trigger === 'github.new_watcher' && sub.repository
+          ? mapPolledWatcher(item, sub.repository)
+          : undefined;
     return one ? [one] : [];
   }
   if (sub.trigger === 'github.new_repository' && sub.organization === undefined) {
@@ -73,7 +77,9 @@ export function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: C
     return one ? [one] : [];
   }
   const fitted = fitExample(doc, sub, connection);
-  return mapDelivery({ event: fitted.event, payload: fitted.payload, accountLogin: connection.accountLogin }).filter((m) => m.trigger === sub.trigger);
+  return mapDelivery({ event: fitted.event, payload: fitted.payload, accountLogin: connection.accountLogin }).filter(
+    (m) => m.trigger === sub.trigger,
+  );
 }
 
 /**
@@ -83,7 +89,12 @@ export function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: C
  * A polled subscription (gists, an account's repositories, or a webhook trigger that fell
  * back to polling) has no intake to post to: its event is enqueued as the poller would.
  */
-export async function sendExampleTrigger(deps: SendExampleDeps, trigger: TriggerId, subscriptionId?: string, overrides: readonly Override[] = []): Promise<SendExampleResult> {
+export async function sendExampleTrigger(
+  deps: SendExampleDeps,
+  trigger: TriggerId,
+  subscriptionId?: string,
+  overrides: readonly Override[] = [],
+): Promise<SendExampleResult> {
   const { ctx } = deps;
   const sub = await findSubscription(ctx, trigger, subscriptionId);
   const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
@@ -91,15 +102,27 @@ export async function sendExampleTrigger(deps: SendExampleDeps, trigger: Trigger
   const original = deps.loadExample(trigger);
   // `--set path=value`: the person's changes to the documented example, before it is fitted to the subscription.
   const doc: ExampleDoc =
-    overrides.length === 0 ? original : original.event === null ? { event: null, item: applyOverrides(original.item, overrides) } : { event: original.event, payload: applyOverrides(original.payload, overrides) };
+    overrides.length === 0
+      ? original
+      : original.event === null
+        ? { event: null, item: applyOverrides(original.item, overrides) }
+        : { event: original.event, payload: applyOverrides(original.payload, overrides) };
 
   if (sub.delivery === 'polling' || !sub.endpointId || doc.event === null) {
     const mapped = mappedForQueue(doc, sub, connection);
     const deliveryId = `trigger:${randomUUID()}`;
-    const events = buildTriggerEvents({ connection, subscriptions: new Map([[sub.trigger, [sub]]]), mapped, deliveryId, occurredAt: new Date(ctx.clock.now()).toISOString() });
-    if (events.length === 0) throw new AppError('invalid_input', `The example for ${trigger} does not match subscription ${sub.id}'s target and filters`);
+    const events = buildTriggerEvents({
+      connection,
+      subscriptions: new Map([[sub.trigger, [sub]]]),
+      mapped,
+      deliveryId,
+      occurredAt: new Date(ctx.clock.now()).toISOString(),
+    });
+    if (events.length === 0)
+      throw new AppError('invalid_input', `The example for ${trigger} does not match subscription ${sub.id}'s target and filters`);
     await enqueueEvents(ctx, events);
-    const reason = sub.note ?? `${trigger} is polled (the code host has no webhook for it): the event was put on the queue as the poller would`;
+    const reason =
+      sub.note ?? `${trigger} is polled (the code host has no webhook for it): the event was put on the queue as the poller would`;
     return { kind: 'enqueued', subscriptionId: sub.id, reason, eventIds: events.map((e) => e.id) };
   }
 
@@ -112,7 +135,11 @@ export async function sendExampleTrigger(deps: SendExampleDeps, trigger: Trigger
   // The intake dedupes on the signed bytes as well as the delivery id (the id is not signed),
   // so the same example sent again would be a replay: each send ends in its own run of
   // spaces and tabs (its delivery id's bits), which JSON ignores.
-  const nonce = [...Buffer.from(deliveryId.replace(/-/g, ''), 'hex')].map((b) => b.toString(2).padStart(8, '0')).join('').replace(/0/g, ' ').replace(/1/g, '\t');
+  const nonce = [...Buffer.from(deliveryId.replace(/-/g, ''), 'hex')]
+    .map((b) => b.toString(2).padStart(8, '0'))
+    .join('')
+    .replace(/0/g, ' ')
+    .replace(/1/g, '\t');
   const body = Buffer.from(`${JSON.stringify(fitted.payload)}\n${nonce}`, 'utf8');
   const url = deps.intakeUrl(endpoint.id);
   const res = await deps.fetch(url, {
@@ -134,5 +161,14 @@ export async function sendExampleTrigger(deps: SendExampleDeps, trigger: Trigger
   } catch {
     // Not JSON: shown as text.
   }
-  return { kind: 'webhook', subscriptionId: sub.id, endpointId: endpoint.id, url, event: fitted.event, deliveryId, bytes: body.length, intake: { status: res.status, body: answer } };
+  return {
+    kind: 'webhook',
+    subscriptionId: sub.id,
+    endpointId: endpoint.id,
+    url,
+    event: fitted.event,
+    deliveryId,
+    bytes: body.length,
+    intake: { status: res.status, body: answer },
+  };
 }

@@ -48,9 +48,24 @@ function targetsOf(trigger: TriggerId): typeof candidates {
 
 function exampleEvent(trigger: TriggerId, fields: Partial<Subscription>, loadExample: (t: TriggerId) => ExampleDoc): unknown {
   try {
-    const sub: Subscription = { id: 'sub_example', connectionId: exampleConnection.id, trigger, agentId: 'agent-example', filters: {}, delivery: 'webhook', createdAt: '2024-01-01T00:00:00.000Z', ...fields };
+    const sub: Subscription = {
+      id: 'sub_example',
+      connectionId: exampleConnection.id,
+      trigger,
+      agentId: 'agent-example',
+      filters: {},
+      delivery: 'webhook',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      ...fields,
+    };
     const mapped = mappedForQueue(loadExample(trigger), sub, exampleConnection);
-    const [event] = buildTriggerEvents({ connection: exampleConnection, subscriptions: new Map([[trigger, [sub]]]), mapped, deliveryId: 'example-delivery', occurredAt: '2024-01-01T00:00:00.000Z' });
+    const [event] = buildTriggerEvents({
+      connection: exampleConnection,
+      subscriptions: new Map([[trigger, [sub]]]),
+      mapped,
+      deliveryId: 'example-delivery',
+      occurredAt: '2024-01-01T00:00:00.000Z',
+    });
     return event ? JSON.parse(eventBody(event)) : null;
   } catch {
     return null;

@@ -45,7 +45,8 @@ function parseArgs(argv: readonly string[]): Args | string {
 }
 
 async function awsBackend(env: Env): Promise<{ deadLetters: DeadLetterQueue; blobs?: Pick<BlobStore, 'get'> }> {
-  if (!env.DLQ_URL || !env.QUEUE_URL) throw new Error('--aws needs DLQ_URL and QUEUE_URL (the stack outputs DeadLetterQueueUrl and QueueUrl)');
+  if (!env.DLQ_URL || !env.QUEUE_URL)
+    throw new Error('--aws needs DLQ_URL and QUEUE_URL (the stack outputs DeadLetterQueueUrl and QueueUrl)');
   const { SqsDeadLetterQueue } = await import('../../shared/adapters/aws/sqs-dead-letter-queue');
   const { createSqsClient } = await import('../../shared/adapters/aws/sqs-queue');
   const { S3BlobStore, createS3Client } = await import('../../shared/adapters/aws/s3-blob-store');
@@ -55,7 +56,12 @@ async function awsBackend(env: Env): Promise<{ deadLetters: DeadLetterQueue; blo
   };
 }
 
-async function runOn(args: Args, deadLetters: DeadLetterQueue, blobs: Pick<BlobStore, 'get'> | undefined, out: (l: string) => void): Promise<void> {
+async function runOn(
+  args: Args,
+  deadLetters: DeadLetterQueue,
+  blobs: Pick<BlobStore, 'get'> | undefined,
+  out: (l: string) => void,
+): Promise<void> {
   if (args.command === 'list') {
     for (const line of formatDeadLetters(await summarizeDeadLetters(await deadLetters.list(args.max), blobs))) out(line);
     return;
@@ -92,12 +98,16 @@ export async function runDlqCommand(argv: readonly string[], deps: DlqDeps): Pro
   if (answer.reachable) {
     if (answer.status !== 200) {
       out(`The local runtime at ${base} answered ${answer.status}: ${errorText(answer.body)}`);
-      if (answer.status === 401) out('Set PLATFORM_API_KEY, or DATA_DIR to the runtime\'s data dir (its key is in local-secrets.json).');
+      if (answer.status === 401) out("Set PLATFORM_API_KEY, or DATA_DIR to the runtime's data dir (its key is in local-secrets.json).");
       return 1;
     }
     out(`Local runtime at ${base}`);
-    if (args.command === 'list') for (const line of formatDeadLetters((answer.body as { deadLetters: DeadLetterSummary[] }).deadLetters)) out(line);
-    else out(`Redrove ${(answer.body as { redriven: number }).redriven} message(s) to the dispatch queue; the running runtime delivers them now.`);
+    if (args.command === 'list')
+      for (const line of formatDeadLetters((answer.body as { deadLetters: DeadLetterSummary[] }).deadLetters)) out(line);
+    else
+      out(
+        `Redrove ${(answer.body as { redriven: number }).redriven} message(s) to the dispatch queue; the running runtime delivers them now.`,
+      );
     return 0;
   }
 

@@ -61,7 +61,11 @@ export async function runDoctor(deps: DoctorDeps): Promise<number> {
   line(major >= 20 ? 'ok' : 'FAIL', `Node ${node}${major >= 20 ? '' : ': Node 20 or newer is needed (package.json engines)'}`);
 
   const dotenv = loadDotEnv(env, deps.cwd);
-  if (dotenv.file) line(dotenv.problems.length === 0 ? 'ok' : 'FAIL', `.env: ${dotenv.loaded.length} variable(s) read from ${dotenv.file}${dotenv.problems.length ? `; ${dotenv.problems.join('; ')}` : ''}`);
+  if (dotenv.file)
+    line(
+      dotenv.problems.length === 0 ? 'ok' : 'FAIL',
+      `.env: ${dotenv.loaded.length} variable(s) read from ${dotenv.file}${dotenv.problems.length ? `; ${dotenv.problems.join('; ')}` : ''}`,
+    );
   else line('info', '.env: none in the working directory (optional: KEY=value lines, the real environment wins)');
 
   let port: number | undefined;
@@ -100,23 +104,46 @@ export async function runDoctor(deps: DoctorDeps): Promise<number> {
     const hostIsPublic = !isNonPublicHost(config.github.apiUrl);
     if (config.webhookProxyUrl) {
       const relay = await reachable(fetchImpl, config.webhookProxyUrl, { headers: { accept: 'text/event-stream' } });
-      line(relay.ok ? 'ok' : 'FAIL', `WEBHOOK_PROXY_URL ${config.webhookProxyUrl}: ${relay.ok ? 'reachable; hooks point there and its deliveries are replayed here' : `not reachable (${relay.detail})`}`);
+      line(
+        relay.ok ? 'ok' : 'FAIL',
+        `WEBHOOK_PROXY_URL ${config.webhookProxyUrl}: ${relay.ok ? 'reachable; hooks point there and its deliveries are replayed here' : `not reachable (${relay.detail})`}`,
+      );
     } else if (publicIsLocal && hostIsPublic) {
-      line('warn', `PUBLIC_URL ${config.publicUrl} is not reachable from the Internet: ${config.github.apiUrl} will not deliver webhooks there (subscribing answers public_url_unreachable). Set PUBLIC_URL to a tunnel, or WEBHOOK_PROXY_URL to a smee.io channel (docs/sandbox.md); \`npm run dev\` needs neither`);
+      line(
+        'warn',
+        `PUBLIC_URL ${config.publicUrl} is not reachable from the Internet: ${config.github.apiUrl} will not deliver webhooks there (subscribing answers public_url_unreachable). Set PUBLIC_URL to a tunnel, or WEBHOOK_PROXY_URL to a smee.io channel (docs/sandbox.md); \`npm run dev\` needs neither`,
+      );
     } else if (!publicIsLocal) {
       const health = await reachable(fetchImpl, `${config.publicUrl}/healthz`);
-      line(health.ok ? 'ok' : 'FAIL', `PUBLIC_URL ${config.publicUrl}: ${health.ok ? `reachable (${health.detail})` : `not reachable (${health.detail}); is the tunnel running?`}`);
+      line(
+        health.ok ? 'ok' : 'FAIL',
+        `PUBLIC_URL ${config.publicUrl}: ${health.ok ? `reachable (${health.detail})` : `not reachable (${health.detail}); is the tunnel running?`}`,
+      );
     } else line('ok', `PUBLIC_URL ${config.publicUrl}: local, and so is the code host (${config.github.apiUrl})`);
 
-    line('info', `code host: ${config.github.apiUrl}; OAuth ${config.github.clientId ? 'configured' : 'not configured (GITHUB_CLIENT_ID/SECRET): connect with tokens (POST /connections)'}`);
-    line('info', `collection service: ${config.contentsnare.apiUrl}; OAuth ${config.contentsnare.clientId ? 'configured' : 'not configured (CONTENTSNARE_CLIENT_ID/SECRET): no connection possible outside the sandbox'}`);
-    line('info', `agent runtime: ${config.agentRuntimeUrl ?? 'AGENT_RUNTIME_URL not set: events are logged (npm run dev sends them to its inbox)'}`);
+    line(
+      'info',
+      `code host: ${config.github.apiUrl}; OAuth ${config.github.clientId ? 'configured' : 'not configured (GITHUB_CLIENT_ID/SECRET): connect with tokens (POST /connections)'}`,
+    );
+    line(
+      'info',
+      `collection service: ${config.contentsnare.apiUrl}; OAuth ${config.contentsnare.clientId ? 'configured' : 'not configured (CONTENTSNARE_CLIENT_ID/SECRET): no connection possible outside the sandbox'}`,
+    );
+    line(
+      'info',
+      `agent runtime: ${config.agentRuntimeUrl ?? 'AGENT_RUNTIME_URL not set: events are logged (npm run dev sends them to its inbox)'}`,
+    );
   }
 
   if (running && port !== undefined) {
     const answer = await callAdmin(`http://127.0.0.1:${port}`, platformKey(env), 'GET', '/connections', undefined, fetchImpl);
     if (answer.reachable && answer.status === 200) {
-      const connections = (answer.body as { connections?: Array<{ id: string; provider: string; accountLogin: string; authMethod: string; scopes?: string[] }> }).connections ?? [];
+      const connections =
+        (
+          answer.body as {
+            connections?: Array<{ id: string; provider: string; accountLogin: string; authMethod: string; scopes?: string[] }>;
+          }
+        ).connections ?? [];
       if (connections.length === 0) line('info', 'connections: none yet');
       for (const c of connections) {
         if (c.provider !== 'github') {
@@ -126,10 +153,19 @@ export async function runDoctor(deps: DoctorDeps): Promise<number> {
         // Classic tokens report scopes; fine-grained tokens and App tokens report none (their permissions are checked when used).
         const scopes = c.scopes ?? [];
         const hooks = scopes.some((s) => s === 'admin:repo_hook' || s === 'repo' || s === 'write:repo_hook');
-        if (scopes.length === 0) line('info', `connection ${c.id} (github, ${c.accountLogin}): no classic scopes reported (fine-grained or App token; needs "Webhooks: Read and write" to subscribe)`);
-        else line(hooks ? 'ok' : 'warn', `connection ${c.id} (github, ${c.accountLogin}): scopes ${scopes.join(', ')}${hooks ? '' : '; subscribing needs admin:repo_hook'}`);
+        if (scopes.length === 0)
+          line(
+            'info',
+            `connection ${c.id} (github, ${c.accountLogin}): no classic scopes reported (fine-grained or App token; needs "Webhooks: Read and write" to subscribe)`,
+          );
+        else
+          line(
+            hooks ? 'ok' : 'warn',
+            `connection ${c.id} (github, ${c.accountLogin}): scopes ${scopes.join(', ')}${hooks ? '' : '; subscribing needs admin:repo_hook'}`,
+          );
       }
-    } else if (answer.reachable) line('warn', `connections: the runtime answered ${answer.status} (set PLATFORM_API_KEY or DATA_DIR to read them)`);
+    } else if (answer.reachable)
+      line('warn', `connections: the runtime answered ${answer.status} (set PLATFORM_API_KEY or DATA_DIR to read them)`);
   }
 
   deps.out(failed ? 'Something needs fixing (FAIL lines above).' : 'All checks passed.');

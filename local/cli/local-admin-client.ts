@@ -35,12 +35,22 @@ function isRefused(e: unknown): boolean {
 }
 
 /** Calls an admin route of the running local runtime; `reachable: false` when none runs there. */
-export async function callAdmin(base: string, key: string | undefined, method: 'GET' | 'POST', path: string, body?: unknown, fetchImpl: typeof fetch = fetch): Promise<AdminAnswer> {
+export async function callAdmin(
+  base: string,
+  key: string | undefined,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  fetchImpl: typeof fetch = fetch,
+): Promise<AdminAnswer> {
   let res: Response;
   try {
     res = await fetchImpl(`${base}${path}`, {
       method,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (e) {

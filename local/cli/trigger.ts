@@ -64,7 +64,13 @@ function parseArgs(argv: readonly string[]): Args | string {
 }
 
 /** Polls the sandbox inbox until the sent event is there; the exit code. */
-async function waitForDelivery(base: string, key: string | undefined, result: SendExampleResult, args: Args, deps: TriggerDeps): Promise<number> {
+async function waitForDelivery(
+  base: string,
+  key: string | undefined,
+  result: SendExampleResult,
+  args: Args,
+  deps: TriggerDeps,
+): Promise<number> {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const now = deps.now ?? Date.now;
   const end = now() + args.timeoutSeconds * 1000;
@@ -72,7 +78,14 @@ async function waitForDelivery(base: string, key: string | undefined, result: Se
     result.kind === 'webhook' ? body.deliveryId === result.deliveryId : result.eventIds.includes(String(body.id));
   deps.out(`Waiting up to ${args.timeoutSeconds} s for the event at the sandbox inbox...`);
   for (;;) {
-    const answer = await callAdmin(base, key, 'GET', `/sandbox/inbox?subscriptionId=${encodeURIComponent(result.subscriptionId)}`, undefined, deps.fetch);
+    const answer = await callAdmin(
+      base,
+      key,
+      'GET',
+      `/sandbox/inbox?subscriptionId=${encodeURIComponent(result.subscriptionId)}`,
+      undefined,
+      deps.fetch,
+    );
     if (!answer.reachable) {
       deps.out(`The local runtime went away (${answer.reason}).`);
       return 1;
@@ -81,10 +94,14 @@ async function waitForDelivery(base: string, key: string | undefined, result: Se
       deps.out('--wait reads the sandbox inbox, which runs under `npm run dev` only; with your own AGENT_RUNTIME_URL, look there.');
       return 1;
     }
-    const events = (answer.body as { events?: Array<{ receivedAt?: string; signatureValid?: boolean; body?: { id?: unknown; deliveryId?: unknown } }> })?.events ?? [];
+    const events =
+      (answer.body as { events?: Array<{ receivedAt?: string; signatureValid?: boolean; body?: { id?: unknown; deliveryId?: unknown } }> })
+        ?.events ?? [];
     const hit = events.find((e) => e.body && matches(e.body));
     if (hit) {
-      deps.out(`Delivered: event ${String(hit.body?.id)} reached the agent runtime at ${hit.receivedAt} (signature ${hit.signatureValid ? 'valid' : 'INVALID'}).`);
+      deps.out(
+        `Delivered: event ${String(hit.body?.id)} reached the agent runtime at ${hit.receivedAt} (signature ${hit.signatureValid ? 'valid' : 'INVALID'}).`,
+      );
       deps.out(`  see it: curl -s ${base}/sandbox/inbox -H "Authorization: Bearer $PLATFORM_API_KEY"`);
       return 0;
     }
@@ -120,11 +137,13 @@ function report(result: SendExampleResult, out: (l: string) => void): void {
     const accepted = (result.intake.body as { accepted?: number })?.accepted;
     if (result.intake.status >= 300) return;
     if (accepted === 0) {
-      out('It mapped to no event for this subscription (check the subscription\'s filters and the connection\'s repositories).');
+      out("It mapped to no event for this subscription (check the subscription's filters and the connection's repositories).");
       return;
     }
   }
-  out('The event goes to AGENT_RUNTIME_URL within a second or two; without AGENT_RUNTIME_URL the runtime logs it as a line "trigger event ... (AGENT_RUNTIME_URL is not set, so it is only logged)".');
+  out(
+    'The event goes to AGENT_RUNTIME_URL within a second or two; without AGENT_RUNTIME_URL the runtime logs it as a line "trigger event ... (AGENT_RUNTIME_URL is not set, so it is only logged)".',
+  );
 }
 
 /** `npm run trigger`: asks the running local runtime to send an example delivery. Returns the exit code. */
@@ -136,10 +155,16 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
   }
   const base = localUrl(deps.env, args.url);
   const key = platformKey(deps.env);
-  const request = { trigger: args.trigger, ...(args.subscriptionId ? { subscriptionId: args.subscriptionId } : {}), ...(args.overrides.length > 0 ? { overrides: args.overrides } : {}) };
+  const request = {
+    trigger: args.trigger,
+    ...(args.subscriptionId ? { subscriptionId: args.subscriptionId } : {}),
+    ...(args.overrides.length > 0 ? { overrides: args.overrides } : {}),
+  };
   const answer = await callAdmin(base, key, 'POST', '/admin/trigger', request, deps.fetch);
   if (!answer.reachable) {
-    deps.out(`No local runtime at ${base} (${answer.reason}). Start it with \`npm run dev\` (or \`npm start\`; pass --url / set PORT), then run this again.`);
+    deps.out(
+      `No local runtime at ${base} (${answer.reason}). Start it with \`npm run dev\` (or \`npm start\`; pass --url / set PORT), then run this again.`,
+    );
     return 1;
   }
   if (answer.status === 404 && /No subscription to/.test(errorText(answer.body))) {
@@ -148,7 +173,7 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
   }
   if (answer.status !== 200) {
     deps.out(`The local runtime answered ${answer.status}: ${errorText(answer.body)}`);
-    if (answer.status === 401) deps.out('Set PLATFORM_API_KEY, or DATA_DIR to the runtime\'s data dir (its key is in local-secrets.json).');
+    if (answer.status === 401) deps.out("Set PLATFORM_API_KEY, or DATA_DIR to the runtime's data dir (its key is in local-secrets.json).");
     return 1;
   }
   const result = answer.body as SendExampleResult;

@@ -77,7 +77,13 @@ export async function recentEventViews(ctx: AppContext, queues: LocalQueues, rec
   const views = new Map<string, EventView>();
   for (const r of recent.list()) {
     const payload = parseEvent(r.body);
-    views.set(r.eventId, { eventId: r.eventId, queuedAt: r.queuedAt, status: 'finished', ...(r.replayOf ? { replayOf: r.replayOf } : {}), ...(payload ? { payload } : {}) });
+    views.set(r.eventId, {
+      eventId: r.eventId,
+      queuedAt: r.queuedAt,
+      status: 'finished',
+      ...(r.replayOf ? { replayOf: r.replayOf } : {}),
+      ...(payload ? { payload } : {}),
+    });
   }
   const place = async (body: string, sentAt: number, status: DeliveryStatus, extra: Partial<EventView>) => {
     const event = await eventOfMessage(ctx, body);
@@ -85,8 +91,10 @@ export async function recentEventViews(ctx: AppContext, queues: LocalQueues, rec
     const view = views.get(event.id) ?? { eventId: event.id, queuedAt: sentAt, status, payload: event };
     views.set(event.id, { ...view, ...extra, status, payload: view.payload ?? event });
   };
-  for (const m of queues.queue.peek(1000)) await place(m.body, m.sentAt, m.receiveCount > 0 ? 'retrying' : 'queued', { attempts: m.receiveCount });
-  for (const m of queues.dlq.peek(shownDeadLetters)) await place(m.body, m.sentAt, 'dead_lettered', { deadLetterId: m.id, attempts: m.receiveCount });
+  for (const m of queues.queue.peek(1000))
+    await place(m.body, m.sentAt, m.receiveCount > 0 ? 'retrying' : 'queued', { attempts: m.receiveCount });
+  for (const m of queues.dlq.peek(shownDeadLetters))
+    await place(m.body, m.sentAt, 'dead_lettered', { deadLetterId: m.id, attempts: m.receiveCount });
   const list = [...views.values()].sort((a, b) => (b.queuedAt ?? 0) - (a.queuedAt ?? 0)).slice(0, shownEvents);
   for (const v of list) {
     if (v.status !== 'finished' && v.status !== 'retrying') continue;
@@ -136,7 +144,8 @@ export async function consoleData(ctx: AppContext, queues: LocalQueues, recent: 
 export async function replayEvent(ctx: AppContext, queues: LocalQueues, recent: RecentEvents, eventId: string): Promise<string> {
   const found = (await recentEventViews(ctx, queues, recent)).find((e) => e.eventId === eventId) ?? undefined;
   const original = found?.payload ?? parseEvent(recent.get(eventId)?.body);
-  if (!original) throw new AppError('not_found', `No recent event ${eventId} with its payload; only events this runtime queued lately can be replayed`);
+  if (!original)
+    throw new AppError('not_found', `No recent event ${eventId} with its payload; only events this runtime queued lately can be replayed`);
   const replay: TriggerEvent = { ...original, id: `evt_replay_${randomBytes(12).toString('hex')}` };
   recent.replaying(replay.id, original.id);
   await enqueueEvents(ctx, [replay]);

@@ -77,7 +77,12 @@ export class RecentEvents {
     if (previous) this.drop(eventId, previous);
     const replayOf = this.replays.get(eventId) ?? previous?.replayOf;
     this.replays.delete(eventId);
-    const entry: RecentEvent = { eventId, queuedAt: this.clock.now(), ...(body !== undefined ? { body } : {}), ...(replayOf ? { replayOf } : {}) };
+    const entry: RecentEvent = {
+      eventId,
+      queuedAt: this.clock.now(),
+      ...(body !== undefined ? { body } : {}),
+      ...(replayOf ? { replayOf } : {}),
+    };
     this.events.set(eventId, entry);
     this.bytes += body?.length ?? 0;
     for (const [id, e] of this.events) {

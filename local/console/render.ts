@@ -41,7 +41,10 @@ export function loginPage(nonce: string, error?: string): string {
 
 const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${h(csrf)}">`;
 const badge = (status: string, label = status.replace(/_/g, ' ')) => `<span class="badge s-${h(status)}">${h(label)}</span>`;
-const time = (ms: number | undefined) => (ms === undefined ? '' : `<time datetime="${h(new Date(ms).toISOString())}">${h(new Date(ms).toISOString().replace('T', ' ').slice(0, 19))}</time>`);
+const time = (ms: number | undefined) =>
+  ms === undefined
+    ? ''
+    : `<time datetime="${h(new Date(ms).toISOString())}">${h(new Date(ms).toISOString().replace('T', ' ').slice(0, 19))}</time>`;
 
 function connectionsSection(list: Connection[]): string {
   const rows = list
@@ -52,7 +55,9 @@ function connectionsSection(list: Connection[]): string {
     )
     .join('');
   return `<section id="connections"><h2>Connections <small>${list.length}</small></h2>${
-    list.length ? `<table><tr><th>id</th><th>service</th><th>account</th><th>label</th><th>auth</th><th>state</th><th>repositories</th></tr>${rows}</table>` : '<p class="muted">No connections yet: POST /connections or the OAuth flow.</p>'
+    list.length
+      ? `<table><tr><th>id</th><th>service</th><th>account</th><th>label</th><th>auth</th><th>state</th><th>repositories</th></tr>${rows}</table>`
+      : '<p class="muted">No connections yet: POST /connections or the OAuth flow.</p>'
   }</section>`;
 }
 
@@ -69,16 +74,23 @@ function subscriptionsSection(list: SubscriptionView[]): string {
     })
     .join('');
   return `<section id="subscriptions"><h2>Subscriptions <small>${list.length}</small></h2>${
-    list.length ? `<table><tr><th>id</th><th>trigger</th><th>agent</th><th>target</th><th>delivery</th><th>last event</th></tr>${rows}</table>` : '<p class="muted">No subscriptions yet: POST /subscriptions.</p>'
+    list.length
+      ? `<table><tr><th>id</th><th>trigger</th><th>agent</th><th>target</th><th>delivery</th><th>last event</th></tr>${rows}</table>`
+      : '<p class="muted">No subscriptions yet: POST /subscriptions.</p>'
   }</section>`;
 }
 
 function eventRow(e: EventView, csrf: string): string {
-  const status = e.status === 'retrying' || e.status === 'dead_lettered' ? badge(e.status, `${e.status.replace(/_/g, ' ')} (${e.attempts ?? 0} tries)`) : badge(e.status);
+  const status =
+    e.status === 'retrying' || e.status === 'dead_lettered'
+      ? badge(e.status, `${e.status.replace(/_/g, ' ')} (${e.attempts ?? 0} tries)`)
+      : badge(e.status);
   const replay = e.payload
     ? `<form class="inline replay" method="post" action="/console/events/${encodeURIComponent(e.eventId)}/replay">${csrfField(csrf)}<button type="submit">Replay</button></form>`
     : '';
-  const payload = e.payload ? `<details><summary>payload</summary><pre class="payload">${h(JSON.stringify(e.payload, null, 2))}</pre></details>` : '<span class="muted">payload not kept</span>';
+  const payload = e.payload
+    ? `<details><summary>payload</summary><pre class="payload">${h(JSON.stringify(e.payload, null, 2))}</pre></details>`
+    : '<span class="muted">payload not kept</span>';
   return (
     `<tr data-event="${h(e.eventId)}"><td>${time(e.queuedAt)}</td><td>${h(e.trigger ?? '')}</td><td><code>${h(e.subscriptionId ?? '')}</code><br><small>${h(e.agentId ?? '')}</small></td>` +
     `<td><code>${h(e.eventId)}</code>${e.replayOf ? `<br><small>replay of <code>${h(e.replayOf)}</code></small>` : ''}<br><small>delivery ${h(e.deliveryId ?? '')}</small></td><td class="status">${status}</td><td>${replay}</td></tr>` +
@@ -87,7 +99,9 @@ function eventRow(e: EventView, csrf: string): string {
 }
 
 function eventsSection(data: ConsoleData, csrf: string): string {
-  const where = data.agentRuntimeUrl ? `to <code>${h(data.agentRuntimeUrl)}</code>` : '<span class="muted">AGENT_RUNTIME_URL is not set: events are only logged</span>';
+  const where = data.agentRuntimeUrl
+    ? `to <code>${h(data.agentRuntimeUrl)}</code>`
+    : '<span class="muted">AGENT_RUNTIME_URL is not set: events are only logged</span>';
   return `<section id="events"><h2>Recent trigger events <small>${data.events.length}, delivered ${where}</small></h2>${
     data.events.length
       ? `<table><tr><th>queued</th><th>trigger</th><th>subscription / agent</th><th>event</th><th>delivery</th><th></th></tr>${data.events.map((e) => eventRow(e, csrf)).join('')}</table>`
@@ -107,7 +121,9 @@ function deadLettersSection(data: ConsoleData, csrf: string): string {
     ? `<form class="inline" id="redrive-all" method="post" action="/console/dlq/redrive" data-confirm="Send every dead letter back to the queue?">${csrfField(csrf)}<button type="submit">Redrive all</button></form>`
     : '';
   return `<section id="dlq"><h2>Dead-letter queue <small>${data.deadLetterDepth}</small> ${all}</h2>${
-    rows ? `<table><tr><th>message</th><th>trigger</th><th>event</th><th>subscription</th><th>tries</th><th>first sent</th><th></th><th></th></tr>${rows}</table>` : '<p class="muted">Empty.</p>'
+    rows
+      ? `<table><tr><th>message</th><th>trigger</th><th>event</th><th>subscription</th><th>tries</th><th>first sent</th><th></th><th></th></tr>${rows}</table>`
+      : '<p class="muted">Empty.</p>'
   }</section>`;
 }
 
@@ -137,7 +153,11 @@ function fieldHtml(f: FormField, form: URLSearchParams | undefined): string {
     default:
       control = `<input type="text" id="${h(id)}" name="${h(name)}" value="${h(value)}"${req}>`;
   }
-  const hint = [f.description, f.defaultValue !== undefined ? `default ${JSON.stringify(f.defaultValue)}` : undefined, f.kind === 'scalar' ? (f.types ?? []).join(' or ') : undefined]
+  const hint = [
+    f.description,
+    f.defaultValue !== undefined ? `default ${JSON.stringify(f.defaultValue)}` : undefined,
+    f.kind === 'scalar' ? (f.types ?? []).join(' or ') : undefined,
+  ]
     .filter(Boolean)
     .join('; ');
   return `<div class="field"><label for="${h(id)}">${h(f.name)}${f.required ? ' *' : ''}</label>${control}${hint ? `<small>${h(hint)}</small>` : ''}</div>`;
@@ -147,7 +167,10 @@ function toolsSection(data: ConsoleData, options: PageOptions): string {
   const byProvider = new Map<string, CatalogEntry[]>();
   for (const t of options.tools) byProvider.set(t.provider, [...(byProvider.get(t.provider) ?? []), t]);
   const optionsHtml = [...byProvider]
-    .map(([p, list]) => `<optgroup label="${h(p)}">${list.map((t) => `<option value="${h(t.id)}"${t.id === options.selectedTool ? ' selected' : ''}>${h(t.id)}</option>`).join('')}</optgroup>`)
+    .map(
+      ([p, list]) =>
+        `<optgroup label="${h(p)}">${list.map((t) => `<option value="${h(t.id)}"${t.id === options.selectedTool ? ' selected' : ''}>${h(t.id)}</option>`).join('')}</optgroup>`,
+    )
     .join('');
   const picker = `<form method="get" action="/#tools" id="tool-picker"><select id="tool-pick" name="tool"><option value="">Choose a tool step</option>${optionsHtml}</select> <button type="submit">Open</button></form>`;
   const tool = options.tools.find((t) => t.id === options.selectedTool);
@@ -156,11 +179,16 @@ function toolsSection(data: ConsoleData, options: PageOptions): string {
     const connections = data.connections.filter((c) => c.provider === tool.provider);
     const chosen = options.toolForm?.get('connectionId');
     const picker2 = `<div class="field"><label for="f-connection">connection *</label><select id="f-connection" name="connectionId" required>${connections
-      .map((c) => `<option value="${h(c.id)}"${c.id === chosen ? ' selected' : ''}>${h(`${c.accountLogin}${c.label ? ` (${c.label})` : ''} - ${c.id}`)}</option>`)
+      .map(
+        (c) =>
+          `<option value="${h(c.id)}"${c.id === chosen ? ' selected' : ''}>${h(`${c.accountLogin}${c.label ? ` (${c.label})` : ''} - ${c.id}`)}</option>`,
+      )
       .join('')}</select>${connections.length ? '' : `<small class="bad">No ${h(tool.provider)} connection yet.</small>`}</div>`;
     form =
       `<h3>${h(tool.title)} <small class="muted"><code>${h(tool.id)}</code>${tool.destructive ? ' (changes things; accepts dryRun)' : ''}</small></h3><p>${h(tool.description)}</p>` +
-      `<form method="post" action="/console/tools/${encodeURIComponent(tool.id)}#tool-result" id="tool-form">${csrfField(options.csrf)}${picker2}${formFields(tool.inputSchema)
+      `<form method="post" action="/console/tools/${encodeURIComponent(tool.id)}#tool-result" id="tool-form">${csrfField(options.csrf)}${picker2}${formFields(
+        tool.inputSchema,
+      )
         .map((f) => fieldHtml(f, options.toolForm))
         .join('')}<button class="primary" type="submit">Run</button></form>`;
   }

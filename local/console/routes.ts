@@ -46,19 +46,26 @@ function html(status: number, body: string, nonce: string, extra: Record<string,
   };
 }
 
-const see = (location: string, extra: Record<string, string> = {}): HttpResponse => ({ status: 303, headers: { location, ...extra }, body: '' });
+const see = (location: string, extra: Record<string, string> = {}): HttpResponse => ({
+  status: 303,
+  headers: { location, ...extra },
+  body: '',
+});
 const nonce = () => randomBytes(18).toString('base64url');
 const idSchema = z.string().min(1).max(128);
 
 function form(req: RouteRequest): URLSearchParams {
   const type = req.headers['content-type'] ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded')) {
-    throw new AppError('invalid_input', 'Console forms post application/x-www-form-urlencoded', { fields: [{ field: '(body)', message: 'expected a form' }] });
+    throw new AppError('invalid_input', 'Console forms post application/x-www-form-urlencoded', {
+      fields: [{ field: '(body)', message: 'expected a form' }],
+    });
   }
   return new URLSearchParams(req.body.toString('utf8'));
 }
 
-const forbidden = () => errorResponse(new AppError('forbidden', 'Cross-site request, or a missing or wrong CSRF token: use the console page itself'));
+const forbidden = () =>
+  errorResponse(new AppError('forbidden', 'Cross-site request, or a missing or wrong CSRF token: use the console page itself'));
 
 export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents): Route[] {
   const sessions = new ConsoleSessions(ctx.clock);
@@ -68,13 +75,21 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
 
   const unauthorized = (req: RouteRequest, error?: string): HttpResponse => {
     if (!prefersHtml(req.headers.accept)) {
-      return errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>), or sign in on the console page'));
+      return errorResponse(
+        new AppError(
+          'unauthorized',
+          'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>), or sign in on the console page',
+        ),
+      );
     }
     const n = nonce();
     return html(401, loginPage(n, error), n);
   };
 
-  const page = async (caller: Exclude<Caller, { kind: 'anonymous' }>, extra: { selectedTool?: string; toolResult?: ToolResult; toolForm?: URLSearchParams; notice?: string; status?: number }) => {
+  const page = async (
+    caller: Exclude<Caller, { kind: 'anonymous' }>,
+    extra: { selectedTool?: string; toolResult?: ToolResult; toolForm?: URLSearchParams; notice?: string; status?: number },
+  ) => {
     const n = nonce();
     // A Bearer caller has no session: its forms carry no token and act through the Bearer header alone.
     const csrf = caller.kind === 'session' ? caller.session.csrf : '';
@@ -83,20 +98,24 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
   };
 
   /** A state-changing action: signed in (session + CSRF token, or Bearer) and same-origin. */
-  const action = (run: (req: RouteRequest, caller: Exclude<Caller, { kind: 'anonymous' }>, fields: URLSearchParams) => Promise<HttpResponse>) => async (req: RouteRequest) => {
-    const caller = await identify(req, sessions, ctx.platformApiKey);
-    if (caller.kind === 'anonymous') return unauthorized(req);
-    const fields = form(req);
-    if (!mayAct(caller, req, publicUrl, fields.get('csrf') ?? undefined)) return forbidden();
-    try {
-      return await run(req, caller, fields);
-    } catch (e) {
-      if (!(e instanceof AppError)) ctx.logger.error('console action failed', { path: req.path, error: e });
-      return toErrorResponse(e);
-    }
-  };
+  const action =
+    (run: (req: RouteRequest, caller: Exclude<Caller, { kind: 'anonymous' }>, fields: URLSearchParams) => Promise<HttpResponse>) =>
+    async (req: RouteRequest) => {
+      const caller = await identify(req, sessions, ctx.platformApiKey);
+      if (caller.kind === 'anonymous') return unauthorized(req);
+      const fields = form(req);
+      if (!mayAct(caller, req, publicUrl, fields.get('csrf') ?? undefined)) return forbidden();
+      try {
+        return await run(req, caller, fields);
+      } catch (e) {
+        if (!(e instanceof AppError)) ctx.logger.error('console action failed', { path: req.path, error: e });
+        return toErrorResponse(e);
+      }
+    };
 
-  const asset = (body: string, type: string): Route['handle'] => async () => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8` }, body });
+  const asset =
+    (body: string, type: string): Route['handle'] =>
+    async () => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8` }, body });
 
   return [
     { method: 'GET', pattern: '/console/console.js', auth: 'none', handle: asset(consoleScript, 'text/javascript') },
@@ -109,7 +128,10 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
         const caller = await identify(req, sessions, ctx.platformApiKey);
         if (caller.kind === 'anonymous') return unauthorized(req);
         const tool = req.query.get('tool') ?? undefined;
-        return page(caller, { ...(tool ? { selectedTool: tool } : {}), ...(req.query.get('done') ? { notice: req.query.get('done') ?? '' } : {}) });
+        return page(caller, {
+          ...(tool ? { selectedTool: tool } : {}),
+          ...(req.query.get('done') ? { notice: req.query.get('done') ?? '' } : {}),
+        });
       },
     },
     {

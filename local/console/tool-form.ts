@@ -29,7 +29,8 @@ function kindOf(s: JsonSchema): Pick<FormField, 'kind' | 'options' | 'types'> {
   if (s.type === 'array' && (s.items as JsonSchema | undefined)?.type === 'string') return { kind: 'string_list' };
   const anyOf = s.anyOf as JsonSchema[] | undefined;
   const scalar = ['string', 'integer', 'number', 'boolean', 'null'];
-  if (anyOf?.every((a) => typeof a.type === 'string' && scalar.includes(a.type))) return { kind: 'scalar', types: anyOf.map((a) => a.type as string) };
+  if (anyOf?.every((a) => typeof a.type === 'string' && scalar.includes(a.type)))
+    return { kind: 'scalar', types: anyOf.map((a) => a.type as string) };
   return { kind: 'json' };
 }
 
@@ -80,7 +81,10 @@ export function inputFromForm(fields: readonly FormField[], form: URLSearchParam
         input[f.name] = text === 'true' ? true : text === 'false' ? false : text;
         break;
       case 'string_list':
-        input[f.name] = text.split(/[,\n]/).map((s) => s.trim()).filter((s) => s !== '');
+        input[f.name] = text
+          .split(/[,\n]/)
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
         break;
       case 'scalar': {
         let value: unknown = text;

@@ -46,8 +46,16 @@ const sources: Record<Exclude<TriggerName, 'new_gist' | 'new_watcher'>, { event:
     },
     note: 'from the `pull_request_review.submitted` example, changed to an approval with a body (review.state, review.body)',
   },
-  new_commit: { event: 'push', payload: () => find('push', undefined, 4), note: '@octokit/webhooks-examples, api.github.com, the fifth `push` example (one commit to a branch), trimmed' },
-  new_push: { event: 'push', payload: () => find('push', undefined, 4), note: '@octokit/webhooks-examples, api.github.com, the fifth `push` example (one commit to a branch), trimmed' },
+  new_commit: {
+    event: 'push',
+    payload: () => find('push', undefined, 4),
+    note: '@octokit/webhooks-examples, api.github.com, the fifth `push` example (one commit to a branch), trimmed',
+  },
+  new_push: {
+    event: 'push',
+    payload: () => find('push', undefined, 4),
+    note: '@octokit/webhooks-examples, api.github.com, the fifth `push` example (one commit to a branch), trimmed',
+  },
   new_branch: {
     event: 'create',
     // The examples only create tags: changed ref_type and ref.
@@ -74,7 +82,22 @@ const sources: Record<Exclude<TriggerName, 'new_gist' | 'new_watcher'>, { event:
 };
 
 const userKeys = ['login', 'id', 'node_id', 'type', 'html_url'];
-const repoKeys = ['id', 'node_id', 'name', 'full_name', 'private', 'owner', 'html_url', 'description', 'fork', 'default_branch', 'visibility', 'created_at', 'updated_at', 'pushed_at'];
+const repoKeys = [
+  'id',
+  'node_id',
+  'name',
+  'full_name',
+  'private',
+  'owner',
+  'html_url',
+  'description',
+  'fork',
+  'default_branch',
+  'visibility',
+  'created_at',
+  'updated_at',
+  'pushed_at',
+];
 
 function pick(o: Json, keys: string[]): Json {
   return Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
@@ -103,9 +126,20 @@ for (const name of triggerNames) {
   if (name === 'new_gist' || name === 'new_watcher') continue;
   const source = sources[name];
   const payload = trim(source.payload()) as Json;
-  const mapped = mapDelivery({ event: source.event, payload: JSON.parse(JSON.stringify(payload).replaceAll('{accountLogin}', 'octocat')), accountLogin: 'octocat' });
+  const mapped = mapDelivery({
+    event: source.event,
+    payload: JSON.parse(JSON.stringify(payload).replaceAll('{accountLogin}', 'octocat')),
+    accountLogin: 'octocat',
+  });
   if (!mapped.some((m) => m.trigger === `github.${name}`)) throw new Error(`${name}: the trimmed example no longer maps to its trigger`);
-  const doc = { trigger: `github.${name}`, event: source.event, source: source.note ?? `@octokit/webhooks-examples, api.github.com, first \`${source.event}${payload.action ? `.${String(payload.action)}` : ''}\` example, trimmed`, payload };
+  const doc = {
+    trigger: `github.${name}`,
+    event: source.event,
+    source:
+      source.note ??
+      `@octokit/webhooks-examples, api.github.com, first \`${source.event}${payload.action ? `.${String(payload.action)}` : ''}\` example, trimmed`,
+    payload,
+  };
   writeFileSync(join(here, `${name}.json`), `${JSON.stringify(doc, null, 2)}\n`);
 }
 process.stdout.write('examples written\n');

@@ -38,7 +38,10 @@ export interface FakeServer {
  * `handler`. Use it as the code host or the collection service in tests: assert on
  * `requests` (what was sent), never on module mocks.
  */
-export async function startFakeHttp(handler: FakeHandler = () => ({ status: 200, body: {} }), options: { port?: number; record?: boolean } = {}): Promise<FakeServer> {
+export async function startFakeHttp(
+  handler: FakeHandler = () => ({ status: 200, body: {} }),
+  options: { port?: number; record?: boolean } = {},
+): Promise<FakeServer> {
   let current = handler;
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {

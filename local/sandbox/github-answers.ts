@@ -13,16 +13,26 @@ export const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 export function defaultAnswers(base: () => string): Record<string, OperationResponder> {
   const body = (r: MatchedRequest) => (r.json ?? {}) as Record<string, unknown>;
   return {
-    'repos/get': (r) => ({ body: { id: 1, name: r.params.repo, full_name: `${r.params.owner}/${r.params.repo}`, default_branch: 'trunk' } }),
+    'repos/get': (r) => ({
+      body: { id: 1, name: r.params.repo, full_name: `${r.params.owner}/${r.params.repo}`, default_branch: 'trunk' },
+    }),
     'repos/create-for-authenticated-user': (r) => ({ status: 201, body: { id: 2, full_name: `octocat/${String(body(r).name)}` } }),
     'repos/create-in-org': (r) => ({ status: 201, body: { id: 3, full_name: `${r.params.org}/${String(body(r).name)}` } }),
-    'repos/get-content': (r) => ({ body: { type: 'file', name: r.params.path, path: r.params.path, sha: sha('b'), encoding: 'base64', content: b64('hello\n') } }),
+    'repos/get-content': (r) => ({
+      body: { type: 'file', name: r.params.path, path: r.params.path, sha: sha('b'), encoding: 'base64', content: b64('hello\n') },
+    }),
     'activity/star-repo-for-authenticated-user': () => ({ status: 204 }),
     'git/get-ref': (r) => ({ body: { ref: `refs/${r.params.ref}`, object: { sha: sha('a'), type: 'commit' } } }),
-    'git/create-ref': (r) => ({ status: 201, body: { ref: body(r).ref, url: `${base()}/x`, object: { sha: body(r).sha, type: 'commit' } } }),
+    'git/create-ref': (r) => ({
+      status: 201,
+      body: { ref: body(r).ref, url: `${base()}/x`, object: { sha: body(r).sha, type: 'commit' } },
+    }),
     'repos/get-commit': (r) => ({ body: { sha: sha('c'), commit: { message: `commit ${r.params.ref}` } } }),
     'repos/list-commits': () => ({ body: [{ sha: sha('c') }] }),
-    'repos/create-or-update-file-contents': (r) => ({ status: 201, body: { content: { path: r.params.path, sha: sha('d') }, commit: { sha: sha('e'), message: body(r).message } } }),
+    'repos/create-or-update-file-contents': (r) => ({
+      status: 201,
+      body: { content: { path: r.params.path, sha: sha('d') }, commit: { sha: sha('e'), message: body(r).message } },
+    }),
     'issues/create': (r) => ({ status: 201, body: { number: 7, title: body(r).title } }),
     'issues/create-comment': (r) => ({ status: 201, body: { id: 9, body: body(r).body } }),
     'issues/update': (r) => ({ body: { number: Number(r.params.issue_number), ...body(r) } }),
@@ -44,8 +54,18 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     'actions/enable-workflow': () => ({ status: 204 }),
     'actions/disable-workflow': () => ({ status: 204 }),
     'actions/get-workflow-run': (r) => ({ body: { id: Number(r.params.run_id), status: 'completed', conclusion: 'timed_out' } }),
-    'actions/list-workflow-runs-for-repo': () => ({ body: { total_count: 2, workflow_runs: [{ id: 1, status: 'completed', conclusion: 'success' }, { id: 2, status: 'in_progress', conclusion: null }] } }),
-    'actions/list-workflow-runs': () => ({ body: { total_count: 1, workflow_runs: [{ id: 3, status: 'completed', conclusion: 'cancelled' }] } }),
+    'actions/list-workflow-runs-for-repo': () => ({
+      body: {
+        total_count: 2,
+        workflow_runs: [
+          { id: 1, status: 'completed', conclusion: 'success' },
+          { id: 2, status: 'in_progress', conclusion: null },
+        ],
+      },
+    }),
+    'actions/list-workflow-runs': () => ({
+      body: { total_count: 1, workflow_runs: [{ id: 3, status: 'completed', conclusion: 'cancelled' }] },
+    }),
     'gists/create': () => ({ status: 201, body: { id: 'abc123' } }),
     'gists/update': (r) => ({ body: { id: r.params.gist_id } }),
     'gists/get': (r) => ({ body: { id: r.params.gist_id, description: 'as it is' } }),
@@ -61,7 +81,19 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
             data: {
               node: {
                 id: 'PVT_project1',
-                fields: { nodes: [{}, { id: 'PVTSSF_status', name: 'Status', options: [{ id: 'opt_todo', name: 'Todo' }, { id: 'opt_doing', name: 'In Progress' }] }] },
+                fields: {
+                  nodes: [
+                    {},
+                    {
+                      id: 'PVTSSF_status',
+                      name: 'Status',
+                      options: [
+                        { id: 'opt_todo', name: 'Todo' },
+                        { id: 'opt_doing', name: 'In Progress' },
+                      ],
+                    },
+                  ],
+                },
               },
             },
           },
@@ -71,4 +103,3 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     },
   };
 }
-

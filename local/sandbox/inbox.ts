@@ -35,7 +35,10 @@ export class SandboxInbox {
   list(filter: { trigger?: string; subscriptionId?: string } = {}): InboxEntry[] {
     return this.entries.filter((e) => {
       const b = e.body as { trigger?: unknown; subscriptionId?: unknown } | undefined;
-      return (filter.trigger === undefined || b?.trigger === filter.trigger) && (filter.subscriptionId === undefined || b?.subscriptionId === filter.subscriptionId);
+      return (
+        (filter.trigger === undefined || b?.trigger === filter.trigger) &&
+        (filter.subscriptionId === undefined || b?.subscriptionId === filter.subscriptionId)
+      );
     });
   }
 
@@ -72,7 +75,10 @@ export class SandboxInbox {
         pattern: '/sandbox/inbox',
         auth: 'platform',
         handle: async (req) => {
-          const events = this.list({ trigger: req.query.get('trigger') ?? undefined, subscriptionId: req.query.get('subscriptionId') ?? undefined });
+          const events = this.list({
+            trigger: req.query.get('trigger') ?? undefined,
+            subscriptionId: req.query.get('subscriptionId') ?? undefined,
+          });
           return json(200, { count: events.length, events });
         },
       },

@@ -24,7 +24,9 @@ interface OpenApiOperation {
   };
 }
 
-const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('./github-openapi-ops.json', import.meta.url)), 'utf8')) as { operations: OpenApiOperation[] };
+const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('./github-openapi-ops.json', import.meta.url)), 'utf8')) as {
+  operations: OpenApiOperation[];
+};
 
 interface Compiled {
   op: OpenApiOperation;
@@ -78,14 +80,13 @@ export function checkAgainstOpenApi(req: RecordedRequest, basePath = ''): { prob
     const problems: string[] = [];
     if (req.method !== 'POST') problems.push(`${label}: GraphQL takes POST`);
     if (typeof body?.query !== 'string') problems.push(`${label}: GraphQL body needs a query string`);
-    for (const k of Object.keys(body ?? {})) if (k !== 'query' && k !== 'variables' && k !== 'operationName') problems.push(`${label}: unknown GraphQL body field ${k}`);
+    for (const k of Object.keys(body ?? {}))
+      if (k !== 'query' && k !== 'variables' && k !== 'operationName') problems.push(`${label}: unknown GraphQL body field ${k}`);
     return { problems, match: { ...req, operationId: 'graphql', params: {} } };
   }
   if (!req.path.startsWith(basePath)) return { problems: [`${label}: outside the API base ${basePath}`] };
   const path = req.path.slice(basePath.length) || '/';
-  const candidates = compiled
-    .filter((c) => c.op.method === req.method && c.pattern.test(path))
-    .sort((a, b) => b.weight - a.weight);
+  const candidates = compiled.filter((c) => c.op.method === req.method && c.pattern.test(path)).sort((a, b) => b.weight - a.weight);
   const found = candidates[0];
   if (!found) return { problems: [`${label}: no documented operation ${req.method} ${path}`] };
   const { op } = found;
@@ -100,7 +101,8 @@ export function checkAgainstOpenApi(req: RecordedRequest, basePath = ''): { prob
   for (const name of new Set(req.query.keys())) {
     if (!queryParams.some((p) => p.name === name)) problems.push(`${op.operationId}: undeclared query parameter ${name}`);
   }
-  for (const p of queryParams) if (p.required && !req.query.has(p.name)) problems.push(`${op.operationId}: missing required query parameter ${p.name}`);
+  for (const p of queryParams)
+    if (p.required && !req.query.has(p.name)) problems.push(`${op.operationId}: missing required query parameter ${p.name}`);
 
   const hasBody = req.body.length > 0;
   if (!op.body) {
@@ -118,8 +120,10 @@ export function checkAgainstOpenApi(req: RecordedRequest, basePath = ''): { prob
         if (!op.body.additionalProperties) problems.push(`${op.operationId}: unknown body field ${name}`);
         continue;
       }
-      if (!typeAllowed(value, prop.types)) problems.push(`${op.operationId}: body field ${name} is ${jsonType(value)}, expected ${prop.types.join('|')}`);
-      if (prop.enum && !prop.enum.includes(value)) problems.push(`${op.operationId}: body field ${name} = ${JSON.stringify(value)} is not one of ${JSON.stringify(prop.enum)}`);
+      if (!typeAllowed(value, prop.types))
+        problems.push(`${op.operationId}: body field ${name} is ${jsonType(value)}, expected ${prop.types.join('|')}`);
+      if (prop.enum && !prop.enum.includes(value))
+        problems.push(`${op.operationId}: body field ${name} = ${JSON.stringify(value)} is not one of ${JSON.stringify(prop.enum)}`);
     }
   }
   return { problems, match: { ...req, operationId: op.operationId, params } };

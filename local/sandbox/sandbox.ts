@@ -55,7 +55,8 @@ export async function startSandbox(): Promise<Sandbox> {
     const { problems, match } = checkAgainstOpenApi(req);
     if (!match) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     // What the real service says of a malformed request: 422 with the reasons.
-    if (problems.length > 0) return { status: 422, body: { message: 'Validation Failed', errors: problems.map((message) => ({ code: 'invalid', message })) } };
+    if (problems.length > 0)
+      return { status: 422, body: { message: 'Validation Failed', errors: problems.map((message) => ({ code: 'invalid', message })) } };
     const answer = answers[match.operationId];
     return answer ? answer(match) : { status: 200, body: {} };
   };

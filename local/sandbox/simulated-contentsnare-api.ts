@@ -132,7 +132,18 @@ export const fakeSnareSeed = {
   ],
   folders: [{ id: 'fol_1', name: 'Clients 2026' }],
   communicationTemplates: [{ id: 'com_1', name: 'Standard reminders', description: 'Every 3 days until done' }],
-  teamMembers: [{ id: 'usr_1', full_name: 'Olivia Owner', email: 'olivia@agency.example', phone: null, avatar: null, company_name: 'Agency', role: 'admin', active: true }],
+  teamMembers: [
+    {
+      id: 'usr_1',
+      full_name: 'Olivia Owner',
+      email: 'olivia@agency.example',
+      phone: null,
+      avatar: null,
+      company_name: 'Agency',
+      role: 'admin',
+      active: true,
+    },
+  ],
 };
 
 /** The documented `GET /me` answer: the reference lists only `full_name`. */
@@ -200,7 +211,8 @@ export class FakeSnareApi {
 
   handle(method: string, apiPath: string, query: URLSearchParams, body: unknown, token: string): Answer {
     const { key, id } = FakeSnareApi.template(method, apiPath);
-    const documented = key in queries || key in bodies || unsimulated.has(key) || key === 'DELETE /clients/{id}' || key === 'DELETE /requests/{id}';
+    const documented =
+      key in queries || key in bodies || unsimulated.has(key) || key === 'DELETE /clients/{id}' || key === 'DELETE /requests/{id}';
     if (!documented) {
       this.problem(`${method} ${apiPath}: not an endpoint of the partner API reference`);
       return { status: 404, body: { errors: ['Not found'] } };
@@ -313,7 +325,13 @@ export class FakeSnareApi {
     if (!q) return all;
     const by = query.getAll('q_by[]');
     const fields = by.length > 0 ? by : defaults;
-    return all.filter((r) => fields.some((f) => String(r[f] ?? '').toLowerCase().includes(q)));
+    return all.filter((r) =>
+      fields.some((f) =>
+        String(r[f] ?? '')
+          .toLowerCase()
+          .includes(q),
+      ),
+    );
   }
 
   // ---- clients ---------------------------------------------------------------------------
@@ -399,7 +417,8 @@ export class FakeSnareApi {
     // required. The stricter reading, so a client that forgets it fails here.
     if (blank(input.client_email)) errors.push("Client email can't be blank");
     const existing = blank(input.client_email) ? undefined : this.clientByEmail(String(input.client_email));
-    if (!blank(input.client_email) && !existing && blank(input.client_full_name)) errors.push('client_full_name is required for a new client');
+    if (!blank(input.client_email) && !existing && blank(input.client_full_name))
+      errors.push('client_full_name is required for a new client');
     const usesPages = input.pages_data !== undefined;
     const byId = !blank(input.request_template_id);
     const byName = !blank(input.request_template_name);
@@ -407,7 +426,9 @@ export class FakeSnareApi {
     if (!usesPages) {
       if (byId === byName) errors.push('Set request_template_id or request_template_name (one of them)');
       else {
-        template = fakeSnareSeed.requestTemplates.find((t) => (byId ? t.id === input.request_template_id : t.name === input.request_template_name));
+        template = fakeSnareSeed.requestTemplates.find((t) =>
+          byId ? t.id === input.request_template_id : t.name === input.request_template_name,
+        );
         if (!template) errors.push('Request template not found');
       }
     }
@@ -415,7 +436,13 @@ export class FakeSnareApi {
     if (errors.length > 0) return { status: 422, body: { errors } };
 
     let client = existing;
-    if (!client) client = this.newClient({ email: String(input.client_email).trim(), full_name: input.client_full_name, phone: input.client_phone, companies: [] });
+    if (!client)
+      client = this.newClient({
+        email: String(input.client_email).trim(),
+        full_name: input.client_full_name,
+        phone: input.client_phone,
+        companies: [],
+      });
     else {
       // Documented: a name or phone given for an existing client overwrites it.
       if (!blank(input.client_full_name)) client.full_name = input.client_full_name;
@@ -453,13 +480,18 @@ export class FakeSnareApi {
     // `client_status`, without the counts and pages that `GET /requests/{id}` adds.
     const answer = { ...record, client: { id: cid, full_name, email, phone, company_name, avatar }, client_status: 'invited' };
     const counts = { fields_count: 0, done_fields_count: 0, approved_fields_count: 0, redo_fields_count: 0, pages: [] };
-    this.state.requests.set(id, { ...record, ...counts, clients: [{ id: cid, full_name, email, phone, company_name, avatar, url: record.url }] });
+    this.state.requests.set(id, {
+      ...record,
+      ...counts,
+      clients: [{ id: cid, full_name, email, phone, company_name, avatar, url: record.url }],
+    });
     return { status: 200, body: answer };
   }
 
   private requestOptionErrors(input: Json): string[] {
     const errors: string[] = [];
-    if (input.status !== undefined && input.status !== 'draft' && input.status !== 'published') errors.push('status must be draft or published');
+    if (input.status !== undefined && input.status !== 'draft' && input.status !== 'published')
+      errors.push('status must be draft or published');
     if (input.due !== undefined && !isDate(input.due)) errors.push('due must be a date yyyy-mm-dd');
     if (!blank(input.folder_id) && !this.folders.some((f) => f.id === input.folder_id)) errors.push('Folder not found');
     if (!blank(input.owner_id) && !fakeSnareSeed.teamMembers.some((m) => m.id === input.owner_id)) errors.push('Owner not found');
@@ -468,7 +500,11 @@ export class FakeSnareApi {
     if (typeof input.communication_template_id === 'string' && !schedules.some((s) => s.id === input.communication_template_id)) {
       errors.push('Communication template not found');
     }
-    if (typeof input.communication_template_name === 'string' && input.communication_template_name !== 'None' && !schedules.some((s) => s.name === input.communication_template_name)) {
+    if (
+      typeof input.communication_template_name === 'string' &&
+      input.communication_template_name !== 'None' &&
+      !schedules.some((s) => s.name === input.communication_template_name)
+    ) {
       errors.push('Communication template not found');
     }
     return errors;
@@ -484,9 +520,13 @@ export class FakeSnareApi {
     }
     if (folder || 'folder_id' in input || 'folder_name' in input) out.folder_name = folder?.name ?? null;
     const owner = fakeSnareSeed.teamMembers.find((m) => m.id === input.owner_id || m.email === input.owner_email);
-    if (owner || 'owner_id' in input || 'owner_email' in input) Object.assign(out, { owner_id: owner?.id ?? null, owner_name: owner?.full_name ?? null });
-    const schedule = fakeSnareSeed.communicationTemplates.find((s) => s.id === input.communication_template_id || s.name === input.communication_template_name);
-    if (schedule || 'communication_template_id' in input || 'communication_template_name' in input) out.communications_template_name = schedule?.name ?? null;
+    if (owner || 'owner_id' in input || 'owner_email' in input)
+      Object.assign(out, { owner_id: owner?.id ?? null, owner_name: owner?.full_name ?? null });
+    const schedule = fakeSnareSeed.communicationTemplates.find(
+      (s) => s.id === input.communication_template_id || s.name === input.communication_template_name,
+    );
+    if (schedule || 'communication_template_id' in input || 'communication_template_name' in input)
+      out.communications_template_name = schedule?.name ?? null;
     return out;
   }
 
@@ -494,10 +534,20 @@ export class FakeSnareApi {
     const record = this.state.requests.get(id);
     if (!record) return this.notFound();
     const errors = this.requestOptionErrors(input);
-    if (input.status !== undefined && !['draft', 'published', 'completed', 'archived'].includes(String(input.status))) errors.push('status is not valid');
+    if (input.status !== undefined && !['draft', 'published', 'completed', 'archived'].includes(String(input.status)))
+      errors.push('status is not valid');
     if (errors.length > 0) return { status: 422, body: { errors: [...new Set(errors)] } };
-    const { due, client_assignments_ids: _assign, folder_id: _f, folder_name: _fn, owner_id: _o, owner_email: _oe, communication_template_id: _c, communication_template_name: _cn, ...rest } =
-      input;
+    const {
+      due,
+      client_assignments_ids: _assign,
+      folder_id: _f,
+      folder_name: _fn,
+      owner_id: _o,
+      owner_email: _oe,
+      communication_template_id: _c,
+      communication_template_name: _cn,
+      ...rest
+    } = input;
     Object.assign(record, rest, this.folderOwnerSchedule(input), { updated_at: new Date(this.now()).toISOString() });
     if (due !== undefined) record.due = `${String(due)}T00:00:00.000Z`;
     return { status: 200, body: record };
@@ -510,7 +560,15 @@ export class FakeSnareApi {
     if (statuses.length > 0) all = all.filter((r) => statuses.includes(String(r.status)));
     all = this.search(all, query, ['name']);
     const items = all.map((r) => {
-      const item: Json = { id: r.id, name: r.name, status: r.status, due: r.due, completion_percentage: r.completion_percentage, primary_client_id: r.primary_client_id, updated_at: r.updated_at };
+      const item: Json = {
+        id: r.id,
+        name: r.name,
+        status: r.status,
+        due: r.due,
+        completion_percentage: r.completion_percentage,
+        primary_client_id: r.primary_client_id,
+        updated_at: r.updated_at,
+      };
       if (expand.has('request_template_name')) item.request_template_name = r.request_template_name;
       if (expand.has('owner_name')) item.owner_name = r.owner_name ?? null;
       if (expand.has('clients')) item.clients = r.clients;

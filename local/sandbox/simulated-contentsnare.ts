@@ -126,13 +126,25 @@ export async function startFakeContentSnare(options: FakeContentSnareOptions = {
         answer = script.shift() as ScriptedAnswer;
       } else {
         const wait = throttle(token, kind, at);
-        if (wait !== undefined) answer = { status: 429, headers: { 'retry-after': String(wait) }, body: { errors: ['Rate limit exceeded'] } };
+        if (wait !== undefined)
+          answer = { status: 429, headers: { 'retry-after': String(wait) }, body: { errors: ['Rate limit exceeded'] } };
         else if (unreadable || (text && !String(req.headers['content-type']).startsWith('application/json'))) {
           api.problems.push(`${method} ${url.pathname}: a body that is not JSON (content-type ${String(req.headers['content-type'])})`);
           answer = { status: 400, body: { errors: ['body must be JSON'] } };
         } else answer = route(method, url.pathname, url.searchParams, json, token);
       }
-      if (options.record !== false) log.push({ at, method, path: url.pathname, query: url.searchParams, headers: req.headers, token, kind, status: answer.status, json });
+      if (options.record !== false)
+        log.push({
+          at,
+          method,
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          token,
+          kind,
+          status: answer.status,
+          json,
+        });
       const payload = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(payload);

@@ -104,7 +104,12 @@ export class FakeGitHub {
       'x-github-delivery': guid,
       'x-github-hook-id': String(hook.id),
       'x-github-hook-installation-target-type': kind === 'orgs' ? 'organization' : 'repository',
-      'x-github-hook-installation-target-id': String(createHash('sha1').update(name ?? '').digest().readUInt32BE(0)),
+      'x-github-hook-installation-target-id': String(
+        createHash('sha1')
+          .update(name ?? '')
+          .digest()
+          .readUInt32BE(0),
+      ),
       'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
       'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
     };
@@ -125,7 +130,8 @@ export class FakeGitHub {
     const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
     if (!user) return { status: 401, body: { message: 'Bad credentials' } };
     const p = req.path;
-    if (req.method === 'GET' && p === '/user') return { body: { login: user.login, id: user.id, type: 'User' }, headers: { 'x-oauth-scopes': 'repo, admin:repo_hook' } };
+    if (req.method === 'GET' && p === '/user')
+      return { body: { login: user.login, id: user.id, type: 'User' }, headers: { 'x-oauth-scopes': 'repo, admin:repo_hook' } };
     if (req.method === 'GET' && p === '/gists') return this.paged(req, this.gists.get(user.login) ?? [], '/gists');
     if (req.method === 'GET' && p === '/user/repos') return this.paged(req, this.repos.get(user.login) ?? [], '/user/repos');
     const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
@@ -135,19 +141,44 @@ export class FakeGitHub {
       const owner = decodeURIComponent(projects[1]!);
       const list = this.classicProjects.get(owner);
       if (!list) return { status: 404, body: { message: 'Not Found' } };
-      const view = list.map((x, i) => ({ id: x.id, node_id: `MDc6UHJvamVjdDE${x.id}`, name: x.name, body: null, number: i + 1, state: 'open', url: `${this.url}/projects/${x.id}`, html_url: `https://github.example/${owner}/projects/${i + 1}`, columns_url: `${this.url}/projects/${x.id}/columns`, owner_url: `${this.url}/${owner}`, creator: null, created_at: '2011-04-10T20:09:31Z', updated_at: '2014-03-03T18:58:10Z' }));
+      const view = list.map((x, i) => ({
+        id: x.id,
+        node_id: `MDc6UHJvamVjdDE${x.id}`,
+        name: x.name,
+        body: null,
+        number: i + 1,
+        state: 'open',
+        url: `${this.url}/projects/${x.id}`,
+        html_url: `https://github.example/${owner}/projects/${i + 1}`,
+        columns_url: `${this.url}/projects/${x.id}/columns`,
+        owner_url: `${this.url}/${owner}`,
+        creator: null,
+        created_at: '2011-04-10T20:09:31Z',
+        updated_at: '2014-03-03T18:58:10Z',
+      }));
       return this.paged(req, view, p);
     }
     const columns = /^\/projects\/(\d+)\/columns$/.exec(p);
     if (req.method === 'GET' && columns) {
       const project = [...this.classicProjects.values()].flat().find((x) => String(x.id) === columns[1]);
       if (!project) return { status: 404, body: { message: 'Not Found' } };
-      const view = project.columns.map((c) => ({ url: `${this.url}/projects/columns/${c.id}`, project_url: `${this.url}/projects/${project.id}`, cards_url: `${this.url}/projects/columns/${c.id}/cards`, id: c.id, node_id: `MDEzOlByb2plY3RDb2x1bW4${c.id}`, name: c.name, created_at: '2016-09-05T14:18:44Z', updated_at: '2016-09-05T14:22:28Z' }));
+      const view = project.columns.map((c) => ({
+        url: `${this.url}/projects/columns/${c.id}`,
+        project_url: `${this.url}/projects/${project.id}`,
+        cards_url: `${this.url}/projects/columns/${c.id}/cards`,
+        id: c.id,
+        node_id: `MDEzOlByb2plY3RDb2x1bW4${c.id}`,
+        name: c.name,
+        created_at: '2016-09-05T14:18:44Z',
+        updated_at: '2016-09-05T14:22:28Z',
+      }));
       return this.paged(req, view, p);
     }
     const subscribers = /^\/repos\/([^/]+\/[^/]+)\/subscribers$/.exec(p) ?? /^\/repositories\/(\d+)\/subscribers$/.exec(p);
     if (req.method === 'GET' && subscribers) {
-      const name = /^\d+$/.test(subscribers[1]!) ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === subscribers[1]) : decodeURIComponent(subscribers[1]!);
+      const name = /^\d+$/.test(subscribers[1]!)
+        ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === subscribers[1])
+        : decodeURIComponent(subscribers[1]!);
       if (!name || !this.watchers.has(name)) return { status: 404, body: { message: 'Not Found' } };
       // The code host's Link header names the repository by id (`/repositories/{id}/...`).
       return this.paged(req, this.watchers.get(name)!, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
@@ -183,10 +214,23 @@ export class FakeGitHub {
     return { body: slice, headers: { etag, ...(links.length > 0 ? { link: links.join(', ') } : {}) } };
   }
 
-  private hookRoute(req: RecordedRequest, owner: string, hookId: number | undefined, sub: string | undefined, deliveryId: number | undefined): FakeResponse {
+  private hookRoute(
+    req: RecordedRequest,
+    owner: string,
+    hookId: number | undefined,
+    sub: string | undefined,
+    deliveryId: number | undefined,
+  ): FakeResponse {
     const refused = this.refuseHooks.get(owner);
-    if (refused) return { status: refused, body: { message: refused === 404 ? 'Not Found' : 'Resource not accessible by personal access token' } };
-    const view = (h: FakeHook) => ({ id: h.id, name: 'web', active: h.active, events: h.events, config: { ...h.config, secret: h.config.secret ? '********' : undefined } });
+    if (refused)
+      return { status: refused, body: { message: refused === 404 ? 'Not Found' : 'Resource not accessible by personal access token' } };
+    const view = (h: FakeHook) => ({
+      id: h.id,
+      name: 'web',
+      active: h.active,
+      events: h.events,
+      config: { ...h.config, secret: h.config.secret ? '********' : undefined },
+    });
     if (hookId === undefined) {
       if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
       if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
@@ -198,13 +242,27 @@ export class FakeGitHub {
           status: 422,
           body: {
             message: 'Validation Failed',
-            errors: [{ resource: 'Hook', code: 'custom', message: `Sorry, the URL host ${host} is not supported because it isn't reachable over the public Internet` }],
+            errors: [
+              {
+                resource: 'Hook',
+                code: 'custom',
+                message: `Sorry, the URL host ${host} is not supported because it isn't reachable over the public Internet`,
+              },
+            ],
             documentation_url: 'https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook',
           },
         };
       }
-      if (this.hooksOf(owner).some((h) => h.config.url === body.config!.url)) return { status: 422, body: { message: 'Hook already exists on this repository' } };
-      const hook: FakeHook = { id: this.nextId++, owner, name: body.name ?? 'web', active: body.active ?? true, events: body.events, config: body.config };
+      if (this.hooksOf(owner).some((h) => h.config.url === body.config!.url))
+        return { status: 422, body: { message: 'Hook already exists on this repository' } };
+      const hook: FakeHook = {
+        id: this.nextId++,
+        owner,
+        name: body.name ?? 'web',
+        active: body.active ?? true,
+        events: body.events,
+        config: body.config,
+      };
       this.hooks.set(hook.id, hook);
       return { status: 201, body: view(hook) };
     }

@@ -19,7 +19,10 @@ const platformKey = optionalString.transform((v, ctx) => {
   for (const message of platformKeyProblems(v)) ctx.addIssue({ code: 'custom', message });
   return splitPlatformKeys(v).join(',');
 });
-const signingSecret = optionalString.refine((v) => v === undefined || v.length >= minKeyLength, `must be at least ${minKeyLength} characters`);
+const signingSecret = optionalString.refine(
+  (v) => v === undefined || v.length >= minKeyLength,
+  `must be at least ${minKeyLength} characters`,
+);
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -45,9 +48,7 @@ const envSchema = z.object({
   CONTENTSNARE_CLIENT_ID: optionalString,
   CONTENTSNARE_CLIENT_SECRET: optionalString,
   CONTENTSNARE_CLIENT_SECRET_ARN: optionalString,
-  CONTENTSNARE_SCOPES: z
-    .string()
-    .default('read_clients write_clients read_requests write_requests read_templates'),
+  CONTENTSNARE_SCOPES: z.string().default('read_clients write_clients read_requests write_requests read_templates'),
   POLL_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
   ALLOWED_RETURN_ORIGINS: optionalString,
   RATE_LIMIT_MAX_WAIT_SECONDS: z.coerce.number().min(0).default(30),
@@ -59,7 +60,10 @@ const envSchema = z.object({
   DLQ_URL: optionalString,
   BLOB_BUCKET: optionalString,
   SECRET_PREFIX: z.string().default('agent-integrations/'),
-  STAGE: z.string().regex(/^[a-z0-9-]+$/).default('dev'),
+  STAGE: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .default('dev'),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
 });
 
@@ -162,7 +166,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       clientSecretArn: e.GITHUB_CLIENT_SECRET_ARN,
       allowedPrivateHosts: (e.GITHUB_ALLOWED_PRIVATE_HOSTS ?? '')
         .split(',')
-        .map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+        .map((h) =>
+          h
+            .trim()
+            .toLowerCase()
+            .replace(/^\[(.*)\]$/, '$1'),
+        )
         .filter(Boolean),
     },
     contentsnare: {

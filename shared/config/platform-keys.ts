@@ -44,7 +44,10 @@ export function platformKeyProblems(value: string): string[] {
  * start; a Secrets Manager value is checked here). A weak or malformed value refuses every
  * request with `not_configured` rather than accept a guessable key.
  */
-export function platformKeys(value: string, source = 'The platform key (PLATFORM_API_KEY, or the secret named by PLATFORM_API_KEY_SECRET_ARN)'): string[] {
+export function platformKeys(
+  value: string,
+  source = 'The platform key (PLATFORM_API_KEY, or the secret named by PLATFORM_API_KEY_SECRET_ARN)',
+): string[] {
   const problems = platformKeyProblems(value);
   if (problems.length > 0) throw new AppError('not_configured', `${source} ${problems.join('; ')}`);
   return splitPlatformKeys(value);

@@ -59,7 +59,8 @@ export function requiredSecret(source: SecretSource, read: SecretReader, refresh
   const resolve = optionalSecret(source, read, refresh);
   return async () => {
     const v = await resolve();
-    if (v === undefined) throw new AppError('not_configured', `${source.env.value} is not configured: set ${source.env.value} or ${source.env.arn}`);
+    if (v === undefined)
+      throw new AppError('not_configured', `${source.env.value} is not configured: set ${source.env.value} or ${source.env.arn}`);
     return v;
   };
 }

@@ -41,7 +41,10 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
       fields: [{ field: 'token', message: 'was refused by the code host' }],
     });
   }
-  if (!isOk(result)) throw new AppError('upstream_error', `The code host could not check the token: ${upstreamMessage(result)}`, { upstreamStatus: result.status });
+  if (!isOk(result))
+    throw new AppError('upstream_error', `The code host could not check the token: ${upstreamMessage(result)}`, {
+      upstreamStatus: result.status,
+    });
   const user = userSchema.safeParse(result.body);
   if (!user.success) throw new AppError('upstream_error', 'The code host answered GET /user without a login');
   const scopesHeader = result.headers.get('x-oauth-scopes');
@@ -56,7 +59,12 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
     authMethod: 'token',
     status: 'connected',
     repositories: [],
-    scopes: scopesHeader ? scopesHeader.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    scopes: scopesHeader
+      ? scopesHeader
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
     createdAt: now,
     updatedAt: now,
   };

@@ -10,9 +10,7 @@ const bodySchema = z
   .object({
     label: z.string().trim().max(200).nullable().optional(),
     repositories: z.array(repositoryName).max(1000).optional(),
-    apiBaseUrl: z
-      .never({ error: 'cannot be changed: it decides where the token is sent; connect again with the new base' })
-      .optional(),
+    apiBaseUrl: z.never({ error: 'cannot be changed: it decides where the token is sent; connect again with the new base' }).optional(),
   })
   .strict();
 

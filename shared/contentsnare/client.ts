@@ -122,14 +122,20 @@ export class ContentSnareClient {
         const timedOut = (e as Error).name === 'TimeoutError';
         const what = timedOut ? 'did not answer in time' : 'could not be reached';
         const cause = timedOut ? undefined : networkCause(e);
-        throw new AppError(timedOut ? 'timeout' : 'upstream_error', `The collection service ${what}${cause ? ` (${cause})` : ''}${kind === 'write' ? '; the write may or may not have happened' : ''}`);
+        throw new AppError(
+          timedOut ? 'timeout' : 'upstream_error',
+          `The collection service ${what}${cause ? ` (${cause})` : ''}${kind === 'write' ? '; the write may or may not have happened' : ''}`,
+        );
       }
       const headers = pickHeaders(res, safeResponseHeaders);
       // The time limit covers the body too: a stall after the headers is a timeout, not a 500.
-      const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the collection service', json: 'always' }).catch((e: unknown) => {
-        if ((e as Error).name === 'TimeoutError') throw new AppError('timeout', 'The collection service stopped sending its answer before the time limit');
-        throw e;
-      });
+      const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the collection service', json: 'always' }).catch(
+        (e: unknown) => {
+          if ((e as Error).name === 'TimeoutError')
+            throw new AppError('timeout', 'The collection service stopped sending its answer before the time limit');
+          throw e;
+        },
+      );
       if (res.status >= 200 && res.status < 300) return { status: res.status, headers, data };
 
       if (res.status === 429) {
@@ -159,4 +165,3 @@ export class ContentSnareClient {
     }
   }
 }
-

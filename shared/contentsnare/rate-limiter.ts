@@ -108,20 +108,26 @@ export class ContentSnareRateLimiter {
     const policy = this.policies[kind];
     let results: Array<number | Error> = [];
     const deadline = Math.max(...batch.map((b) => b.deadline));
-    await this.buckets.update(bucket, policy, (state, now) => {
-      results = [];
-      let next = state;
-      for (const { deadline } of batch) {
-        const slot = earliestSlot(next, now, policy);
-        if (slot > deadline) {
-          results.push(rateLimited(slot - now));
-          continue;
+    await this.buckets.update(
+      bucket,
+      policy,
+      (state, now) => {
+        results = [];
+        let next = state;
+        for (const { deadline } of batch) {
+          const slot = earliestSlot(next, now, policy);
+          if (slot > deadline) {
+            results.push(rateLimited(slot - now));
+            continue;
+          }
+          next = withGrant(next, slot, policy);
+          results.push(slot);
         }
-        next = withGrant(next, slot, policy);
-        results.push(slot);
-      }
-      return next === state ? undefined : next;
-    }, deadline, () => rateLimited(1000));
+        return next === state ? undefined : next;
+      },
+      deadline,
+      () => rateLimited(1000),
+    );
     return results;
   }
 
@@ -141,7 +147,11 @@ export class ContentSnareRateLimiter {
 
 function rateLimited(waitMs: number): AppError {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-  return new AppError('rate_limited', `The collection service's rate limit for this account needs a wait of about ${retryAfter} s, longer than allowed`, {
-    retryAfter,
-  });
+  return new AppError(
+    'rate_limited',
+    `The collection service's rate limit for this account needs a wait of about ${retryAfter} s, longer than allowed`,
+    {
+      retryAfter,
+    },
+  );
 }

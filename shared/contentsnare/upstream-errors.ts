@@ -74,7 +74,11 @@ export function contentSnareHttpError(status: number, data: unknown): AppError {
   const suffix = said ? `: ${String(redact(said))}` : '';
   const details: Record<string, unknown> = { status, ...(upstream === undefined ? {} : { upstream }) };
   if (status === 401) {
-    return new AppError('reconnect_required', 'The collection service no longer accepts this connection; disconnect and reconnect it', details);
+    return new AppError(
+      'reconnect_required',
+      'The collection service no longer accepts this connection; disconnect and reconnect it',
+      details,
+    );
   }
   if (status === 403) return new AppError('forbidden', `The collection service refused access (403)${suffix}`, details);
   if (status === 404) return new AppError('not_found', `Not found at the collection service (404)${suffix}`, details);

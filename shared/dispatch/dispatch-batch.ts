@@ -27,16 +27,23 @@ type Outcome = 'done' | 'failed';
  * logged) here, since the queue moves it to the dead-letter queue without telling anyone.
  */
 export async function dispatchBatch(ctx: AppContext, messages: readonly InboundMessage[], consumer: ConsumerQueue): Promise<BatchResult> {
-  const outcomes = await Promise.all(messages.map((m) => dispatchOne(ctx, m, consumer).catch(async (e: unknown) => {
-    ctx.logger.error('dispatch failed unexpectedly', { messageId: m.messageId, error: e });
-    await postpone(ctx, consumer, m, backoffSeconds(m.receiveCount));
-    return 'failed' as Outcome;
-  })));
+  const outcomes = await Promise.all(
+    messages.map((m) =>
+      dispatchOne(ctx, m, consumer).catch(async (e: unknown) => {
+        ctx.logger.error('dispatch failed unexpectedly', { messageId: m.messageId, error: e });
+        await postpone(ctx, consumer, m, backoffSeconds(m.receiveCount));
+        return 'failed' as Outcome;
+      }),
+    ),
+  );
   const failed = messages.filter((_, i) => outcomes[i] === 'failed');
   for (const m of failed) {
     if (!isLastReceive(m.receiveCount)) continue;
     ctx.metrics.count('events_dead_lettered');
-    ctx.logger.error('message failed on its last receive; the queue moves it to the dead-letter queue', { messageId: m.messageId, receiveCount: m.receiveCount });
+    ctx.logger.error('message failed on its last receive; the queue moves it to the dead-letter queue', {
+      messageId: m.messageId,
+      receiveCount: m.receiveCount,
+    });
   }
   return { failedMessageIds: failed.map((m) => m.messageId) };
 }
@@ -71,15 +78,27 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
       return 'done';
     }
     ctx.metrics.count('dispatch_poison');
-    ctx.logger.error('unreadable queue message; it goes to the dead-letter queue as it is', { messageId: m.messageId, receiveCount: m.receiveCount, problem: e.message });
+    ctx.logger.error('unreadable queue message; it goes to the dead-letter queue as it is', {
+      messageId: m.messageId,
+      receiveCount: m.receiveCount,
+      problem: e.message,
+    });
     await postpone(ctx, consumer, m, 0);
     return 'failed';
   }
   const { event } = read;
-  const log = ctx.logger.child({ eventId: event.id, trigger: event.trigger, subscriptionId: event.subscriptionId, deliveryId: event.deliveryId, messageId: m.messageId });
+  const log = ctx.logger.child({
+    eventId: event.id,
+    trigger: event.trigger,
+    subscriptionId: event.subscriptionId,
+    deliveryId: event.deliveryId,
+    messageId: m.messageId,
+  });
   const url = ctx.config.agentRuntimeUrl;
   if (url === undefined) {
-    log.info(`trigger event ${event.trigger} for agent ${event.agentId} (AGENT_RUNTIME_URL is not set, so it is only logged)`, { triggerEvent: event });
+    log.info(`trigger event ${event.trigger} for agent ${event.agentId} (AGENT_RUNTIME_URL is not set, so it is only logged)`, {
+      triggerEvent: event,
+    });
     ctx.metrics.count('dispatch_logged');
     return 'done';
   }
@@ -115,7 +134,11 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
     }
   }
   ctx.metrics.count('dispatch_retry');
-  log.warn('agent runtime did not take the event; will retry', { reason: outcome.reason, receiveCount: m.receiveCount, delaySeconds: delay });
+  log.warn('agent runtime did not take the event; will retry', {
+    reason: outcome.reason,
+    receiveCount: m.receiveCount,
+    delaySeconds: delay,
+  });
   await postpone(ctx, consumer, m, delay);
   return 'failed';
 }

@@ -67,7 +67,10 @@ function parseEvent(text: string, where: string): TriggerEvent {
     throw new PoisonMessageError(`${where} is not JSON`);
   }
   const parsed = triggerEventSchema.safeParse(value);
-  if (!parsed.success) throw new PoisonMessageError(`${where} is not a trigger event: ${parsed.error.issues.map((i) => i.path.join('.') || '(body)').join(', ')}`);
+  if (!parsed.success)
+    throw new PoisonMessageError(
+      `${where} is not a trigger event: ${parsed.error.issues.map((i) => i.path.join('.') || '(body)').join(', ')}`,
+    );
   return parsed.data as TriggerEvent;
 }
 

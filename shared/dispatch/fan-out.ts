@@ -57,7 +57,11 @@ export function buildTriggerEvents(input: FanOutInput): TriggerEvent[] {
 }
 
 /** The subscriptions of each trigger's route partition: one Query per distinct trigger. */
-export async function subscriptionsByRoute(ctx: Pick<AppContext, 'store'>, triggers: readonly TriggerId[], route: (t: TriggerId) => string): Promise<Map<TriggerId, Subscription[]>> {
+export async function subscriptionsByRoute(
+  ctx: Pick<AppContext, 'store'>,
+  triggers: readonly TriggerId[],
+  route: (t: TriggerId) => string,
+): Promise<Map<TriggerId, Subscription[]>> {
   const repo = new SubscriptionRepo(ctx.store);
   const distinct = [...new Set(triggers)];
   const found = await Promise.all(distinct.map((t) => repo.byRoute(route(t))));

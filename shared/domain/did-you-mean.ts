@@ -31,7 +31,10 @@ export function closest(given: string, known: readonly string[]): string[] {
   const limit = Math.max(2, Math.floor(g.replace(/^[a-z]+\./, '').length / 3));
   const near = scored.filter((s) => s.d <= limit).sort((a, b) => a.d - b.d || a.len - b.len);
   // Only the nearest: one close match is worth more than a list.
-  return near.filter((s) => s.d === near[0]?.d).slice(0, 3).map((s) => s.k);
+  return near
+    .filter((s) => s.d === near[0]?.d)
+    .slice(0, 3)
+    .map((s) => s.k);
 }
 
 /** ` Did you mean github.new_issue?` (or or-joined), or '' when nothing is near. */

@@ -14,14 +14,22 @@ import { triggerCatalog } from './trigger-catalog';
  * absent filter matches everything; a set filter needs the fact (a branches filter never
  * matches a tag push).
  */
-export function matchesSubscription(sub: Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'>, mapped: MappedEvent): boolean {
+export function matchesSubscription(
+  sub: Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'>,
+  mapped: MappedEvent,
+): boolean {
   if (sub.trigger !== mapped.trigger) return false;
   const facts = mapped.facts;
   if (sub.repository !== undefined && !sameName(sub.repository, facts.repository)) return false;
   if (sub.organization !== undefined && !sameName(sub.organization, organizationOf(facts))) return false;
   const accepted = new Set<keyof SubscriptionFilters>(triggerCatalog[sub.trigger]?.filters ?? []);
   const f = sub.filters ?? {};
-  if (accepted.has('branches') && f.branches?.length && !f.branches.some((b) => facts.branch !== undefined && branchMatches(b, facts.branch))) return false;
+  if (
+    accepted.has('branches') &&
+    f.branches?.length &&
+    !f.branches.some((b) => facts.branch !== undefined && branchMatches(b, facts.branch))
+  )
+    return false;
   if (accepted.has('labels') && f.labels?.length && !f.labels.some((l) => (facts.labels ?? []).some((x) => sameName(l, x)))) return false;
   if (accepted.has('column') && f.column && !columnMatches(f.column, facts)) return false;
   if (accepted.has('project') && f.project && !projectMatches(f.project, facts)) return false;

@@ -48,14 +48,20 @@ function refusal(rule: string, why: string): ScopeRefusal {
 export function scopeRefusal(connection: Pick<Connection, 'repositories'>, method: string, relativePath: string): ScopeRefusal | undefined {
   const segments = relativePath.split('/');
   if (segments[0] !== '' || segments[1]?.toLowerCase() !== 'repos' || segments.length < 4) {
-    return refusal('repository_paths_only', `only /repos/{owner}/{repo} paths can be checked against the allow-list; ${relativePath} cannot`);
+    return refusal(
+      'repository_paths_only',
+      `only /repos/{owner}/{repo} paths can be checked against the allow-list; ${relativePath} cannot`,
+    );
   }
   const [, , owner = '', repo = '', ...rest] = segments;
   if (segments.slice(1).some((s) => s === '')) {
     return refusal('no_empty_segments', `${relativePath} has an empty path segment (//), which the code host may read differently`);
   }
   if (!ownerSegment.test(owner) || !repoSegment.test(repo) || repo === '.' || repo === '..') {
-    return refusal('plain_repository_name', 'the owner and repository must be written literally (letters, digits, -, _ and . ; no percent-encoding)');
+    return refusal(
+      'plain_repository_name',
+      'the owner and repository must be written literally (letters, digits, -, _ and . ; no percent-encoding)',
+    );
   }
   const repository = `${owner}/${repo}`;
   if (!isRepositoryAllowed(connection, repository)) {

@@ -16,30 +16,40 @@ import { codeHostAccess } from './code-host-access';
  * (safe-endpoint.ts) decides exactly what is sent and where (RELIABILITY.md 26-28).
  */
 
-const input = () => z
-  .object({
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).describe('HTTP method'),
-    endpoint: z
-      .string()
-      .superRefine((v, ctx) => {
-        const problem = endpointProblem(v);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .describe('Path relative to the code host API base, e.g. /repos/{owner}/{repo}/issues; absolute URLs are refused'),
-    headers: z
-      .record(z.string(), z.string())
-      .optional()
-      .superRefine((v, ctx) => {
-        for (const p of headerProblems(v, '')) ctx.addIssue({ code: 'custom', message: p.message, path: [p.field.slice(1)] });
-      })
-      .describe('Extra request headers; Authorization, Cookie, Host and framing headers cannot be set. Accept defaults to application/vnd.github+json'),
-    query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Query parameters, merged into the endpoint'),
-    body: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional().describe('JSON request body'),
-    dryRun: z.boolean().optional().describe('Describe the request instead of sending it'),
-  })
-  .superRefine((v, ctx) => {
-    if (v.method === 'GET' && v.body !== undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
-  });
+const input = () =>
+  z
+    .object({
+      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).describe('HTTP method'),
+      endpoint: z
+        .string()
+        .superRefine((v, ctx) => {
+          const problem = endpointProblem(v);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .describe('Path relative to the code host API base, e.g. /repos/{owner}/{repo}/issues; absolute URLs are refused'),
+      headers: z
+        .record(z.string(), z.string())
+        .optional()
+        .superRefine((v, ctx) => {
+          for (const p of headerProblems(v, '')) ctx.addIssue({ code: 'custom', message: p.message, path: [p.field.slice(1)] });
+        })
+        .describe(
+          'Extra request headers; Authorization, Cookie, Host and framing headers cannot be set. Accept defaults to application/vnd.github+json',
+        ),
+      query: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .optional()
+        .describe('Query parameters, merged into the endpoint'),
+      body: z
+        .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+        .optional()
+        .describe('JSON request body'),
+      dryRun: z.boolean().optional().describe('Describe the request instead of sending it'),
+    })
+    .superRefine((v, ctx) => {
+      if (v.method === 'GET' && v.body !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
+    });
 
 type Input = z.output<ReturnType<typeof input>>;
 
@@ -115,8 +125,9 @@ export const apiCall: ToolStep<ReturnType<typeof input>, GitHubClient> = lazyInp
   provider: 'github',
   title: 'API Call',
   description:
-    'Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection\'s enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list).',
-  outputDescription: '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects are returned (status and location), never followed. A code host that does not answer within UPSTREAM_TIMEOUT_SECONDS answers ok:false with code timeout.',
+    "Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection's enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list).",
+  outputDescription:
+    '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects are returned (status and location), never followed. A code host that does not answer within UPSTREAM_TIMEOUT_SECONDS answers ok:false with code timeout.',
   input,
   destructive: true,
   run,

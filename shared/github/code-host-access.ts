@@ -17,7 +17,8 @@ export interface CodeHostAccess {
  */
 export async function codeHostAccess(ctx: Pick<AppContext, 'config' | 'tokens'>, connection: Connection): Promise<CodeHostAccess> {
   const baseUrl = connectionApiBase(connection, ctx.config);
-  if (!ctx.tokens.credential) throw new AppError('internal', 'The token provider cannot say which origin a token belongs to; nothing is sent');
+  if (!ctx.tokens.credential)
+    throw new AppError('internal', 'The token provider cannot say which origin a token belongs to; nothing is sent');
   const credential = await ctx.tokens.credential(connection);
   assertTokenOrigin(boundOrigin(credential, connection, ctx.config), baseUrl, connection.id);
   return { baseUrl, token: credential.accessToken };

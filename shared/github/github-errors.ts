@@ -47,7 +47,11 @@ export function githubHttpError(status: number, headers: Headers, data: unknown,
   if (typeof docs === 'string') details.documentationUrl = docs;
   if (isRateLimitAnswer(status, headers, upstream ?? '')) {
     details.retryAfter = retryAfterSeconds(headers, nowMs) ?? 60;
-    return new AppError('rate_limited', `The code host's rate limit was reached${said}; retry after ${String(details.retryAfter)} s`, details);
+    return new AppError(
+      'rate_limited',
+      `The code host's rate limit was reached${said}; retry after ${String(details.retryAfter)} s`,
+      details,
+    );
   }
   if (status === 401) {
     return new AppError('reconnect_required', `The code host rejected the connection's token (401)${said}; reconnect the account`, details);
@@ -59,7 +63,11 @@ export function githubHttpError(status: number, headers: Headers, data: unknown,
     return new AppError('forbidden', `The code host refused the request (403)${said}${needed ? ` (needs: ${needed})` : ''}`, details);
   }
   if (status === 404 || status === 410) {
-    return new AppError('not_found', `The code host answered ${status}${said}: not found or not visible to this connection (it answers 404 also when the token may not see the resource)`, details);
+    return new AppError(
+      'not_found',
+      `The code host answered ${status}${said}: not found or not visible to this connection (it answers 404 also when the token may not see the resource)`,
+      details,
+    );
   }
   if (status === 409) return new AppError('conflict', `The code host reported a conflict (409)${said}`, details);
   if (status === 422 || status === 400) {
@@ -67,7 +75,11 @@ export function githubHttpError(status: number, headers: Headers, data: unknown,
     if (errors !== undefined) details.errors = errors;
     // "Validation Failed" alone says nothing: the reasons are in `errors[]`.
     const reasons = errorReasons(errors);
-    return new AppError('invalid_input', `The code host refused the input (${status})${said}${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`, details);
+    return new AppError(
+      'invalid_input',
+      `The code host refused the input (${status})${said}${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`,
+      details,
+    );
   }
   if (status === 413) return new AppError('payload_too_large', `The code host refused the payload as too large${said}`, details);
   return new AppError('upstream_error', `The code host answered ${status}${said}`, details);
@@ -106,8 +118,13 @@ const graphqlCodes: Readonly<Record<string, ErrorCode>> = {
 export function graphqlError(errors: GraphqlErrorLike['errors']): AppError {
   const first = errors[0] ?? {};
   const code = graphqlCodes[first.type ?? ''] ?? 'upstream_error';
-  const said = errors.map((x) => x.message).filter(Boolean).join('; ');
-  return new AppError(code, `The code host's GraphQL API refused the request${said ? `: ${said}` : ''}`, { errors: errors.map((x) => ({ type: x.type, message: x.message, path: x.path })) });
+  const said = errors
+    .map((x) => x.message)
+    .filter(Boolean)
+    .join('; ');
+  return new AppError(code, `The code host's GraphQL API refused the request${said ? `: ${said}` : ''}`, {
+    errors: errors.map((x) => ({ type: x.type, message: x.message, path: x.path })),
+  });
 }
 
 /**

@@ -87,7 +87,12 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     userAgent: githubUserAgent,
     // A silent upstream fails with `timeout` (not retried: see timed-fetch.ts) instead of holding the step.
-    request: { fetch: timedFetch(pinnedFetch(options.fetch, options.baseUrl), { timeoutMs: options.timeoutMs ?? defaultGitHubTimeoutMs, service: 'The code host' }) },
+    request: {
+      fetch: timedFetch(pinnedFetch(options.fetch, options.baseUrl), {
+        timeoutMs: options.timeoutMs ?? defaultGitHubTimeoutMs,
+        service: 'The code host',
+      }),
+    },
     // Octokit's info lines are one per request ("GET /x - 200 in 5ms"): debug for us.
     log: {
       debug: (m: string) => logger.debug(m),

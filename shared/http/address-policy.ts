@@ -157,7 +157,15 @@ export interface AddressPolicy {
 }
 
 /** Classes no setting opens: they are never an enterprise server. */
-const neverAllowed: ReadonlySet<AddressClass> = new Set(['metadata', 'link_local', 'unspecified', 'multicast', 'broadcast', 'reserved', 'invalid']);
+const neverAllowed: ReadonlySet<AddressClass> = new Set([
+  'metadata',
+  'link_local',
+  'unspecified',
+  'multicast',
+  'broadcast',
+  'reserved',
+  'invalid',
+]);
 
 /** Why `ip` may not be reached under `policy`, or undefined when it may. */
 export function addressProblem(ip: string, policy: AddressPolicy): string | undefined {

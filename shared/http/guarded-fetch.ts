@@ -78,7 +78,9 @@ function bodyBytes(body: unknown): Buffer | undefined {
 }
 
 function decoded(res: http.IncomingMessage): Readable {
-  const enc = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const enc = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   if (enc === 'gzip' || enc === 'x-gzip') return res.pipe(zlib.createGunzip());
   if (enc === 'deflate') return res.pipe(zlib.createInflate());
   if (enc === 'br') return res.pipe(zlib.createBrotliDecompress());
@@ -86,7 +88,13 @@ function decoded(res: http.IncomingMessage): Readable {
 }
 
 /** One request to an untrusted host over node:http(s), the address checked at connect time. */
-function send(url: URL, init: RequestInit | undefined, resolve: Resolver, policy: AddressPolicy, agents: { http: http.Agent; https: https.Agent }): Promise<Response> {
+function send(
+  url: URL,
+  init: RequestInit | undefined,
+  resolve: Resolver,
+  policy: AddressPolicy,
+  agents: { http: http.Agent; https: https.Agent },
+): Promise<Response> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIpLiteral(host)) {
     const problem = addressProblem(host, policy);
@@ -126,7 +134,12 @@ function send(url: URL, init: RequestInit | undefined, resolve: Resolver, policy
       }
       const stream = decoded(res);
       stream.on('end', () => signal?.removeEventListener('abort', onAbort));
-      resolvePromise(withUrl(new Response(Readable.toWeb(stream) as ReadableStream, { status, statusText: res.statusMessage, headers: responseHeaders }), url.toString()));
+      resolvePromise(
+        withUrl(
+          new Response(Readable.toWeb(stream) as ReadableStream, { status, statusText: res.statusMessage, headers: responseHeaders }),
+          url.toString(),
+        ),
+      );
     });
     req.end(body);
   });
@@ -145,7 +158,10 @@ export function guardedFetch(options: GuardedFetchOptions): Fetch {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`guarded fetch: ${url.protocol} is not supported`);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
     const policy: AddressPolicy = { allowLoopback: options.allowLoopback, allowPrivate: privateHosts.has(host) };
-    const req = typeof input === 'string' || input instanceof URL ? init : { method: input.method, headers: input.headers, signal: input.signal, ...init };
+    const req =
+      typeof input === 'string' || input instanceof URL
+        ? init
+        : { method: input.method, headers: input.headers, signal: input.signal, ...init };
     return send(url, req, resolve, policy, agents);
   };
   return guarded as Fetch;
@@ -153,7 +169,14 @@ export function guardedFetch(options: GuardedFetchOptions): Fetch {
 
 /** Origins of every URL the operator configured: requests there are not address-checked. */
 export function configuredOrigins(config: Config): string[] {
-  const urls = [config.github.apiUrl, config.github.oauthUrl, config.contentsnare.apiUrl, config.contentsnare.oauthUrl, config.publicUrl, config.agentRuntimeUrl];
+  const urls = [
+    config.github.apiUrl,
+    config.github.oauthUrl,
+    config.contentsnare.apiUrl,
+    config.contentsnare.oauthUrl,
+    config.publicUrl,
+    config.agentRuntimeUrl,
+  ];
   return urls.filter((u): u is string => typeof u === 'string' && URL.canParse(u)).map((u) => new URL(u).origin);
 }
 

@@ -23,7 +23,9 @@ export interface HttpFunctionSpec<C extends HttpFunctionContext> {
  * behind the shared router, built on the first request from the role's context and kept for
  * the container's life. The local runtime serves the same routes through node-http.ts.
  */
-export function lambdaHttpFunction<C extends HttpFunctionContext>(spec: HttpFunctionSpec<C>): (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2> {
+export function lambdaHttpFunction<C extends HttpFunctionContext>(
+  spec: HttpFunctionSpec<C>,
+): (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2> {
   let router: Router | undefined;
   return async (event) => {
     const ctx = await spec.context();

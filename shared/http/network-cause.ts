@@ -8,9 +8,20 @@ export function networkCause(e: unknown): string | undefined {
   // The deepest cause with a code or message says most (fetch failed -> connect ECONNREFUSED ...).
   let found: string | undefined;
   for (let depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
-    const { code, message, address, port, hostname } = cur as { code?: unknown; message?: unknown; address?: unknown; port?: unknown; hostname?: unknown };
+    const { code, message, address, port, hostname } = cur as {
+      code?: unknown;
+      message?: unknown;
+      address?: unknown;
+      port?: unknown;
+      hostname?: unknown;
+    };
     if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_|^UND_ERR|CERT|SSL/.test(code)) {
-      const where = typeof address === 'string' ? ` ${address}${port !== undefined ? `:${String(port)}` : ''}` : typeof hostname === 'string' ? ` ${hostname}` : '';
+      const where =
+        typeof address === 'string'
+          ? ` ${address}${port !== undefined ? `:${String(port)}` : ''}`
+          : typeof hostname === 'string'
+            ? ` ${hostname}`
+            : '';
       found = `${code}${where}`;
     } else if (found === undefined && typeof message === 'string' && message !== 'fetch failed' && depth > 0) {
       found = message.slice(0, 200);

@@ -22,7 +22,8 @@ export async function readLimitedBody(res: Response, maxBytes: number | undefine
     await res.body?.cancel().catch(() => undefined);
     return null;
   }
-  const tooLarge = () => new AppError('upstream_error', `The answer of ${service} is larger than ${maxBytes} bytes`, { status: res.status });
+  const tooLarge = () =>
+    new AppError('upstream_error', `The answer of ${service} is larger than ${maxBytes} bytes`, { status: res.status });
   if (maxBytes !== undefined && Number(res.headers.get('content-length') ?? 0) > maxBytes) {
     await res.body.cancel().catch(() => undefined);
     throw tooLarge();

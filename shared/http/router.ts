@@ -54,7 +54,8 @@ export const maxPathParamLength = 256;
 function decodeParams(names: string[], m: RegExpExecArray): Record<string, string> {
   const params: Record<string, string> = {};
   names.forEach((name, i) => {
-    const bad = (message: string) => new AppError('invalid_input', `Path segment ${name}: ${message}`, { fields: [{ field: `path.${name}`, message }] });
+    const bad = (message: string) =>
+      new AppError('invalid_input', `Path segment ${name}: ${message}`, { fields: [{ field: `path.${name}`, message }] });
     let value: string;
     try {
       value = decodeURIComponent(m[i + 1] ?? '');
@@ -106,7 +107,9 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
       if (c.route.method !== head.method.toUpperCase()) continue;
       try {
         if (c.route.auth === 'platform' && !bearerMatches(head.headers.authorization, platformKeys(await options.platformApiKey()))) {
-          return answer(errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)')));
+          return answer(
+            errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)')),
+          );
         }
         const params = decodeParams(c.names, m);
         const refused = c.route.refuseHead?.({ ...head, params });

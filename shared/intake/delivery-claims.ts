@@ -85,9 +85,14 @@ export class DeliveryClaims {
         const mine = [...this.held];
         this.held.length = 0;
         await Promise.all(
-          mine.map((h) => (same ? finishOnce(this.ctx.store, this.ctx.clock, h.key, deliveryClaimTtlSeconds, attrs) : releaseOnce(this.ctx.store, this.ctx.clock, h)).catch((e: unknown) => {
-            this.log.warn('could not settle a delivery claim', { error: e });
-          })),
+          mine.map((h) =>
+            (same
+              ? finishOnce(this.ctx.store, this.ctx.clock, h.key, deliveryClaimTtlSeconds, attrs)
+              : releaseOnce(this.ctx.store, this.ctx.clock, h)
+            ).catch((e: unknown) => {
+              this.log.warn('could not settle a delivery claim', { error: e });
+            }),
+          ),
         );
         return same ? 'duplicate' : 'replay';
       }

@@ -5,7 +5,9 @@ export interface DeliveryHeaders {
   signature: string;
 }
 
-export type HeaderCheck = { ok: true; headers: DeliveryHeaders } | { ok: false; status: 400 | 401; code: 'invalid_input' | 'invalid_signature'; message: string };
+export type HeaderCheck =
+  | { ok: true; headers: DeliveryHeaders }
+  | { ok: false; status: 400 | 401; code: 'invalid_input' | 'invalid_signature'; message: string };
 
 /**
  * The code host's event names are lower-case words joined by `_` and may hold digits
@@ -25,9 +27,11 @@ export function checkDeliveryHeaders(headers: Record<string, string | undefined>
   const deliveryId = headers['x-github-delivery']?.trim();
   const signature = headers['x-hub-signature-256']?.trim();
   if (!event) return { ok: false, status: 400, code: 'invalid_input', message: 'Missing header X-GitHub-Event' };
-  if (!eventName.test(event)) return { ok: false, status: 400, code: 'invalid_input', message: 'Header X-GitHub-Event is not an event name' };
+  if (!eventName.test(event))
+    return { ok: false, status: 400, code: 'invalid_input', message: 'Header X-GitHub-Event is not an event name' };
   if (!deliveryId) return { ok: false, status: 400, code: 'invalid_input', message: 'Missing header X-GitHub-Delivery' };
-  if (!deliveryIdFormat.test(deliveryId)) return { ok: false, status: 400, code: 'invalid_input', message: 'Header X-GitHub-Delivery is not a delivery id' };
+  if (!deliveryIdFormat.test(deliveryId))
+    return { ok: false, status: 400, code: 'invalid_input', message: 'Header X-GitHub-Delivery is not a delivery id' };
   if (!signature) return { ok: false, status: 401, code: 'invalid_signature', message: 'Missing header X-Hub-Signature-256' };
   return { ok: true, headers: { event, deliveryId, signature } };
 }

@@ -40,7 +40,10 @@ const caches = new WeakMap<object, Cache>();
 async function load(ctx: Pick<AppContext, 'store' | 'secrets'>, endpointId: string): Promise<EndpointRouting | undefined> {
   const endpoint = await new EndpointRepo(ctx.store).get(endpointId);
   if (!endpoint) return undefined;
-  const [secret, connection] = await Promise.all([ctx.secrets.get(secretNames.endpointSecret(endpoint.id)), new ConnectionRepo(ctx.store).get(endpoint.connectionId)]);
+  const [secret, connection] = await Promise.all([
+    ctx.secrets.get(secretNames.endpointSecret(endpoint.id)),
+    new ConnectionRepo(ctx.store).get(endpoint.connectionId),
+  ]);
   return { endpoint, secret, connection };
 }
 
@@ -55,7 +58,11 @@ async function load(ctx: Pick<AppContext, 'store' | 'secrets'>, endpointId: stri
  * process was slowest, and held the first deliveries for seconds.
  * `fresh` bypasses the cache (the caller saw a signature mismatch: the secret may be new).
  */
-export async function endpointRouting(ctx: Pick<AppContext, 'store' | 'secrets' | 'clock'>, endpointId: string, fresh = false): Promise<(EndpointRouting & { fromCache: boolean }) | undefined> {
+export async function endpointRouting(
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'clock'>,
+  endpointId: string,
+  fresh = false,
+): Promise<(EndpointRouting & { fromCache: boolean }) | undefined> {
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = { entries: new Map(), loading: new Map() }));
   const { entries, loading } = cache;

@@ -36,7 +36,6 @@ const defaultBusyWaitMs = 2000;
 /** After a missed deadline, how long the answer may wait for the claim's release (8 s + this < 10 s). */
 const releaseGraceMs = 500;
 
-
 const endpointIdFormat = /^ep_[a-z2-7]{26}$/;
 
 function refused(status: number, code: string, message: string): DeliveryAnswer {
@@ -60,7 +59,11 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
     log.warn('webhook delivery refused', { reason, status: answer.status });
     return answer;
   };
-  if (!checked.ok) return refuse(checked.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers', refused(checked.status, checked.code, checked.message));
+  if (!checked.ok)
+    return refuse(
+      checked.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers',
+      refused(checked.status, checked.code, checked.message),
+    );
   const { event, deliveryId, signature } = checked.headers;
   if (!endpointIdFormat.test(req.endpointId)) return refuse('unknown_endpoint', refused(404, 'not_found', 'Unknown webhook endpoint'));
 
@@ -107,13 +110,23 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
       return { status: 200, body: { ok: true, accepted: 0 } };
     }
     // The route Query does not depend on the claim: run both at once (one round trip of latency, not two).
-    const routes = subscriptionsByRoute(ctx, mapped.map((m) => m.trigger), (t) => keys.webhookRoute(endpoint.id, t));
+    const routes = subscriptionsByRoute(
+      ctx,
+      mapped.map((m) => m.trigger),
+      (t) => keys.webhookRoute(endpoint.id, t),
+    );
     routes.catch(() => undefined);
-    const claimed = await claims.take({ endpointId: endpoint.id, deliveryId, event, body: req.body }, options.busyWaitMs ?? defaultBusyWaitMs, () => state.abandoned);
+    const claimed = await claims.take(
+      { endpointId: endpoint.id, deliveryId, event, body: req.body },
+      options.busyWaitMs ?? defaultBusyWaitMs,
+      () => state.abandoned,
+    );
     if (claimed === 'duplicate' || claimed === 'replay') {
       if (claimed === 'duplicate') ctx.metrics.count('webhook_duplicate');
       else ctx.metrics.count('webhook_replay');
-      log.info(claimed === 'duplicate' ? 'duplicate delivery: already processed' : 'replayed body under a new delivery id: already processed');
+      log.info(
+        claimed === 'duplicate' ? 'duplicate delivery: already processed' : 'replayed body under a new delivery id: already processed',
+      );
       return { status: 200, body: { ok: true, duplicate: true } };
     }
     if (claimed === 'busy') {
@@ -123,13 +136,21 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
     }
     if (state.abandoned) throw new DeadlineExceededError(0);
     const subscriptions = await routes;
-    const events = buildTriggerEvents({ connection, subscriptions, mapped, deliveryId, occurredAt: new Date(ctx.clock.now()).toISOString() });
+    const events = buildTriggerEvents({
+      connection,
+      subscriptions,
+      mapped,
+      deliveryId,
+      occurredAt: new Date(ctx.clock.now()).toISOString(),
+    });
     if (state.abandoned) throw new DeadlineExceededError(0);
     await enqueueEvents(ctx, events);
     // Done only now that the events are queued: a crash before this leaves leases that lapse.
     // The events are queued whatever happens to the marks, so a failed mark is logged, not
     // answered 5xx (its redelivery would only queue copies that dispatch drops by event id).
-    await claims.finish().catch((e: unknown) => log.error('could not mark the delivery done; its claims lapse with their lease', { error: e }));
+    await claims
+      .finish()
+      .catch((e: unknown) => log.error('could not mark the delivery done; its claims lapse with their lease', { error: e }));
     ctx.metrics.count('webhook_accepted');
     ctx.metrics.count('trigger_events_enqueued', events.length);
     log.info('webhook delivery accepted', { triggers: [...new Set(mapped.map((m) => m.trigger))], enqueued: events.length });
@@ -155,6 +176,10 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
     const slow = e instanceof DeadlineExceededError;
     ctx.metrics.count('webhook_failed', 1, { reason: slow ? 'deadline' : 'error' });
     log.error('webhook delivery failed; the code host will see a 5xx and the sweep will redeliver', { error: e });
-    return refused(503, 'unavailable', slow ? 'Intake is slow right now; the delivery will be retried' : 'Intake failed; the delivery will be retried');
+    return refused(
+      503,
+      'unavailable',
+      slow ? 'Intake is slow right now; the delivery will be retried' : 'Intake failed; the delivery will be retried',
+    );
   }
 }

@@ -67,7 +67,11 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
   if (input.connectionId !== undefined) record.connectionId = input.connectionId;
   await saveState(ctx.store, state, record);
 
-  ctx.logger.info('oauth authorization started', { provider, reconnect: input.connectionId !== undefined, connectionId: input.connectionId });
+  ctx.logger.info('oauth authorization started', {
+    provider,
+    reconnect: input.connectionId !== undefined,
+    connectionId: input.connectionId,
+  });
   ctx.metrics.count('OAuthAuthorizeStarted', 1, { provider });
   // The browser opens our start step first: it binds the flow to that browser with a
   // cookie (a Set-Cookie on this answer would reach the platform's back end, not the
@@ -78,7 +82,13 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
 }
 
 /** The provider's authorize URL for a state: where the start step sends the browser. */
-export function providerAuthorizeUrl(config: Config, provider: Provider, clientId: string, state: string, record: OAuthStateRecord): string {
+export function providerAuthorizeUrl(
+  config: Config,
+  provider: Provider,
+  clientId: string,
+  state: string,
+  record: OAuthStateRecord,
+): string {
   const def = oauthProviders[provider];
   const url = new URL(def.authorizeEndpoint(config));
   for (const [k, v] of Object.entries(def.authorizeExtras)) url.searchParams.set(k, v);

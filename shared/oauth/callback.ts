@@ -33,14 +33,15 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
   account_lookup_failed: [502, 'The connected account could not be read from the provider'],
   account_mismatch: [409, 'Reconnect with the same account the connection was made with'],
   account_unverified: [409, 'The account could not be proven to be the one the connection was made with; connect it as a new connection'],
-  token_origin_mismatch: [409, 'The connection points at another server than this provider issues tokens for; connect it as a new connection'],
+  token_origin_mismatch: [
+    409,
+    'The connection points at another server than this provider issues tokens for; connect it as a new connection',
+  ],
   connection_not_found: [404, 'The connection to reconnect no longer exists'],
   server_error: [500, 'Connecting failed; try again'],
 };
 
-export type CallbackOutcome =
-  | { kind: 'redirect'; location: string }
-  | { kind: 'page'; status: number; body: Record<string, unknown> };
+export type CallbackOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; body: Record<string, unknown> };
 
 function singleParam(query: URLSearchParams, name: string): string | undefined {
   const all = query.getAll(name);
@@ -81,7 +82,10 @@ export async function handleCallback(
   if (!pending) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
   if (!boundToThisBrowser(pending, readCookie(cookieHeader, bindingCookieName(state)))) {
     ctx.logger.warn('oauth callback refused: not the browser that started the flow', { provider });
-    throw new AppError('invalid_input', 'This callback did not come from the browser that started the connection; start the connection again, in one browser');
+    throw new AppError(
+      'invalid_input',
+      'This callback did not come from the browser that started the connection; start the connection again, in one browser',
+    );
   }
   const record = await consumeState(ctx.store, ctx.clock, state);
   if (!record) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
@@ -123,7 +127,11 @@ export async function handleCallback(
     log.info('oauth connection saved', { connectionId: saved.connectionId });
     ctx.metrics.count('OAuthConnected', 1, { provider });
     if (record.returnTo === undefined) {
-      return { kind: 'page', status: 200, body: { provider, connectionId: saved.connectionId, status: 'connected', account: identity.accountLogin } };
+      return {
+        kind: 'page',
+        status: 200,
+        body: { provider, connectionId: saved.connectionId, status: 'connected', account: identity.accountLogin },
+      };
     }
     return { kind: 'redirect', location: withQuery(record.returnTo, { connectionId: saved.connectionId }) };
   } catch (e) {

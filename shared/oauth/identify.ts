@@ -53,7 +53,10 @@ async function identifyGithub(config: Config, fetch: Fetch, answer: TokenAnswer)
  * `id` and `email` are likely (Inf) and preferred when present.
  */
 const contentSnareMeSchema = z.looseObject({
-  id: z.union([z.string().min(1), z.number()]).optional().catch(undefined),
+  id: z
+    .union([z.string().min(1), z.number()])
+    .optional()
+    .catch(undefined),
   email: z.string().min(3).optional().catch(undefined),
   full_name: z.string().trim().min(1).optional().catch(undefined),
 });
@@ -78,7 +81,14 @@ async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenA
   const me = contentSnareMeSchema.safeParse(await res.json().catch(() => undefined));
   if (!me.success) throw new AccountLookupError(res.status);
   const { id, email, full_name: fullName } = me.data;
-  const accountId = id !== undefined ? String(id) : email !== undefined ? `email:${email.toLowerCase()}` : fullName !== undefined ? `name:${fullName}` : undefined;
+  const accountId =
+    id !== undefined
+      ? String(id)
+      : email !== undefined
+        ? `email:${email.toLowerCase()}`
+        : fullName !== undefined
+          ? `name:${fullName}`
+          : undefined;
   const accountLogin = email ?? fullName;
   if (accountId === undefined || accountLogin === undefined) throw new AccountLookupError(res.status);
   const scopes = splitScopes(answer.token.scope);

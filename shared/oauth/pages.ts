@@ -42,9 +42,14 @@ export function serviceName(provider: Provider): string {
 }
 
 /** Connected: names the service and the account, and offers the way back. */
-export function connectedPage(input: { provider: Provider; account?: string; connectionId: string; back?: WayBack }, extraHeaders: Record<string, string> = {}): HttpResponse {
+export function connectedPage(
+  input: { provider: Provider; account?: string; connectionId: string; back?: WayBack },
+  extraHeaders: Record<string, string> = {},
+): HttpResponse {
   const service = serviceName(input.provider);
-  const who = input.account ? `Your ${escapeHtml(service)} account <strong>${escapeHtml(input.account)}</strong> is connected.` : `Your ${escapeHtml(service)} account is connected.`;
+  const who = input.account
+    ? `Your ${escapeHtml(service)} account <strong>${escapeHtml(input.account)}</strong> is connected.`
+    : `Your ${escapeHtml(service)} account is connected.`;
   return page(
     200,
     `Connected to ${service}`,
@@ -59,14 +64,16 @@ const advice: Record<string, string> = {
   authorization_failed: 'Start the connection again. If it fails again, the service may be having trouble: try later.',
   invalid_request: 'Start the connection again from the app you came from.',
   not_configured: 'The operator has to configure this service\u2019s OAuth client (see the README) before anyone can connect it.',
-  token_exchange_failed: 'Start the connection again. If it keeps failing, the OAuth client\u2019s settings may be wrong: tell the operator.',
+  token_exchange_failed:
+    'Start the connection again. If it keeps failing, the OAuth client\u2019s settings may be wrong: tell the operator.',
   account_lookup_failed: 'Start the connection again; the service did not say which account was connected.',
   account_mismatch: 'Sign in to the service with the account this connection was made with, then reconnect.',
   account_unverified: 'Connect the account as a new connection instead of reconnecting.',
   token_origin_mismatch: 'Connect the account as a new connection instead of reconnecting.',
   connection_not_found: 'The connection was removed meanwhile: connect the account as a new connection.',
   server_error: 'Start the connection again in a moment.',
-  invalid_input: 'Connection links work once, for 10 minutes, in the browser that opened them. Start the connection again from the app you came from.',
+  invalid_input:
+    'Connection links work once, for 10 minutes, in the browser that opened them. Start the connection again from the app you came from.',
   not_found: 'Check the address, or start the connection again from the app you came from.',
 };
 

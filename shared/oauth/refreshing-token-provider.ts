@@ -12,7 +12,11 @@ import { readStoredToken, writeStoredToken } from '../store/stored-token';
 import type { TokenCredential, TokenProvider } from '../ports/token-provider';
 import { providerApiOrigin } from './token-origin';
 
-export type RefreshDeps = Pick<AppContext, 'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'> & Partial<Pick<AppContext, 'sleep'>>;
+export type RefreshDeps = Pick<
+  AppContext,
+  'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'
+> &
+  Partial<Pick<AppContext, 'sleep'>>;
 
 export interface RefreshOptions {
   /** Refresh when the token has less than this left (ms). */
@@ -44,7 +48,10 @@ export class RefreshingTokenProvider implements TokenProvider {
   private readonly inflight = new Map<string, Promise<TokenCredential>>();
   private readonly o: Required<RefreshOptions>;
 
-  constructor(private readonly deps: RefreshDeps, options: RefreshOptions = {}) {
+  constructor(
+    private readonly deps: RefreshDeps,
+    options: RefreshOptions = {},
+  ) {
     this.plain = new SecretTokenProvider(deps.secrets);
     this.repo = new ConnectionRepo(deps.store);
     this.o = {
@@ -144,7 +151,11 @@ export class RefreshingTokenProvider implements TokenProvider {
           refreshToken: answer.token.refreshToken ?? token.refreshToken,
           origin: token.origin ?? providerApiOrigin(this.deps.config, current.provider),
         };
-        if (next.refreshTokenExpiresAt === undefined && answer.token.refreshToken === undefined && token.refreshTokenExpiresAt !== undefined) {
+        if (
+          next.refreshTokenExpiresAt === undefined &&
+          answer.token.refreshToken === undefined &&
+          token.refreshTokenExpiresAt !== undefined
+        ) {
           next.refreshTokenExpiresAt = token.refreshTokenExpiresAt;
         }
         await writeStoredToken(this.deps.secrets, id, next);
@@ -163,11 +174,17 @@ export class RefreshingTokenProvider implements TokenProvider {
           const latest = await this.readToken(id, true);
           if (latest.refreshToken !== token.refreshToken) return credentialOf(latest);
           log.warn('oauth refresh refused: the refresh token is dead', { oauthError: e.oauthError, status: e.status });
-          return this.markReconnect(current, `the provider refused the refresh token (${e.oauthError ?? 'invalid_grant'}); reconnect the account`);
+          return this.markReconnect(
+            current,
+            `the provider refused the refresh token (${e.oauthError ?? 'invalid_grant'}); reconnect the account`,
+          );
         }
         if (e.kind === 'rejected') {
           log.error('oauth refresh rejected', { oauthError: e.oauthError, status: e.status });
-          throw new AppError('upstream_error', `Token refresh for connection ${id} was refused by the provider (${e.oauthError ?? `HTTP ${e.status ?? '?'}`})`);
+          throw new AppError(
+            'upstream_error',
+            `Token refresh for connection ${id} was refused by the provider (${e.oauthError ?? `HTTP ${e.status ?? '?'}`})`,
+          );
         }
         log.warn('oauth refresh failed transiently', { attempt, status: e.status });
         if (attempt >= this.o.attempts) {

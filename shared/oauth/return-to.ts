@@ -19,9 +19,7 @@ export function checkReturnTo(value: string, allowedOrigins: readonly string[]):
     throw new InvalidInputError([{ field: 'returnTo', message: 'must not carry credentials' }]);
   }
   if (!allowedOrigins.includes(url.origin)) {
-    throw new InvalidInputError([
-      { field: 'returnTo', message: `origin ${url.origin} is not allowed (ALLOWED_RETURN_ORIGINS)` },
-    ]);
+    throw new InvalidInputError([{ field: 'returnTo', message: `origin ${url.origin} is not allowed (ALLOWED_RETURN_ORIGINS)` }]);
   }
   return url.toString();
 }

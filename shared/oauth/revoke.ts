@@ -44,7 +44,8 @@ async function revokeGithub(deps: RevokeDeps, connection: Connection, token: Sto
   if (connection.authMethod !== 'oauth') {
     return {
       revoked: false,
-      reason: 'A user-made token is deleted here only: revoke it at the code host yourself (Settings > Developer settings > Personal access tokens), the app cannot',
+      reason:
+        'A user-made token is deleted here only: revoke it at the code host yourself (Settings > Developer settings > Personal access tokens), the app cannot',
     };
   }
   // Revocation sends the token to GITHUB_API_URL: never when it was issued for another origin.
@@ -90,7 +91,11 @@ async function revokeContentSnare(deps: RevokeDeps, token: { accessToken: string
     body: new URLSearchParams({ token: value, token_type_hint: hint, client_id: clientId, client_secret: clientSecret }).toString(),
   });
   if (status === 200 || status === 204) return { revoked: true };
-  return { revoked: false, failed: true, reason: status === undefined ? 'collection service unreachable' : `collection service answered HTTP ${status}` };
+  return {
+    revoked: false,
+    failed: true,
+    reason: status === undefined ? 'collection service unreachable' : `collection service answered HTTP ${status}`,
+  };
 }
 
 /**

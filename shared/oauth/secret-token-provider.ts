@@ -14,7 +14,10 @@ export class SecretTokenProvider implements TokenProvider {
 
   async credential(connection: Connection): Promise<TokenCredential> {
     if (connection.status === 'reconnect_required') {
-      throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected${connection.statusReason ? `: ${connection.statusReason}` : ''}`);
+      throw new AppError(
+        'reconnect_required',
+        `Connection ${connection.id} must be reconnected${connection.statusReason ? `: ${connection.statusReason}` : ''}`,
+      );
     }
     const token = await readStoredToken(this.secrets, connection.id);
     if (!token) throw new AppError('reconnect_required', `Connection ${connection.id} has no stored token; reconnect it`);

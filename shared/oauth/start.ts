@@ -54,10 +54,12 @@ export interface StartOutcome {
 /** `GET /oauth/{provider}/start?state=`: binds the flow to this browser, then on to the provider. */
 export async function handleStart(ctx: AppContext, provider: Provider, query: URLSearchParams): Promise<StartOutcome> {
   const states = query.getAll('state');
-  if (states.length !== 1 || !states[0]) throw new InvalidInputError([{ field: 'state', message: states.length > 1 ? 'given more than once' : 'missing' }]);
+  if (states.length !== 1 || !states[0])
+    throw new InvalidInputError([{ field: 'state', message: states.length > 1 ? 'given more than once' : 'missing' }]);
   const state = states[0];
   const record = await readState(ctx.store, ctx.clock, state);
-  if (!record || record.provider !== provider) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
+  if (!record || record.provider !== provider)
+    throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
   const { clientId } = await clientCredentials(ctx, provider);
   const value = randomUrlToken();
   if (!(await bindState(ctx.store, ctx.clock, state, bindingHash(value)))) {

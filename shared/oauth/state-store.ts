@@ -78,7 +78,13 @@ function toRecord(state: string, item: unknown, clock: Clock): OAuthStateRecord 
 export async function saveState(store: Store, state: string, record: OAuthStateRecord): Promise<void> {
   const { codeVerifier, ...rest } = record;
   await store.put(
-    { ...keys.oauthState(stateHash(state)), ...rest, sealedVerifier: seal(state, codeVerifier), version: 1, ttl: ttlIn(record.expiresAt, 1) },
+    {
+      ...keys.oauthState(stateHash(state)),
+      ...rest,
+      sealedVerifier: seal(state, codeVerifier),
+      version: 1,
+      ttl: ttlIn(record.expiresAt, 1),
+    },
     // A collision of 256-bit random values would be a bug, not a case to handle.
     { ifNotExists: true },
   );

@@ -101,7 +101,8 @@ export async function requestToken(
   const token: StoredToken = { accessToken: t.access_token };
   if (t.refresh_token) token.refreshToken = t.refresh_token;
   if (expiresIn !== undefined) token.expiresAt = deps.clock.now() + expiresIn * 1000;
-  if (t.refresh_token && t.refresh_token_expires_in !== undefined) token.refreshTokenExpiresAt = deps.clock.now() + t.refresh_token_expires_in * 1000;
+  if (t.refresh_token && t.refresh_token_expires_in !== undefined)
+    token.refreshTokenExpiresAt = deps.clock.now() + t.refresh_token_expires_in * 1000;
   if (t.token_type) token.tokenType = t.token_type;
   if (t.scope !== undefined) token.scope = t.scope;
   return { token, raw: json as Record<string, unknown> };

@@ -40,7 +40,10 @@ export function lambdaObservability(name: string, env: Record<string, string | u
  * line per container, an `invocation failed` line (redacted) when it throws, and the
  * metrics counted during the invocation flushed as EMF after it, whatever happened.
  */
-export function withObservability<E, R>(observability: LambdaObservability, handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
+export function withObservability<E, R>(
+  observability: LambdaObservability,
+  handler: (event: E, context: Context) => Promise<R>,
+): (event: E, context: Context) => Promise<R> {
   const { name, logger, metrics } = observability;
   let cold = true;
   return async (event, context) => {

@@ -36,7 +36,14 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
   const base = options.attrs ?? {};
   const emit = (lvl: LogLevel, message: string, attrs?: LogAttrs) => {
     if (levelOrder[lvl] < levelOrder[level]) return;
-    const entry = redact({ level: lvl, timestamp: new Date().toISOString(), service: options.service, message: scrub(message), ...base, ...attrs });
+    const entry = redact({
+      level: lvl,
+      timestamp: new Date().toISOString(),
+      service: options.service,
+      message: scrub(message),
+      ...base,
+      ...attrs,
+    });
     write(JSON.stringify(entry));
   };
   return {

@@ -9,7 +9,11 @@ export const noMetrics: Metrics = { count: () => {} };
 export class InMemoryMetrics implements Metrics {
   readonly counts = new Map<string, number>();
   count(name: string, value = 1, dimensions?: Record<string, string>): void {
-    const key = dimensions ? `${name}|${Object.entries(dimensions).map(([k, v]) => `${k}=${v}`).join(',')}` : name;
+    const key = dimensions
+      ? `${name}|${Object.entries(dimensions)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',')}`
+      : name;
     this.counts.set(key, (this.counts.get(key) ?? 0) + value);
   }
 }

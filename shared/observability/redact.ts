@@ -17,7 +17,8 @@ const sensitiveKey =
  * operators need: those stay. An OAuth code or state never looks like them.
  */
 const knownCodes = new Set<string>(errorCodes);
-const harmlessCode = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && (knownCodes.has(v) || /^E[A-Z_]{2,}$/.test(v) || /^ERR_[A-Z_]+$/.test(v)));
+const harmlessCode = (v: unknown) =>
+  typeof v === 'number' || (typeof v === 'string' && (knownCodes.has(v) || /^E[A-Z_]{2,}$/.test(v) || /^ERR_[A-Z_]+$/.test(v)));
 
 /** Names whose values are secret in query strings, form bodies and JSON text. */
 const secretParam =
@@ -72,7 +73,11 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Date) return value.toISOString();
   if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value instanceof Map) return redactEntries([...value.entries()].map(([k, v]) => [String(k), v]), depth);
+  if (value instanceof Map)
+    return redactEntries(
+      [...value.entries()].map(([k, v]) => [String(k), v]),
+      depth,
+    );
   const entries = (value as { entries?: unknown }).entries;
   if (typeof entries === 'function' && typeof (value as { get?: unknown }).get === 'function' && !isPlain(value)) {
     // Headers, URLSearchParams, FormData: iterate as [name, value] pairs.

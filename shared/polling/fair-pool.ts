@@ -16,7 +16,12 @@ export interface FairPool<T> {
   skipGroup(group: string): void;
 }
 
-export function runFairPool<T>(tasks: ReadonlyArray<{ group: string; task: T }>, options: FairPoolOptions, run: (task: T) => Promise<void>, onSkipped: (task: T) => void): FairPool<T> {
+export function runFairPool<T>(
+  tasks: ReadonlyArray<{ group: string; task: T }>,
+  options: FairPoolOptions,
+  run: (task: T) => Promise<void>,
+  onSkipped: (task: T) => void,
+): FairPool<T> {
   const queues = new Map<string, T[]>();
   for (const { group, task } of tasks) {
     const q = queues.get(group);

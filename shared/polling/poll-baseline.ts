@@ -34,6 +34,8 @@ export async function recordBaseline(ctx: AppContext, connection: Connection, su
   // Only for a source nobody polls yet: subscriptions from before shared cursors have none, and
   // starting one now would hide from them what was created since their last round.
   if (page.kind !== 'items' || (await readSourceCursor(ctx.store, connection.id, source.path))) return;
-  const others = (await new SubscriptionRepo(ctx.store).list(connection.id)).filter((s) => s.id !== sub.id && s.delivery === 'polling' && pollSourceFor(s)?.path === source.path);
+  const others = (await new SubscriptionRepo(ctx.store).list(connection.id)).filter(
+    (s) => s.id !== sub.id && s.delivery === 'polling' && pollSourceFor(s)?.path === source.path,
+  );
   if (others.length === 0) await writeSourceCursor(ctx.store, connection.id, source.path, advanceCursor(undefined, ids, page.etag, now));
 }

@@ -12,10 +12,14 @@ export interface RateBudget {
   resetAt?: number;
 }
 
-export type PollPage = { kind: 'not_modified'; rate?: RateBudget } | { kind: 'items'; items: Record<string, unknown>[]; etag?: string; rate?: RateBudget };
+export type PollPage =
+  | { kind: 'not_modified'; rate?: RateBudget }
+  | { kind: 'items'; items: Record<string, unknown>[]; etag?: string; rate?: RateBudget };
 
 /** One page of a list, with the path of the next page when the `Link` header names one. */
-export type ListPage = { kind: 'not_modified'; rate?: RateBudget } | { kind: 'items'; items: Record<string, unknown>[]; etag?: string; next?: string; rate?: RateBudget };
+export type ListPage =
+  | { kind: 'not_modified'; rate?: RateBudget }
+  | { kind: 'items'; items: Record<string, unknown>[]; etag?: string; next?: string; rate?: RateBudget };
 
 function rateOf(headers: Headers): RateBudget | undefined {
   const remaining = Number(headers.get('x-ratelimit-remaining') ?? NaN);
@@ -36,9 +40,21 @@ export async function fetchListPage(ctx: AppContext, connection: Connection, pat
   if (result.status === 401) throw new AppError('reconnect_required', `The code host refused the token of connection ${connection.id}`);
   if ((result.status === 403 || result.status === 429) && (rate?.remaining === 0 || result.headers.has('retry-after'))) {
     // The primary budget spent, or a secondary limit: the poller defers the connection's other sources.
-    throw new AppError('rate_limited', `The code host's rate limit for connection ${connection.id} is reached`, { upstreamStatus: result.status, remaining: rate?.remaining });
+    throw new AppError('rate_limited', `The code host's rate limit for connection ${connection.id} is reached`, {
+      upstreamStatus: result.status,
+      remaining: rate?.remaining,
+    });
   }
-  if (!isOk(result)) throw new AppError('upstream_error', `Polling ${path.split('?')[0]} failed: ${upstreamMessage(result)}`, { upstreamStatus: result.status });
+  if (!isOk(result))
+    throw new AppError('upstream_error', `Polling ${path.split('?')[0]} failed: ${upstreamMessage(result)}`, {
+      upstreamStatus: result.status,
+    });
   const items = Array.isArray(result.body) ? (result.body.filter((i) => i && typeof i === 'object') as Record<string, unknown>[]) : [];
-  return { kind: 'items', items, etag: result.headers.get('etag') ?? undefined, next: nextPagePath(result.headers.get('link'), access.baseUrl), rate };
+  return {
+    kind: 'items',
+    items,
+    etag: result.headers.get('etag') ?? undefined,
+    next: nextPagePath(result.headers.get('link'), access.baseUrl),
+    rate,
+  };
 }

@@ -53,7 +53,11 @@ export function planRound(subs: readonly Subscription[]): Unit[] {
     const unit = sources.get(key);
     if (unit) unit.shared.subs.push(sub);
     else {
-      const made = { kind: 'source' as const, connectionId: sub.connectionId, shared: { key, connectionId: sub.connectionId, source, subs: [sub] } };
+      const made = {
+        kind: 'source' as const,
+        connectionId: sub.connectionId,
+        shared: { key, connectionId: sub.connectionId, source, subs: [sub] },
+      };
       sources.set(key, made);
       units.push(made);
     }
@@ -101,14 +105,24 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
         let result: number | 'not_modified';
         let rate: RateBudget | undefined;
         if (unit.kind === 'watchers') result = await pollWatchers(roundCtx, connection, unit.sub);
-        else ({ result, rate } = await pollSharedSource(roundCtx, connection, unit.shared, (await cursorsOf(unit.connectionId)).get(unit.shared.source.path)));
+        else
+          ({ result, rate } = await pollSharedSource(
+            roundCtx,
+            connection,
+            unit.shared,
+            (await cursorsOf(unit.connectionId)).get(unit.shared.source.path),
+          ));
         if (result === 'not_modified') report.notModified++;
         else report.announced += result;
         if (rate && rate.remaining < o.rateReserve) defer(unit.connectionId, rate);
       } catch (e) {
         report.failed++;
         if (e instanceof AppError && e.code === 'rate_limited') defer(unit.connectionId, undefined);
-        ctx.logger.warn('polling a source failed', { connectionId: unit.connectionId, source: unit.kind === 'source' ? unit.shared.key : unit.sub.id, error: e });
+        ctx.logger.warn('polling a source failed', {
+          connectionId: unit.connectionId,
+          source: unit.kind === 'source' ? unit.shared.key : unit.sub.id,
+          error: e,
+        });
       }
     },
     () => report.deferred++,
@@ -117,7 +131,11 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
     if (lowBudget.has(connectionId)) return;
     lowBudget.add(connectionId);
     // What the agents' own calls with this token need is kept for them; polling catches up after the reset.
-    ctx.logger.warn('rate budget low: the connection\'s other sources wait for a later round', { connectionId, remaining: rate?.remaining, resetAt: rate?.resetAt });
+    ctx.logger.warn("rate budget low: the connection's other sources wait for a later round", {
+      connectionId,
+      remaining: rate?.remaining,
+      resetAt: rate?.resetAt,
+    });
     pool.skipGroup(connectionId);
   }
   await pool.done;

@@ -8,7 +8,9 @@ export const maxPollPages = 10;
 
 /** The newest time an item of a newest-first list is ordered by (created, or updated for lists ordered by update). */
 function orderTime(item: Record<string, unknown>): number {
-  const times = [item.created_at, item.updated_at].map((t) => (typeof t === 'string' ? Date.parse(t) : NaN)).filter((t) => !Number.isNaN(t));
+  const times = [item.created_at, item.updated_at]
+    .map((t) => (typeof t === 'string' ? Date.parse(t) : NaN))
+    .filter((t) => !Number.isNaN(t));
   return times.length > 0 ? Math.max(...times) : NaN;
 }
 
@@ -25,7 +27,12 @@ export interface PagesCursor {
   seen: readonly string[];
 }
 
-export async function fetchNewestPages(ctx: AppContext, connection: Connection, path: string, cursor: PagesCursor | undefined): Promise<PollPage> {
+export async function fetchNewestPages(
+  ctx: AppContext,
+  connection: Connection,
+  path: string,
+  cursor: PagesCursor | undefined,
+): Promise<PollPage> {
   const first = await fetchListPage(ctx, connection, path, cursor?.etag);
   if (first.kind === 'not_modified') return first;
   const items = [...first.items];

@@ -31,7 +31,8 @@ function legacyStart(cursors: ReadonlyArray<PollCursor | undefined>): PagesCurso
   const held = cursors.filter((c) => c !== undefined);
   if (held.length === 0) return undefined;
   const since = held.map((c) => c.since).reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
-  const etag = held.every((c) => c.etag !== undefined && c.etag === held[0]!.etag) && held.length === cursors.length ? held[0]!.etag : undefined;
+  const etag =
+    held.every((c) => c.etag !== undefined && c.etag === held[0]!.etag) && held.length === cursors.length ? held[0]!.etag : undefined;
   return { etag, since, seen: [] };
 }
 
@@ -43,10 +44,17 @@ function legacyStart(cursors: ReadonlyArray<PollCursor | undefined>): PagesCurso
  * after the enqueue: a crash in between re-announces under the same event ids, which
  * dispatch drops. `cursor` is the source's, read by the caller (one Query per connection).
  */
-export async function pollSharedSource(ctx: AppContext, connection: Connection, shared: SharedSource, cursor: SourceCursor | undefined): Promise<SourceOutcome> {
+export async function pollSharedSource(
+  ctx: AppContext,
+  connection: Connection,
+  shared: SharedSource,
+  cursor: SourceCursor | undefined,
+): Promise<SourceOutcome> {
   // Without a shared cursor yet, every subscription's own baseline decides (read up front).
   const early = cursor ? undefined : await Promise.all(shared.subs.map((s) => readCursor(ctx.store, s.id)));
-  const start: PagesCursor | undefined = cursor ? { etag: cursor.etag, since: cursor.since, seen: cursor.recent.map(([id]) => id) } : legacyStart(early!);
+  const start: PagesCursor | undefined = cursor
+    ? { etag: cursor.etag, since: cursor.since, seen: cursor.recent.map(([id]) => id) }
+    : legacyStart(early!);
   const page = await fetchNewestPages(ctx, connection, shared.source.path, start);
   if (page.kind === 'not_modified') return { result: 'not_modified', rate: page.rate };
   const now = new Date(ctx.clock.now()).toISOString();
@@ -74,9 +82,20 @@ export async function pollSharedSource(ctx: AppContext, connection: Connection, 
 }
 
 /** No baseline (made before cursors existed, or lost): record one from this read, announce nothing. */
-async function recordLostBaseline(ctx: AppContext, subscriptionId: string, known: ReadonlyArray<{ id: string; createdAt: string }>, etag: string | undefined, now: string): Promise<void> {
+async function recordLostBaseline(
+  ctx: AppContext,
+  subscriptionId: string,
+  known: ReadonlyArray<{ id: string; createdAt: string }>,
+  etag: string | undefined,
+  now: string,
+): Promise<void> {
   const times = known.map((x) => Date.parse(x.createdAt)).filter((t) => !Number.isNaN(t));
-  await writeCursor(ctx.store, subscriptionId, { etag, since: times.length ? new Date(Math.max(...times)).toISOString() : now, seen: known.slice(0, maxSeen).map((x) => x.id), updatedAt: now });
+  await writeCursor(ctx.store, subscriptionId, {
+    etag,
+    since: times.length ? new Date(Math.max(...times)).toISOString() : now,
+    seen: known.slice(0, maxSeen).map((x) => x.id),
+    updatedAt: now,
+  });
 }
 
 function eventsFor(
@@ -96,7 +115,11 @@ function eventsFor(
       const mapped = source.map(item);
       if (!mapped) {
         // Left behind by the source's cursor all the same: an item the code host shapes unexpectedly is skipped, once, loudly.
-        ctx.logger.warn('polled item does not have the expected shape; skipped', { subscriptionId: sub.id, trigger: sub.trigger, itemId: id });
+        ctx.logger.warn('polled item does not have the expected shape; skipped', {
+          subscriptionId: sub.id,
+          trigger: sub.trigger,
+          itemId: id,
+        });
         return [];
       }
       return buildTriggerEvents({ connection, subscriptions, mapped: [mapped], deliveryId: `poll:${sub.id}:${id}`, occurredAt: createdAt });

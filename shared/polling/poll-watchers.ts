@@ -96,7 +96,13 @@ export async function pollWatchers(ctx: AppContext, connection: Connection, sub:
       ctx.logger.warn('polled watcher does not have the expected shape; skipped', { subscriptionId: sub.id });
       return [];
     }
-    return buildTriggerEvents({ connection, subscriptions, mapped: [mapped], deliveryId: `poll:${sub.id}:watcher:${idOf(user)}`, occurredAt: now });
+    return buildTriggerEvents({
+      connection,
+      subscriptions,
+      mapped: [mapped],
+      deliveryId: `poll:${sub.id}:watcher:${idOf(user)}`,
+      occurredAt: now,
+    });
   });
   // Enqueue before moving the cursor: a crash in between re-announces with the same event ids, which dispatch drops.
   await enqueueEvents(ctx, events);

@@ -44,7 +44,12 @@ export function freshItems<T extends SeenItem>(cursor: Pick<SourceCursor, 'since
 }
 
 /** The cursor after `seen` (items read this round), bounded by `maxRecent` and `lookbackMs`. */
-export function advanceCursor(cursor: Pick<SourceCursor, 'since' | 'recent'> | undefined, seen: readonly SeenItem[], etag: string | undefined, nowIso: string): SourceCursor {
+export function advanceCursor(
+  cursor: Pick<SourceCursor, 'since' | 'recent'> | undefined,
+  seen: readonly SeenItem[],
+  etag: string | undefined,
+  nowIso: string,
+): SourceCursor {
   const byId = new Map<string, number>(cursor?.recent ?? []);
   for (const x of seen) {
     const t = Date.parse(x.createdAt);

@@ -14,7 +14,13 @@ import { ttlIn } from './table-design';
  * by itself after `ttlSeconds`, so a crashed holder blocks others for at most that long.
  * Returns the fence, or undefined when someone else holds the row.
  */
-export async function takeFencedRow(store: Store, clock: Clock, key: Key, ttlSeconds: number, attrs: Record<string, unknown>): Promise<number | undefined> {
+export async function takeFencedRow(
+  store: Store,
+  clock: Clock,
+  key: Key,
+  ttlSeconds: number,
+  attrs: Record<string, unknown>,
+): Promise<number | undefined> {
   const fence = randomInt(1, 2 ** 47);
   try {
     await store.put({ ...attrs, ...key, version: fence, ttl: ttlIn(clock.now(), ttlSeconds) }, { ifNotExists: true });
@@ -32,7 +38,13 @@ export async function takeFencedRow(store: Store, clock: Clock, key: Key, ttlSec
  * someone else took after ours expired is never touched (an unconditional delete would
  * free it under its new holder). Returns false when it was taken over since.
  */
-export async function releaseFencedRow(store: Store, clock: Clock, key: Key, fence: number, attrs: Record<string, unknown>): Promise<boolean> {
+export async function releaseFencedRow(
+  store: Store,
+  clock: Clock,
+  key: Key,
+  fence: number,
+  attrs: Record<string, unknown>,
+): Promise<boolean> {
   try {
     await store.put({ ...attrs, ...key, version: fence, ttl: ttlIn(clock.now(), -1) }, { ifVersion: fence });
     return true;

@@ -21,7 +21,13 @@ export interface Lease {
  * Takes the lease; it expires by itself after `ttlSeconds`, so a crashed holder blocks
  * others for at most that long. Returns undefined when someone else holds it.
  */
-export async function acquireLease(store: Store, clock: Clock, name: string, owner: string, ttlSeconds: number): Promise<Lease | undefined> {
+export async function acquireLease(
+  store: Store,
+  clock: Clock,
+  name: string,
+  owner: string,
+  ttlSeconds: number,
+): Promise<Lease | undefined> {
   const fence = await takeFencedRow(store, clock, keys.lease(name), ttlSeconds, { owner, acquiredAt: clock.now() });
   return fence === undefined ? undefined : { name, owner, fence };
 }
@@ -46,7 +52,12 @@ export interface WithLeaseOptions {
  * tries, then answering `conflict` (the caller may retry). Released owner-safely when
  * `fn` settles, whichever way.
  */
-export async function withLease<T>(ctx: { store: Store; clock: Clock }, name: string, fn: () => Promise<T>, options: WithLeaseOptions = {}): Promise<T> {
+export async function withLease<T>(
+  ctx: { store: Store; clock: Clock },
+  name: string,
+  fn: () => Promise<T>,
+  options: WithLeaseOptions = {},
+): Promise<T> {
   const attempts = options.attempts ?? 60;
   const owner = options.owner ?? randomUUID();
   let lease: Lease | undefined;

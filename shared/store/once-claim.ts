@@ -13,10 +13,7 @@ import { ttlIn } from './table-design';
  * so it reads as done.
  */
 
-export type OnceClaim =
-  | { kind: 'claimed'; fence: number }
-  | { kind: 'done'; item: Item }
-  | { kind: 'busy'; leaseEndsAtMs: number };
+export type OnceClaim = { kind: 'claimed'; fence: number } | { kind: 'done'; item: Item } | { kind: 'busy'; leaseEndsAtMs: number };
 
 /** A claim this attempt holds: its key and the fence that lets only this attempt release it. */
 export interface HeldClaim {
@@ -29,7 +26,13 @@ export interface HeldClaim {
  * claimed, released, or a lapsed lease). Otherwise reports who has it: `done`, or `busy`
  * with the end of the other attempt's lease. `attrs` are stored with the row.
  */
-export async function claimOnce(store: Store, clock: Clock, key: Key, leaseSeconds: number, attrs: Record<string, unknown> = {}): Promise<OnceClaim> {
+export async function claimOnce(
+  store: Store,
+  clock: Clock,
+  key: Key,
+  leaseSeconds: number,
+  attrs: Record<string, unknown> = {},
+): Promise<OnceClaim> {
   // Twice at most: a lease can lapse between the failed put and the read.
   for (let i = 0; i < 2; i++) {
     const fence = await takeFencedRow(store, clock, key, leaseSeconds, { ...attrs, state: 'in_progress' });
@@ -46,7 +49,13 @@ export async function claimOnce(store: Store, clock: Clock, key: Key, leaseSecon
 }
 
 /** Marks the work done (kept `ttlSeconds`): unconditional, since whoever finished it made it true. */
-export async function finishOnce(store: Store, clock: Clock, key: Key, ttlSeconds: number, attrs: Record<string, unknown> = {}): Promise<void> {
+export async function finishOnce(
+  store: Store,
+  clock: Clock,
+  key: Key,
+  ttlSeconds: number,
+  attrs: Record<string, unknown> = {},
+): Promise<void> {
   await store.put({ ...attrs, ...key, state: 'done', ttl: ttlIn(clock.now(), ttlSeconds) });
 }
 

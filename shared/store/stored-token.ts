@@ -14,7 +14,11 @@ const storedTokenSchema = z.object({
 });
 
 /** Reads a connection's token record from the secret store. */
-export async function readStoredToken(secrets: SecretStore, connectionId: string, opts?: { fresh?: boolean }): Promise<StoredToken | undefined> {
+export async function readStoredToken(
+  secrets: SecretStore,
+  connectionId: string,
+  opts?: { fresh?: boolean },
+): Promise<StoredToken | undefined> {
   const raw = await secrets.get(secretNames.connectionToken(connectionId), opts);
   if (raw === undefined) return undefined;
   const parsed = storedTokenSchema.safeParse(JSON.parse(raw));

@@ -47,6 +47,9 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
 
 /** True when `value` matches an IAM StringLike pattern (`*` any run, `?` one character). */
 export function matchesLeadingKey(pattern: string, value: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${re}$`, 's').test(value);
 }

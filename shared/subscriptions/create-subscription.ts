@@ -14,11 +14,20 @@ import { canPoll, sourceFor } from './trigger-rules';
 
 async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise<Connection> {
   const connection = await new ConnectionRepo(ctx.store).get(req.connectionId);
-  if (!connection) throw new AppError('connection_not_found', `connectionId: no connection ${req.connectionId}`, { fields: [{ field: 'connectionId', message: 'no such connection' }] });
-  if (connection.provider !== 'github') throw new AppError('invalid_input', `connectionId: connection ${connection.id} is not a code-host connection`, { fields: [{ field: 'connectionId', message: 'not a code-host connection' }] });
-  if (connection.status === 'reconnect_required') throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
+  if (!connection)
+    throw new AppError('connection_not_found', `connectionId: no connection ${req.connectionId}`, {
+      fields: [{ field: 'connectionId', message: 'no such connection' }],
+    });
+  if (connection.provider !== 'github')
+    throw new AppError('invalid_input', `connectionId: connection ${connection.id} is not a code-host connection`, {
+      fields: [{ field: 'connectionId', message: 'not a code-host connection' }],
+    });
+  if (connection.status === 'reconnect_required')
+    throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
   if (req.target.kind === 'repository' && !isRepositoryAllowed(connection, req.target.repository)) {
-    throw new AppError('forbidden', `repository: ${req.target.repository} is outside the connection's repository allow-list`, { fields: [{ field: 'repository', message: 'outside the allow-list' }] });
+    throw new AppError('forbidden', `repository: ${req.target.repository} is outside the connection's repository allow-list`, {
+      fields: [{ field: 'repository', message: 'outside the allow-list' }],
+    });
   }
   return connection;
 }
@@ -75,6 +84,11 @@ export async function createSubscription(ctx: AppContext, body: unknown): Promis
   }
   await recordBaseline(ctx, connection, sub);
   await repo.create(sub);
-  ctx.logger.info('subscription created', { subscriptionId: sub.id, connectionId: sub.connectionId, trigger: sub.trigger, delivery: sub.delivery });
+  ctx.logger.info('subscription created', {
+    subscriptionId: sub.id,
+    connectionId: sub.connectionId,
+    trigger: sub.trigger,
+    delivery: sub.delivery,
+  });
   return sub;
 }

@@ -4,7 +4,15 @@ import { classifyAddress, isIpLiteral } from '../http/address-policy';
 /** Names that only ever mean this machine or a local network: a public code host cannot post to them. */
 function isLocalName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal') || h.endsWith('.lan') || h.endsWith('.home.arpa') || !h.includes('.');
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h.endsWith('.local') ||
+    h.endsWith('.internal') ||
+    h.endsWith('.lan') ||
+    h.endsWith('.home.arpa') ||
+    !h.includes('.')
+  );
 }
 
 /** Whether a URL's host is out of reach from the public Internet (loopback, private or local names), by its spelling alone. */

@@ -27,9 +27,17 @@ async function getList<T>(ctx: AppContext, connection: Connection, path: string,
   const access = await codeHostAccess(ctx, connection);
   const result = await restCall(ctx.fetch, { ...access, method: 'GET', path });
   if (result.status === 404 || result.status === 410) {
-    throw new InvalidInputError([{ field, message: `cannot look the column up by name: the code host has no classic projects here (${upstreamMessage(result)}); give the column id` }]);
+    throw new InvalidInputError([
+      {
+        field,
+        message: `cannot look the column up by name: the code host has no classic projects here (${upstreamMessage(result)}); give the column id`,
+      },
+    ]);
   }
-  if (!isOk(result)) throw new AppError('upstream_error', `Looking up project columns failed: ${upstreamMessage(result)}`, { upstreamStatus: result.status });
+  if (!isOk(result))
+    throw new AppError('upstream_error', `Looking up project columns failed: ${upstreamMessage(result)}`, {
+      upstreamStatus: result.status,
+    });
   const parsed = z.array(item).safeParse(result.body);
   if (!parsed.success) throw new AppError('upstream_error', `The code host answered ${path.split('?')[0]} with an unexpected shape`);
   return parsed.data;
@@ -39,7 +47,10 @@ async function getList<T>(ctx: AppContext, connection: Connection, path: string,
 export async function resolveColumn(ctx: AppContext, connection: Connection, target: SubscriptionTarget, column: string): Promise<string> {
   const given = column.trim();
   if (/^\d+$/.test(given)) return given;
-  if (target.kind === 'account') throw new InvalidInputError([{ field, message: 'a column name needs a repository or organization to look it up in; give the column id' }]);
+  if (target.kind === 'account')
+    throw new InvalidInputError([
+      { field, message: 'a column name needs a repository or organization to look it up in; give the column id' },
+    ]);
   const owner = target.kind === 'repository' ? repoPath(target.repository) : orgPath(target.organization);
   const projects = await getList(ctx, connection, `${owner}/projects?state=all&per_page=${maxProjects}`, projectSchema);
   const found: Array<{ project: string; id: number }> = [];
@@ -48,7 +59,13 @@ export async function resolveColumn(ctx: AppContext, connection: Connection, tar
     for (const c of columns) if (c.name.trim().toLowerCase() === given.toLowerCase()) found.push({ project: project.name, id: c.id });
   }
   if (found.length === 1) return String(found[0]!.id);
-  if (found.length === 0) throw new InvalidInputError([{ field, message: `no classic project column named "${given}" in ${projects.length} project(s) of the ${target.kind}; give the column id or an existing name` }]);
+  if (found.length === 0)
+    throw new InvalidInputError([
+      {
+        field,
+        message: `no classic project column named "${given}" in ${projects.length} project(s) of the ${target.kind}; give the column id or an existing name`,
+      },
+    ]);
   const list = found.map((f) => `${f.id} (project "${f.project}")`).join(', ');
   throw new InvalidInputError([{ field, message: `several columns are named "${given}": ${list}; give the column id` }]);
 }

@@ -36,7 +36,11 @@ export const subscriptionBounds = {
 /** One value or a list of them (`label: "bug"` or `labels: ["bug", "p1"]`), each and the count bounded. */
 const oneOrMany = (maxLength: number) =>
   z.union([
-    z.string().min(1).max(maxLength).transform((v) => [v]),
+    z
+      .string()
+      .min(1)
+      .max(maxLength)
+      .transform((v) => [v]),
     z.array(z.string().min(1).max(maxLength)).min(1).max(subscriptionBounds.filterValues),
   ]);
 const idOrName = z.union([z.string().min(1).max(subscriptionBounds.nameLength), z.number().int()]).transform(String);
@@ -57,7 +61,8 @@ const bodySchema = z
   .object({
     connectionId: z.string().min(1, 'is required').max(subscriptionBounds.idLength),
     trigger: z.string().superRefine((v, c) => {
-      if (!isTriggerId(v)) c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
+      if (!isTriggerId(v))
+        c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
     }),
     agentId: z.string().min(1, 'is required').max(subscriptionBounds.agentIdLength),
     repository: repositoryName.optional(),
@@ -74,7 +79,10 @@ export interface SubscriptionRequest {
   filters: SubscriptionFilters;
 }
 
-function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): { filters: SubscriptionFilters; given: Map<keyof SubscriptionFilters, string> } {
+function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): {
+  filters: SubscriptionFilters;
+  given: Map<keyof SubscriptionFilters, string>;
+} {
   const filters: SubscriptionFilters = {};
   const given = new Map<keyof SubscriptionFilters, string>();
   if (!raw) return { filters, given };

@@ -24,7 +24,10 @@ function hookBase(endpoint: Endpoint): string {
 /** The hook's most recent deliveries (one page, newest first), as the code host lists them. */
 export async function listHookDeliveries(fetchFn: Fetch, access: CodeHostAccess, endpoint: Endpoint): Promise<HookDelivery[]> {
   const result = await restCall(fetchFn, { ...access, method: 'GET', path: `${hookBase(endpoint)}/deliveries?per_page=100` });
-  if (!isOk(result)) throw new AppError('upstream_error', `Listing deliveries of hook ${endpoint.hookId} failed: ${upstreamMessage(result)}`, { upstreamStatus: result.status });
+  if (!isOk(result))
+    throw new AppError('upstream_error', `Listing deliveries of hook ${endpoint.hookId} failed: ${upstreamMessage(result)}`, {
+      upstreamStatus: result.status,
+    });
   const list = Array.isArray(result.body) ? result.body : [];
   return list.flatMap((d) => {
     const parsed = deliverySchema.safeParse(d);
@@ -35,5 +38,8 @@ export async function listHookDeliveries(fetchFn: Fetch, access: CodeHostAccess,
 /** Asks the code host to send one delivery again. */
 export async function requestRedelivery(fetchFn: Fetch, access: CodeHostAccess, endpoint: Endpoint, deliveryId: number): Promise<void> {
   const result = await restCall(fetchFn, { ...access, method: 'POST', path: `${hookBase(endpoint)}/deliveries/${deliveryId}/attempts` });
-  if (!isOk(result)) throw new AppError('upstream_error', `Redelivery of ${deliveryId} refused: ${upstreamMessage(result)}`, { upstreamStatus: result.status });
+  if (!isOk(result))
+    throw new AppError('upstream_error', `Redelivery of ${deliveryId} refused: ${upstreamMessage(result)}`, {
+      upstreamStatus: result.status,
+    });
 }

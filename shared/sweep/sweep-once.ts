@@ -88,7 +88,12 @@ async function sweepEndpoint(ctx: AppContext, store: Store, endpoint: Endpoint, 
       await requestRedelivery(ctx.fetch, access, endpoint, newest.id);
       asked.add(`${guid}@${newest.id}`);
       report.redelivered++;
-      ctx.logger.info('redelivery requested', { endpointId: endpoint.id, deliveryId: guid, event: newest.event, statusCode: newest.status_code });
+      ctx.logger.info('redelivery requested', {
+        endpointId: endpoint.id,
+        deliveryId: guid,
+        event: newest.event,
+        statusCode: newest.status_code,
+      });
     } catch (e) {
       report.failed++;
       ctx.logger.warn('redelivery request failed', { endpointId: endpoint.id, deliveryId: guid, error: e });

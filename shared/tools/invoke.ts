@@ -39,7 +39,11 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
   const entry = typeof toolId === 'string' ? stepIndex(tools).get(toolId) : undefined;
   let result: ToolResult;
   try {
-    if (!entry) throw new AppError('not_found', `Unknown tool step ${String(toolId)}.${didYouMean(String(toolId), [...stepIndex(tools).keys()])} GET /tools lists the steps`);
+    if (!entry)
+      throw new AppError(
+        'not_found',
+        `Unknown tool step ${String(toolId)}.${didYouMean(String(toolId), [...stepIndex(tools).keys()])} GET /tools lists the steps`,
+      );
     const { step, provider } = entry;
     const problems: FieldProblem[] = [];
     const id = connectionIdSchema.safeParse(connectionId);
@@ -51,10 +55,15 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
     const connection = await new ConnectionRepo(ctx.store).get(connectionId);
     if (!connection) throw new AppError('connection_not_found', `Connection ${connectionId} does not exist`);
     if (connection.provider !== step.provider) {
-      throw new InvalidInputError([{ field: 'connectionId', message: `is a ${connection.provider} connection; ${step.id} needs a ${step.provider} connection` }]);
+      throw new InvalidInputError([
+        { field: 'connectionId', message: `is a ${connection.provider} connection; ${step.id} needs a ${step.provider} connection` },
+      ]);
     }
     if (connection.status === 'reconnect_required') {
-      throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected${connection.statusReason ? `: ${connection.statusReason}` : ''}`);
+      throw new AppError(
+        'reconnect_required',
+        `Connection ${connection.id} must be reconnected${connection.statusReason ? `: ${connection.statusReason}` : ''}`,
+      );
     }
     assertRepositoryAllowed(connection, step.repositoryOf?.(parsed.data));
 

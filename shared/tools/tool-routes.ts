@@ -26,7 +26,9 @@ function parseBody(raw: Buffer): { connectionId?: unknown; input?: unknown } {
     throw new AppError('invalid_input', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'not valid JSON' }] });
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new AppError('invalid_input', 'Request body must be a JSON object {connectionId, input}', { fields: [{ field: '(body)', message: 'expected an object' }] });
+    throw new AppError('invalid_input', 'Request body must be a JSON object {connectionId, input}', {
+      fields: [{ field: '(body)', message: 'expected an object' }],
+    });
   }
   return value as { connectionId?: unknown; input?: unknown };
 }

@@ -56,5 +56,8 @@ export type LazyInputStep<S extends z.ZodType, Client> = Omit<ToolStep<S, Client
 export function lazyInput<S extends z.ZodType, Client>(step: LazyInputStep<S, Client>): ToolStep<S, Client> {
   const build = step.input;
   let built: S | undefined;
-  return Object.defineProperty({ ...step }, 'input', { get: () => (built ??= build()), enumerable: true }) as unknown as ToolStep<S, Client>;
+  return Object.defineProperty({ ...step }, 'input', { get: () => (built ??= build()), enumerable: true }) as unknown as ToolStep<
+    S,
+    Client
+  >;
 }

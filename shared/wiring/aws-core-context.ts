@@ -9,7 +9,17 @@ import { AppError } from '../domain/errors';
 import { outboundFetch } from '../http/guarded-fetch';
 import { createJsonLogger, type Logger } from '../observability/logger';
 import { noMetrics, type Metrics } from '../observability/metrics';
-import { realSleep, systemClock, type BlobStore, type Clock, type ConsumerQueue, type Fetch, type Queue, type Sleep, type Store } from '../ports';
+import {
+  realSleep,
+  systemClock,
+  type BlobStore,
+  type Clock,
+  type ConsumerQueue,
+  type Fetch,
+  type Queue,
+  type Sleep,
+  type Store,
+} from '../ports';
 import type { AppContext } from '../ports/app-context';
 
 /**
@@ -56,11 +66,19 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
   const secrets = new SecretsManagerStore(secretsManager, config.secretPrefix, clock);
   const byArn = (arn: string) => readSecretString(secretsManager, arn);
   const github = optionalSecret(
-    { value: config.github.clientSecret, arn: config.github.clientSecretArn, env: { value: 'GITHUB_CLIENT_SECRET', arn: 'GITHUB_CLIENT_SECRET_ARN' } },
+    {
+      value: config.github.clientSecret,
+      arn: config.github.clientSecretArn,
+      env: { value: 'GITHUB_CLIENT_SECRET', arn: 'GITHUB_CLIENT_SECRET_ARN' },
+    },
     byArn,
   );
   const contentsnare = optionalSecret(
-    { value: config.contentsnare.clientSecret, arn: config.contentsnare.clientSecretArn, env: { value: 'CONTENTSNARE_CLIENT_SECRET', arn: 'CONTENTSNARE_CLIENT_SECRET_ARN' } },
+    {
+      value: config.contentsnare.clientSecret,
+      arn: config.contentsnare.clientSecretArn,
+      env: { value: 'CONTENTSNARE_CLIENT_SECRET', arn: 'CONTENTSNARE_CLIENT_SECRET_ARN' },
+    },
     byArn,
   );
   const base = {
@@ -78,12 +96,20 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     // Read again every 5 minutes: a rotation ("<new>,<old>" put in the secret) reaches every
     // warm container within that time (docs/operations.md, "Rotate the platform key").
     platformApiKey: requiredSecret(
-      { value: config.platformApiKey, arn: config.platformApiKeySecretArn, env: { value: 'PLATFORM_API_KEY', arn: 'PLATFORM_API_KEY_SECRET_ARN' } },
+      {
+        value: config.platformApiKey,
+        arn: config.platformApiKeySecretArn,
+        env: { value: 'PLATFORM_API_KEY', arn: 'PLATFORM_API_KEY_SECRET_ARN' },
+      },
       byArn,
       { maxAgeMs: platformKeyMaxAgeMs, now: () => clock.now() },
     ),
     dispatchSigningSecret: requiredSecret(
-      { value: config.dispatchSigningSecret, arn: config.dispatchSigningSecretArn, env: { value: 'DISPATCH_SIGNING_SECRET', arn: 'DISPATCH_SIGNING_SECRET_ARN' } },
+      {
+        value: config.dispatchSigningSecret,
+        arn: config.dispatchSigningSecretArn,
+        env: { value: 'DISPATCH_SIGNING_SECRET', arn: 'DISPATCH_SIGNING_SECRET_ARN' },
+      },
       byArn,
     ),
     oauthClientSecret: (provider: 'github' | 'contentsnare') => (provider === 'github' ? github() : contentsnare()),

@@ -10,7 +10,11 @@ import { perContainer } from './per-container';
  * DynamoDB and Secrets Manager always; `adapters` adds only what the role uses, for a short
  * cold start.
  */
-export function lambdaAppContext(observability: LambdaObservability, env: Record<string, string | undefined>, adapters: AwsAdapters = {}): () => Promise<LambdaContext> {
+export function lambdaAppContext(
+  observability: LambdaObservability,
+  env: Record<string, string | undefined>,
+  adapters: AwsAdapters = {},
+): () => Promise<LambdaContext> {
   const { name, logger, metrics } = observability;
   return perContainer(() => buildAwsCoreContext(loadConfig(env), adapters, { logger, metrics, service: name }));
 }

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { advisoryListSchema, ageInDays, findVulnerable, inRange, lockedPackages, mergeNpmAudit, type AdvisoryList } from '../../scripts/advisory-check';
+import {
+  advisoryListSchema,
+  ageInDays,
+  findVulnerable,
+  inRange,
+  lockedPackages,
+  mergeNpmAudit,
+  type AdvisoryList,
+} from '../../scripts/advisory-check';
 
 /**
  * The offline dependency check (issue 12.9): `npm audit` cannot reach an advisory endpoint
@@ -18,8 +26,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const list: AdvisoryList = {
   updated: '2026-01-01',
   advisories: [
-    { id: 'GHSA-grv7-fg5c-xmjg', package: 'braces', vulnerable: '<3.0.3', severity: 'high', title: 'braces', url: 'https://github.com/advisories/GHSA-grv7-fg5c-xmjg' },
-    { id: 'GHSA-c2qf-rxjj-qqgw', package: 'semver', vulnerable: '<5.7.2 || >=6.0.0 <6.3.1 || >=7.0.0 <7.5.2', severity: 'moderate', title: 'semver', url: 'https://github.com/advisories/GHSA-c2qf-rxjj-qqgw' },
+    {
+      id: 'GHSA-grv7-fg5c-xmjg',
+      package: 'braces',
+      vulnerable: '<3.0.3',
+      severity: 'high',
+      title: 'braces',
+      url: 'https://github.com/advisories/GHSA-grv7-fg5c-xmjg',
+    },
+    {
+      id: 'GHSA-c2qf-rxjj-qqgw',
+      package: 'semver',
+      vulnerable: '<5.7.2 || >=6.0.0 <6.3.1 || >=7.0.0 <7.5.2',
+      severity: 'moderate',
+      title: 'semver',
+      url: 'https://github.com/advisories/GHSA-c2qf-rxjj-qqgw',
+    },
   ],
 };
 const lock = (packages: Record<string, { version?: string; dev?: boolean; link?: boolean }>) => ({
@@ -61,7 +83,10 @@ describe('lockfile check', () => {
     );
     expect(packages.map((p) => p.name).sort()).toEqual(['braces', 'braces', 'semver']);
     const found = findVulnerable(packages, list).map((f) => `${f.installed.path}@${f.installed.version} ${f.advisory.id}`);
-    expect(found.sort()).toEqual(['node_modules/a/node_modules/braces@3.0.2 GHSA-grv7-fg5c-xmjg', 'node_modules/semver@7.5.1 GHSA-c2qf-rxjj-qqgw']);
+    expect(found.sort()).toEqual([
+      'node_modules/a/node_modules/braces@3.0.2 GHSA-grv7-fg5c-xmjg',
+      'node_modules/semver@7.5.1 GHSA-c2qf-rxjj-qqgw',
+    ]);
   });
 
   it('says how old the list is', () => {
@@ -77,7 +102,17 @@ describe('refresh from npm audit', () => {
         micromatch: {
           name: 'micromatch',
           severity: 'moderate',
-          via: [{ source: 1098681, name: 'micromatch', dependency: 'micromatch', title: 'ReDoS in micromatch', url: 'https://github.com/advisories/GHSA-952p-6rrq-rcjv', severity: 'moderate', range: '<4.0.8' }],
+          via: [
+            {
+              source: 1098681,
+              name: 'micromatch',
+              dependency: 'micromatch',
+              title: 'ReDoS in micromatch',
+              url: 'https://github.com/advisories/GHSA-952p-6rrq-rcjv',
+              severity: 'moderate',
+              range: '<4.0.8',
+            },
+          ],
         },
         'fast-glob': { name: 'fast-glob', severity: 'moderate', via: ['micromatch'] },
       },
@@ -106,9 +141,10 @@ describe('the committed list and lockfile (what CI checks)', () => {
     const lockFile = join(dir, 'package-lock.json');
     writeFileSync(lockFile, JSON.stringify(lock({ 'node_modules/a/node_modules/braces': { version: '3.0.2' } })));
     const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-    const failed = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'check-advisories.ts'), '--lock', lockFile], { cwd: root, env }).catch(
-      (e: { code: number; stdout: string }) => e,
-    );
+    const failed = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'check-advisories.ts'), '--lock', lockFile], {
+      cwd: root,
+      env,
+    }).catch((e: { code: number; stdout: string }) => e);
     expect((failed as { code?: number }).code).toBe(1);
     expect(failed.stdout).toMatch(/high\s+braces@3\.0\.2 \(node_modules\/a\/node_modules\/braces\).*GHSA-grv7-fg5c-xmjg/);
     const passed = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'check-advisories.ts')], { cwd: root, env });

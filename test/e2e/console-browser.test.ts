@@ -38,7 +38,15 @@ async function text(selector: string): Promise<string> {
 beforeAll(async () => {
   github = await FakeGitHub.start();
   github.addUser(token, 'Codertocat');
-  github.gists.set('Codertocat', [{ id: 'aa5a315d61ae9438b18d', description: 'console gist', public: true, files: {}, html_url: 'https://gist.github.com/aa5a315d61ae9438b18d' }]);
+  github.gists.set('Codertocat', [
+    {
+      id: 'aa5a315d61ae9438b18d',
+      description: 'console gist',
+      public: true,
+      files: {},
+      html_url: 'https://gist.github.com/aa5a315d61ae9438b18d',
+    },
+  ]);
   agent = await FakeAgentRuntime.start();
   rt = await startRuntime({ GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: agent.url }, false);
   tenant = await subscribeOverApi(rt.url, github, token);
@@ -153,7 +161,12 @@ describe('the console in a browser', () => {
     const session = `${cookie?.name}=${cookie?.value}`;
     const eventId = String(agent.events()[0]?.id);
     const post = (headers: Record<string, string>, body: string) =>
-      fetch(`${rt.url}/console/events/${eventId}/replay`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+      fetch(`${rt.url}/console/events/${eventId}/replay`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
     const csrf = await page.$eval('input[name=csrf]', (el) => (el as unknown as { value: string }).value);
     const before = rt.queues.queue.size();
     expect((await post({ cookie: session }, '')).status).toBe(403);

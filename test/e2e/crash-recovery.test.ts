@@ -46,7 +46,12 @@ interface Delivery {
 async function send(rt: RunningLocal, d: Delivery): Promise<number | 'no answer'> {
   d.tries++;
   try {
-    const res = await fetch(`${rt.url}${d.shot.path}`, { method: 'POST', headers: d.shot.headers, body: d.shot.body, signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${rt.url}${d.shot.path}`, {
+      method: 'POST',
+      headers: d.shot.headers,
+      body: d.shot.body,
+      signal: AbortSignal.timeout(15_000),
+    });
     await res.arrayBuffer();
     if (res.status >= 200 && res.status < 300) d.acked = true;
     return res.status;
@@ -72,7 +77,15 @@ afterAll(async () => {
 describe('the local runtime killed mid-stream (SIGKILL of its process group)', () => {
   it(`loses no delivery it answered 2xx, nor any redelivery of one it did not, over ${kills} kills`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'crash-'));
-    const env = { DATA_DIR: dataDir, PORT: '0', GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: agent.url, PLATFORM_API_KEY: platformKey, DISPATCH_SIGNING_SECRET: signingSecret, POLL_INTERVAL_SECONDS: '3600' };
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      GITHUB_API_URL: github.url,
+      AGENT_RUNTIME_URL: agent.url,
+      PLATFORM_API_KEY: platformKey,
+      DISPATCH_SIGNING_SECRET: signingSecret,
+      POLL_INTERVAL_SECONDS: '3600',
+    };
     const start = async () => {
       const rt = await startLocalProcess(env, 30_000, { detached: true });
       children.push(rt);
@@ -117,13 +130,23 @@ describe('the local runtime killed mid-stream (SIGKILL of its process group)', (
     const unacked = all.filter((d) => !d.acked);
     const deadline = Date.now() + 40_000;
     for (let round = 0; all.some((d) => !d.acked); round++) {
-      if (Date.now() > deadline) throw new Error(`still not accepted after redeliveries: ${all.filter((d) => !d.acked).map((d) => d.guid).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `still not accepted after redeliveries: ${all
+            .filter((d) => !d.acked)
+            .map((d) => d.guid)
+            .join(', ')}`,
+        );
       await Promise.all(all.filter((d) => !d.acked).map((d) => send(rt, d)));
       if (all.some((d) => !d.acked)) await new Promise((r) => setTimeout(r, 500));
     }
 
     // Every delivery was answered 2xx at some point: every one must reach the agent runtime.
-    await until('every acknowledged delivery at the agent runtime', () => all.every((d) => (agent.arrivals.get(d.guid) ?? 0) >= 1), 40_000).catch(() => undefined);
+    await until(
+      'every acknowledged delivery at the agent runtime',
+      () => all.every((d) => (agent.arrivals.get(d.guid) ?? 0) >= 1),
+      40_000,
+    ).catch(() => undefined);
     const lost = all.filter((d) => !agent.arrivals.has(d.guid)).map((d) => d.guid);
     const duplicates = all.reduce((n, d) => n + Math.max(0, (agent.arrivals.get(d.guid) ?? 0) - 1), 0);
     console.log(

@@ -160,7 +160,15 @@ describe('process killed mid-batch', () => {
 
   it('loses nothing acknowledged and delivers nothing twice: in-flight messages and claims are leases that expire and are retried', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kill-'));
-    const env = { DATA_DIR: dataDir, PORT: '0', GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: agent.url, PLATFORM_API_KEY: platformKey, DISPATCH_SIGNING_SECRET: signingSecret, POLL_INTERVAL_SECONDS: '3600' };
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      GITHUB_API_URL: github.url,
+      AGENT_RUNTIME_URL: agent.url,
+      PLATFORM_API_KEY: platformKey,
+      DISPATCH_SIGNING_SECRET: signingSecret,
+      POLL_INTERVAL_SECONDS: '3600',
+    };
     const first = await startLocalProcess(env);
     const { hook, endpointId } = await subscribeOverApi(first.url, github, token);
     agent.mode = 'hold';
@@ -196,7 +204,14 @@ describe('process killed mid-batch', () => {
         expect(Number(claim?.ttl)).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + inProgressLeaseSeconds);
         expect(await store.get(keys.dispatchClaim(id))).toBeUndefined();
       }
-      const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger: createJsonLogger({ level: 'SILENT' }), metrics: new InMemoryMetrics() });
+      const ctx = buildLocalContext({
+        config,
+        store,
+        queue: queues.queue,
+        dataDir,
+        logger: createJsonLogger({ level: 'SILENT' }),
+        metrics: new InMemoryMetrics(),
+      });
       ctx.clock = later;
       for (let round = 0; round < 10 && queues.queue.size() > 0; round++) {
         const messages = await queues.queue.receive(10, 60);

@@ -18,7 +18,9 @@ function modes(dir: string): { path: string; dir: boolean; mode: number }[] {
 describe('npm start keeps DATA_DIR owner-only', () => {
   let github: FakeServer;
   beforeAll(async () => {
-    github = await startFakeHttp((req) => (req.path === '/user' ? { body: { login: 'octocat', id: 1 } } : { status: 404, body: { message: 'Not Found' } }));
+    github = await startFakeHttp((req) =>
+      req.path === '/user' ? { body: { login: 'octocat', id: 1 } } : { status: 404, body: { message: 'Not Found' } },
+    );
   });
   afterAll(async () => {
     await github.close();
@@ -47,7 +49,8 @@ describe('npm start keeps DATA_DIR owner-only', () => {
     expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);
     const all = modes(dataDir);
     // The secret store, the embedded DynamoDB (LevelDB), the queues and the generated key are all there.
-    for (const part of ['secrets', 'dynamodb', 'queues', 'local-secrets.json']) expect(all.some((e) => e.path === join(dataDir, part))).toBe(true);
+    for (const part of ['secrets', 'dynamodb', 'queues', 'local-secrets.json'])
+      expect(all.some((e) => e.path === join(dataDir, part))).toBe(true);
     expect(all.filter((e) => e.dir && e.mode !== 0o700)).toEqual([]);
     expect(all.filter((e) => !e.dir && e.mode !== 0o600)).toEqual([]);
   }, 90_000);

@@ -66,22 +66,30 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     return { callback, back, location: new URL(back.headers.get('location') ?? 'about:blank') };
   };
 
-  it.each(['github', 'contentsnare'] as const)('%s: the browser round trip creates a connected account, and a replayed state stores nothing', async (provider) => {
-    const { callback, back, location } = await roundTrip(provider);
-    expect(back.status).toBe(302);
-    expect(`${location.origin}${location.pathname}`).toBe(`${appOrigin}/done`);
-    const connectionId = location.searchParams.get('connectionId') ?? '';
-    expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({ id: connectionId, provider, authMethod: 'oauth', status: 'connected' });
+  it.each(['github', 'contentsnare'] as const)(
+    '%s: the browser round trip creates a connected account, and a replayed state stores nothing',
+    async (provider) => {
+      const { callback, back, location } = await roundTrip(provider);
+      expect(back.status).toBe(302);
+      expect(`${location.origin}${location.pathname}`).toBe(`${appOrigin}/done`);
+      const connectionId = location.searchParams.get('connectionId') ?? '';
+      expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({
+        id: connectionId,
+        provider,
+        authMethod: 'oauth',
+        status: 'connected',
+      });
 
-    // The state was used: no trusted returnTo is left to redirect to, so a plain 400, and no token call.
-    const before = (await api('GET', '/connections')).body.connections.length as number;
-    const tokenCalls = oauth.tokenCalls.length;
-    const replay = await fetch(callback, { redirect: 'manual' });
-    expect(replay.status).toBe(400);
-    expect(replay.headers.get('location')).toBeNull();
-    expect(oauth.tokenCalls.length).toBe(tokenCalls);
-    expect((await api('GET', '/connections')).body.connections).toHaveLength(before);
-  });
+      // The state was used: no trusted returnTo is left to redirect to, so a plain 400, and no token call.
+      const before = (await api('GET', '/connections')).body.connections.length as number;
+      const tokenCalls = oauth.tokenCalls.length;
+      const replay = await fetch(callback, { redirect: 'manual' });
+      expect(replay.status).toBe(400);
+      expect(replay.headers.get('location')).toBeNull();
+      expect(oauth.tokenCalls.length).toBe(tokenCalls);
+      expect((await api('GET', '/connections')).body.connections).toHaveLength(before);
+    },
+  );
 
   it('no PKCE verifier is left at rest in the data directory after the callback (issue 12 item 8)', async () => {
     const calls = oauth.tokenCalls.length;
@@ -102,28 +110,61 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     const connectionId = location.searchParams.get('connectionId') ?? '';
     // The account was named at connect time from the partner API's GET /me (documented with full_name only).
     expect(calls()).toEqual(['GET /partner_api/v1/me']);
-    expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({ accountLogin: 'Fake Snare Admin', accountId: 'name:Fake Snare Admin' });
+    expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({
+      accountLogin: 'Fake Snare Admin',
+      accountId: 'name:Fake Snare Admin',
+    });
     const invoke = (toolId: string, input: unknown) => api('POST', `/tools/${toolId}/invoke`, { connectionId, input });
     // The catalog describes the inputs the steps take (the friendly names and the pair rules).
-    const tools = (await api('GET', '/tools')).body.tools as Array<{ id: string; inputSchema: { properties: Record<string, unknown>; required: string[]; allOf?: unknown[] } }>;
+    const tools = (await api('GET', '/tools')).body.tools as Array<{
+      id: string;
+      inputSchema: { properties: Record<string, unknown>; required: string[]; allOf?: unknown[] };
+    }>;
     const requestSchema = tools.find((s) => s.id === 'contentsnare.create_request')?.inputSchema;
-    expect(Object.keys(requestSchema?.properties ?? {})).toEqual(expect.arrayContaining(['client_id', 'client_email', 'client_name', 'template_id', 'template_name', 'due_date', 'send']));
+    expect(Object.keys(requestSchema?.properties ?? {})).toEqual(
+      expect.arrayContaining(['client_id', 'client_email', 'client_name', 'template_id', 'template_name', 'due_date', 'send']),
+    );
     expect(requestSchema?.allOf).toContainEqual({ oneOf: [{ required: ['client_id'] }, { required: ['client_email'] }] });
     expect(tools.find((s) => s.id === 'contentsnare.create_client')?.inputSchema.required).toEqual(['name', 'email']);
 
-    const client = await invoke('contentsnare.create_client', { name: 'Ada Lovelace', email: 'ada@example.com', company_name: 'Engines Ltd' });
+    const client = await invoke('contentsnare.create_client', {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      company_name: 'Engines Ltd',
+    });
     expect(client.status, JSON.stringify(client.body)).toBe(200);
     const clientId = (client.body.data as { id: string }).id;
-    const request = await invoke('contentsnare.create_request', { client_id: clientId, template_id: 'tpl_1', name: 'Onboarding', due_date: '2026-12-31' });
+    const request = await invoke('contentsnare.create_request', {
+      client_id: clientId,
+      template_id: 'tpl_1',
+      name: 'Onboarding',
+      due_date: '2026-12-31',
+    });
     expect(request.status, JSON.stringify(request.body)).toBe(200);
-    expect(request.body.data).toMatchObject({ sent: true, status: 'published', due: '2026-12-31T00:00:00.000Z', share_link: expect.any(String) });
-    const draft = await invoke('contentsnare.create_request', { client_email: 'grace@example.com', client_name: 'Grace Hopper', template_name: 'Onboarding', name: 'Later', send: false });
+    expect(request.body.data).toMatchObject({
+      sent: true,
+      status: 'published',
+      due: '2026-12-31T00:00:00.000Z',
+      share_link: expect.any(String),
+    });
+    const draft = await invoke('contentsnare.create_request', {
+      client_email: 'grace@example.com',
+      client_name: 'Grace Hopper',
+      template_name: 'Onboarding',
+      name: 'Later',
+      send: false,
+    });
     expect(draft.body).toMatchObject({ ok: true, data: { sent: false, status: 'draft' } });
     const listed = await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'requests' });
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.data.data.results).toHaveLength(2);
 
-    const badDate = await invoke('contentsnare.create_request', { client_id: clientId, template_id: 'tpl_1', name: 'x', due_date: '2026-02-30' });
+    const badDate = await invoke('contentsnare.create_request', {
+      client_id: clientId,
+      template_id: 'tpl_1',
+      name: 'x',
+      due_date: '2026-02-30',
+    });
     expect(badDate.body).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     // Every call reached the fake with the OAuth access token, none was refused or throttled,
     // and none carried a field the partner API reference does not name.

@@ -32,7 +32,12 @@ describe('npm start: a Projects (v2) delivery', () => {
       const api = httpApiCaller(running.url, key);
       const connection = await api('POST', '/connections', { provider: 'github', token });
       expect(connection.status).toBe(201);
-      const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.project_item_status_changed', agentId: 'board-agent', organization: 'Octocoders' });
+      const sub = await api('POST', '/subscriptions', {
+        connectionId: connection.body.id,
+        trigger: 'github.project_item_status_changed',
+        agentId: 'board-agent',
+        organization: 'Octocoders',
+      });
       expect(sub.status, JSON.stringify(sub.body)).toBe(201);
       const [hook] = github.hooksOf('orgs/Octocoders');
       expect(hook?.events).toContain('projects_v2_item');
@@ -42,7 +47,12 @@ describe('npm start: a Projects (v2) delivery', () => {
       expect(delivered.status, await delivered.clone().text()).toBe(202);
 
       await until('the event at the agent runtime', () => runtime.requests.length > 0, 20_000);
-      expect(runtime.events()[0]).toMatchObject({ trigger: 'github.project_item_status_changed', subscriptionId: sub.body.id, agentId: 'board-agent', deliveryId: 'local-projects-1' });
+      expect(runtime.events()[0]).toMatchObject({
+        trigger: 'github.project_item_status_changed',
+        subscriptionId: sub.body.id,
+        agentId: 'board-agent',
+        deliveryId: 'local-projects-1',
+      });
       expect(FakeAgentRuntime.signatureValid(runtime.requests[0]!, secret)).toBe(true);
     } finally {
       expect(await running.stop()).toBe(0);

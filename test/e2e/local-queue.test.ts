@@ -62,7 +62,10 @@ describe('local file queue', () => {
 
   it('keeps a delayed message hidden until its delay has passed', async () => {
     const { queue } = queues();
-    await queue.sendBatch([{ id: 'a', body: 'later', delaySeconds: 60 }, { id: 'b', body: 'now' }]);
+    await queue.sendBatch([
+      { id: 'a', body: 'later', delaySeconds: 60 },
+      { id: 'b', body: 'now' },
+    ]);
     const [now] = await queue.receive(10, 30);
     expect(now?.body).toBe('now');
     await queue.delete(now!.receiptHandle);
@@ -127,7 +130,10 @@ describe('local file queue', () => {
 
   it('redrives dead letters back to the source queue, where they can be received again', async () => {
     const { queue, deadLetters } = queues(1);
-    await queue.sendBatch([{ id: 'a', body: 'one' }, { id: 'b', body: 'two' }]);
+    await queue.sendBatch([
+      { id: 'a', body: 'one' },
+      { id: 'b', body: 'two' },
+    ]);
     await queue.receive(10, 10);
     clock.advance(10_000);
     expect(await queue.receive(10, 10)).toEqual([]);
@@ -146,7 +152,11 @@ describe('local file queue', () => {
 
   it('keeps messages, in-flight state and deletions across close and reopen', async () => {
     let q = queues();
-    await q.queue.sendBatch([{ id: 'a', body: 'kept' }, { id: 'b', body: 'deleted' }, { id: 'c', body: 'delayed', delaySeconds: 60 }]);
+    await q.queue.sendBatch([
+      { id: 'a', body: 'kept' },
+      { id: 'b', body: 'deleted' },
+      { id: 'c', body: 'delayed', delaySeconds: 60 },
+    ]);
     const received = await q.queue.receive(2, 30);
     const deleted = received.find((m) => m.body === 'deleted')!;
     await q.queue.delete(deleted.receiptHandle);
@@ -167,7 +177,10 @@ describe('local file queue', () => {
 
   it('keeps a receipt handle valid across reopen, and dead letters too', async () => {
     let q = queues(1);
-    await q.queue.sendBatch([{ id: 'a', body: 'x' }, { id: 'b', body: 'y' }]);
+    await q.queue.sendBatch([
+      { id: 'a', body: 'x' },
+      { id: 'b', body: 'y' },
+    ]);
     const [x, y] = await q.queue.receive(10, 30);
     q = reopen(q, 1);
     await q.queue.delete(x!.receiptHandle);
@@ -237,7 +250,12 @@ process.kill(process.pid, 'SIGKILL');
 
   it('refuses a batch with duplicate ids, an empty or oversized body, or a bad delay', async () => {
     const { queue } = queues();
-    await expect(queue.sendBatch([{ id: 'a', body: 'x' }, { id: 'a', body: 'y' }])).rejects.toThrow(/messages.1.id/);
+    await expect(
+      queue.sendBatch([
+        { id: 'a', body: 'x' },
+        { id: 'a', body: 'y' },
+      ]),
+    ).rejects.toThrow(/messages.1.id/);
     await expect(queue.sendBatch([{ id: 'a', body: 'z'.repeat(256 * 1024 + 1) }])).rejects.toBeInstanceOf(InvalidInputError);
     await expect(queue.sendBatch([{ id: 'a', body: '' }])).rejects.toThrow(/messages.0.body/);
     await expect(queue.sendBatch([{ id: 'a', body: 'x', delaySeconds: 901 }])).rejects.toThrow(/delaySeconds/);

@@ -72,7 +72,12 @@ describe('npm start: the local runtime as a child process', () => {
   }, 90_000);
 
   it('answers an unknown route with a JSON 404 and a malformed body with a JSON 400, never crashing', async () => {
-    const running = await startLocalProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'local-runtime-')), PORT: '0', PLATFORM_API_KEY: 'k'.repeat(40), DISPATCH_SIGNING_SECRET: 's'.repeat(40) });
+    const running = await startLocalProcess({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'local-runtime-')),
+      PORT: '0',
+      PLATFORM_API_KEY: 'k'.repeat(40),
+      DISPATCH_SIGNING_SECRET: 's'.repeat(40),
+    });
     try {
       const missing = await fetch(`${running.url}/nope`);
       expect(missing.status).toBe(404);
@@ -104,7 +109,11 @@ describe('npm start: the local runtime as a child process', () => {
     });
     try {
       const post = async (path: string, body: unknown) => {
-        const res = await fetch(`${running.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${running.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       };
       const outcomes: Record<string, unknown> = {};
@@ -115,7 +124,10 @@ describe('npm start: the local runtime as a child process', () => {
         const result = await post(`/tools/${toolId}/invoke`, { connectionId: connection.body.id, input });
         outcomes[toolId] = result.status === 200 && result.body.ok === true ? 'ok' : result.body;
       }
-      expect(Object.values(outcomes).every((o) => o === 'ok'), JSON.stringify(outcomes)).toBe(true);
+      expect(
+        Object.values(outcomes).every((o) => o === 'ok'),
+        JSON.stringify(outcomes),
+      ).toBe(true);
       expect(gh.problems).toEqual([]);
     } finally {
       expect(await running.stop()).toBe(0);
@@ -147,7 +159,12 @@ describe('npm start: the local runtime as a child process', () => {
       const api = httpApiCaller(running.url, key);
       const connection = await api('POST', '/connections', { provider: 'github', token });
       expect(connection.status).toBe(201);
-      const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'triage-agent', repository: 'Codertocat/Hello-World' });
+      const sub = await api('POST', '/subscriptions', {
+        connectionId: connection.body.id,
+        trigger: 'github.new_issue',
+        agentId: 'triage-agent',
+        repository: 'Codertocat/Hello-World',
+      });
       expect(sub.status, JSON.stringify(sub.body)).toBe(201);
       const [hook] = github.hooksOf('repos/Codertocat/Hello-World');
       expect(hook?.config.url).toBe(`http://127.0.0.1:${port}/webhooks/github/${sub.body.endpointId}`);
@@ -155,7 +172,16 @@ describe('npm start: the local runtime as a child process', () => {
       const payload = JSON.stringify(examplePayload('issues', 'opened'));
       expect((await github.deliver(hook!, 'issues', payload, 'local-e2e-1')).status).toBe(202);
       expect((await github.deliver(hook!, 'issues', payload, 'local-e2e-1')).status).toBe(200);
-      const forged = await fetch(hook!.config.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'forged-1', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }, body: payload });
+      const forged = await fetch(hook!.config.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'issues',
+          'x-github-delivery': 'forged-1',
+          'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
+        },
+        body: payload,
+      });
       expect(forged.status).toBe(401);
 
       await until('the event at the agent runtime', () => runtime.requests.length > 0, 20_000);
@@ -171,7 +197,12 @@ describe('npm start: the local runtime as a child process', () => {
       expect(runtime.requests).toHaveLength(1);
       expect(FakeAgentRuntime.signatureValid(runtime.requests[0]!, secret)).toBe(true);
       expect(FakeAgentRuntime.timestampedSignatureValid(runtime.requests[0]!, secret, Date.now())).toBe(true);
-      expect(runtime.events()[0]).toMatchObject({ trigger: 'github.new_issue', subscriptionId: sub.body.id, agentId: 'triage-agent', deliveryId: 'local-e2e-1' });
+      expect(runtime.events()[0]).toMatchObject({
+        trigger: 'github.new_issue',
+        subscriptionId: sub.body.id,
+        agentId: 'triage-agent',
+        deliveryId: 'local-e2e-1',
+      });
     } finally {
       expect(await running.stop()).toBe(0);
       await github.close();

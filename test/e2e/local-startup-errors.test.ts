@@ -71,8 +71,16 @@ describe('npm start: configuration errors and signals', () => {
   it('reads .env from the working directory; the real environment wins', async () => {
     const cwd = tempDir();
     const port = await freePort();
-    writeFileSync(join(cwd, '.env'), `PORT=${port}\nDATA_DIR=${join(cwd, 'data')}\nPLATFORM_API_KEY=from-dotenv-is-overridden-0123456789abcdef\n`);
-    const env: Record<string, string | undefined> = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'WARN', PLATFORM_API_KEY: key };
+    writeFileSync(
+      join(cwd, '.env'),
+      `PORT=${port}\nDATA_DIR=${join(cwd, 'data')}\nPLATFORM_API_KEY=from-dotenv-is-overridden-0123456789abcdef\n`,
+    );
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      LOG_LEVEL: 'WARN',
+      PLATFORM_API_KEY: key,
+    };
     delete env.PORT;
     delete env.DATA_DIR;
     const child = spawn(process.execPath, ['--import', tsx, join(process.cwd(), 'local/main.ts')], {

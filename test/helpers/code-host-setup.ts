@@ -21,7 +21,10 @@ export interface CodeHostSuite {
  * fake and the embedded DynamoDB stopped. Call it at the top level of a test file.
  * `afterEachTest` runs first after each test (checks on the requests the test made).
  */
-export function useFakeCodeHost(users: Record<string, string>, options: { env?: Record<string, string | undefined>; afterEachTest?: (github: FakeGitHub) => void } = {}): CodeHostSuite {
+export function useFakeCodeHost(
+  users: Record<string, string>,
+  options: { env?: Record<string, string | undefined>; afterEachTest?: (github: FakeGitHub) => void } = {},
+): CodeHostSuite {
   let github: FakeGitHub | undefined;
   const fake = () => {
     if (!github) throw new Error('the fake code host starts in beforeAll: use it inside a test or hook');

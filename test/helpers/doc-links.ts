@@ -107,7 +107,12 @@ export function brokenLinks(files: ReadonlyMap<string, string>, exists: (path: s
       const anchor = hashAt === -1 ? undefined : link.target.slice(hashAt + 1);
       let path: string;
       try {
-        path = pathPart === '' ? file : normalize(join(dirname(file), decodeURIComponent(pathPart.split('?')[0] as string))).replace(/\\/g, '/').replace(/\/$/, '');
+        path =
+          pathPart === ''
+            ? file
+            : normalize(join(dirname(file), decodeURIComponent(pathPart.split('?')[0] as string)))
+                .replace(/\\/g, '/')
+                .replace(/\/$/, '');
       } catch {
         broken.push({ ...link, reason: 'malformed percent-encoding' });
         continue;
@@ -122,7 +127,8 @@ export function brokenLinks(files: ReadonlyMap<string, string>, exists: (path: s
       }
       if (anchor !== undefined && anchor !== '' && path.toLowerCase().endsWith('.md')) {
         if (!files.has(path)) continue; // a Markdown file outside the set: its headings are not known
-        if (!slugsOf(path).has(decodeURIComponent(anchor).toLowerCase())) broken.push({ ...link, reason: `no heading #${anchor} in ${path}` });
+        if (!slugsOf(path).has(decodeURIComponent(anchor).toLowerCase()))
+          broken.push({ ...link, reason: `no heading #${anchor} in ${path}` });
       }
     }
   }
@@ -130,4 +136,5 @@ export function brokenLinks(files: ReadonlyMap<string, string>, exists: (path: s
 }
 
 /** One line per broken link, `file:line: target (reason)`, as an editor jumps to it. */
-export const describeBroken = (broken: readonly BrokenLink[]) => broken.map((b) => `${b.file}:${b.line}: ${b.target} (${b.reason})`).join('\n');
+export const describeBroken = (broken: readonly BrokenLink[]) =>
+  broken.map((b) => `${b.file}:${b.line}: ${b.target} (${b.reason})`).join('\n');

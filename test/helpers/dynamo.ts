@@ -11,7 +11,9 @@ export { TestClock } from './test-clock';
 let shared: EmbeddedDynamo | undefined;
 
 /** One in-memory embedded DynamoDB per test file; each call gets a fresh table. */
-export async function testStore(clock: Clock = { now: () => Date.now() }): Promise<{ store: DynamoStore; client: DynamoDBClient; tableName: string; endpoint: string }> {
+export async function testStore(
+  clock: Clock = { now: () => Date.now() },
+): Promise<{ store: DynamoStore; client: DynamoDBClient; tableName: string; endpoint: string }> {
   shared ??= await startEmbeddedDynamo();
   const client = new DynamoDBClient(embeddedDynamoClientConfig(shared.endpoint));
   const tableName = `t-${randomUUID().slice(0, 8)}`;

@@ -135,7 +135,14 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
     githubRefreshTokens.set(refresh, access);
     seen.add(access);
     seen.add(refresh);
-    return { access_token: access, expires_in: 28800, refresh_token: refresh, refresh_token_expires_in: 15897600, scope: '', token_type: 'bearer' };
+    return {
+      access_token: access,
+      expires_in: 28800,
+      refresh_token: refresh,
+      refresh_token_expires_in: 15897600,
+      scope: '',
+      token_type: 'bearer',
+    };
   };
 
   const server = createServer((req, res) => {
@@ -177,7 +184,9 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
           // GitHub documents its parameters as query parameters; a form body works too.
           const params: Record<string, string> = {
             ...Object.fromEntries(url.searchParams),
-            ...(contentType.includes('json') ? (JSON.parse(body) as Record<string, string>) : Object.fromEntries(new URLSearchParams(body))),
+            ...(contentType.includes('json')
+              ? (JSON.parse(body) as Record<string, string>)
+              : Object.fromEntries(new URLSearchParams(body))),
           };
           for (const k of ['code', 'code_verifier', 'refresh_token', 'client_secret']) if (params[k]) seen.add(params[k]);
           tokenCalls.push({ path, contentType, params });
@@ -213,7 +222,8 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
             return send(200, answer);
           }
           if (!isGithub && params.grant_type !== 'authorization_code') return fail('unsupported_grant_type');
-          if (behaviour.codeErrorWith200) return send(200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+          if (behaviour.codeErrorWith200)
+            return send(200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
           const issued = codes.get(params.code ?? '');
           if (!issued || issued.used) return fail(isGithub ? 'bad_verification_code' : 'invalid_grant');
           issued.used = true;

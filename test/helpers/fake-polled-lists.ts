@@ -104,7 +104,8 @@ export class FakePolledLists {
       q.set('page', String(p));
       return `${this.url}${req.path}?${q}`;
     };
-    if (page * perPage < all.length) links.push(`<${query(page + 1)}>; rel="next"`, `<${query(Math.ceil(all.length / perPage))}>; rel="last"`);
+    if (page * perPage < all.length)
+      links.push(`<${query(page + 1)}>; rel="next"`, `<${query(Math.ceil(all.length / perPage))}>; rel="last"`);
     return { body: slice, headers: { etag, ...rate, ...(links.length > 0 ? { link: links.join(', ') } : {}) } };
   }
 }

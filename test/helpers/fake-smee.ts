@@ -32,7 +32,12 @@ export async function startFakeSmee(): Promise<FakeSmee> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const message = { ...req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), query: Object.fromEntries(url.searchParams), timestamp: Date.now() };
+      const message = {
+        ...req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        query: Object.fromEntries(url.searchParams),
+        timestamp: Date.now(),
+      };
       // Split across writes, as a network may deliver it.
       const text = `data: ${JSON.stringify(message)}\n\n`;
       for (const s of streams) {

@@ -1,4 +1,3 @@
-
 /**
  * Sample calls of the code-host tool steps and plausible answers of the code host, shared
  * by the step tests and the local-runtime test (every step through `npm start`).
@@ -35,4 +34,3 @@ export const requiredOnly: Record<string, Record<string, unknown>> = {
   'github.list_gists_for_user': {},
   'github.list_releases': { owner: 'octo', repo: 'allowed' },
 };
-

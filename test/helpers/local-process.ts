@@ -16,7 +16,11 @@ export interface RunningLocal {
  * Starts the local runtime as a user does (`tsx local/main.ts`, what `npm start` runs) in a
  * child process and waits for the line announcing its URL.
  */
-export async function startLocalProcess(env: Record<string, string>, timeoutMs = 30_000, options: { detached?: boolean } = {}): Promise<RunningLocal> {
+export async function startLocalProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  options: { detached?: boolean } = {},
+): Promise<RunningLocal> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'WARN', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

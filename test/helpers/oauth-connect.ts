@@ -9,7 +9,11 @@ type Provider = 'github' | 'contentsnare';
  * consent. Returns the URL the provider sends the browser back to (our callback, not yet
  * called). `body` defaults to a return to the app.
  */
-export async function browseToCallback(t: OAuthTestContext, provider: Provider, body: Record<string, unknown> = { returnTo: `${appOrigin}/back` }): Promise<URL> {
+export async function browseToCallback(
+  t: OAuthTestContext,
+  provider: Provider,
+  body: Record<string, unknown> = { returnTo: `${appOrigin}/back` },
+): Promise<URL> {
   const res = await t.authorize(provider, body);
   if (res.status !== 200) throw new Error(`authorize answered ${res.status}: ${String(res.body)}`);
   return t.fake.browse((JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl);

@@ -16,7 +16,10 @@ export type PlatformApiCall = (method: string, path: string, body?: unknown, aut
  * `auth`), a JSON body and the query split off the path. `onAnswer` sees every raw answer
  * body (for leak scans).
  */
-export function platformApiCaller(ctx: AppContext, options: { routes?: PlatformApiOptions; onAnswer?: (body: string) => void } = {}): PlatformApiCall {
+export function platformApiCaller(
+  ctx: AppContext,
+  options: { routes?: PlatformApiOptions; onAnswer?: (body: string) => void } = {},
+): PlatformApiCall {
   const router = createRouter(platformRoutes(ctx, options.routes), { platformApiKey: async () => testPlatformKey });
   return async (method, path, body, auth = `Bearer ${testPlatformKey}`) => {
     const [p = path, q] = path.split('?');

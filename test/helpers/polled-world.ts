@@ -23,7 +23,19 @@ const day = Date.UTC(2026, 0, 1);
 
 /** A gist (string id, as `gists/list` answers) or a repository (number id) with the fields both mappings read. */
 function item(n: number, createdAt: string, owner: string, list: string) {
-  return { id: list.startsWith('gists:') ? n.toString(16).padStart(32, '0') : n, name: `r${n}`, full_name: `${owner}/r${n}`, private: false, description: `item ${n}`, html_url: `https://github.example/${owner}/r${n}`, files: {}, public: true, created_at: createdAt, updated_at: createdAt, owner: { login: owner, id: 7, type: 'User' } };
+  return {
+    id: list.startsWith('gists:') ? n.toString(16).padStart(32, '0') : n,
+    name: `r${n}`,
+    full_name: `${owner}/r${n}`,
+    private: false,
+    description: `item ${n}`,
+    html_url: `https://github.example/${owner}/r${n}`,
+    files: {},
+    public: true,
+    created_at: createdAt,
+    updated_at: createdAt,
+    owner: { login: owner, id: 7, type: 'User' },
+  };
 }
 
 async function inPool<T>(items: readonly T[], concurrency: number, fn: (x: T, i: number) => Promise<void>): Promise<void> {
@@ -44,21 +56,33 @@ async function inPool<T>(items: readonly T[], concurrency: number, fn: (x: T, i:
  * the sources, each with the baseline a subscription records when it is made (the newest
  * creation time and the ids listed). What a round then finds is only what `addItems` adds.
  */
-export async function seedPolledWorld(ctx: AppContext, connect: (c: Partial<Connection>, token: string) => Promise<Connection>, lists: FakePolledLists, shape: WorldShape): Promise<PolledWorld> {
+export async function seedPolledWorld(
+  ctx: AppContext,
+  connect: (c: Partial<Connection>, token: string) => Promise<Connection>,
+  lists: FakePolledLists,
+  shape: WorldShape,
+): Promise<PolledWorld> {
   const connections: Connection[] = new Array(shape.connections);
-  await inPool(Array.from({ length: shape.connections }, (_, i) => i), 16, async (i) => {
-    const login = `user${i}`;
-    const token = `ghp_polledWorld${String(i).padStart(25, '0')}`;
-    lists.users.set(token, login);
-    connections[i] = await connect({ accountLogin: login }, token);
-  });
+  await inPool(
+    Array.from({ length: shape.connections }, (_, i) => i),
+    16,
+    async (i) => {
+      const login = `user${i}`;
+      const token = `ghp_polledWorld${String(i).padStart(25, '0')}`;
+      lists.users.set(token, login);
+      connections[i] = await connect({ accountLogin: login }, token);
+    },
+  );
   let serial = 1;
   const sources: PolledWorld['sources'] = [];
   for (let s = 0; s < shape.sources; s++) {
     const c = s % shape.connections;
     const login = `user${c}`;
     const list = s < shape.connections ? `gists:${login}` : `org:org${s}`;
-    lists.lists.set(list, Array.from({ length: 5 }, (_, k) => item(serial++, new Date(day - k * 60_000).toISOString(), login, list)));
+    lists.lists.set(
+      list,
+      Array.from({ length: 5 }, (_, k) => item(serial++, new Date(day - k * 60_000).toISOString(), login, list)),
+    );
     sources.push({ list, subs: [] });
   }
   const repo = new SubscriptionRepo(ctx.store);

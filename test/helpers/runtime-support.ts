@@ -25,7 +25,15 @@ export async function startRuntime(env: Record<string, string> = {}, background 
   const dataDir = mkdtempSync(join(tmpdir(), 'reliability-'));
   const lines: string[] = [];
   const rt = await startLocalRuntime({
-    env: { DATA_DIR: dataDir, PORT: '0', PLATFORM_API_KEY: platformKey, DISPATCH_SIGNING_SECRET: signingSecret, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'INFO', ...env },
+    env: {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      PLATFORM_API_KEY: platformKey,
+      DISPATCH_SIGNING_SECRET: signingSecret,
+      POLL_INTERVAL_SECONDS: '3600',
+      LOG_LEVEL: 'INFO',
+      ...env,
+    },
     write: (l) => lines.push(l),
     background,
   });
@@ -46,11 +54,20 @@ export async function startRuntime(env: Record<string, string> = {}, background 
  * at the fake code host, then a `github.new_issue` subscription whose hook the product
  * creates there (with its secret in the hook's config, as the code host keeps it).
  */
-export async function subscribeOverApi(baseUrl: string, github: FakeGitHub, token: string): Promise<{ connectionId: string; subscriptionId: string; endpointId: string; hook: FakeHook }> {
+export async function subscribeOverApi(
+  baseUrl: string,
+  github: FakeGitHub,
+  token: string,
+): Promise<{ connectionId: string; subscriptionId: string; endpointId: string; hook: FakeHook }> {
   const api = httpApiCaller(baseUrl, platformKey);
   const connection = await api('POST', '/connections', { provider: 'github', token });
   if (connection.status !== 201) throw new Error(`connection refused: ${JSON.stringify(connection.body)}`);
-  const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'reliability-agent', repository });
+  const sub = await api('POST', '/subscriptions', {
+    connectionId: connection.body.id,
+    trigger: 'github.new_issue',
+    agentId: 'reliability-agent',
+    repository,
+  });
   if (sub.status !== 201) throw new Error(`subscription refused: ${JSON.stringify(sub.body)}`);
   const hook = github.hooksOf(`repos/${repository}`).find((h) => h.config.url.endsWith(`/webhooks/github/${sub.body.endpointId}`));
   if (!hook) throw new Error('no hook was made at the code host');

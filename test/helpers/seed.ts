@@ -27,18 +27,48 @@ export interface Tenant {
  * One tenant as the platform API would leave it: a connection, the endpoint (hook) of its
  * repository with its secret, and `matching` subscriptions to `github.new_issue` there.
  */
-export async function seedTenant(ctx: Pick<AppContext, 'store' | 'secrets'>, matching = 1, repository = exampleRepository): Promise<Tenant> {
+export async function seedTenant(
+  ctx: Pick<AppContext, 'store' | 'secrets'>,
+  matching = 1,
+  repository = exampleRepository,
+): Promise<Tenant> {
   const now = new Date().toISOString();
-  const connection: Connection = { id: ConnectionRepo.newId(), provider: 'github', accountLogin: 'octocat', authMethod: 'token', status: 'connected', repositories: [], createdAt: now, updatedAt: now };
+  const connection: Connection = {
+    id: ConnectionRepo.newId(),
+    provider: 'github',
+    accountLogin: 'octocat',
+    authMethod: 'token',
+    status: 'connected',
+    repositories: [],
+    createdAt: now,
+    updatedAt: now,
+  };
   await new ConnectionRepo(ctx.store).create(connection);
   const target = { kind: 'repository' as const, repository };
   const endpointId = endpointIdFor(connection.id, target);
   const secret = `bench-secret-${randomUUID()}`;
   await ctx.secrets.put(secretNames.endpointSecret(endpointId), secret);
-  await new EndpointRepo(ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: 1, events: ['issues'], createdAt: now });
+  await new EndpointRepo(ctx.store).create({
+    id: endpointId,
+    connectionId: connection.id,
+    target,
+    hookId: 1,
+    events: ['issues'],
+    createdAt: now,
+  });
   const subscriptions: Subscription[] = [];
   for (let i = 0; i < matching; i++) {
-    const sub: Subscription = { id: SubscriptionRepo.newId(), connectionId: connection.id, trigger: 'github.new_issue', agentId: `agent-${i}`, repository, filters: {}, delivery: 'webhook', endpointId, createdAt: now };
+    const sub: Subscription = {
+      id: SubscriptionRepo.newId(),
+      connectionId: connection.id,
+      trigger: 'github.new_issue',
+      agentId: `agent-${i}`,
+      repository,
+      filters: {},
+      delivery: 'webhook',
+      endpointId,
+      createdAt: now,
+    };
     await new SubscriptionRepo(ctx.store).create(sub);
     subscriptions.push(sub);
   }
@@ -59,7 +89,17 @@ export async function seedOtherSubscriptions(ctx: Pick<AppContext, 'store'>, cou
       const connectionId = `conn_other${String(i % 500).padStart(27, '0')}`;
       const repository = `other-owner-${i % 500}/repo-${i}`;
       const endpointId = endpointIdFor(connectionId, { kind: 'repository', repository });
-      await repo.create({ id: SubscriptionRepo.newId(), connectionId, trigger: 'github.new_issue', agentId: `other-agent-${i}`, repository, filters: {}, delivery: 'webhook', endpointId, createdAt: now });
+      await repo.create({
+        id: SubscriptionRepo.newId(),
+        connectionId,
+        trigger: 'github.new_issue',
+        agentId: `other-agent-${i}`,
+        repository,
+        filters: {},
+        delivery: 'webhook',
+        endpointId,
+        createdAt: now,
+      });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -91,11 +131,21 @@ function taggedWith(body: Buffer, guid: string): Buffer {
 }
 
 /** A signed delivery of `body` (tagged with its GUID, see taggedWith) to the tenant's endpoint under a fresh GUID. */
-export function signedShot(t: Pick<Tenant, 'endpointId' | 'secret'>, untagged: Buffer, guid: string = randomUUID(), event = 'issues'): Shot {
+export function signedShot(
+  t: Pick<Tenant, 'endpointId' | 'secret'>,
+  untagged: Buffer,
+  guid: string = randomUUID(),
+  event = 'issues',
+): Shot {
   const body = taggedWith(untagged, guid);
   return {
     path: `/webhooks/github/${t.endpointId}`,
-    headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': guid, 'x-hub-signature-256': sign(t.secret, body) },
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-github-delivery': guid,
+      'x-hub-signature-256': sign(t.secret, body),
+    },
     body,
   };
 }

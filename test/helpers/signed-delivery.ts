@@ -24,7 +24,14 @@ export function signSha1(secret: string, body: string | Buffer): string {
  * (lower-case, as the transport hands them over): the intake reads three of them and must
  * not trip over the others.
  */
-export function codeHostHeaders(o: { secret: string; event: string; body: string | Buffer; guid: string; hookId?: number; target?: { type: string; id: number } }): Record<string, string> {
+export function codeHostHeaders(o: {
+  secret: string;
+  event: string;
+  body: string | Buffer;
+  guid: string;
+  hookId?: number;
+  target?: { type: string; id: number };
+}): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'GitHub-Hookshot/044aadd',
@@ -51,7 +58,10 @@ export interface DeliveryOptions {
 /** A signed webhook delivery as the transport hands it to the router. */
 export function deliveryRequest(o: DeliveryOptions): HttpRequest {
   const body = Buffer.isBuffer(o.body) ? o.body : Buffer.from(o.body, 'utf8');
-  const headers: Record<string, string | undefined> = { ...codeHostHeaders({ secret: o.secret, event: o.event, body, guid: o.guid ?? randomUUID() }), ...o.headers };
+  const headers: Record<string, string | undefined> = {
+    ...codeHostHeaders({ secret: o.secret, event: o.event, body, guid: o.guid ?? randomUUID() }),
+    ...o.headers,
+  };
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) clean[k] = v;
   return { method: 'POST', path: `/webhooks/github/${o.endpointId}`, headers: clean, query: new URLSearchParams(), body };

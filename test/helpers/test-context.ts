@@ -66,12 +66,20 @@ export interface TestContext {
  * shared by store and queue, the real fetch (point `env` URLs at loopback fakes), a
  * capturing logger and in-memory metrics. `env` goes through the real `loadConfig`.
  */
-export async function testContext(env: Record<string, string | undefined> = {}, options: { maxReceives?: number } = {}): Promise<TestContext> {
+export async function testContext(
+  env: Record<string, string | undefined> = {},
+  options: { maxReceives?: number } = {},
+): Promise<TestContext> {
   const clock = new TestClock(Date.now());
   const { store } = await testStore(clock);
   const dir = mkdtempSync(join(tmpdir(), 'ctx-'));
   const queues = openLocalQueues({ dir, name: 'dispatch', clock, maxReceives: options.maxReceives ?? 5 });
-  const config = loadConfig({ PLATFORM_API_KEY: testPlatformKey, DISPATCH_SIGNING_SECRET: testSigningSecret, PUBLIC_URL: 'http://127.0.0.1:9', ...env });
+  const config = loadConfig({
+    PLATFORM_API_KEY: testPlatformKey,
+    DISPATCH_SIGNING_SECRET: testSigningSecret,
+    PUBLIC_URL: 'http://127.0.0.1:9',
+    ...env,
+  });
   const secrets = new MemorySecretStore();
   const blobs = new MemoryBlobStore();
   const metrics = new InMemoryMetrics();

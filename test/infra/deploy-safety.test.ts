@@ -80,7 +80,9 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
       .map(([id]) => id);
     const alarm = ofType(s(), 'AWS::CloudWatch::Alarm').find(([, a]) => /-throttles$/.test(a.Properties.AlarmName))?.[1];
     expect(alarm).toBeDefined();
-    const throttled = (alarm!.Properties.Metrics as Array<{ MetricStat?: { Metric: { MetricName: string; Dimensions: Array<{ Value: { Ref: string } }> } } }>)
+    const throttled = (
+      alarm!.Properties.Metrics as Array<{ MetricStat?: { Metric: { MetricName: string; Dimensions: Array<{ Value: { Ref: string } }> } } }>
+    )
       .filter((m) => m.MetricStat?.Metric.MetricName === 'Throttles')
       .map((m) => m.MetricStat!.Metric.Dimensions[0]!.Value.Ref);
     expect(throttled.sort()).toEqual(fnIds.sort());
@@ -110,7 +112,9 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     expect(webhook.ThrottlingRateLimit).toBeLessThan(defaults.ThrottlingRateLimit);
     expect(webhook.ThrottlingBurstLimit).toBeLessThan(defaults.ThrottlingBurstLimit);
     // Route settings name a route key: the stage must be created after that route.
-    const routeId = ofType(s(), 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === 'POST /webhooks/github/{endpointId}')![0];
+    const routeId = ofType(s(), 'AWS::ApiGatewayV2::Route').find(
+      ([, r]) => r.Properties.RouteKey === 'POST /webhooks/github/{endpointId}',
+    )![0];
     expect(stageRes.DependsOn).toContain(routeId);
   });
 

@@ -50,7 +50,11 @@ async function sdkClientsOf(name: string): Promise<{ atStartup: string[]; onFirs
     for (const i of metafile.inputs[file]?.imports ?? []) if (!i.external && i.kind !== 'dynamic-import') todo.push(i.path);
   }
   const clientOf = (file: string) => file.match(sdkClient)?.[1];
-  const inBundle = new Set(Object.keys(out.inputs).map(clientOf).filter((c): c is string => c !== undefined));
+  const inBundle = new Set(
+    Object.keys(out.inputs)
+      .map(clientOf)
+      .filter((c): c is string => c !== undefined),
+  );
   const atStartup = new Set([...reached].map(clientOf).filter((c): c is string => c !== undefined));
   return {
     atStartup: [...atStartup].sort(),

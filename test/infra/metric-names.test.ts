@@ -41,7 +41,11 @@ function namesTheStackReads(): string[] {
       }
     }
     if (r.Type === 'AWS::CloudWatch::Alarm') {
-      const single = r.Properties as { Namespace?: string; MetricName?: string; Metrics?: Array<{ MetricStat?: { Metric?: { Namespace?: string; MetricName?: string } } }> };
+      const single = r.Properties as {
+        Namespace?: string;
+        MetricName?: string;
+        Metrics?: Array<{ MetricStat?: { Metric?: { Namespace?: string; MetricName?: string } } }>;
+      };
       if (single.Namespace === metricNamespace && single.MetricName) names.add(single.MetricName);
       for (const q of single.Metrics ?? []) {
         const m = q.MetricStat?.Metric;
@@ -66,7 +70,14 @@ describe('one list of metric names for code and stack', () => {
   });
 
   it('the dashboard reads product metrics (the scan below is not vacuous)', () => {
-    expect(read).toEqual(expect.arrayContaining([metricNames.deliveriesAccepted, metricNames.eventsDeadLettered, metricNames.tokenRefreshes, metricNames.rateLimitWaits]));
+    expect(read).toEqual(
+      expect.arrayContaining([
+        metricNames.deliveriesAccepted,
+        metricNames.eventsDeadLettered,
+        metricNames.tokenRefreshes,
+        metricNames.rateLimitWaits,
+      ]),
+    );
   });
 
   it('every metric the dashboard or an alarm reads is one the code counts', () => {

@@ -26,14 +26,18 @@ const statementsOf = (name: string): Statement[] => {
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
 };
 const actions = (st: Statement[]) => st.flatMap((x) => (Array.isArray(x.Action) ? x.Action : [x.Action]));
-const allStatements = () =>
-  ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+const allStatements = () => ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
 const functionNames = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
 
 beforeAll(() => {
   s = synthStack({ stage: 'test', alarmEmail: 'ops@example.com', githubClientId: 'Iv1.abc' });
   resources = s.template.toJSON().Resources;
-  alt = synthStack({ stage: 'qa', publicUrl: 'https://hooks.example.com/', destroyData: 'true', githubAllowedPrivateHosts: 'ghe.corp.example' });
+  alt = synthStack({
+    stage: 'qa',
+    publicUrl: 'https://hooks.example.com/',
+    destroyData: 'true',
+    githubAllowedPrivateHosts: 'ghe.corp.example',
+  });
 }, 240_000);
 
 describe('functions', () => {
@@ -60,7 +64,10 @@ describe('functions', () => {
   });
 
   it('runs the poller every minute and the redelivery sweep every five', () => {
-    const rules = ofType('AWS::Events::Rule').map(([, r]) => [r.Properties.ScheduleExpression, r.Properties.Targets[0].Arn['Fn::GetAtt'][0]]);
+    const rules = ofType('AWS::Events::Rule').map(([, r]) => [
+      r.Properties.ScheduleExpression,
+      r.Properties.Targets[0].Arn['Fn::GetAtt'][0],
+    ]);
     expect(rules).toContainEqual(['rate(1 minute)', fnId('poller')]);
     expect(rules).toContainEqual(['rate(5 minutes)', fnId('redelivery-sweep')]);
   });
@@ -110,7 +117,9 @@ describe('functions', () => {
 
   it('opens private addresses only for the enterprise hosts the operator lists, in every function that calls the code host', () => {
     const callers = ['poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
-    const custom = Object.values(alt.template.toJSON().Resources as Record<string, Resource>).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const custom = Object.values(alt.template.toJSON().Resources as Record<string, Resource>).filter(
+      (r) => r.Type === 'AWS::Lambda::Function',
+    );
     for (const name of callers) {
       const fn = custom.find((r) => r.Properties.FunctionName === `agent-integrations-qa-${name}`);
       expect(fn?.Properties.Environment.Variables.GITHUB_ALLOWED_PRIVATE_HOSTS, name).toBe('ghe.corp.example');
@@ -137,8 +146,20 @@ describe('data', () => {
         SSESpecification: { SSEEnabled: true },
         DeletionProtectionEnabled: true,
         GlobalSecondaryIndexes: [
-          Match.objectLike({ IndexName: 'gsi1', KeySchema: [{ AttributeName: 'gsi1pk', KeyType: 'HASH' }, { AttributeName: 'gsi1sk', KeyType: 'RANGE' }] }),
-          Match.objectLike({ IndexName: 'gsi2', KeySchema: [{ AttributeName: 'gsi2pk', KeyType: 'HASH' }, { AttributeName: 'gsi2sk', KeyType: 'RANGE' }] }),
+          Match.objectLike({
+            IndexName: 'gsi1',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+          }),
+          Match.objectLike({
+            IndexName: 'gsi2',
+            KeySchema: [
+              { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+            ],
+          }),
         ],
       }),
     });
@@ -163,7 +184,11 @@ describe('data', () => {
     const covered = ofType('AWS::SQS::QueuePolicy')
       .filter(([, p]) => deniesPlainHttp(p.Properties.PolicyDocument))
       .flatMap(([, p]) => p.Properties.Queues.map((q: { Ref: string }) => q.Ref));
-    expect(covered.sort()).toEqual(ofType('AWS::SQS::Queue').map(([id]) => id).sort());
+    expect(covered.sort()).toEqual(
+      ofType('AWS::SQS::Queue')
+        .map(([id]) => id)
+        .sort(),
+    );
     const buckets = ofType('AWS::S3::BucketPolicy');
     expect(buckets).toHaveLength(1);
     expect(deniesPlainHttp(buckets[0]![1].Properties.PolicyDocument)).toBe(true);
@@ -174,7 +199,12 @@ describe('data', () => {
       DeletionPolicy: 'RetainExceptOnCreate',
       Properties: Match.objectLike({
         BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
         LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 15, Status: 'Enabled' })]) },
       }),
     });
@@ -212,7 +242,8 @@ describe('secrets', () => {
       const targets = Array.isArray(st.Resource) ? st.Resource : [st.Resource];
       for (const r of targets) {
         const text = JSON.stringify(r);
-        const ownSecret = typeof (r as { Ref?: string }).Ref === 'string' && resources[(r as { Ref: string }).Ref]?.Type === 'AWS::SecretsManager::Secret';
+        const ownSecret =
+          typeof (r as { Ref?: string }).Ref === 'string' && resources[(r as { Ref: string }).Ref]?.Type === 'AWS::SecretsManager::Secret';
         const prefixed = /:secret:agent-integrations\/test\/(connections|endpoints)\/\*"/.test(text);
         expect(ownSecret || prefixed, text).toBe(true);
       }
@@ -264,8 +295,24 @@ describe('least privilege', () => {
 
   it('lets the intake claim deliveries and enqueue, but never receive or delete messages', () => {
     const acts = actions(statementsOf('webhook-intake'));
-    expect(acts).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'sqs:SendMessage', 's3:PutObject']));
-    for (const forbidden of ['sqs:DeleteMessage', 'sqs:ReceiveMessage', 'sqs:PurgeQueue', 'dynamodb:Scan', 's3:GetObject', 'secretsmanager:CreateSecret']) {
+    expect(acts).toEqual(
+      expect.arrayContaining([
+        'dynamodb:GetItem',
+        'dynamodb:Query',
+        'dynamodb:PutItem',
+        'dynamodb:DeleteItem',
+        'sqs:SendMessage',
+        's3:PutObject',
+      ]),
+    );
+    for (const forbidden of [
+      'sqs:DeleteMessage',
+      'sqs:ReceiveMessage',
+      'sqs:PurgeQueue',
+      'dynamodb:Scan',
+      's3:GetObject',
+      'secretsmanager:CreateSecret',
+    ]) {
       expect(acts).not.toContain(forbidden);
     }
   });
@@ -331,7 +378,17 @@ describe('operations', () => {
     const [, dash] = ofType('AWS::CloudWatch::Dashboard')[0]!;
     expect(dash.Properties.DashboardName).toBe('agent-integrations-test');
     const body = JSON.stringify(dash.Properties.DashboardBody);
-    for (const m of ['DeliveriesAccepted', 'DeliveriesRefused', 'DeliveriesDuplicated', 'EventsDispatched', 'EventsRetried', 'EventsDeadLettered', 'ToolSteps', 'RateLimitWaits', 'TokenRefreshes']) {
+    for (const m of [
+      'DeliveriesAccepted',
+      'DeliveriesRefused',
+      'DeliveriesDuplicated',
+      'EventsDispatched',
+      'EventsRetried',
+      'EventsDeadLettered',
+      'ToolSteps',
+      'RateLimitWaits',
+      'TokenRefreshes',
+    ]) {
       expect(body).toContain(m);
     }
     expect(body).toContain('AgentIntegrations');

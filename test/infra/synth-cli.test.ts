@@ -18,7 +18,8 @@ let result: { stdout: string; stderr: string };
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'cdk-synth-'));
   const env: NodeJS.ProcessEnv = { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true', AWS_EC2_METADATA_DISABLED: 'true' };
-  for (const k of Object.keys(env)) if (/^(AWS_(ACCESS_KEY_ID|SECRET_ACCESS_KEY|SESSION_TOKEN|PROFILE)|CDK_DEFAULT_)/.test(k)) delete env[k];
+  for (const k of Object.keys(env))
+    if (/^(AWS_(ACCESS_KEY_ID|SECRET_ACCESS_KEY|SESSION_TOKEN|PROFILE)|CDK_DEFAULT_)/.test(k)) delete env[k];
   result = await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '-c', 'stage=ci', '-o', out], {
     cwd: projectRoot,
     env,

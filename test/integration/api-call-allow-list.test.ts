@@ -28,7 +28,8 @@ describe('github.api_call on a connection with an allow-list (deny by default)',
   let t: ToolTestContext;
   let limited: string;
   let open: string;
-  const call = (connectionId: string, input: unknown): Promise<ToolResult> => invokeTool(t.ctx, { toolId: 'github.api_call', connectionId, input }, tools);
+  const call = (connectionId: string, input: unknown): Promise<ToolResult> =>
+    invokeTool(t.ctx, { toolId: 'github.api_call', connectionId, input }, tools);
 
   beforeAll(async () => {
     host = await startFakeHttp();
@@ -77,18 +78,28 @@ describe('github.api_call on a connection with an allow-list (deny by default)',
     ['GET', '/repos/octo/allowed/compare/main...other%3Asecret-branch'],
   ];
 
-  it.each(refused)('refuses %s %s before anything is sent, naming the rule and the allowed repositories', async (method, endpoint, body) => {
-    const r = await call(limited, { method, endpoint, ...(body ? { body } : {}) });
-    expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', details: { reason: 'outside_allow_list', allowed: ['octo/allowed', 'Team/Tools'] } } });
-    if (!r.ok) {
-      expect(r.error.message).toContain('octo/allowed');
-      expect(typeof r.error.details?.rule).toBe('string');
-    }
-    expect(host.requests).toHaveLength(0);
-  });
+  it.each(refused)(
+    'refuses %s %s before anything is sent, naming the rule and the allowed repositories',
+    async (method, endpoint, body) => {
+      const r = await call(limited, { method, endpoint, ...(body ? { body } : {}) });
+      expect(r).toMatchObject({
+        ok: false,
+        error: { code: 'forbidden', details: { reason: 'outside_allow_list', allowed: ['octo/allowed', 'Team/Tools'] } },
+      });
+      if (!r.ok) {
+        expect(r.error.message).toContain('octo/allowed');
+        expect(typeof r.error.details?.rule).toBe('string');
+      }
+      expect(host.requests).toHaveLength(0);
+    },
+  );
 
   it('refuses dot segments in any encoding for every connection (the URL guard, before the allow-list)', async () => {
-    for (const endpoint of ['/repos/octo/allowed/%2e%2e/%2e%2e/other/secret', '/repos/octo/allowed%2F..%2F..%2Fother%2Fsecret', '/repos/octo/allowed/contents/a%2F..%2F..%2F..%2Fother%2Fsecret']) {
+    for (const endpoint of [
+      '/repos/octo/allowed/%2e%2e/%2e%2e/other/secret',
+      '/repos/octo/allowed%2F..%2F..%2Fother%2Fsecret',
+      '/repos/octo/allowed/contents/a%2F..%2F..%2F..%2Fother%2Fsecret',
+    ]) {
       expect(await call(limited, { method: 'GET', endpoint }), endpoint).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     }
     expect(host.requests).toHaveLength(0);
@@ -140,7 +151,7 @@ describe('github.api_call on a connection with an allow-list (deny by default)',
     }
   });
 
-  it('keeps today\'s behaviour on a connection without an allow-list', async () => {
+  it("keeps today's behaviour on a connection without an allow-list", async () => {
     for (const endpoint of ['/search/code?q=repo:any/thing', '/user/repos', '/repositories/1234', '/networks/o/r/events']) {
       expect(await call(open, { method: 'GET', endpoint }), endpoint).toMatchObject({ ok: true, data: { status: 200 } });
     }

@@ -24,7 +24,14 @@ describe('connections API (token connections)', () => {
     const { t, call, answers } = await setup();
     const created = await call('POST', '/connections', { provider: 'github', token, label: 'work' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ provider: 'github', accountLogin: 'octocat', label: 'work', authMethod: 'token', status: 'connected', repositories: [] });
+    expect(created.body).toMatchObject({
+      provider: 'github',
+      accountLogin: 'octocat',
+      label: 'work',
+      authMethod: 'token',
+      status: 'connected',
+      repositories: [],
+    });
     const userCall = host.github.requests.find((r) => r.path === '/user');
     expect(userCall?.headers.authorization).toBe(`Bearer ${token}`);
     expect(JSON.parse(t.secrets.values.get(secretNames.connectionToken(created.body.id))!).accessToken).toBe(token);
@@ -82,9 +89,15 @@ describe('connections API (token connections)', () => {
   it('refuses an enterprise base whose name resolves to a private or metadata address when the token is checked, storing nothing (issue 12.4)', async () => {
     const { t } = await setup();
     const resolve: Resolver = async (host) => [{ address: host.startsWith('meta') ? '169.254.169.254' : '10.0.0.5', family: 4 }];
-    const ctx = { ...t.ctx, fetch: guardedFetch({ trustedOrigins: [host.github.url], allowLoopback: false, allowedPrivateHosts: [], resolve }) };
+    const ctx = {
+      ...t.ctx,
+      fetch: guardedFetch({ trustedOrigins: [host.github.url], allowLoopback: false, allowedPrivateHosts: [], resolve }),
+    };
     const router = createRouter(platformRoutes(ctx), { platformApiKey: async () => testPlatformKey });
-    for (const [apiBaseUrl, why] of [['https://ghe.corp.internal/api/v3', 'private'], ['https://metadata.google.internal/computeMetadata', 'metadata']] as const) {
+    for (const [apiBaseUrl, why] of [
+      ['https://ghe.corp.internal/api/v3', 'private'],
+      ['https://metadata.google.internal/computeMetadata', 'metadata'],
+    ] as const) {
       const res = await router({
         method: 'POST',
         path: '/connections',
@@ -135,7 +148,10 @@ describe('connections API (token connections)', () => {
   it('PATCH sets the label and the repository allow-list, naming a malformed entry', async () => {
     const { call } = await setup();
     const { body: c } = await call('POST', '/connections', { provider: 'github', token });
-    const patched = await call('PATCH', `/connections/${c.id}`, { label: 'renamed', repositories: ['octo-org/api', 'Octo-Org/API', 'me/site'] });
+    const patched = await call('PATCH', `/connections/${c.id}`, {
+      label: 'renamed',
+      repositories: ['octo-org/api', 'Octo-Org/API', 'me/site'],
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ label: 'renamed', repositories: ['octo-org/api', 'me/site'] });
     const bad = await call('PATCH', `/connections/${c.id}`, { repositories: ['ok/repo', 'not-a-repo'] });
@@ -148,8 +164,18 @@ describe('connections API (token connections)', () => {
   it('DELETE removes the subscriptions, their hooks at the code host, the token and the connection', async () => {
     const { t, call } = await setup();
     const { body: c } = await call('POST', '/connections', { provider: 'github', token });
-    const s1 = await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_issue', agentId: 'a1', repository: 'octocat/one' });
-    const s2 = await call('POST', '/subscriptions', { connectionId: c.id, trigger: 'github.new_star', agentId: 'a2', repository: 'octocat/two' });
+    const s1 = await call('POST', '/subscriptions', {
+      connectionId: c.id,
+      trigger: 'github.new_issue',
+      agentId: 'a1',
+      repository: 'octocat/one',
+    });
+    const s2 = await call('POST', '/subscriptions', {
+      connectionId: c.id,
+      trigger: 'github.new_star',
+      agentId: 'a2',
+      repository: 'octocat/two',
+    });
     expect([s1.status, s2.status]).toEqual([201, 201]);
     expect(host.github.hooksOf('repos/octocat/one')).toHaveLength(1);
     expect(host.github.hooksOf('repos/octocat/two')).toHaveLength(1);

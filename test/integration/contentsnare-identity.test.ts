@@ -31,7 +31,12 @@ describe('Content Snare account identity from GET /partner_api/v1/me', () => {
     const calls = t.fake.meCalls;
     const back = await connect({ label: 'Agency A' });
     const connection = await repo().get(back.searchParams.get('connectionId') ?? '');
-    expect(connection).toMatchObject({ provider: 'contentsnare', accountLogin: 'admin@agency.example', accountId: 'usr_fake_1', label: 'Agency A' });
+    expect(connection).toMatchObject({
+      provider: 'contentsnare',
+      accountLogin: 'admin@agency.example',
+      accountId: 'usr_fake_1',
+      label: 'Agency A',
+    });
     // One call, with the token just issued (the fake answers 401 to any other).
     expect(t.fake.meCalls).toBe(calls + 1);
     expect(t.fake.validAccessTokens.has((await readStoredToken(t.ctx.secrets, connection?.id ?? ''))?.accessToken ?? '')).toBe(true);

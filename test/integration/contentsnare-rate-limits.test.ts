@@ -51,7 +51,11 @@ describe('collection-service rate limits across workers (test clock)', () => {
     const pool = workers(4);
     const t0 = time.now();
     const write = (connectionId: string, i: number) =>
-      invokeTool(t.ctx, { toolId: 'contentsnare.create_client', connectionId, input: { name: `Client ${i}`, email: `c${i}-${connectionId}@example.com` } }, [pool[i % 4] as ProviderTools]);
+      invokeTool(
+        t.ctx,
+        { toolId: 'contentsnare.create_client', connectionId, input: { name: `Client ${i}`, email: `c${i}-${connectionId}@example.com` } },
+        [pool[i % 4] as ProviderTools],
+      );
 
     const [aResults, bResults] = await Promise.all([
       Promise.all(Array.from({ length: 100 }, (_, i) => write(a.id, i))),
@@ -80,9 +84,15 @@ describe('collection-service rate limits across workers (test clock)', () => {
     const t0 = time.now();
     const results = await Promise.all(
       Array.from({ length: 120 }, (_, i) =>
-        invokeTool(t.ctx, { toolId: 'contentsnare.api_call', connectionId: a.id, input: { method: 'GET', endpoint: 'requests', query: { limit: 10, offset: i } } }, [
-          pool[i % 4] as ProviderTools,
-        ]),
+        invokeTool(
+          t.ctx,
+          {
+            toolId: 'contentsnare.api_call',
+            connectionId: a.id,
+            input: { method: 'GET', endpoint: 'requests', query: { limit: 10, offset: i } },
+          },
+          [pool[i % 4] as ProviderTools],
+        ),
       ),
     );
     expect(results.filter((r) => !r.ok)).toEqual([]);

@@ -38,7 +38,8 @@ afterAll(async () => {
   await stopTestDynamo();
 });
 
-const invoke = (toolId: string, input: unknown, connectionId = conn.id): Promise<ToolResult> => invokeTool(t.ctx, { toolId, connectionId, input }, tools);
+const invoke = (toolId: string, input: unknown, connectionId = conn.id): Promise<ToolResult> =>
+  invokeTool(t.ctx, { toolId, connectionId, input }, tools);
 
 function data(r: ToolResult): Record<string, unknown> {
   if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
@@ -58,7 +59,15 @@ describe('contentsnare.create_client', () => {
   });
 
   it('every option: company_name becomes client_companies [{name}]; the profile fields keep their names', async () => {
-    const input = { name: 'Ada Lovelace', email: 'ada@example.com', company_name: 'Engines Ltd', first_name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0000', language_code: 'en-GB' };
+    const input = {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      company_name: 'Engines Ltd',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      phone: '+44 20 7946 0000',
+      language_code: 'en-GB',
+    };
     const r = await invoke('contentsnare.create_client', input);
     expect(fake.log[0]?.json).toEqual({
       full_name: 'Ada Lovelace',
@@ -69,7 +78,12 @@ describe('contentsnare.create_client', () => {
       language_code: 'en-gb',
       client_companies: [{ name: 'Engines Ltd' }],
     });
-    expect(data(r)).toMatchObject({ company_name: 'Engines Ltd', client_companies: [{ name: 'Engines Ltd' }], language_code: 'en-gb', phone: '+44 20 7946 0000' });
+    expect(data(r)).toMatchObject({
+      company_name: 'Engines Ltd',
+      client_companies: [{ name: 'Engines Ltd' }],
+      language_code: 'en-gb',
+      phone: '+44 20 7946 0000',
+    });
   });
 
   it('an e-mail that is already a client: the service says already_invited, the step answers conflict', async () => {
@@ -92,26 +106,51 @@ describe('contentsnare.create_client', () => {
     expect(r.ok || r.error.message).toContain("Full name can't be blank");
     fake.script.push({ status: 422, body: { errors: { email: ['has already been taken'] } } });
     const r2 = await invoke('contentsnare.create_client', { name: 'Ada', email: 'ada@example.com' });
-    expect(r2).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { fields: [{ field: 'input.email', message: 'has already been taken' }] } } });
+    expect(r2).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', details: { fields: [{ field: 'input.email', message: 'has already been taken' }] } },
+    });
   });
 });
 
 describe('contentsnare.create_request', () => {
-  const readGrants = async (kind: 'read' | 'write') => ((await t.ctx.store.get(keys.rateBucket(`${conn.id}#${kind}`), { consistent: true }))?.grants as number[] | undefined)?.length ?? 0;
+  const readGrants = async (kind: 'read' | 'write') =>
+    ((await t.ctx.store.get(keys.rateBucket(`${conn.id}#${kind}`), { consistent: true }))?.grants as number[] | undefined)?.length ?? 0;
 
   it('minimal input with a new client by e-mail: sent (status published) with the share link; the service creates the client', async () => {
-    const r = await invoke('contentsnare.create_request', { name: 'Onboarding', client_email: 'grace@example.com', client_name: 'Grace Hopper', template_name: 'Onboarding' });
+    const r = await invoke('contentsnare.create_request', {
+      name: 'Onboarding',
+      client_email: 'grace@example.com',
+      client_name: 'Grace Hopper',
+      template_name: 'Onboarding',
+    });
     expect(fake.log.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /partner_api/v1/requests']);
-    expect(fake.log[0]?.json).toEqual({ name: 'Onboarding', client_email: 'grace@example.com', client_full_name: 'Grace Hopper', request_template_name: 'Onboarding', status: 'published' });
+    expect(fake.log[0]?.json).toEqual({
+      name: 'Onboarding',
+      client_email: 'grace@example.com',
+      client_full_name: 'Grace Hopper',
+      request_template_name: 'Onboarding',
+      status: 'published',
+    });
     const out = data(r);
-    expect(out).toMatchObject({ id: 'req_2', status: 'published', sent: true, request_template_name: 'Onboarding', client: { id: 'acc_1', email: 'grace@example.com', full_name: 'Grace Hopper' } });
+    expect(out).toMatchObject({
+      id: 'req_2',
+      status: 'published',
+      sent: true,
+      request_template_name: 'Onboarding',
+      client: { id: 'acc_1', email: 'grace@example.com', full_name: 'Grace Hopper' },
+    });
     expect(out.share_link).toMatch(/^https:\/\/app\.contentsnare\.com\/requests\/req_2\//);
     expect(fake.state.requests.get('req_2')?.status).toBe('published');
   });
 
   it('a client by id: its e-mail is read with GET /clients/{id} (one read for the limiter), then the request names it by client_email', async () => {
     const client = data(await invoke('contentsnare.create_client', { name: 'Ada', email: 'ada@example.com' }));
-    const r = await invoke('contentsnare.create_request', { name: 'Docs', client_id: client.id, template_id: fakeSnareSeed.requestTemplates[0]?.id });
+    const r = await invoke('contentsnare.create_request', {
+      name: 'Docs',
+      client_id: client.id,
+      template_id: fakeSnareSeed.requestTemplates[0]?.id,
+    });
     expect(data(r)).toMatchObject({ sent: true, status: 'published', client: { id: client.id, email: 'ada@example.com' } });
     expect(fake.log.map((e) => [e.method, e.path, e.kind])).toEqual([
       ['POST', '/partner_api/v1/clients', 'write'],
@@ -192,7 +231,13 @@ describe('contentsnare.create_request', () => {
       communication_template_id: 'com_1',
       status: 'draft',
     });
-    expect(out).toMatchObject({ status: 'draft', sent: false, folder_name: 'Clients 2026', owner_id: 'usr_1', request_template_name: 'Tax return documents' });
+    expect(out).toMatchObject({
+      status: 'draft',
+      sent: false,
+      folder_name: 'Clients 2026',
+      owner_id: 'usr_1',
+      request_template_name: 'Tax return documents',
+    });
     expect(typeof out.share_link).toBe('string');
   });
 
@@ -214,15 +259,25 @@ describe('contentsnare.create_request', () => {
     const ok = data(await invoke('contentsnare.create_request', { name: 'Docs', client_email: 'ada@example.com', template_id: 'tpl_1' }));
     expect(ok).toMatchObject({ sent: true, client: { full_name: 'Ada' } });
     fake.script.push({ status: 200, body: { id: 'req_x', status: 'draft', share_link: null } });
-    expect(data(await invoke('contentsnare.create_request', { name: 'Docs', client_email: 'ada@example.com', template_id: 'tpl_1' }))).toMatchObject({ id: 'req_x', sent: false });
+    expect(
+      data(await invoke('contentsnare.create_request', { name: 'Docs', client_email: 'ada@example.com', template_id: 'tpl_1' })),
+    ).toMatchObject({ id: 'req_x', sent: false });
   });
 });
 
 describe('the fake holds a wrong client to the reference', () => {
-  it("the old wire shapes (name on /clients; client_id, template_id, due_date on /requests) are refused and listed as problems", async () => {
-    const wrongClient = await invoke('contentsnare.api_call', { method: 'POST', endpoint: 'clients', body: { name: 'Ada', email: 'ada@example.com' } });
+  it('the old wire shapes (name on /clients; client_id, template_id, due_date on /requests) are refused and listed as problems', async () => {
+    const wrongClient = await invoke('contentsnare.api_call', {
+      method: 'POST',
+      endpoint: 'clients',
+      body: { name: 'Ada', email: 'ada@example.com' },
+    });
     expect(wrongClient).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { status: 422 } } });
-    const wrongRequest = await invoke('contentsnare.api_call', { method: 'POST', endpoint: 'requests', body: { client_id: 'acc_1', template_id: 'tpl_1', name: 'N', due_date: '2026-12-31' } });
+    const wrongRequest = await invoke('contentsnare.api_call', {
+      method: 'POST',
+      endpoint: 'requests',
+      body: { client_id: 'acc_1', template_id: 'tpl_1', name: 'N', due_date: '2026-12-31' },
+    });
     expect(wrongRequest.ok || wrongRequest.error.message).toContain('unknown field: client_id');
     expect(fake.problems).toEqual([
       'POST /clients: body field "name" is not in the reference',
@@ -239,16 +294,36 @@ describe('validation before anything is sent', () => {
   it.each([
     ['contentsnare.create_client', { name: 'Ada', email: 'not-an-email' }, 'input.email', 'email'],
     ['contentsnare.create_client', { name: 'Ada', email: 'ada@example.com', vip: true }, 'input', '"vip"'],
-    ['contentsnare.create_client', { name: 'Ada', email: 'ada@example.com', language_code: 'english' }, 'input.language_code', 'language code'],
+    [
+      'contentsnare.create_client',
+      { name: 'Ada', email: 'ada@example.com', language_code: 'english' },
+      'input.language_code',
+      'language code',
+    ],
     ['contentsnare.create_request', { ...request, client_id: 'acc_1', due_date: '2026-02-30' }, 'input.due_date', 'calendar date'],
     ['contentsnare.create_request', request, 'input.client_id', 'client_email'],
     ['contentsnare.create_request', { ...request, client_id: 'acc_1', client_email: 'a@example.com' }, 'input.client_email', 'not both'],
     ['contentsnare.create_request', { name: 'N', client_id: 'acc_1' }, 'input.template_id', 'template_name'],
     ['contentsnare.create_request', { ...request, client_id: 'acc_1', template_name: 'Onboarding' }, 'input.template_name', 'not both'],
     ['contentsnare.create_request', { ...request, client_id: 'acc_1', client_name: 'Ada' }, 'input.client_name', 'client_email'],
-    ['contentsnare.create_request', { ...request, client_id: 'acc_1', folder_id: 'fol_1', folder_name: 'F' }, 'input.folder_name', 'not both'],
-    ['contentsnare.create_request', { ...request, client_id: 'acc_1', owner_id: 'usr_1', owner_email: 'o@example.com' }, 'input.owner_email', 'not both'],
-    ['contentsnare.create_request', { ...request, client_id: 'acc_1', communication_template_id: 'c', communication_template_name: 'C' }, 'input.communication_template_name', 'not both'],
+    [
+      'contentsnare.create_request',
+      { ...request, client_id: 'acc_1', folder_id: 'fol_1', folder_name: 'F' },
+      'input.folder_name',
+      'not both',
+    ],
+    [
+      'contentsnare.create_request',
+      { ...request, client_id: 'acc_1', owner_id: 'usr_1', owner_email: 'o@example.com' },
+      'input.owner_email',
+      'not both',
+    ],
+    [
+      'contentsnare.create_request',
+      { ...request, client_id: 'acc_1', communication_template_id: 'c', communication_template_name: 'C' },
+      'input.communication_template_name',
+      'not both',
+    ],
     ['contentsnare.create_request', { ...request, client_id: '../me' }, 'input.client_id', 'id'],
     ['contentsnare.create_request', { ...request, client_id: 'acc_1', status: 'published' }, 'input', '"status"'],
     ['contentsnare.create_request', { ...request, client_id: 'acc_1', send: 'yes' }, 'input.send', 'boolean'],
@@ -277,26 +352,45 @@ describe('contentsnare.api_call', () => {
 
   it('recipes (RECIPES.md): list requests with limit/offset, get a client, read a request status, list templates, find a client by e-mail, publish a draft', async () => {
     const client = data(await invoke('contentsnare.create_client', { name: 'Ada', email: 'ada@example.com' }));
-    const request = data(await invoke('contentsnare.create_request', { client_id: client.id, template_id: 'tpl_1', name: 'Docs', send: false }));
-    const list = data(await invoke('contentsnare.api_call', { method: 'GET', endpoint: '/partner_api/v1/requests', query: { limit: 10, offset: 0 } }));
-    expect(list.data).toMatchObject({ pagination: { limit: 10, offset: 0, total_count: 1 }, results: [{ id: request.id, status: 'draft' }] });
+    const request = data(
+      await invoke('contentsnare.create_request', { client_id: client.id, template_id: 'tpl_1', name: 'Docs', send: false }),
+    );
+    const list = data(
+      await invoke('contentsnare.api_call', { method: 'GET', endpoint: '/partner_api/v1/requests', query: { limit: 10, offset: 0 } }),
+    );
+    expect(list.data).toMatchObject({
+      pagination: { limit: 10, offset: 0, total_count: 1 },
+      results: [{ id: request.id, status: 'draft' }],
+    });
     expect(fake.log.at(-1)?.query.toString()).toBe('limit=10&offset=0');
     const got = data(await invoke('contentsnare.api_call', { method: 'GET', endpoint: `/partner_api/v1/clients/${String(client.id)}` }));
     expect(got.data).toMatchObject({ id: client.id, email: 'ada@example.com', full_name: 'Ada' });
     const status = data(await invoke('contentsnare.api_call', { method: 'GET', endpoint: `requests/${String(request.id)}` }));
     expect(status.data).toMatchObject({ id: request.id, status: 'draft', completion_percentage: 0, fields_count: 0, pages: [] });
-    const templates = data(await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'request_templates', query: { limit: 20, offset: 0 } }));
+    const templates = data(
+      await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'request_templates', query: { limit: 20, offset: 0 } }),
+    );
     expect(templates.data).toMatchObject({ results: [{ id: 'tpl_1', name: 'Onboarding' }, { id: 'tpl_2' }] });
-    const found = data(await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'clients', query: { q: 'ada@example.com', 'q_by[]': 'email' } }));
+    const found = data(
+      await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'clients', query: { q: 'ada@example.com', 'q_by[]': 'email' } }),
+    );
     expect(found.data).toMatchObject({ results: [{ id: client.id }] });
-    const published = data(await invoke('contentsnare.api_call', { method: 'PUT', endpoint: `requests/${String(request.id)}`, body: { status: 'published' } }));
+    const published = data(
+      await invoke('contentsnare.api_call', { method: 'PUT', endpoint: `requests/${String(request.id)}`, body: { status: 'published' } }),
+    );
     expect(published.data).toMatchObject({ id: request.id, status: 'published' });
   });
 
   it('maps 404 to not_found and refuses a list answer that breaks its promise', async () => {
-    expect(await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'clients/nope' })).toMatchObject({ ok: false, error: { code: 'not_found', details: { status: 404 } } });
+    expect(await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'clients/nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', details: { status: 404 } },
+    });
     fake.script.push({ status: 200, body: { pagination: {}, results: 'many' } });
-    expect(await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'requests' })).toMatchObject({ ok: false, error: { code: 'upstream_error' } });
+    expect(await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'requests' })).toMatchObject({
+      ok: false,
+      error: { code: 'upstream_error' },
+    });
   });
 
   it('never leaves the configured origin and API path', async () => {

@@ -53,7 +53,10 @@ describe('dispatch signatures: a signed timestamp so agent runtimes can refuse r
 
     // The same request replayed ten minutes later is stale; a fresh timestamp header does not help.
     expect(FakeAgentRuntime.timestampedSignatureValid(req, testSigningSecret, t.clock.now() + 600_000)).toBe(false);
-    const retimed: RecordedRequest = { ...req, headers: { ...req.headers, 'x-signature-timestamp': String(Math.floor(t.clock.now() / 1000) + 600) } };
+    const retimed: RecordedRequest = {
+      ...req,
+      headers: { ...req.headers, 'x-signature-timestamp': String(Math.floor(t.clock.now() / 1000) + 600) },
+    };
     expect(FakeAgentRuntime.timestampedSignatureValid(retimed, testSigningSecret, t.clock.now() + 600_000)).toBe(false);
   });
 

@@ -52,7 +52,16 @@ describe('dispatch to the agent runtime', () => {
     const req = runtime.requests[0]!;
     expect(FakeAgentRuntime.signatureValid(req, testSigningSecret)).toBe(true);
     expect(FakeAgentRuntime.signatureValid(req, 'another-secret')).toBe(false);
-    expect(Object.keys(JSON.parse(req.body))).toEqual(['id', 'trigger', 'subscriptionId', 'agentId', 'connectionId', 'deliveryId', 'occurredAt', 'event']);
+    expect(Object.keys(JSON.parse(req.body))).toEqual([
+      'id',
+      'trigger',
+      'subscriptionId',
+      'agentId',
+      'connectionId',
+      'deliveryId',
+      'occurredAt',
+      'event',
+    ]);
     expect(JSON.parse(req.body)).toEqual(event(1));
   });
 
@@ -77,7 +86,12 @@ describe('dispatch to the agent runtime', () => {
     await q.sendBatch([{ id: 'poison', body: '{"not":"an event"' }]);
     await enqueueEvents(t.ctx, [event(3), event(4)]);
     expect(await pass()).toEqual({ received: 3, failed: 1 });
-    expect(runtime.events().map((e) => e.id).sort()).toEqual(['evt_3', 'evt_4']);
+    expect(
+      runtime
+        .events()
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(['evt_3', 'evt_4']);
     for (let i = 0; i < 6; i++) await pass();
     expect(runtime.requests).toHaveLength(2);
     const dead = await t.queues.deadLetters.list(10);

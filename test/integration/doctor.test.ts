@@ -17,7 +17,10 @@ function tempDir(): string {
   return dir;
 }
 
-async function doctor(env: Record<string, string>, extra: { nodeVersion?: string; cwd?: string } = {}): Promise<{ code: number; text: string }> {
+async function doctor(
+  env: Record<string, string>,
+  extra: { nodeVersion?: string; cwd?: string } = {},
+): Promise<{ code: number; text: string }> {
   const lines: string[] = [];
   const code = await runDoctor({ env, out: (l) => lines.push(l), cwd: extra.cwd ?? tempDir(), nodeVersion: extra.nodeVersion });
   return { code, text: lines.join('\n') };
@@ -43,7 +46,11 @@ describe('npm run doctor', () => {
 
   it('finds the running runtime on PORT, lists its connections and their scopes, and passes', async () => {
     const dataDir = tempDir();
-    const rt: LocalRuntime = await startLocalRuntime({ env: { DATA_DIR: dataDir, PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' }, write: () => {}, sandbox: true });
+    const rt: LocalRuntime = await startLocalRuntime({
+      env: { DATA_DIR: dataDir, PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' },
+      write: () => {},
+      sandbox: true,
+    });
     cleanup.push(() => rt.close());
     const port = new URL(rt.url).port;
     const { code, text } = await doctor({ PORT: port, DATA_DIR: dataDir, PLATFORM_API_KEY: key });

@@ -32,7 +32,11 @@ describe('endpoint cache under a burst', () => {
       query: (q) => store.query(q),
     } as Store;
     const secrets = t.ctx.secrets;
-    t.ctx.secrets = { get: (n, o) => (secretReads++, secrets.get(n, o)), put: (n, v) => secrets.put(n, v), delete: (n) => secrets.delete(n) };
+    t.ctx.secrets = {
+      get: (n, o) => (secretReads++, secrets.get(n, o)),
+      put: (n, v) => secrets.put(n, v),
+      delete: (n) => secrets.delete(n),
+    };
     const call = intakeCaller(t.ctx);
     const body = issueOpenedBody();
     const statuses = await Promise.all(Array.from({ length: 20 }, () => call(signedShot(tenant, body))));

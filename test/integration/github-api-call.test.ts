@@ -32,7 +32,8 @@ describe('github.api_call', () => {
   let elsewhere: FakeServer;
   let t: ToolTestContext;
   let connectionId: string;
-  const call = (input: unknown, toolId = 'github.api_call'): Promise<ToolResult> => invokeTool(t.ctx, { toolId, connectionId, input }, tools);
+  const call = (input: unknown, toolId = 'github.api_call'): Promise<ToolResult> =>
+    invokeTool(t.ctx, { toolId, connectionId, input }, tools);
 
   beforeAll(async () => {
     host = await startFakeHttp();
@@ -47,7 +48,10 @@ describe('github.api_call', () => {
   beforeEach(() => {
     host.requests.length = 0;
     elsewhere.requests.length = 0;
-    host.setHandler(() => ({ headers: { 'set-cookie': 'session=abc', 'x-ratelimit-remaining': '4999', etag: '"e1"' }, body: { hello: 'world' } }));
+    host.setHandler(() => ({
+      headers: { 'set-cookie': 'session=abc', 'x-ratelimit-remaining': '4999', etag: '"e1"' },
+      body: { hello: 'world' },
+    }));
   });
 
   it('applies the token, defaults accept, and never echoes the token', async () => {
@@ -70,8 +74,13 @@ describe('github.api_call', () => {
     expect(headers['set-cookie']).toBeUndefined();
   });
 
-  it('keeps a caller accept header and merges the query into the endpoint\'s', async () => {
-    await call({ method: 'GET', endpoint: '/repos/octo/hello/issues?state=open', query: { per_page: 5, labels: 'a b' }, headers: { Accept: 'application/vnd.github.raw+json' } });
+  it("keeps a caller accept header and merges the query into the endpoint's", async () => {
+    await call({
+      method: 'GET',
+      endpoint: '/repos/octo/hello/issues?state=open',
+      query: { per_page: 5, labels: 'a b' },
+      headers: { Accept: 'application/vnd.github.raw+json' },
+    });
     const sent = host.requests[0]!;
     expect(sent.headers.accept).toBe('application/vnd.github.raw+json');
     expect(sent.path).toBe('/repos/octo/hello/issues');
@@ -113,7 +122,10 @@ describe('github.api_call', () => {
     host.setHandler((req) =>
       req.path === '/repos/octo/old' ? { status: 301, headers: { location: '/repositories/42' } } : { body: { at: req.path } },
     );
-    expect(await call({ method: 'GET', endpoint: '/repos/octo/old' })).toMatchObject({ ok: true, data: { status: 301, headers: { location: '/repositories/42' } } });
+    expect(await call({ method: 'GET', endpoint: '/repos/octo/old' })).toMatchObject({
+      ok: true,
+      data: { status: 301, headers: { location: '/repositories/42' } },
+    });
     expect(host.requests.map((r) => r.path)).toEqual(['/repos/octo/old']);
   });
 
@@ -121,7 +133,10 @@ describe('github.api_call', () => {
     host.setHandler((req) =>
       req.path === '/repos/octo/old' ? { status: 301, headers: { location: '/repos/octo/new' } } : { body: { at: req.path } },
     );
-    expect(await call({ method: 'GET', endpoint: '/repos/octo/old' }, 'github.test_octokit_get')).toMatchObject({ ok: true, data: { at: '/repos/octo/new' } });
+    expect(await call({ method: 'GET', endpoint: '/repos/octo/old' }, 'github.test_octokit_get')).toMatchObject({
+      ok: true,
+      data: { at: '/repos/octo/new' },
+    });
     expect(host.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
       ['/repos/octo/old', `token ${token}`],
       ['/repos/octo/new', `token ${token}`],
@@ -133,10 +148,16 @@ describe('github.api_call', () => {
   });
 
   it('does not follow a redirect that leaves an enterprise base path on the same origin', async () => {
-    const ghe = await startFakeHttp((req) => (req.path.startsWith('/api/v3/') ? { status: 302, headers: { location: '/login/elsewhere' } } : { body: {} }));
+    const ghe = await startFakeHttp((req) =>
+      req.path.startsWith('/api/v3/') ? { status: 302, headers: { location: '/login/elsewhere' } } : { body: {} },
+    );
     try {
       const c = await t.connect({ apiBaseUrl: `${ghe.url}/api/v3` }, token);
-      const result = await invokeTool(t.ctx, { toolId: 'github.api_call', connectionId: c.id, input: { method: 'GET', endpoint: '/user' } }, tools);
+      const result = await invokeTool(
+        t.ctx,
+        { toolId: 'github.api_call', connectionId: c.id, input: { method: 'GET', endpoint: '/user' } },
+        tools,
+      );
       expect(result).toMatchObject({ ok: true, data: { status: 302 } });
       expect(ghe.requests.map((r) => r.path)).toEqual(['/api/v3/user']);
     } finally {
@@ -144,11 +165,16 @@ describe('github.api_call', () => {
     }
   });
 
-  it('maps the code host\'s failures to codes with the status in details', async () => {
+  it("maps the code host's failures to codes with the status in details", async () => {
     const cases: Array<[number, Record<string, string>, unknown, string]> = [
       [404, {}, { message: 'Not Found' }, 'not_found'],
       [401, {}, { message: 'Bad credentials' }, 'reconnect_required'],
-      [403, { 'x-accepted-github-permissions': 'issues=write' }, { message: 'Resource not accessible by personal access token' }, 'forbidden'],
+      [
+        403,
+        { 'x-accepted-github-permissions': 'issues=write' },
+        { message: 'Resource not accessible by personal access token' },
+        'forbidden',
+      ],
       [422, {}, { message: 'Validation Failed', errors: [{ resource: 'Issue', field: 'title', code: 'missing_field' }] }, 'invalid_input'],
       [409, {}, { message: 'Git Repository is empty.' }, 'conflict'],
       [500, {}, 'oops', 'upstream_error'],
@@ -159,7 +185,11 @@ describe('github.api_call', () => {
       const result = await call({ method: 'POST', endpoint: '/repos/octo/hello/issues', body: {} });
       expect(result, `status ${status}`).toMatchObject({ ok: false, error: { code, details: { status } } });
     }
-    host.setHandler(() => ({ status: 403, headers: { 'x-accepted-github-permissions': 'issues=write' }, body: { message: 'Resource not accessible' } }));
+    host.setHandler(() => ({
+      status: 403,
+      headers: { 'x-accepted-github-permissions': 'issues=write' },
+      body: { message: 'Resource not accessible' },
+    }));
     expect(await call({ method: 'GET', endpoint: '/user' })).toMatchObject({
       ok: false,
       error: { code: 'forbidden', message: expect.stringContaining('issues=write'), details: { acceptedPermissions: 'issues=write' } },
@@ -173,7 +203,11 @@ describe('github.api_call', () => {
 
   it('answers rate_limited with retryAfter when the reset is beyond the wait limit', async () => {
     const reset = Math.floor(Date.now() / 1000) + 3600;
-    host.setHandler(() => ({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: { message: 'API rate limit exceeded' } }));
+    host.setHandler(() => ({
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      body: { message: 'API rate limit exceeded' },
+    }));
     const result = await call({ method: 'GET', endpoint: '/user' });
     expect(result).toMatchObject({ ok: false, error: { code: 'rate_limited', details: { status: 403 } } });
     if (result.ok) return;
@@ -183,7 +217,9 @@ describe('github.api_call', () => {
 
   it('waits out a short retry-after and then succeeds', async () => {
     let n = 0;
-    host.setHandler(() => (n++ === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'slow down' } } : { body: { ok: 1 } }));
+    host.setHandler(() =>
+      n++ === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'slow down' } } : { body: { ok: 1 } },
+    );
     const slept = t.sleeps.length;
     expect(await call({ method: 'GET', endpoint: '/user' })).toMatchObject({ ok: true, data: { status: 200, data: { ok: 1 } } });
     expect(host.requests).toHaveLength(2);

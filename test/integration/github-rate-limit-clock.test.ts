@@ -20,9 +20,17 @@ describe("the code host's rate-limit answer, on the context's clock", () => {
 
   it('answers rate_limited with the seconds left until the reset, as the context counts them', async () => {
     const reset = Math.floor(clock.now() / 1000) + 100;
-    host.setHandler(() => ({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: { message: 'API rate limit exceeded' } }));
+    host.setHandler(() => ({
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      body: { message: 'API rate limit exceeded' },
+    }));
     const connection = await t.connect();
-    const result = await invokeTool(t.ctx, { toolId: 'github.get_repository', connectionId: connection.id, input: { owner: 'o', repo: 'r' } }, [githubTools]);
+    const result = await invokeTool(
+      t.ctx,
+      { toolId: 'github.get_repository', connectionId: connection.id, input: { owner: 'o', repo: 'r' } },
+      [githubTools],
+    );
     expect(result).toMatchObject({ ok: false, error: { code: 'rate_limited' } });
     if (result.ok) return;
     const retryAfter = result.error.details?.retryAfter as number;

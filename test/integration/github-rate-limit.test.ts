@@ -40,7 +40,11 @@ describe('code host rate limits and retries', () => {
 
   it('waits for the reset when the primary limit is exhausted (403, remaining 0), then succeeds', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 1);
-    failing({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, body: { message: 'API rate limit exceeded for user.' } });
+    failing({
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      body: { message: 'API rate limit exceeded for user.' },
+    });
     const res = await client().rest.repos.get({ owner: 'o', repo: 'r' });
     expect(res.data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(2);
@@ -48,14 +52,22 @@ describe('code host rate limits and retries', () => {
 
   it('waits for the reset on a 429 with remaining 0 as well', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 2);
-    failing({ status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, body: { message: 'API rate limit exceeded' } });
+    failing({
+      status: 429,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      body: { message: 'API rate limit exceeded' },
+    });
     expect((await client().rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(2);
   });
 
   it('gives up at once with rate_limited and retryAfter when the reset is beyond the wait limit', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 600);
-    failing({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, body: { message: 'API rate limit exceeded' } });
+    failing({
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      body: { message: 'API rate limit exceeded' },
+    });
     const r = await outcome(client().rest.repos.get({ owner: 'o', repo: 'r' }));
     expect(r.ok).toBe(false);
     expect(r.error).toMatchObject({ code: 'rate_limited', details: { status: 403 } });
@@ -64,7 +76,11 @@ describe('code host rate limits and retries', () => {
   });
 
   it('retries a secondary limit after its retry-after', async () => {
-    failing({ status: 403, headers: { 'retry-after': '2' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } });
+    failing({
+      status: 403,
+      headers: { 'retry-after': '2' },
+      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+    });
     // A read: the plugin spaces writes that notify people 3 s apart, which would only slow the test.
     expect((await client().rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(2);
@@ -75,7 +91,9 @@ describe('code host rate limits and retries', () => {
     // 60 + 120 seconds fit within a wait limit of 1000; they are waited on the injected sleep, in full and at once.
     const sleeps: number[] = [];
     const sleep = async (ms: number) => void sleeps.push(ms);
-    expect((await client({ maxWaitSeconds: 1000, msPerSecond: 1000, sleep }).rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
+    expect((await client({ maxWaitSeconds: 1000, msPerSecond: 1000, sleep }).rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({
+      ok: true,
+    });
     expect(host.requests).toHaveLength(3);
     expect(sleeps).toEqual([60_000, 120_000]);
     host.requests.length = 0;
@@ -87,7 +105,14 @@ describe('code host rate limits and retries', () => {
   });
 
   it('answers a permission 403 with forbidden and does not retry it', async () => {
-    failing({ status: 403, headers: { 'x-accepted-github-permissions': 'contents=write' }, body: { message: 'Resource not accessible by personal access token' } }, 5);
+    failing(
+      {
+        status: 403,
+        headers: { 'x-accepted-github-permissions': 'contents=write' },
+        body: { message: 'Resource not accessible by personal access token' },
+      },
+      5,
+    );
     const r = await outcome(client().rest.repos.get({ owner: 'o', repo: 'r' }));
     expect(r.error).toMatchObject({ code: 'forbidden', details: { status: 403, acceptedPermissions: 'contents=write' } });
     expect(host.requests).toHaveLength(1);

@@ -10,20 +10,115 @@ import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
 
 /** Rich inputs: every optional field a step passes on, so unknown or mistyped body fields show. */
 const fullInputs: Record<string, Record<string, unknown>> = {
-  'github.create_repository': { name: 'r2', org: 'octo-org', description: 'd', homepage: 'https://example.com', private: true, visibility: 'private', has_issues: true, has_projects: false, has_wiki: false, is_template: false, auto_init: true, gitignore_template: 'Node', license_template: 'mit' },
+  'github.create_repository': {
+    name: 'r2',
+    org: 'octo-org',
+    description: 'd',
+    homepage: 'https://example.com',
+    private: true,
+    visibility: 'private',
+    has_issues: true,
+    has_projects: false,
+    has_wiki: false,
+    is_template: false,
+    auto_init: true,
+    gitignore_template: 'Node',
+    license_template: 'mit',
+  },
   'github.get_repository_content': { owner: 'octo', repo: 'allowed', path: '/src/a b.ts', ref: 'feature/y' },
   'github.create_branch': { owner: 'octo', repo: 'allowed', ref: 'refs/heads/hotfix', from_branch: 'release/1.x' },
-  'github.list_commits': { owner: 'octo', repo: 'allowed', sha: 'dev', path: 'src', author: 'octocat', committer: 'octocat', since: '2026-01-01T00:00:00Z', until: '2026-02-01T00:00:00+01:00', per_page: 50, max_items: 10 },
-  'github.create_or_update_file_contents': { owner: 'octo', repo: 'allowed', path: 'bin/x.png', message: 'm', content: b64('png'), encoding: 'base64', branch: 'dev', sha: sha('f'), committer: { name: 'Bot', email: 'bot@example.com' }, author: { name: 'A', email: 'a@example.com' } },
-  'github.create_issue': { owner: 'octo', repo: 'allowed', title: 'T', body: 'B', assignees: ['octocat'], labels: ['bug'], milestone: 1, type: 'Bug' },
-  'github.update_issue': { owner: 'octo', repo: 'allowed', issue_number: 3, title: 'T', body: 'B', state: 'closed', state_reason: 'not_planned', milestone: null, labels: [], assignees: ['hubot'], type: null },
+  'github.list_commits': {
+    owner: 'octo',
+    repo: 'allowed',
+    sha: 'dev',
+    path: 'src',
+    author: 'octocat',
+    committer: 'octocat',
+    since: '2026-01-01T00:00:00Z',
+    until: '2026-02-01T00:00:00+01:00',
+    per_page: 50,
+    max_items: 10,
+  },
+  'github.create_or_update_file_contents': {
+    owner: 'octo',
+    repo: 'allowed',
+    path: 'bin/x.png',
+    message: 'm',
+    content: b64('png'),
+    encoding: 'base64',
+    branch: 'dev',
+    sha: sha('f'),
+    committer: { name: 'Bot', email: 'bot@example.com' },
+    author: { name: 'A', email: 'a@example.com' },
+  },
+  'github.create_issue': {
+    owner: 'octo',
+    repo: 'allowed',
+    title: 'T',
+    body: 'B',
+    assignees: ['octocat'],
+    labels: ['bug'],
+    milestone: 1,
+    type: 'Bug',
+  },
+  'github.update_issue': {
+    owner: 'octo',
+    repo: 'allowed',
+    issue_number: 3,
+    title: 'T',
+    body: 'B',
+    state: 'closed',
+    state_reason: 'not_planned',
+    milestone: null,
+    labels: [],
+    assignees: ['hubot'],
+    type: null,
+  },
   'github.search_issues_and_pull_requests': { q: 'repo:octo/allowed is:pr', sort: 'updated', order: 'asc', per_page: 10, max_items: 5 },
-  'github.create_pull_request': { owner: 'octo', repo: 'allowed', title: 'T', head: 'octocat:feature', head_repo: 'fork', base: 'dev', body: 'B', draft: true, maintainer_can_modify: false },
-  'github.update_project_v2_item_status': { project_id: 'PVT_project1', item_id: 'PVTI_item1', field_id: 'PVTSSF_status', field_name: 'ignored when field_id is given', status: 'TODO' },
-  'github.create_workflow_dispatch': { owner: 'octo', repo: 'allowed', workflow_id: 123, ref: 'v1.2.0', inputs: { env: 'prod', dry: true, n: 2 } },
-  'github.list_workflow_runs': { owner: 'octo', repo: 'allowed', workflow_id: 'ci.yml', actor: 'octocat', branch: 'main', event: 'push', status: 'failure', created: '>=2026-01-01', head_sha: sha('a'), per_page: 20, max_items: 20 },
+  'github.create_pull_request': {
+    owner: 'octo',
+    repo: 'allowed',
+    title: 'T',
+    head: 'octocat:feature',
+    head_repo: 'fork',
+    base: 'dev',
+    body: 'B',
+    draft: true,
+    maintainer_can_modify: false,
+  },
+  'github.update_project_v2_item_status': {
+    project_id: 'PVT_project1',
+    item_id: 'PVTI_item1',
+    field_id: 'PVTSSF_status',
+    field_name: 'ignored when field_id is given',
+    status: 'TODO',
+  },
+  'github.create_workflow_dispatch': {
+    owner: 'octo',
+    repo: 'allowed',
+    workflow_id: 123,
+    ref: 'v1.2.0',
+    inputs: { env: 'prod', dry: true, n: 2 },
+  },
+  'github.list_workflow_runs': {
+    owner: 'octo',
+    repo: 'allowed',
+    workflow_id: 'ci.yml',
+    actor: 'octocat',
+    branch: 'main',
+    event: 'push',
+    status: 'failure',
+    created: '>=2026-01-01',
+    head_sha: sha('a'),
+    per_page: 20,
+    max_items: 20,
+  },
   'github.create_gist': { description: 'd', public: true, files: { 'a.md': { content: 'x' }, 'b.ts': { content: 'y' } } },
-  'github.update_gist': { gist_id: 'abc123', description: 'd', files: { 'a.md': { content: 'z' }, 'b.ts': { filename: 'c.ts' }, 'gone.txt': null } },
+  'github.update_gist': {
+    gist_id: 'abc123',
+    description: 'd',
+    files: { 'a.md': { content: 'z' }, 'b.ts': { filename: 'c.ts' }, 'gone.txt': null },
+  },
   'github.list_gists_for_user': { username: 'octocat', since: '2026-01-01T00:00:00Z', per_page: 5, max_items: 5 },
   'github.list_releases': { owner: 'octo', repo: 'allowed', per_page: 100, max_items: 1000 },
 };
@@ -52,13 +147,35 @@ describe('code-host tool steps against the OpenAPI description', () => {
   it('lists the 25 pre-built steps and api_call under the contract ids, in the contract order', () => {
     const ids = catalog(allProviderTools()).map((e) => e.id);
     expect(ids).toEqual([
-      'github.create_repository', 'github.get_repository', 'github.get_repository_content', 'github.star_repo', 'github.create_branch',
-      'github.get_commit', 'github.list_commits', 'github.create_or_update_file_contents', 'github.create_issue', 'github.create_issue_comment',
-      'github.update_issue', 'github.get_issue_assignees', 'github.search_issues_and_pull_requests', 'github.create_pull_request',
-      'github.get_reviewers', 'github.update_project_v2_item_status', 'github.create_workflow_dispatch', 'github.enable_workflow',
-      'github.disable_workflow', 'github.get_workflow_run', 'github.list_workflow_runs', 'github.create_gist', 'github.update_gist',
-      'github.list_gists_for_user', 'github.list_releases', 'github.api_call',
-      'contentsnare.create_client', 'contentsnare.create_request', 'contentsnare.api_call',
+      'github.create_repository',
+      'github.get_repository',
+      'github.get_repository_content',
+      'github.star_repo',
+      'github.create_branch',
+      'github.get_commit',
+      'github.list_commits',
+      'github.create_or_update_file_contents',
+      'github.create_issue',
+      'github.create_issue_comment',
+      'github.update_issue',
+      'github.get_issue_assignees',
+      'github.search_issues_and_pull_requests',
+      'github.create_pull_request',
+      'github.get_reviewers',
+      'github.update_project_v2_item_status',
+      'github.create_workflow_dispatch',
+      'github.enable_workflow',
+      'github.disable_workflow',
+      'github.get_workflow_run',
+      'github.list_workflow_runs',
+      'github.create_gist',
+      'github.update_gist',
+      'github.list_gists_for_user',
+      'github.list_releases',
+      'github.api_call',
+      'contentsnare.create_client',
+      'contentsnare.create_request',
+      'contentsnare.api_call',
     ]);
   });
 
@@ -91,7 +208,16 @@ describe('code-host tool steps against the OpenAPI description', () => {
   });
 
   it('create_or_update_file_contents reads the current sha on the branch it writes to', async () => {
-    const data = ok(await call('github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'a.md', message: 'm', content: 'new', branch: 'dev' }));
+    const data = ok(
+      await call('github.create_or_update_file_contents', {
+        owner: 'octo',
+        repo: 'allowed',
+        path: 'a.md',
+        message: 'm',
+        content: 'new',
+        branch: 'dev',
+      }),
+    );
     const [read] = gh.callsOf('repos/get-content');
     expect(read?.query.get('ref')).toBe('dev');
     const [write] = gh.callsOf('repos/create-or-update-file-contents');
@@ -101,14 +227,22 @@ describe('code-host tool steps against the OpenAPI description', () => {
 
   it('create_or_update_file_contents creates the file without a sha when the branch has none', async () => {
     gh.on('repos/get-content', () => ({ status: 404, body: { message: 'Not Found' } }));
-    const data = ok(await call('github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'new.md', message: 'm', content: 'x' }));
+    const data = ok(
+      await call('github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'new.md', message: 'm', content: 'x' }),
+    );
     expect(gh.callsOf('repos/create-or-update-file-contents')[0]?.json).not.toHaveProperty('sha');
     expect(data.created).toBe(true);
   });
 
   it('create_or_update_file_contents refuses a folder path before writing', async () => {
     gh.on('repos/get-content', () => ({ body: [{ type: 'file', name: 'x' }] }));
-    const r = await call('github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'src', message: 'm', content: 'x' });
+    const r = await call('github.create_or_update_file_contents', {
+      owner: 'octo',
+      repo: 'allowed',
+      path: 'src',
+      message: 'm',
+      content: 'x',
+    });
     expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { fields: [{ field: 'input.path' }] } } });
     expect(gh.callsOf('repos/create-or-update-file-contents')).toHaveLength(0);
   });
@@ -126,7 +260,9 @@ describe('code-host tool steps against the OpenAPI description', () => {
   });
 
   it('get_reviewers merges requested reviewers and submitted reviews into one verdict per person', async () => {
-    gh.on('pulls/list-requested-reviewers', () => ({ body: { users: [{ login: 'carol' }, { login: 'Alice' }], teams: [{ slug: 'core' }] } }));
+    gh.on('pulls/list-requested-reviewers', () => ({
+      body: { users: [{ login: 'carol' }, { login: 'Alice' }], teams: [{ slug: 'core' }] },
+    }));
     gh.on('pulls/list-reviews', () => ({
       body: [
         { user: { login: 'alice' }, state: 'CHANGES_REQUESTED', submitted_at: '2026-01-01T00:00:00Z' },
@@ -137,7 +273,9 @@ describe('code-host tool steps against the OpenAPI description', () => {
       ],
     }));
     const data = ok(await call('github.get_reviewers', { owner: 'octo', repo: 'allowed', pull_number: 5 }));
-    const byLogin = Object.fromEntries((data.reviewers as { login: string; requested: boolean; state: string | null }[]).map((r) => [r.login.toLowerCase(), r]));
+    const byLogin = Object.fromEntries(
+      (data.reviewers as { login: string; requested: boolean; state: string | null }[]).map((r) => [r.login.toLowerCase(), r]),
+    );
     expect(byLogin.alice).toMatchObject({ requested: true, state: 'CHANGES_REQUESTED' });
     expect(byLogin.bob).toMatchObject({ requested: false, state: 'APPROVED' });
     expect(byLogin.carol).toMatchObject({ requested: true, state: null });
@@ -172,7 +310,10 @@ describe('code-host tool steps against the OpenAPI description', () => {
       expect.objectContaining({ id: 2, conclusion: null, outcome: null }),
     ]);
     expect(runs.total_count).toBe(2);
-    expect(ok(await call('github.get_workflow_run', { owner: 'octo', repo: 'allowed', run_id: 4 }))).toMatchObject({ conclusion: 'timed_out', outcome: 'failed' });
+    expect(ok(await call('github.get_workflow_run', { owner: 'octo', repo: 'allowed', run_id: 4 }))).toMatchObject({
+      conclusion: 'timed_out',
+      outcome: 'failed',
+    });
   });
 
   it('update_issue sends labels and assignees as the whole new set, and says so', async () => {
@@ -192,7 +333,9 @@ describe('code-host tool steps against the OpenAPI description', () => {
   });
 
   it('update_project_v2_item_status sets the option named by status through updateProjectV2ItemFieldValue', async () => {
-    const data = ok(await call('github.update_project_v2_item_status', { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'in progress' }));
+    const data = ok(
+      await call('github.update_project_v2_item_status', { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'in progress' }),
+    );
     const mutation = gh.callsOf('graphql').at(-1)?.json as { query: string; variables: Record<string, string> };
     expect(mutation.query).toContain('updateProjectV2ItemFieldValue');
     expect(mutation.variables).toEqual({ project: 'PVT_project1', item: 'PVTI_item1', field: 'PVTSSF_status', option: 'opt_doing' });
@@ -207,13 +350,19 @@ describe('code-host tool steps against the OpenAPI description', () => {
   });
 
   it('maps GraphQL errors to stable codes', async () => {
-    gh.on('graphql', () => ({ body: { data: null, errors: [{ type: 'NOT_FOUND', message: "Could not resolve to a node with the global id of 'PVT_x'" }] } }));
+    gh.on('graphql', () => ({
+      body: { data: null, errors: [{ type: 'NOT_FOUND', message: "Could not resolve to a node with the global id of 'PVT_x'" }] },
+    }));
     const r = await call('github.update_project_v2_item_status', { project_id: 'PVT_xxxx', item_id: 'PVTI_item1', status: 'Todo' });
     expect(r).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it.each([
-    ['github.create_or_update_file_contents', { owner: 'octo', repo: 'allowed', path: 'a.md', message: 'm', content: 'x' }, 'repos/create-or-update-file-contents'],
+    [
+      'github.create_or_update_file_contents',
+      { owner: 'octo', repo: 'allowed', path: 'a.md', message: 'm', content: 'x' },
+      'repos/create-or-update-file-contents',
+    ],
     ['github.update_issue', { owner: 'octo', repo: 'allowed', issue_number: 3, state: 'closed' }, 'issues/update'],
     ['github.disable_workflow', { owner: 'octo', repo: 'allowed', workflow_id: 'ci.yml' }, 'actions/disable-workflow'],
     ['github.update_gist', { gist_id: 'abc123', files: { 'a.md': null } }, 'gists/update'],
@@ -222,7 +371,10 @@ describe('code-host tool steps against the OpenAPI description', () => {
     const data = ok(await call(id, { ...input, dryRun: true }));
     expect(data).toMatchObject({ dryRun: true, request: { method: expect.any(String), url: expect.any(String) } });
     expect(JSON.stringify(data)).not.toMatch(/ghp_|authorization/i);
-    const writes = gh.calls.filter((c) => c.operationId === write || (write === 'graphql-mutation' && String((c.json as { query?: string })?.query).startsWith('mutation')));
+    const writes = gh.calls.filter(
+      (c) =>
+        c.operationId === write || (write === 'graphql-mutation' && String((c.json as { query?: string })?.query).startsWith('mutation')),
+    );
     expect(writes).toHaveLength(0);
     expect(catalog([githubTools]).find((e) => e.id === id)?.destructive).toBe(true);
   });
@@ -260,13 +412,28 @@ describe('code-host tool steps against the OpenAPI description', () => {
   });
 
   it('returns a text file decoded beside its base64 content, and a folder as its entries', async () => {
-    expect(ok(await call('github.get_repository_content', { owner: 'octo', repo: 'allowed', path: 'README.md' }))).toMatchObject({ text: 'hello\n', sha: sha('b') });
-    gh.on('repos/get-content', () => ({ body: [{ type: 'dir', name: 'src' }, { type: 'file', name: 'a.md' }] }));
-    expect(ok(await call('github.get_repository_content', { owner: 'octo', repo: 'allowed' }))).toMatchObject({ type: 'dir', entries: [{ name: 'src' }, { name: 'a.md' }] });
+    expect(ok(await call('github.get_repository_content', { owner: 'octo', repo: 'allowed', path: 'README.md' }))).toMatchObject({
+      text: 'hello\n',
+      sha: sha('b'),
+    });
+    gh.on('repos/get-content', () => ({
+      body: [
+        { type: 'dir', name: 'src' },
+        { type: 'file', name: 'a.md' },
+      ],
+    }));
+    expect(ok(await call('github.get_repository_content', { owner: 'octo', repo: 'allowed' }))).toMatchObject({
+      type: 'dir',
+      entries: [{ name: 'src' }, { name: 'a.md' }],
+    });
   });
 
   it('maps a permission 403 to forbidden without retrying, and a 404 to not_found', async () => {
-    gh.on('issues/create', () => ({ status: 403, headers: { 'x-accepted-github-permissions': 'issues=write' }, body: { message: 'Resource not accessible by integration' } }));
+    gh.on('issues/create', () => ({
+      status: 403,
+      headers: { 'x-accepted-github-permissions': 'issues=write' },
+      body: { message: 'Resource not accessible by integration' },
+    }));
     const r = await call('github.create_issue', { owner: 'octo', repo: 'allowed', title: 'x' });
     expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', details: { status: 403, acceptedPermissions: 'issues=write' } } });
     expect(gh.callsOf('issues/create')).toHaveLength(1);
@@ -279,7 +446,11 @@ describe('code-host tool steps against the OpenAPI description', () => {
     gh.on('repos/get', (r) => {
       if (first) {
         first = false;
-        return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 1) }, body: { message: 'API rate limit exceeded' } };
+        return {
+          status: 403,
+          headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 1) },
+          body: { message: 'API rate limit exceeded' },
+        };
       }
       return { body: { id: 1, full_name: `${r.params.owner}/${r.params.repo}` } };
     });
@@ -292,7 +463,10 @@ describe('code-host tool steps on an enterprise server', () => {
   let gh: OpenApiFakeGitHub;
   let t: ToolTestContext;
   beforeAll(async () => {
-    gh = await startOpenApiFakeGitHub(defaultAnswers(() => gh.url), '/api/v3');
+    gh = await startOpenApiFakeGitHub(
+      defaultAnswers(() => gh.url),
+      '/api/v3',
+    );
     // GITHUB_API_URL points elsewhere: the connection's own base must win.
     t = await toolTestContext({ GITHUB_API_URL: 'http://127.0.0.1:9' });
   });
@@ -301,9 +475,21 @@ describe('code-host tool steps on an enterprise server', () => {
   it('sends REST calls under the connection base and GraphQL to /api/graphql beside it', async () => {
     const c = await t.connect({ apiBaseUrl: gh.url });
     const tools = [githubTools];
-    const repo = await invokeTool(t.ctx, { toolId: 'github.get_repository', connectionId: c.id, input: { owner: 'octo', repo: 'allowed' } }, tools);
+    const repo = await invokeTool(
+      t.ctx,
+      { toolId: 'github.get_repository', connectionId: c.id, input: { owner: 'octo', repo: 'allowed' } },
+      tools,
+    );
     expect(repo).toMatchObject({ ok: true, data: { full_name: 'octo/allowed' } });
-    const status = await invokeTool(t.ctx, { toolId: 'github.update_project_v2_item_status', connectionId: c.id, input: { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'Todo' } }, tools);
+    const status = await invokeTool(
+      t.ctx,
+      {
+        toolId: 'github.update_project_v2_item_status',
+        connectionId: c.id,
+        input: { project_id: 'PVT_project1', item_id: 'PVTI_item1', status: 'Todo' },
+      },
+      tools,
+    );
     expect(status, JSON.stringify(status)).toMatchObject({ ok: true });
     expect(gh.server.requests.map((r) => r.path)).toEqual(['/api/v3/repos/octo/allowed', '/api/graphql', '/api/graphql']);
     expect(gh.problems).toEqual([]);

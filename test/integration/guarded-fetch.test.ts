@@ -21,7 +21,12 @@ describe('guardedFetch', () => {
     return next.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   const make = (o: { allowLoopback?: boolean; allowedPrivateHosts?: string[]; trustedOrigins?: string[] } = {}) =>
-    guardedFetch({ trustedOrigins: o.trustedOrigins ?? [], allowLoopback: o.allowLoopback ?? false, allowedPrivateHosts: o.allowedPrivateHosts ?? [], resolve });
+    guardedFetch({
+      trustedOrigins: o.trustedOrigins ?? [],
+      allowLoopback: o.allowLoopback ?? false,
+      allowedPrivateHosts: o.allowedPrivateHosts ?? [],
+      resolve,
+    });
   const at = (host: string, path = '/api/v3/user') => `http://${host}:${server.port}${path}`;
 
   beforeAll(async () => {
@@ -103,7 +108,11 @@ describe('guardedFetch', () => {
 
   it('sends a body and passes an unresolvable name on as a network failure', async () => {
     server.setHandler((req) => ({ status: 201, body: { got: req.json } }));
-    const res = await make({ allowLoopback: true })(at('ghe.test', '/api/v3/repos'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 1 }) });
+    const res = await make({ allowLoopback: true })(at('ghe.test', '/api/v3/repos'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ a: 1 }),
+    });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ got: { a: 1 } });
     await expect(make()(at('nowhere.test'))).rejects.toThrow(TypeError);
@@ -112,10 +121,22 @@ describe('guardedFetch', () => {
 
 describe('the runtime settings of the guard', () => {
   it('reads GITHUB_ALLOWED_PRIVATE_HOSTS as lower-case hosts (IPv6 without brackets) and trusts only configured origins', () => {
-    const config = loadConfig({ GITHUB_ALLOWED_PRIVATE_HOSTS: ' GHE.corp.test , [fd12::1],', GITHUB_API_URL: 'https://ghe.corp.test/api/v3', AGENT_RUNTIME_URL: 'http://10.0.0.9:8080/events' });
+    const config = loadConfig({
+      GITHUB_ALLOWED_PRIVATE_HOSTS: ' GHE.corp.test , [fd12::1],',
+      GITHUB_API_URL: 'https://ghe.corp.test/api/v3',
+      AGENT_RUNTIME_URL: 'http://10.0.0.9:8080/events',
+    });
     expect(config.github.allowedPrivateHosts).toEqual(['ghe.corp.test', 'fd12::1']);
     expect(loadConfig({}).github.allowedPrivateHosts).toEqual([]);
-    expect(configuredOrigins(config)).toEqual(expect.arrayContaining(['https://ghe.corp.test', 'https://github.com', 'https://api.contentsnare.com', 'http://10.0.0.9:8080', 'http://localhost:3000']));
+    expect(configuredOrigins(config)).toEqual(
+      expect.arrayContaining([
+        'https://ghe.corp.test',
+        'https://github.com',
+        'https://api.contentsnare.com',
+        'http://10.0.0.9:8080',
+        'http://localhost:3000',
+      ]),
+    );
   });
 
   it('reads UPSTREAM_TIMEOUT_SECONDS (default 15) and refuses a non-positive one', () => {

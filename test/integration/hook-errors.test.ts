@@ -49,7 +49,9 @@ describe('creating the code-host webhook', () => {
       calls++;
       throw new Error('no call expected');
     };
-    const e = await failure(createSubscription(t.ctx, { connectionId: connection.id, trigger: 'github.new_issue', agentId: 'a', repository: 'octocat/hello' }));
+    const e = await failure(
+      createSubscription(t.ctx, { connectionId: connection.id, trigger: 'github.new_issue', agentId: 'a', repository: 'octocat/hello' }),
+    );
     expect(e.code).toBe('public_url_unreachable');
     expect(e.message).toContain('PUBLIC_URL');
     expect(e.message).toContain('WEBHOOK_PROXY_URL');
@@ -58,7 +60,14 @@ describe('creating the code-host webhook', () => {
   });
 
   it('refuses private and loopback addresses in any spelling, and lets a public URL through', async () => {
-    for (const url of ['http://127.0.0.1:3000', 'http://10.1.2.3', 'http://192.168.0.5:8080', 'http://[::1]:3000', 'http://my-laptop.local:3000', 'http://172.20.0.1']) {
+    for (const url of [
+      'http://127.0.0.1:3000',
+      'http://10.1.2.3',
+      'http://192.168.0.5:8080',
+      'http://[::1]:3000',
+      'http://my-laptop.local:3000',
+      'http://172.20.0.1',
+    ]) {
       const { t, connection } = await setup({ GITHUB_API_URL: 'https://api.github.com', PUBLIC_URL: url });
       const e = await failure(ensureHook(t.ctx, connection, { kind: 'repository', repository: 'octocat/hello' }, 'github.new_issue'));
       expect(e.code, url).toBe('public_url_unreachable');
@@ -66,7 +75,9 @@ describe('creating the code-host webhook', () => {
     // A public URL goes on to the code host (which this test has not: the call itself fails).
     const { t, connection } = await setup({ GITHUB_API_URL: 'https://api.github.com', PUBLIC_URL: 'https://abc.ngrok.app' });
     t.ctx.fetch = async () => {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 203.0.113.9:443'), { code: 'ECONNREFUSED' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 203.0.113.9:443'), { code: 'ECONNREFUSED' }),
+      });
     };
     const e = await failure(ensureHook(t.ctx, connection, { kind: 'repository', repository: 'octocat/hello' }, 'github.new_issue'));
     expect(e.code).toBe('upstream_error');
@@ -106,7 +117,11 @@ describe('creating the code-host webhook', () => {
   });
 
   it('registers the hook at WEBHOOK_PROXY_URL (endpoint in the query) when it is set', async () => {
-    const { t, connection } = await setup({ GITHUB_API_URL: github.url, PUBLIC_URL: 'http://localhost:3000', WEBHOOK_PROXY_URL: 'https://smee.io/abc123' });
+    const { t, connection } = await setup({
+      GITHUB_API_URL: github.url,
+      PUBLIC_URL: 'http://localhost:3000',
+      WEBHOOK_PROXY_URL: 'https://smee.io/abc123',
+    });
     github.refusePrivateHookUrls = true;
     const endpoint = await ensureHook(t.ctx, connection, { kind: 'repository', repository: 'octocat/hello' }, 'github.new_issue');
     expect(github.hooksOf('repos/octocat/hello')[0]!.config.url).toBe(`https://smee.io/abc123?endpoint=${endpoint.id}`);

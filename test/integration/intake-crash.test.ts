@@ -167,7 +167,10 @@ describe('the signed body is claimed as well as the delivery id (replays)', () =
     const shot = shotOf(tenant, 'original-guid');
     expect((await invoke(shot)).status).toBe(202);
     const replay = { ...shot, headers: { ...shot.headers, 'x-github-delivery': 'replayed-guid' } };
-    const answers = await Promise.all([invoke(replay), invoke({ ...replay, headers: { ...replay.headers, 'x-github-delivery': 'replayed-guid-2' } })]);
+    const answers = await Promise.all([
+      invoke(replay),
+      invoke({ ...replay, headers: { ...replay.headers, 'x-github-delivery': 'replayed-guid-2' } }),
+    ]);
     for (const a of answers) expect(a).toMatchObject({ status: 200, body: { duplicate: true } });
     expect(await t.ctx.store.get(keys.deliveryClaim(tenant.endpointId, 'replayed-guid'))).toBeUndefined();
     expect(t.metrics.counts.get('webhook_replay')).toBe(2);

@@ -30,9 +30,26 @@ describe('every documented webhook example through the intake', () => {
       await t.secrets.put(secretNames.endpointSecret(endpointId), secret);
       const served = triggerIds.filter((id) => triggerCatalog[id].source(target)?.kind === 'webhook');
       const events = [...new Set(served.flatMap((id) => triggerCatalog[id].events))];
-      await new EndpointRepo(t.ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: 7, events, createdAt: new Date().toISOString() });
+      await new EndpointRepo(t.ctx.store).create({
+        id: endpointId,
+        connectionId: connection.id,
+        target,
+        hookId: 7,
+        events,
+        createdAt: new Date().toISOString(),
+      });
       for (const trigger of served) {
-        const sub: Subscription = { id: SubscriptionRepo.newId(), connectionId: connection.id, trigger, agentId: 'every-agent', organization: 'Octocoders', filters: {}, delivery: 'webhook', endpointId, createdAt: new Date().toISOString() };
+        const sub: Subscription = {
+          id: SubscriptionRepo.newId(),
+          connectionId: connection.id,
+          trigger,
+          agentId: 'every-agent',
+          organization: 'Octocoders',
+          filters: {},
+          delivery: 'webhook',
+          endpointId,
+          createdAt: new Date().toISOString(),
+        };
         await new SubscriptionRepo(t.ctx.store).create(sub);
       }
       const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
@@ -40,7 +57,9 @@ describe('every documented webhook example through the intake', () => {
       const refused: string[] = [];
       let n = 0;
       for (const e of allExamples()) {
-        const res = await router(deliveryRequest({ endpointId, secret, event: e.event, body: JSON.stringify(e.payload), guid: `every-${n++}` }));
+        const res = await router(
+          deliveryRequest({ endpointId, secret, event: e.event, body: JSON.stringify(e.payload), guid: `every-${n++}` }),
+        );
         answers.set(res.status, (answers.get(res.status) ?? 0) + 1);
         if (res.status < 200 || res.status > 299) refused.push(`${e.set} ${e.key}#${e.index}: ${res.status} ${String(res.body)}`);
       }

@@ -28,7 +28,14 @@ async function tenant(t: TestContext, repo: string, secret: string, login = 'oct
   const target = { kind: 'repository' as const, repository: repo };
   const endpointId = endpointIdFor(connection.id, target);
   await t.secrets.put(secretNames.endpointSecret(endpointId), secret);
-  await new EndpointRepo(t.ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: 7, events: ['issues'], createdAt: new Date().toISOString() });
+  await new EndpointRepo(t.ctx.store).create({
+    id: endpointId,
+    connectionId: connection.id,
+    target,
+    hookId: 7,
+    events: ['issues'],
+    createdAt: new Date().toISOString(),
+  });
   const sub: Subscription = {
     id: SubscriptionRepo.newId(),
     connectionId: connection.id,
@@ -65,7 +72,13 @@ describe('webhook intake', () => {
     expect(queued()).toBe(1);
     const [msg] = await t.receiveAll();
     const event = JSON.parse(msg!.body);
-    expect(event).toMatchObject({ trigger: 'github.new_issue', subscriptionId: a.sub.id, agentId: a.sub.agentId, connectionId: a.connection.id, deliveryId: 'guid-1' });
+    expect(event).toMatchObject({
+      trigger: 'github.new_issue',
+      subscriptionId: a.sub.id,
+      agentId: a.sub.agentId,
+      connectionId: a.connection.id,
+      deliveryId: 'guid-1',
+    });
     expect(event.id).toMatch(/^evt_/);
     expect(t.metrics.counts.get('webhook_accepted')).toBe(1);
   });
@@ -74,10 +87,14 @@ describe('webhook intake', () => {
     const { t, send } = await setup();
     const c = await tenant(t, 'o/vector', "It's a Secret to Everybody");
     const headers = { 'x-hub-signature-256': 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17' };
-    const good = await send(deliveryRequest({ endpointId: c.endpointId, secret: 'unused', event: 'issues', body: 'Hello, World!', headers }));
+    const good = await send(
+      deliveryRequest({ endpointId: c.endpointId, secret: 'unused', event: 'issues', body: 'Hello, World!', headers }),
+    );
     // Signature accepted; the body is then refused for not being JSON (400, not 401).
     expect(good.status).toBe(400);
-    const bad = await send(deliveryRequest({ endpointId: c.endpointId, secret: 'unused', event: 'issues', body: 'Hello, World?', headers }));
+    const bad = await send(
+      deliveryRequest({ endpointId: c.endpointId, secret: 'unused', event: 'issues', body: 'Hello, World?', headers }),
+    );
     expect(bad.status).toBe(401);
   });
 
@@ -108,7 +125,12 @@ describe('webhook intake', () => {
       version: '2.0',
       rawPath: `/webhooks/github/${a.endpointId}`,
       rawQueryString: '',
-      headers: { 'X-GitHub-Event': 'issues', 'X-GitHub-Delivery': 'b64-1', 'X-Hub-Signature-256': sign(a.secret, opened), 'Content-Type': 'application/json' },
+      headers: {
+        'X-GitHub-Event': 'issues',
+        'X-GitHub-Delivery': 'b64-1',
+        'X-Hub-Signature-256': sign(a.secret, opened),
+        'Content-Type': 'application/json',
+      },
       requestContext: { http: { method: 'POST' } },
       body: Buffer.from(opened, 'utf8').toString('base64'),
       isBase64Encoded: true,
@@ -130,7 +152,15 @@ describe('webhook intake', () => {
   for (const [name, make] of badSignatures) {
     it(`answers 401 (never 500) to a ${name} signature and queues nothing`, async () => {
       const { a, send, queued } = await setup();
-      const res = await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: opened, headers: { 'x-hub-signature-256': make(a.secret) } }));
+      const res = await send(
+        deliveryRequest({
+          endpointId: a.endpointId,
+          secret: a.secret,
+          event: 'issues',
+          body: opened,
+          headers: { 'x-hub-signature-256': make(a.secret) },
+        }),
+      );
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ error: { code: 'invalid_signature' } });
       expect(queued()).toBe(0);
@@ -139,10 +169,26 @@ describe('webhook intake', () => {
 
   it('names a missing required header with 400', async () => {
     const { a, send } = await setup();
-    const noEvent = await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: opened, headers: { 'x-github-event': undefined } }));
+    const noEvent = await send(
+      deliveryRequest({
+        endpointId: a.endpointId,
+        secret: a.secret,
+        event: 'issues',
+        body: opened,
+        headers: { 'x-github-event': undefined },
+      }),
+    );
     expect(noEvent.status).toBe(400);
     expect(JSON.stringify(noEvent.body)).toContain('X-GitHub-Event');
-    const noGuid = await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: opened, headers: { 'x-github-delivery': undefined } }));
+    const noGuid = await send(
+      deliveryRequest({
+        endpointId: a.endpointId,
+        secret: a.secret,
+        event: 'issues',
+        body: opened,
+        headers: { 'x-github-delivery': undefined },
+      }),
+    );
     expect(noGuid.status).toBe(400);
     expect(JSON.stringify(noGuid.body)).toContain('X-GitHub-Delivery');
   });
@@ -151,7 +197,9 @@ describe('webhook intake', () => {
     const { t, a, send, queued } = await setup();
     const unknown = endpointIdFor('conn_nobody', { kind: 'repository', repository: repository });
     expect((await send(deliveryRequest({ endpointId: unknown, secret: a.secret, event: 'issues', body: opened }))).status).toBe(404);
-    expect((await send(deliveryRequest({ endpointId: 'not-an-endpoint', secret: a.secret, event: 'issues', body: opened }))).status).toBe(404);
+    expect((await send(deliveryRequest({ endpointId: 'not-an-endpoint', secret: a.secret, event: 'issues', body: opened }))).status).toBe(
+      404,
+    );
     await t.secrets.delete(secretNames.endpointSecret(a.endpointId));
     expect((await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: opened }))).status).toBe(401);
     expect(queued()).toBe(0);
@@ -179,7 +227,13 @@ describe('webhook intake', () => {
     const again = await send(req);
     expect(again).toMatchObject({ status: 200, body: { duplicate: true } });
     // Another delivery has other bytes (the intake dedupes on the signed body too).
-    const parallel = deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: JSON.stringify({ ...JSON.parse(opened), dup: 2 }), guid: 'dup-2' });
+    const parallel = deliveryRequest({
+      endpointId: a.endpointId,
+      secret: a.secret,
+      event: 'issues',
+      body: JSON.stringify({ ...JSON.parse(opened), dup: 2 }),
+      guid: 'dup-2',
+    });
     const answers = await Promise.all(Array.from({ length: 10 }, () => send(parallel)));
     for (const r of answers) expect(r.status).toBeLessThan(300);
     expect(answers.filter((r) => r.status === 202)).toHaveLength(1);
@@ -229,7 +283,9 @@ describe('webhook intake', () => {
 
   it('answers ping with 200, marks the endpoint verified and fans out nothing', async () => {
     const { t, a, send, queued } = await setup();
-    const res = await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'ping', body: JSON.stringify(examplePayload('ping')) }));
+    const res = await send(
+      deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'ping', body: JSON.stringify(examplePayload('ping')) }),
+    );
     expect(res.status).toBe(200);
     expect(queued()).toBe(0);
     const endpoint = await new EndpointRepo(t.ctx.store).get(a.endpointId);
@@ -239,9 +295,18 @@ describe('webhook intake', () => {
 
   it('answers 2xx to unknown events and actions and drops them', async () => {
     const { a, send, queued } = await setup();
-    const unknown = await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'made_up_event', body: '{"action":"whatever"}' }));
+    const unknown = await send(
+      deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'made_up_event', body: '{"action":"whatever"}' }),
+    );
     expect(unknown.status).toBe(200);
-    const closed = await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: JSON.stringify(examplePayload('issues', 'pinned')) }));
+    const closed = await send(
+      deliveryRequest({
+        endpointId: a.endpointId,
+        secret: a.secret,
+        event: 'issues',
+        body: JSON.stringify(examplePayload('issues', 'pinned')),
+      }),
+    );
     expect(closed.status).toBeLessThan(300);
     expect(queued()).toBe(0);
   });
@@ -250,7 +315,9 @@ describe('webhook intake', () => {
     const { t, a, send } = await setup();
     const payload = examplePayload('issues', 'opened') as { issue: { body: string } };
     payload.issue.body = 'x'.repeat(300 * 1024);
-    const res = await send(deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: JSON.stringify(payload), guid: 'big-1' }));
+    const res = await send(
+      deliveryRequest({ endpointId: a.endpointId, secret: a.secret, event: 'issues', body: JSON.stringify(payload), guid: 'big-1' }),
+    );
     expect(res.status).toBe(202);
     const [msg] = await t.receiveAll();
     const pointer = JSON.parse(msg!.body) as { blobKey: string };

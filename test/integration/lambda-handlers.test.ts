@@ -41,7 +41,8 @@ const urlEvent = (method: string, path: string, headers: Record<string, string> 
 });
 
 type AnyHandler = (event: unknown, context: Context) => Promise<unknown>;
-const load = async (name: string): Promise<AnyHandler> => ((await import(`../../functions/${name}/handler.ts`)) as { handler: AnyHandler }).handler;
+const load = async (name: string): Promise<AnyHandler> =>
+  ((await import(`../../functions/${name}/handler.ts`)) as { handler: AnyHandler }).handler;
 
 const logsOf = (service: string) => lines.filter((l) => l.service === service && l._aws === undefined);
 const emfOf = (service: string) => lines.filter((l) => l.service === service && l._aws !== undefined);
@@ -112,7 +113,12 @@ describe('Lambda handlers: Powertools logs and EMF metrics per invocation', () =
   it('webhook-intake: a refused delivery is answered, logged under the function and counted as DeliveriesRefused', async () => {
     const handler = await load('webhook-intake');
     const res = (await handler(
-      urlEvent('POST', '/webhooks/github/ep_missing', { 'x-github-event': 'ping', 'x-github-delivery': 'd-1', 'content-type': 'application/json' }, '{}'),
+      urlEvent(
+        'POST',
+        '/webhooks/github/ep_missing',
+        { 'x-github-event': 'ping', 'x-github-delivery': 'd-1', 'content-type': 'application/json' },
+        '{}',
+      ),
       context('webhook-intake', 'req-intake'),
     )) as { statusCode: number };
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
@@ -122,14 +128,19 @@ describe('Lambda handlers: Powertools logs and EMF metrics per invocation', () =
 
   it('platform-api and oauth: requests answered through the wrapper, one cold start line each', async () => {
     const api = await load('platform-api');
-    const listed = (await api(urlEvent('GET', '/connections', { authorization: `Bearer ${platformKey}` }), context('platform-api', 'req-api'))) as { statusCode: number; body: string; headers?: Record<string, string> };
+    const listed = (await api(
+      urlEvent('GET', '/connections', { authorization: `Bearer ${platformKey}` }),
+      context('platform-api', 'req-api'),
+    )) as { statusCode: number; body: string; headers?: Record<string, string> };
     expect(listed.statusCode).toBe(200);
     expect(listed.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
     expect(JSON.parse(listed.body)).toEqual({ connections: [] });
     expect(logsOf('platform-api').filter((l) => l.message === 'cold start')).toHaveLength(1);
 
     const oauth = await load('oauth');
-    const unauthorized = (await oauth(urlEvent('POST', '/oauth/github/authorize', {}, '{}'), context('oauth', 'req-oauth'))) as { statusCode: number };
+    const unauthorized = (await oauth(urlEvent('POST', '/oauth/github/authorize', {}, '{}'), context('oauth', 'req-oauth'))) as {
+      statusCode: number;
+    };
     expect(unauthorized.statusCode).toBe(401);
     expect(logsOf('oauth').filter((l) => l.message === 'cold start')).toHaveLength(1);
   });
@@ -142,7 +153,10 @@ describe('Lambda handlers: Powertools logs and EMF metrics per invocation', () =
 
   it('tool-step: a direct invoke of an unknown tool answers the ToolResult and counts ToolSteps by outcome', async () => {
     const handler = await load('tool-step');
-    const result = (await handler({ toolId: 'github.no_such_tool', connectionId: 'c_none', input: {} }, context('tool-step', 'req-tool'))) as { ok: boolean };
+    const result = (await handler(
+      { toolId: 'github.no_such_tool', connectionId: 'c_none', input: {} },
+      context('tool-step', 'req-tool'),
+    )) as { ok: boolean };
     expect(result.ok).toBe(false);
     expect(logsOf('tool-step').some((l) => l.message === 'cold start')).toBe(true);
     expect(emfOf('tool-step').some((d) => typeof d.ToolSteps === 'number')).toBe(true);
@@ -151,7 +165,9 @@ describe('Lambda handlers: Powertools logs and EMF metrics per invocation', () =
   it('a failing invocation is logged (redacted) under the function and rethrown, its metrics still flushed', async () => {
     const handler = await load('dispatch');
     // A record whose attributes are missing makes the batch mapping throw before any AWS call.
-    await expect(handler({ Records: [{ messageId: 'm-1', body: 'x', receiptHandle: 'r' }] }, context('dispatch', 'req-fail'))).rejects.toThrow();
+    await expect(
+      handler({ Records: [{ messageId: 'm-1', body: 'x', receiptHandle: 'r' }] }, context('dispatch', 'req-fail')),
+    ).rejects.toThrow();
     expect(logsOf('dispatch').find((l) => l.message === 'invocation failed')).toMatchObject({ function_request_id: 'req-fail' });
   });
 });

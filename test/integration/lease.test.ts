@@ -44,13 +44,18 @@ describe('withLease', () => {
     const order: number[] = [];
     await Promise.all(
       [1, 2, 3, 4].map((n) =>
-        withLease({ store, clock }, 'endpoint#e1', async () => {
-          inside++;
-          most = Math.max(most, inside);
-          await new Promise((r) => setTimeout(r, 20));
-          order.push(n);
-          inside--;
-        }, { waitMs: 5 }),
+        withLease(
+          { store, clock },
+          'endpoint#e1',
+          async () => {
+            inside++;
+            most = Math.max(most, inside);
+            await new Promise((r) => setTimeout(r, 20));
+            order.push(n);
+            inside--;
+          },
+          { waitMs: 5 },
+        ),
       ),
     );
     expect(most).toBe(1);
@@ -60,10 +65,15 @@ describe('withLease', () => {
   });
 
   it('leaves alone a lease another owner took after its own expired', async () => {
-    await withLease({ store, clock }, 'endpoint#e2', async () => {
-      clock.advance(31_000);
-      expect(await acquireLease(store, clock, 'endpoint#e2', 'other', 30)).toBeDefined();
-    }, { ttlSeconds: 30 });
+    await withLease(
+      { store, clock },
+      'endpoint#e2',
+      async () => {
+        clock.advance(31_000);
+        expect(await acquireLease(store, clock, 'endpoint#e2', 'other', 30)).toBeDefined();
+      },
+      { ttlSeconds: 30 },
+    );
     expect(await acquireLease(store, clock, 'endpoint#e2', 'third', 30)).toBeUndefined();
     expect(await store.get({ pk: 'LEASE#endpoint#e2', sk: 'LEASE' })).toMatchObject({ owner: 'other' });
   });
@@ -74,7 +84,11 @@ describe('withLease', () => {
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe('conflict');
     await releaseLease(store, clock, held!);
-    await expect(withLease({ store, clock }, 'endpoint#e3', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withLease({ store, clock }, 'endpoint#e3', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await acquireLease(store, clock, 'endpoint#e3', 'after', 30)).toBeDefined();
   });
 });

@@ -9,10 +9,21 @@ import type { ServerLimits } from '../../local/server-limits';
 
 const key = 'limits-platform-key-0123456789abcdef0123';
 
-async function start(limits: Partial<ServerLimits> = {}, env: Record<string, string> = {}): Promise<{ rt: LocalRuntime; port: number; dispose(): Promise<void> }> {
+async function start(
+  limits: Partial<ServerLimits> = {},
+  env: Record<string, string> = {},
+): Promise<{ rt: LocalRuntime; port: number; dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'limits-'));
   const rt = await startLocalRuntime({
-    env: { DATA_DIR: dataDir, PORT: '0', PLATFORM_API_KEY: key, DISPATCH_SIGNING_SECRET: 's'.repeat(40), POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'SILENT', ...env },
+    env: {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      PLATFORM_API_KEY: key,
+      DISPATCH_SIGNING_SECRET: 's'.repeat(40),
+      POLL_INTERVAL_SECONDS: '3600',
+      LOG_LEVEL: 'SILENT',
+      ...env,
+    },
     write: () => undefined,
     background: false,
     limits,
@@ -118,7 +129,15 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
 
   it('refuses a webhook delivery without the code host headers before its body is sent', async () => {
     const c = await rawConnect(server.port);
-    c.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', 'X-GitHub-Event: issues', 'X-GitHub-Delivery: d-1', 'Content-Length: 5000000']));
+    c.socket.write(
+      head([
+        `POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`,
+        'Host: x',
+        'X-GitHub-Event: issues',
+        'X-GitHub-Delivery: d-1',
+        'Content-Length: 5000000',
+      ]),
+    );
     expect(await c.status()).toBe(401);
     expect(c.received()).toContain('"invalid_signature"');
     await c.closed;
@@ -133,14 +152,23 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
 
   it('refuses an oversize Content-Length with 413 before the body is sent, per route', async () => {
     const platform = await rawConnect(server.port);
-    platform.socket.write(head(['POST /subscriptions HTTP/1.1', 'Host: x', `Authorization: Bearer ${key}`, `Content-Length: ${256 * 1024 + 1}`]));
+    platform.socket.write(
+      head(['POST /subscriptions HTTP/1.1', 'Host: x', `Authorization: Bearer ${key}`, `Content-Length: ${256 * 1024 + 1}`]),
+    );
     expect(await platform.status()).toBe(413);
     expect(platform.received()).toContain('"payload_too_large"');
     await platform.closed;
 
     // The webhook route takes up to 6 MB (Lambda's limit), anonymous as it is; past that, 413 unread.
     const webhook = await rawConnect(server.port);
-    webhook.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', ...deliveryHeaders, `Content-Length: ${6 * 1024 * 1024 + 1}`]));
+    webhook.socket.write(
+      head([
+        `POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`,
+        'Host: x',
+        ...deliveryHeaders,
+        `Content-Length: ${6 * 1024 * 1024 + 1}`,
+      ]),
+    );
     expect(await webhook.status()).toBe(413);
     await webhook.closed;
   });
@@ -162,7 +190,9 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
     await refused.closed; // the declared body will not come: the connection cannot be reused
 
     const admitted = await rawConnect(server.port);
-    admitted.socket.write(head(['POST /subscriptions HTTP/1.1', 'Host: x', `Authorization: Bearer ${key}`, 'Expect: 100-continue', 'Content-Length: 2']));
+    admitted.socket.write(
+      head(['POST /subscriptions HTTP/1.1', 'Host: x', `Authorization: Bearer ${key}`, 'Expect: 100-continue', 'Content-Length: 2']),
+    );
     await new Promise<void>((r) => {
       const look = () => (admitted.received().includes('100 Continue') ? r() : setTimeout(look, 10));
       look();
@@ -220,7 +250,9 @@ describe('local runtime: connection cap and HOST', () => {
       // Two anonymous uploads of 600 KB each (under the webhook route's 6 MB), both stalled before their end.
       for (let i = 0; i < 2; i++) {
         const c = await rawConnect(server.port);
-        c.socket.write(head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', ...deliveryHeaders, `Content-Length: ${700 * 1024}`]));
+        c.socket.write(
+          head([`POST /webhooks/github/ep_${'a'.repeat(26)} HTTP/1.1`, 'Host: x', ...deliveryHeaders, `Content-Length: ${700 * 1024}`]),
+        );
         c.socket.write(Buffer.alloc(600 * 1024, 0x20));
         uploads.push(c);
       }

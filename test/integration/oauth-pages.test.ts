@@ -44,7 +44,12 @@ describe('the success page (no returnTo)', () => {
       const res = await t.callback(await start('github'), { accept });
       expect(res.status).toBe(200);
       expect(res.headers?.['content-type']).toContain('application/json');
-      expect(JSON.parse(String(res.body))).toMatchObject({ provider: 'github', status: 'connected', account: 'octocat', connectionId: expect.stringMatching(/^conn_/) });
+      expect(JSON.parse(String(res.body))).toMatchObject({
+        provider: 'github',
+        status: 'connected',
+        account: 'octocat',
+        connectionId: expect.stringMatching(/^conn_/),
+      });
     }
   });
 

@@ -32,7 +32,9 @@ describe('OAuth browser round trip', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${t.fake.url}/login/oauth/authorize`);
     expect(url.searchParams.get('client_id')).toBe(t.fake.clientId);
     expect(url.searchParams.get('redirect_uri')).toBe(`${publicUrl}/oauth/github/callback`);
-    expect(url.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['repo', 'workflow', 'gist', 'admin:repo_hook', 'read:org']));
+    expect(url.searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['repo', 'workflow', 'gist', 'admin:repo_hook', 'read:org']),
+    );
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
@@ -56,7 +58,14 @@ describe('OAuth browser round trip', () => {
     expect(call?.params.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const connection = await new ConnectionRepo(t.ctx.store).get(connectionId);
-    expect(connection).toMatchObject({ provider: 'github', authMethod: 'oauth', status: 'connected', accountLogin: 'octocat', accountId: '583231', label: 'work' });
+    expect(connection).toMatchObject({
+      provider: 'github',
+      authMethod: 'oauth',
+      status: 'connected',
+      accountLogin: 'octocat',
+      accountId: '583231',
+      label: 'work',
+    });
     expect(connection?.scopes).toEqual(['repo', 'gist', 'workflow']);
     const token = await readStoredToken(t.ctx.secrets, connectionId);
     expect(t.fake.validAccessTokens.has(token?.accessToken ?? '')).toBe(true);
@@ -78,10 +87,21 @@ describe('OAuth browser round trip', () => {
 
     const call = t.fake.tokenCalls[before];
     expect(call?.contentType).toContain('application/json');
-    expect(call?.params).toMatchObject({ grant_type: 'authorization_code', client_id: t.fake.clientId, redirect_uri: `${publicUrl}/oauth/contentsnare/callback` });
+    expect(call?.params).toMatchObject({
+      grant_type: 'authorization_code',
+      client_id: t.fake.clientId,
+      redirect_uri: `${publicUrl}/oauth/contentsnare/callback`,
+    });
 
     const connection = await new ConnectionRepo(t.ctx.store).get(connectionId);
-    expect(connection).toMatchObject({ provider: 'contentsnare', authMethod: 'oauth', status: 'connected', accountLogin: 'admin@agency.example', accountId: 'usr_fake_1', label: 'Agency A' });
+    expect(connection).toMatchObject({
+      provider: 'contentsnare',
+      authMethod: 'oauth',
+      status: 'connected',
+      accountLogin: 'admin@agency.example',
+      accountId: 'usr_fake_1',
+      label: 'Agency A',
+    });
     expect(connection?.tokenExpiresAt).toBe(t.clock.now() + 7200 * 1000);
     const token = await readStoredToken(t.ctx.secrets, connectionId);
     expect(token?.refreshToken).toMatch(/^fake-rt-/);

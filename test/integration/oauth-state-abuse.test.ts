@@ -78,7 +78,7 @@ describe('OAuth state abuse (RELIABILITY 20)', () => {
     expect(await connectionCount()).toBe(before + 1);
   });
 
-  it('a state issued for one provider is refused on the other provider\'s callback', async () => {
+  it("a state issued for one provider is refused on the other provider's callback", async () => {
     const back = await start('github');
     const calls = t.fake.tokenCalls.length;
     const res = await t.callback(`/oauth/contentsnare/callback${back.search}`);
@@ -109,7 +109,7 @@ describe('returnTo (RELIABILITY 21)', () => {
     expect(String(res.body)).not.toContain('authorizeUrl');
   });
 
-  it('accepts an allowed origin, the public URL\'s own included', async () => {
+  it("accepts an allowed origin, the public URL's own included", async () => {
     expect((await t.authorize('github', { returnTo: `${appOrigin}/a/b?c=d` })).status).toBe(200);
     expect((await t.authorize('github', { returnTo: `${publicUrl}/ui` })).status).toBe(200);
   });

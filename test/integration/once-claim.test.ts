@@ -20,7 +20,10 @@ describe('once-claims (in progress with a lease, then done)', () => {
   it('is busy while its lease holds, taken over once it passes, and the old holder cannot release the new one', async () => {
     const a = await claimOnce(store, clock, key, 15);
     expect(a.kind).toBe('claimed');
-    expect(await claimOnce(store, clock, key, 15)).toMatchObject({ kind: 'busy', leaseEndsAtMs: Math.floor(clock.now() / 1000) * 1000 + 15_000 });
+    expect(await claimOnce(store, clock, key, 15)).toMatchObject({
+      kind: 'busy',
+      leaseEndsAtMs: Math.floor(clock.now() / 1000) * 1000 + 15_000,
+    });
     clock.advance(16_000);
     const b = await claimOnce(store, clock, key, 15);
     expect(b.kind).toBe('claimed');

@@ -135,14 +135,29 @@ describe('code host rate-limit waits', () => {
   const waits = (m: InMemoryMetrics) => m.counts.get('rate_limit_waits|provider=github') ?? 0;
   let n = 0;
   const client = (metrics: InMemoryMetrics) =>
-    createGitHubClient({ token: 'ghp_countersTestToken0000000000000000000', baseUrl: host.url, fetch: globalThis.fetch, logger: silentLogger, metrics, throttle: { id: `c${n++}`, msPerSecond: 10 } });
+    createGitHubClient({
+      token: 'ghp_countersTestToken0000000000000000000',
+      baseUrl: host.url,
+      fetch: globalThis.fetch,
+      logger: silentLogger,
+      metrics,
+      throttle: { id: `c${n++}`, msPerSecond: 10 },
+    });
 
   it('Octokit: counts a primary-limit wait it retries after, not one it gives up on', async () => {
     const metrics = new InMemoryMetrics();
-    failingOnce({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 1) }, body: { message: 'API rate limit exceeded' } });
+    failingOnce({
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 1) },
+      body: { message: 'API rate limit exceeded' },
+    });
     await client(metrics).rest.repos.get({ owner: 'o', repo: 'r' });
     expect(waits(metrics)).toBe(1);
-    failingOnce({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 600) }, body: { message: 'API rate limit exceeded' } });
+    failingOnce({
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 600) },
+      body: { message: 'API rate limit exceeded' },
+    });
     await expect(client(metrics).rest.repos.get({ owner: 'o', repo: 'r' })).rejects.toThrow();
     expect(waits(metrics)).toBe(1);
   });
@@ -157,7 +172,12 @@ describe('code host rate-limit waits', () => {
       run: async (i: { endpoint: string }, c: GitHubClient) => (await c.request(`GET ${i.endpoint}`)).data,
     } as ToolStep<z.ZodType, GitHubClient>;
     const tools: ProviderTools[] = [
-      { provider: 'github', steps: [apiCall as unknown as ToolStep<z.ZodType, GitHubClient>, octokitGet], client: githubClientFactory, mapError: (e) => mapGitHubError(e) } as ProviderTools,
+      {
+        provider: 'github',
+        steps: [apiCall as unknown as ToolStep<z.ZodType, GitHubClient>, octokitGet],
+        client: githubClientFactory,
+        mapError: (e) => mapGitHubError(e),
+      } as ProviderTools,
     ];
     beforeAll(async () => {
       t = await toolTestContext({ GITHUB_API_URL: host.url });
@@ -167,7 +187,11 @@ describe('code host rate-limit waits', () => {
     it('Octokit secondary limit with retry-after: the wait is counted on the context metrics', async () => {
       const before = waits(t.metrics);
       failingOnce({ status: 403, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit.' } });
-      const result = await invokeTool(t.ctx, { toolId: 'github.test_octokit_get', connectionId, input: { method: 'GET', endpoint: '/x' } }, tools);
+      const result = await invokeTool(
+        t.ctx,
+        { toolId: 'github.test_octokit_get', connectionId, input: { method: 'GET', endpoint: '/x' } },
+        tools,
+      );
       expect(result).toMatchObject({ ok: true });
       expect(host.requests).toHaveLength(2);
       expect(waits(t.metrics)).toBe(before + 1);

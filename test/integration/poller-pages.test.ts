@@ -11,14 +11,25 @@ const host = useFakeCodeHost(
     afterEachTest: (github) => {
       // Every list the poller asked for is a documented operation with documented query parameters.
       // (`/repositories/{id}/...` is the form the code host's own Link headers use for the next pages.)
-      const problems = github.requests.filter((r) => !r.path.startsWith('/repositories/') && r.path !== '/user').flatMap((r) => checkAgainstOpenApi(r).problems);
+      const problems = github.requests
+        .filter((r) => !r.path.startsWith('/repositories/') && r.path !== '/user')
+        .flatMap((r) => checkAgainstOpenApi(r).problems);
       expect(problems).toEqual([]);
     },
   },
 );
 
 function gist(n: number, createdAt: string) {
-  return { id: `g${n}`, created_at: createdAt, updated_at: createdAt, description: `gist ${n}`, public: true, html_url: `https://gist.example/g${n}`, files: {}, owner: { login: 'gister', id: 7 } };
+  return {
+    id: `g${n}`,
+    created_at: createdAt,
+    updated_at: createdAt,
+    description: `gist ${n}`,
+    public: true,
+    html_url: `https://gist.example/g${n}`,
+    files: {},
+    owner: { login: 'gister', id: 7 },
+  };
 }
 
 /** A simple-user object, as `GET /repos/{o}/{r}/subscribers` lists them. */
@@ -30,7 +41,8 @@ async function setup() {
   const t = await host.context();
   const connection = await t.connect({ accountLogin: 'gister' }, token);
   const call = platformApiCaller(t.ctx);
-  const subscribe = (body: Record<string, unknown>) => call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-p', ...body });
+  const subscribe = (body: Record<string, unknown>) =>
+    call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-p', ...body });
   const queuedEvents = async () => (await t.receiveAll()).map((m) => JSON.parse(m.body) as Record<string, any>);
   return { t, subscribe, queuedEvents };
 }
@@ -66,13 +78,20 @@ describe('new_watcher is polled from the subscribers list', () => {
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     const events = await queuedEvents();
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ trigger: 'github.new_watcher', subscriptionId: sub.body.id, event: { action: 'started', sender: { login: 'watcher3', id: 3 }, repository: { full_name: 'octocat/hello' } } });
+    expect(events[0]).toMatchObject({
+      trigger: 'github.new_watcher',
+      subscriptionId: sub.body.id,
+      event: { action: 'started', sender: { login: 'watcher3', id: 3 }, repository: { full_name: 'octocat/hello' } },
+    });
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0 });
   });
 
   it('reads every page with its own ETag: a new watcher at the end of a long list is found, unchanged pages answer 304', async () => {
     const { t, subscribe, queuedEvents } = await setup();
-    host.github.watchers.set('octocat/big', Array.from({ length: 250 }, (_, i) => user(i + 1)));
+    host.github.watchers.set(
+      'octocat/big',
+      Array.from({ length: 250 }, (_, i) => user(i + 1)),
+    );
     await subscribe({ trigger: 'github.new_watcher', repository: 'octocat/big' });
     host.github.watchers.get('octocat/big')!.push(user(999));
     host.github.requests.length = 0;

@@ -34,10 +34,26 @@ function refuseOrgHooks(...orgs: string[]) {
 }
 
 function gist(id: string, createdAt: string) {
-  return { id, created_at: createdAt, updated_at: createdAt, description: `gist ${id}`, public: true, html_url: `https://gist.example/${id}`, files: {}, owner: { login: 'gister' } };
+  return {
+    id,
+    created_at: createdAt,
+    updated_at: createdAt,
+    description: `gist ${id}`,
+    public: true,
+    html_url: `https://gist.example/${id}`,
+    files: {},
+    owner: { login: 'gister' },
+  };
 }
 function repo(id: number, owner: string, createdAt: string) {
-  return { id, name: `r${id}`, full_name: `${owner}/r${id}`, created_at: createdAt, private: false, owner: { login: owner, id: 7, type: 'User' } };
+  return {
+    id,
+    name: `r${id}`,
+    full_name: `${owner}/r${id}`,
+    created_at: createdAt,
+    private: false,
+    owner: { login: owner, id: 7, type: 'User' },
+  };
 }
 
 async function setup() {
@@ -56,13 +72,17 @@ async function setup() {
     expect(res.status, String(res.body)).toBe(201);
     return JSON.parse(String(res.body)) as Record<string, any>;
   };
-  const announced = async () => (await t.receiveAll(1000)).map((m) => JSON.parse(m.body) as Record<string, any>).map((e) => `${e.agentId}:${e.event.gist?.id ?? e.event.repository?.name}`).sort();
+  const announced = async () =>
+    (await t.receiveAll(1000))
+      .map((m) => JSON.parse(m.body) as Record<string, any>)
+      .map((e) => `${e.agentId}:${e.event.gist?.id ?? e.event.repository?.name}`)
+      .sort();
   const listReads = () => github.requests.filter((r) => r.path === '/gists' || r.path.endsWith('/repos')).length;
   return { t, connection, subscribe, announced, listReads };
 }
 
 describe('one read per distinct source, fanned out to its subscriptions', () => {
-  it('five agents on the same connection\'s gists: one request a round, each agent told of a new gist once', async () => {
+  it("five agents on the same connection's gists: one request a round, each agent told of a new gist once", async () => {
     const { t, subscribe, announced, listReads } = await setup();
     github.gists.set('gister', [gist('old', '2026-01-01T00:00:00Z')]);
     for (let i = 0; i < 5; i++) await subscribe({ trigger: 'github.new_gist', agentId: `agent-${i}` });
@@ -131,7 +151,7 @@ describe('one read per distinct source, fanned out to its subscriptions', () => 
     expect(t.logLines.some((l) => l.includes('rate budget low') && l.includes(connection.id))).toBe(true);
   });
 
-  it('a new repository in one organization is read once for two agents, and not mixed with another organization\'s', async () => {
+  it("a new repository in one organization is read once for two agents, and not mixed with another organization's", async () => {
     const { t, subscribe, announced, listReads } = await setup();
     refuseOrgHooks('o1', 'o2');
     github.repos.set('o1', [repo(1, 'o1', '2026-01-01T00:00:00Z')]);

@@ -15,14 +15,24 @@ function repo(id: number, name: string, createdAt: string) {
 }
 
 function gist(id: string, createdAt: string) {
-  return { id, created_at: createdAt, updated_at: createdAt, description: `gist ${id}`, public: true, html_url: `https://gist.example/${id}`, files: {}, owner: { login: 'gister' } };
+  return {
+    id,
+    created_at: createdAt,
+    updated_at: createdAt,
+    description: `gist ${id}`,
+    public: true,
+    html_url: `https://gist.example/${id}`,
+    files: {},
+    owner: { login: 'gister' },
+  };
 }
 
 async function setup() {
   const t = await host.context();
   const connection = await t.connect({ accountLogin: 'gister' }, token);
   const call = platformApiCaller(t.ctx);
-  const subscribe = async (body: Record<string, unknown>) => (await call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-g', ...body })).body;
+  const subscribe = async (body: Record<string, unknown>) =>
+    (await call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-g', ...body })).body;
   const queuedEvents = async () => (await t.receiveAll()).map((m) => JSON.parse(m.body) as Record<string, any>);
   return { t, connection, subscribe, queuedEvents };
 }
@@ -40,7 +50,12 @@ describe('poller (gists and new repositories of the account)', () => {
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     const events = await queuedEvents();
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ trigger: 'github.new_gist', subscriptionId: sub.id, agentId: 'agent-g', deliveryId: `poll:${sub.id}:new-1` });
+    expect(events[0]).toMatchObject({
+      trigger: 'github.new_gist',
+      subscriptionId: sub.id,
+      agentId: 'agent-g',
+      deliveryId: `poll:${sub.id}:new-1`,
+    });
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 0 });
   });
 
@@ -60,7 +75,13 @@ describe('poller (gists and new repositories of the account)', () => {
     // The round dies after its enqueue, before its cursor write (the source's, shared by its subscriptions).
     const store = t.ctx.store;
     const cursorKey = sourceCursorKey(sub.connectionId, '/gists?per_page=100');
-    t.ctx.store = { ...store, get: store.get.bind(store), query: store.query.bind(store), delete: store.delete.bind(store), put: async (item, o) => (item.pk === cursorKey.pk ? Promise.reject(new Error('process died')) : store.put(item, o)) };
+    t.ctx.store = {
+      ...store,
+      get: store.get.bind(store),
+      query: store.query.bind(store),
+      delete: store.delete.bind(store),
+      put: async (item, o) => (item.pk === cursorKey.pk ? Promise.reject(new Error('process died')) : store.put(item, o)),
+    };
     expect(await pollOnce(t.ctx)).toMatchObject({ failed: 1 });
     t.ctx.store = store;
     expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
@@ -111,7 +132,15 @@ describe('poller (gists and new repositories of the account)', () => {
     await subscribe({ trigger: 'github.new_gist' });
     // A second connection whose token the code host now refuses.
     const broken = await t.connect({ accountLogin: 'ghost' }, 'ghp_refused0000000000000000000000000000000');
-    await new SubscriptionRepo(t.ctx.store).create({ id: 'sub_broken', connectionId: broken.id, trigger: 'github.new_gist', agentId: 'x', filters: {}, delivery: 'polling', createdAt: new Date().toISOString() });
+    await new SubscriptionRepo(t.ctx.store).create({
+      id: 'sub_broken',
+      connectionId: broken.id,
+      trigger: 'github.new_gist',
+      agentId: 'x',
+      filters: {},
+      delivery: 'polling',
+      createdAt: new Date().toISOString(),
+    });
     const report = await pollOnce(t.ctx);
     expect(report).toMatchObject({ subscriptions: 2, failed: 1, notModified: 1 });
   });

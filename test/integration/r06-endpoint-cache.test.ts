@@ -69,7 +69,11 @@ describe('endpoint cache of the intake', () => {
     t.ctx.store = countingStore(t.ctx.store, counts);
     let secretReads = 0;
     const secrets = t.ctx.secrets;
-    t.ctx.secrets = { get: (n, o) => (secretReads++, secrets.get(n, o)), put: (n, v) => secrets.put(n, v), delete: (n) => secrets.delete(n) };
+    t.ctx.secrets = {
+      get: (n, o) => (secretReads++, secrets.get(n, o)),
+      put: (n, v) => secrets.put(n, v),
+      delete: (n) => secrets.delete(n),
+    };
     const call = intakeCaller(t.ctx);
     expect(await call(signedShot(tenant, body))).toBe(202);
     for (const k of Object.keys(counts)) delete counts[k];

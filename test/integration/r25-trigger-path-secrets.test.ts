@@ -33,7 +33,9 @@ afterAll(async () => {
 });
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true }).map((f) => join(dir, String(f))).filter((p) => statSync(p).isFile());
+  return readdirSync(dir, { recursive: true })
+    .map((f) => join(dir, String(f)))
+    .filter((p) => statSync(p).isFile());
 }
 
 describe('R25: no secret on the trigger path', () => {
@@ -46,7 +48,12 @@ describe('R25: no secret on the trigger path', () => {
     answers.push(await (await github.deliver(hook, 'issues', body, 'r25-good')).text());
     const forged = await fetch(`${rt.url}/webhooks/github/${endpointId}`, {
       method: 'POST',
-      headers: { 'x-github-event': 'issues', 'x-github-delivery': 'r25-forged', 'x-hub-signature-256': sign('guessed-secret', body), 'content-type': 'application/json' },
+      headers: {
+        'x-github-event': 'issues',
+        'x-github-delivery': 'r25-forged',
+        'x-hub-signature-256': sign('guessed-secret', body),
+        'content-type': 'application/json',
+      },
       body,
     });
     expect(forged.status).toBe(401);
@@ -66,7 +73,13 @@ describe('R25: no secret on the trigger path', () => {
     const secretFile = filesUnder(join(rt.dataDir, 'secrets')).map((p) => readFileSync(p, 'utf8'));
     // The scan covers the lines that matter: every step of the path logged something.
     const messages = rt.lines.map((l) => String((JSON.parse(l) as { message: string }).message));
-    for (const m of ['connection created', 'webhook delivery accepted', 'duplicate delivery: already processed', 'webhook delivery refused']) expect(messages).toContain(m);
+    for (const m of [
+      'connection created',
+      'webhook delivery accepted',
+      'duplicate delivery: already processed',
+      'webhook delivery refused',
+    ])
+      expect(messages).toContain(m);
     expect(messages.some((m) => m.includes('will retry'))).toBe(true);
     for (const [name, value] of Object.entries(secrets)) {
       for (const line of rt.lines) expect(line.includes(value), `${name} in a log line`).toBe(false);

@@ -95,7 +95,11 @@ describe('endpoint guard', () => {
   });
 
   it('merges query parameters, the query argument winning over the endpoint', () => {
-    const url = resolveEndpoint('https://api.github.com', '/repos/o/r/issues?state=open&per_page=10', { per_page: 50, labels: 'bug,ui', draft: false });
+    const url = resolveEndpoint('https://api.github.com', '/repos/o/r/issues?state=open&per_page=10', {
+      per_page: 50,
+      labels: 'bug,ui',
+      draft: false,
+    });
     expect(url.searchParams.get('state')).toBe('open');
     expect(url.searchParams.get('per_page')).toBe('50');
     expect(url.searchParams.get('labels')).toBe('bug,ui');
@@ -134,7 +138,9 @@ describe('header guard', () => {
   });
 
   it('passes ordinary headers through with lower-cased names', () => {
-    expect(sanitizeHeaders({ Accept: 'application/vnd.github.raw+json', 'If-None-Match': '"abc"', 'X-GitHub-Api-Version': '2022-11-28' })).toEqual({
+    expect(
+      sanitizeHeaders({ Accept: 'application/vnd.github.raw+json', 'If-None-Match': '"abc"', 'X-GitHub-Api-Version': '2022-11-28' }),
+    ).toEqual({
       accept: 'application/vnd.github.raw+json',
       'if-none-match': '"abc"',
       'x-github-api-version': '2022-11-28',
@@ -163,7 +169,16 @@ describe('github.api_call refuses before any I/O', () => {
       },
     } as unknown as AppContext;
     const now = new Date().toISOString();
-    const connection: Connection = { id: 'conn_x', provider: 'github', accountLogin: 'o', authMethod: 'token', status: 'connected', repositories: [], createdAt: now, updatedAt: now };
+    const connection: Connection = {
+      id: 'conn_x',
+      provider: 'github',
+      accountLogin: 'o',
+      authMethod: 'token',
+      status: 'connected',
+      repositories: [],
+      createdAt: now,
+      updatedAt: now,
+    };
     ctx = { connection, app, logger: silentLogger };
   });
   afterAll(() => fake.close());
@@ -177,11 +192,14 @@ describe('github.api_call refuses before any I/O', () => {
     expect(tokenReads).toBe(0);
   });
 
-  it.each(['Authorization', 'Cookie', 'Host', 'X-Forwarded-For', 'Content-Length'])('refuses a caller %s header and sends nothing', async (name) => {
-    const parsed = apiCall.input.safeParse({ method: 'GET', endpoint: '/user', headers: { [name]: 'x' } });
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.path).toEqual(['headers', name]);
-    await expect(run({ method: 'GET', endpoint: '/user', headers: { [name]: 'x' } })).rejects.toMatchObject({ code: 'invalid_input' });
-    expect(fake.requests).toHaveLength(0);
-  });
+  it.each(['Authorization', 'Cookie', 'Host', 'X-Forwarded-For', 'Content-Length'])(
+    'refuses a caller %s header and sends nothing',
+    async (name) => {
+      const parsed = apiCall.input.safeParse({ method: 'GET', endpoint: '/user', headers: { [name]: 'x' } });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['headers', name]);
+      await expect(run({ method: 'GET', endpoint: '/user', headers: { [name]: 'x' } })).rejects.toMatchObject({ code: 'invalid_input' });
+      expect(fake.requests).toHaveLength(0);
+    },
+  );
 });

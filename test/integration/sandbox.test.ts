@@ -45,21 +45,38 @@ describe('npm run dev: the sandbox', () => {
     expect(rt.config.agentRuntimeUrl).toBe(`${rt.url}/sandbox/agent-runtime`);
     expect(rt.config.github.apiUrl).toBe(s.githubUrl);
 
-    const sub = await call(rt, 'POST', '/subscriptions', { connectionId: s.demo.github.id, trigger: 'github.new_issue', agentId: 'my-agent', repository: demo.repository });
+    const sub = await call(rt, 'POST', '/subscriptions', {
+      connectionId: s.demo.github.id,
+      trigger: 'github.new_issue',
+      agentId: 'my-agent',
+      repository: demo.repository,
+    });
     expect(sub.status).toBe(201);
     expect(sub.body.endpointId).toMatch(/^ep_/);
 
     const lines: string[] = [];
-    const code = await runTriggerCommand(['github.new_issue', '--url', rt.url], { env: { PLATFORM_API_KEY: key }, out: (l) => lines.push(l) });
+    const code = await runTriggerCommand(['github.new_issue', '--url', rt.url], {
+      env: { PLATFORM_API_KEY: key },
+      out: (l) => lines.push(l),
+    });
     expect(code, lines.join('\n')).toBe(0);
     await until('the event in the inbox', async () => (await call(rt, 'GET', '/sandbox/inbox')).body.count === 1);
     const inbox = await call(rt, 'GET', '/sandbox/inbox');
-    expect(inbox.body.events[0]).toMatchObject({ signatureValid: true, body: { trigger: 'github.new_issue', subscriptionId: sub.body.id, agentId: 'my-agent' } });
+    expect(inbox.body.events[0]).toMatchObject({
+      signatureValid: true,
+      body: { trigger: 'github.new_issue', subscriptionId: sub.body.id, agentId: 'my-agent' },
+    });
     expect(inbox.body.events[0].body.event.repository.full_name).toBe(demo.repository);
 
-    const issue = await call(rt, 'POST', '/tools/github.create_issue/invoke', { connectionId: s.demo.github.id, input: { owner: 'octocat', repo: 'hello-world', title: 'From the sandbox' } });
+    const issue = await call(rt, 'POST', '/tools/github.create_issue/invoke', {
+      connectionId: s.demo.github.id,
+      input: { owner: 'octocat', repo: 'hello-world', title: 'From the sandbox' },
+    });
     expect(issue.body).toMatchObject({ ok: true, data: { title: 'From the sandbox' } });
-    const client = await call(rt, 'POST', '/tools/contentsnare.create_client/invoke', { connectionId: s.demo.contentsnare.id, input: { name: 'Ann Example', email: 'ann@example.com' } });
+    const client = await call(rt, 'POST', '/tools/contentsnare.create_client/invoke', {
+      connectionId: s.demo.contentsnare.id,
+      input: { name: 'Ann Example', email: 'ann@example.com' },
+    });
     expect(client.body).toMatchObject({ ok: true, data: { email: 'ann@example.com', full_name: 'Ann Example' } });
 
     // The inbox is behind the platform key.
@@ -71,10 +88,19 @@ describe('npm run dev: the sandbox', () => {
     const rt = await startDev(dir);
     started[0]!.dir = dir;
     const s = rt.sandbox!;
-    await call(rt, 'POST', '/subscriptions', { connectionId: s.demo.github.id, trigger: 'github.new_issue', agentId: 'my-agent', repository: demo.repository });
+    await call(rt, 'POST', '/subscriptions', {
+      connectionId: s.demo.github.id,
+      trigger: 'github.new_issue',
+      agentId: 'my-agent',
+      repository: demo.repository,
+    });
     const lines: string[] = [];
-    const run = (...argv: string[]) => runTriggerCommand([...argv, '--url', rt.url], { env: { PLATFORM_API_KEY: key }, out: (l) => lines.push(l) });
-    expect(await run('github.new_issue', '--set', 'issue.title=Hello sandbox', '--set', 'issue.number=4242', '--wait'), lines.join('\n')).toBe(0);
+    const run = (...argv: string[]) =>
+      runTriggerCommand([...argv, '--url', rt.url], { env: { PLATFORM_API_KEY: key }, out: (l) => lines.push(l) });
+    expect(
+      await run('github.new_issue', '--set', 'issue.title=Hello sandbox', '--set', 'issue.number=4242', '--wait'),
+      lines.join('\n'),
+    ).toBe(0);
     expect(lines.join('\n')).toMatch(/Delivered: event evt_\S+ reached the agent runtime at .* \(signature valid\)/);
     const [event] = (await call(rt, 'GET', '/sandbox/inbox')).body.events;
     expect(event.body.event.issue).toMatchObject({ title: 'Hello sandbox', number: 4242 });
@@ -89,7 +115,12 @@ describe('npm run dev: the sandbox', () => {
     // The events go to an agent runtime elsewhere (nothing listens there): the inbox stays empty.
     const rt = await startDev(dir, { AGENT_RUNTIME_URL: 'http://127.0.0.1:9/nowhere' });
     started[0]!.dir = dir;
-    await call(rt, 'POST', '/subscriptions', { connectionId: rt.sandbox!.demo.github.id, trigger: 'github.new_issue', agentId: 'a', repository: demo.repository });
+    await call(rt, 'POST', '/subscriptions', {
+      connectionId: rt.sandbox!.demo.github.id,
+      trigger: 'github.new_issue',
+      agentId: 'a',
+      repository: demo.repository,
+    });
     const lines: string[] = [];
     let t = 0;
     const code = await runTriggerCommand(['github.new_issue', '--wait', '--timeout', '5', '--url', rt.url], {
@@ -115,7 +146,10 @@ describe('npm run dev: the sandbox', () => {
     started[0]!.dir = dir;
     expect([second.sandbox!.demo.github.id, second.sandbox!.demo.contentsnare.id]).toEqual(ids);
     expect((await call(second, 'GET', '/connections')).body.connections).toHaveLength(2);
-    const repo = await call(second, 'POST', '/tools/github.get_repository/invoke', { connectionId: ids[0], input: { owner: 'octocat', repo: 'hello-world' } });
+    const repo = await call(second, 'POST', '/tools/github.get_repository/invoke', {
+      connectionId: ids[0],
+      input: { owner: 'octocat', repo: 'hello-world' },
+    });
     expect(repo.body).toMatchObject({ ok: true, data: { full_name: 'octocat/hello-world' } });
   });
 

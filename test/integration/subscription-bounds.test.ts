@@ -14,7 +14,8 @@ function subscriptionWritesFail(inner: Store, failing: { on: boolean }): Store {
     get: (k, o) => inner.get(k, o),
     delete: (k, o) => inner.delete(k, o),
     query: (q) => inner.query(q),
-    put: (item, o) => (failing.on && item.pk.startsWith('SUB#') ? Promise.reject(new Error('injected: subscription write failed')) : inner.put(item, o)),
+    put: (item, o) =>
+      failing.on && item.pk.startsWith('SUB#') ? Promise.reject(new Error('injected: subscription write failed')) : inner.put(item, o),
   } as Store;
 }
 
@@ -24,7 +25,8 @@ async function setup() {
   const ctx: AppContext = { ...t.ctx, store: subscriptionWritesFail(t.ctx.store, failing) };
   const call = platformApiCaller(ctx);
   const connection = await t.connect({}, token);
-  const subscribe = (body: Record<string, unknown>) => call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-1', ...body });
+  const subscribe = (body: Record<string, unknown>) =>
+    call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-1', ...body });
   const fields = (res: { body: Record<string, any> }) => (res.body.error?.details?.fields ?? []).map((f: { field: string }) => f.field);
   return { t, call, connection, subscribe, fields, failing };
 }
@@ -36,9 +38,15 @@ describe('subscriptions: every key and item is bounded', () => {
       [{ trigger: 'github.new_issue', repository: 'o/r', agentId: 'a'.repeat(257) }, 'agentId'],
       [{ trigger: 'github.new_issue', repository: 'o/r', filters: { labels: ['x'.repeat(10_000)] } }, 'filters.labels.0'],
       [{ trigger: 'github.new_issue', repository: 'o/r', filters: { label: 'x'.repeat(10_000) } }, 'filters.label'],
-      [{ trigger: 'github.new_issue', repository: 'o/r', filters: { labels: Array.from({ length: 101 }, (_, i) => `l${i}`) } }, 'filters.labels'],
+      [
+        { trigger: 'github.new_issue', repository: 'o/r', filters: { labels: Array.from({ length: 101 }, (_, i) => `l${i}`) } },
+        'filters.labels',
+      ],
       [{ trigger: 'github.new_commit', repository: 'o/r', filters: { branches: ['b'.repeat(256)] } }, 'filters.branches.0'],
-      [{ trigger: 'github.new_commit', repository: 'o/r', filters: { branches: Array.from({ length: 101 }, (_, i) => `b${i}`) } }, 'filters.branches'],
+      [
+        { trigger: 'github.new_commit', repository: 'o/r', filters: { branches: Array.from({ length: 101 }, (_, i) => `b${i}`) } },
+        'filters.branches',
+      ],
       [{ trigger: 'github.new_card', repository: 'o/r', filters: { column: 'c'.repeat(257) } }, 'filters.column'],
     ];
     for (const [body, field] of cases) {
@@ -47,7 +55,12 @@ describe('subscriptions: every key and item is bounded', () => {
       expect(res.body.error.code).toBe('invalid_input');
       expect(fields(res)).toContain(field);
     }
-    const longConnection = await call('POST', '/subscriptions', { connectionId: 'c'.repeat(3000), agentId: 'a', trigger: 'github.new_issue', repository: 'o/r' });
+    const longConnection = await call('POST', '/subscriptions', {
+      connectionId: 'c'.repeat(3000),
+      agentId: 'a',
+      trigger: 'github.new_issue',
+      repository: 'o/r',
+    });
     expect(longConnection.status).toBe(400);
     expect(fields(longConnection)).toEqual(['connectionId']);
     expect(host.github.requests).toHaveLength(0);
@@ -69,7 +82,9 @@ describe('subscriptions: every key and item is bounded', () => {
 
   it('bounds the repository allow-list of PATCH /connections/{id}', async () => {
     const { call, connection, fields } = await setup();
-    const tooMany = await call('PATCH', `/connections/${connection.id}`, { repositories: Array.from({ length: 1001 }, (_, i) => `o/r${i}`) });
+    const tooMany = await call('PATCH', `/connections/${connection.id}`, {
+      repositories: Array.from({ length: 1001 }, (_, i) => `o/r${i}`),
+    });
     expect(tooMany.status).toBe(400);
     expect(fields(tooMany)).toEqual(['repositories']);
     const tooLong = await call('PATCH', `/connections/${connection.id}`, { repositories: [`o/${'r'.repeat(101)}`] });

@@ -12,7 +12,8 @@ async function setup() {
   const t = await host.context();
   const call = platformApiCaller(t.ctx);
   const connection = await t.connect({}, token);
-  const subscribe = (body: Record<string, unknown>) => call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-1', ...body });
+  const subscribe = (body: Record<string, unknown>) =>
+    call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-1', ...body });
   const fields = (res: { body: Record<string, any> }) => (res.body.error?.details?.fields ?? []).map((f: { field: string }) => f.field);
   return { t, call, connection, subscribe, fields };
 }
@@ -37,7 +38,12 @@ describe('subscriptions API', () => {
     expect(fields(unknownFilter)).toEqual(['filters']);
     const noAgent = await call('POST', '/subscriptions', { connectionId: connection.id, trigger: 'github.new_issue', repository: 'o/r' });
     expect(fields(noAgent)).toEqual(['agentId']);
-    const noConnection = await call('POST', '/subscriptions', { connectionId: 'conn_missing', agentId: 'a', trigger: 'github.new_issue', repository: 'o/r' });
+    const noConnection = await call('POST', '/subscriptions', {
+      connectionId: 'conn_missing',
+      agentId: 'a',
+      trigger: 'github.new_issue',
+      repository: 'o/r',
+    });
     expect(noConnection.status).toBe(404);
     expect(host.github.requests).toHaveLength(0);
   });
@@ -46,7 +52,12 @@ describe('subscriptions API', () => {
     const { t, subscribe } = await setup();
     const res = await subscribe({ trigger: 'github.new_commit', repository: 'octocat/hello', filters: { branch: 'main' } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ trigger: 'github.new_commit', repository: 'octocat/hello', delivery: 'webhook', filters: { branches: ['main'] } });
+    expect(res.body).toMatchObject({
+      trigger: 'github.new_commit',
+      repository: 'octocat/hello',
+      delivery: 'webhook',
+      filters: { branches: ['main'] },
+    });
     const [hook] = host.github.hooksOf('repos/octocat/hello');
     expect(hook).toBeDefined();
     expect(hook!.config.content_type).toBe('json');

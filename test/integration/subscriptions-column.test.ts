@@ -13,14 +13,34 @@ async function setup() {
   const connection = await t.connect({ accountLogin: 'Codertocat' }, token);
   const call = platformApiCaller(t.ctx);
   const subscribe = (column: string | number) =>
-    call('POST', '/subscriptions', { connectionId: connection.id, agentId: 'agent-c', trigger: 'github.new_card_in_column', repository: 'Codertocat/Hello-World', filters: { column } });
+    call('POST', '/subscriptions', {
+      connectionId: connection.id,
+      agentId: 'agent-c',
+      trigger: 'github.new_card_in_column',
+      repository: 'Codertocat/Hello-World',
+      filters: { column },
+    });
   return { subscribe };
 }
 
 /** The first project_card.created example's card is in column 5368157. */
 const board = [
-  { id: 2640902, name: 'Roadmap', columns: [{ id: 5368157, name: 'To do' }, { id: 5368158, name: 'Done' }] },
-  { id: 2640903, name: 'Bugs', columns: [{ id: 9999467, name: 'Triage' }, { id: 9999468, name: 'Done' }] },
+  {
+    id: 2640902,
+    name: 'Roadmap',
+    columns: [
+      { id: 5368157, name: 'To do' },
+      { id: 5368158, name: 'Done' },
+    ],
+  },
+  {
+    id: 2640903,
+    name: 'Bugs',
+    columns: [
+      { id: 9999467, name: 'Triage' },
+      { id: 9999468, name: 'Done' },
+    ],
+  },
 ];
 
 describe('new_card_in_column: the column by name or id', () => {

@@ -16,10 +16,24 @@ async function setup() {
   const connection = await t.connect({}, token);
   const target = { kind: 'repository' as const, repository: 'octocat/sweep' };
   const endpointId = endpointIdFor(connection.id, target);
-  const hook: FakeHook = { id: 4242, owner: 'repos/octocat/sweep', name: 'web', active: true, events: ['issues'], config: { url: `http://x/webhooks/github/${endpointId}`, content_type: 'json', secret: 's' } };
+  const hook: FakeHook = {
+    id: 4242,
+    owner: 'repos/octocat/sweep',
+    name: 'web',
+    active: true,
+    events: ['issues'],
+    config: { url: `http://x/webhooks/github/${endpointId}`, content_type: 'json', secret: 's' },
+  };
   host.github.hooks.set(hook.id, hook);
   await t.secrets.put(secretNames.endpointSecret(endpointId), 's');
-  await new EndpointRepo(t.ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: hook.id, events: ['issues'], createdAt: new Date().toISOString() });
+  await new EndpointRepo(t.ctx.store).create({
+    id: endpointId,
+    connectionId: connection.id,
+    target,
+    hookId: hook.id,
+    events: ['issues'],
+    createdAt: new Date().toISOString(),
+  });
   return { t, hook, endpointId };
 }
 

@@ -57,7 +57,12 @@ function recording(store: Store, touched: { push(key: string): unknown }): Store
  */
 function recordInPlace(store: Store): (fn: () => Promise<unknown>) => Promise<string[]> {
   let sink: string[] | undefined;
-  const inner: Store = { get: store.get.bind(store), put: store.put.bind(store), delete: store.delete.bind(store), query: store.query.bind(store) };
+  const inner: Store = {
+    get: store.get.bind(store),
+    put: store.put.bind(store),
+    delete: store.delete.bind(store),
+    query: store.query.bind(store),
+  };
   const spy = recording(inner, { push: (k: string) => sink?.push(k) });
   Object.assign(store, spy);
   return async (fn) => {
@@ -188,7 +193,12 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect((await api('GET', '/connections')).status).toBe(200);
       expect((await api('GET', `/connections/${id}`)).status).toBe(200);
       expect((await api('PATCH', `/connections/${id}`, { label: 'home' })).status).toBe(200);
-      const hooked = await api('POST', '/subscriptions', { connectionId: id, agentId: 'a', trigger: 'github.new_issue', repository: 'octocat/hello' });
+      const hooked = await api('POST', '/subscriptions', {
+        connectionId: id,
+        agentId: 'a',
+        trigger: 'github.new_issue',
+        repository: 'octocat/hello',
+      });
       expect(hooked.status, JSON.stringify(hooked.body)).toBe(201);
       const polled = await api('POST', '/subscriptions', { connectionId: id, agentId: 'a', trigger: 'github.new_gist' });
       expect(polled.status, JSON.stringify(polled.body)).toBe(201);
@@ -222,14 +232,29 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     host.github.repos.set('octocat', []);
     host.github.watchers.set('octocat/hello', []);
     const { body: conn } = await api('POST', '/connections', { provider: 'github', token: ghToken });
-    for (const sub of [{ trigger: 'github.new_gist' }, { trigger: 'github.new_repository' }, { trigger: 'github.new_watcher', repository: 'octocat/hello' }]) {
+    for (const sub of [
+      { trigger: 'github.new_gist' },
+      { trigger: 'github.new_repository' },
+      { trigger: 'github.new_watcher', repository: 'octocat/hello' },
+    ]) {
       expect((await api('POST', '/subscriptions', { connectionId: conn.id, agentId: 'a', ...sub })).status).toBe(201);
     }
     const during = recordInPlace(t.ctx.store);
     const touched = await during(async () => {
       expect(await pollOnce(t.ctx)).toMatchObject({ subscriptions: 3, failed: 0 });
       const at = new Date(t.clock.now() + 60_000).toISOString();
-      host.github.gists.set('octocat', [{ id: 'g1', created_at: at, updated_at: at, description: 'g', public: true, html_url: 'https://gist.example/g1', files: {}, owner: { login: 'octocat' } }]);
+      host.github.gists.set('octocat', [
+        {
+          id: 'g1',
+          created_at: at,
+          updated_at: at,
+          description: 'g',
+          public: true,
+          html_url: 'https://gist.example/g1',
+          files: {},
+          owner: { login: 'octocat' },
+        },
+      ]);
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     });
     expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'PSRC#', 'gsi1:POLL#']);
@@ -241,9 +266,23 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const connection = await t.connect({}, ghToken);
     const target = { kind: 'repository' as const, repository: 'octocat/sweep' };
     const endpointId = `ep_sweep_${connection.id}`;
-    host.github.hooks.set(4243, { id: 4243, owner: 'repos/octocat/sweep', name: 'web', active: true, events: ['issues'], config: { url: `http://x/webhooks/github/${endpointId}`, content_type: 'json', secret: 's' } });
+    host.github.hooks.set(4243, {
+      id: 4243,
+      owner: 'repos/octocat/sweep',
+      name: 'web',
+      active: true,
+      events: ['issues'],
+      config: { url: `http://x/webhooks/github/${endpointId}`, content_type: 'json', secret: 's' },
+    });
     await t.secrets.put(secretNames.endpointSecret(endpointId), 's');
-    await new EndpointRepo(t.ctx.store).create({ id: endpointId, connectionId: connection.id, target, hookId: 4243, events: ['issues'], createdAt: new Date().toISOString() });
+    await new EndpointRepo(t.ctx.store).create({
+      id: endpointId,
+      connectionId: connection.id,
+      target,
+      hookId: 4243,
+      events: ['issues'],
+      createdAt: new Date().toISOString(),
+    });
     host.github.recordDelivery(4243, { guid: 'lost-1', event: 'issues', status_code: 503 });
     host.github.recordDelivery(4243, { guid: 'fine-1', event: 'issues', status_code: 202 });
     const during = recordInPlace(t.ctx.store);
@@ -264,16 +303,28 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const own = 'ghp_tableAccessToolStepToken0000000000000';
     host.github.addUser(own, 'octocat');
     const gh = await t.connect({}, own);
-    const cs = await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'ops@example.com' }, 'cs-access-token-table-access');
+    const cs = await t.connect(
+      { provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'ops@example.com' },
+      'cs-access-token-table-access',
+    );
     host.github.gists.set('octocat', []);
     const during = recordInPlace(t.ctx.store);
-    const tools = [...allProviderTools().slice(0, 1), createContentsnareTools({ sleep: async () => undefined }) as unknown as ProviderTools];
+    const tools = [
+      ...allProviderTools().slice(0, 1),
+      createContentsnareTools({ sleep: async () => undefined }) as unknown as ProviderTools,
+    ];
     const touched = await during(async () => {
       const read = await invokeTool(t.ctx, { toolId: 'github.list_gists_for_user', connectionId: gh.id, input: {} }, tools);
       expect(read, JSON.stringify(read)).toMatchObject({ ok: true });
-      const written = await invokeTool(t.ctx, { toolId: 'contentsnare.create_client', connectionId: cs.id, input: { name: 'C', email: 'c@example.com' } }, tools);
+      const written = await invokeTool(
+        t.ctx,
+        { toolId: 'contentsnare.create_client', connectionId: cs.id, input: { name: 'C', email: 'c@example.com' } },
+        tools,
+      );
       expect(written, JSON.stringify(written)).toMatchObject({ ok: true });
-      expect((await invokeTool(t.ctx, { toolId: 'github.list_gists_for_user', connectionId: 'conn_missing', input: {} }, tools)).ok).toBe(false);
+      expect((await invokeTool(t.ctx, { toolId: 'github.list_gists_for_user', connectionId: 'conn_missing', input: {} }, tools)).ok).toBe(
+        false,
+      );
     });
     expect(families(touched)).toEqual(['CONN#', 'RATE#']);
     expectAllowed('tool-step', touched);
@@ -291,7 +342,11 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const live = await expired();
     const dead = await expired();
     // A refresh token the provider never issued: its answer is invalid_grant.
-    await writeStoredToken(oauth.ctx.secrets, dead.id, { accessToken: 'old-dead', refreshToken: 'not-issued', expiresAt: dead.tokenExpiresAt });
+    await writeStoredToken(oauth.ctx.secrets, dead.id, {
+      accessToken: 'old-dead',
+      refreshToken: 'not-issued',
+      expiresAt: dead.tokenExpiresAt,
+    });
     const [a, b] = [oauth.refreshingProvider({ ownerId: 'a' }), oauth.refreshingProvider({ ownerId: 'b' })];
     const touched = await during(async () => {
       const tokens = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).accessToken(live)));
@@ -322,10 +377,13 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const unused = Object.entries(tableAccessByRole).flatMap(([role, access]) =>
       (['table', 'gsi1', 'gsi2'] as const).flatMap((part) =>
         (access[part] ?? [])
-          .filter((pattern) => !(recorded.get(role) ?? []).some((k) => {
-            const m = /^(gsi[12]):(.*)$/s.exec(k);
-            return (m ? m[1] : 'table') === part && matchesLeadingKey(pattern, m ? (m[2] as string) : k);
-          }))
+          .filter(
+            (pattern) =>
+              !(recorded.get(role) ?? []).some((k) => {
+                const m = /^(gsi[12]):(.*)$/s.exec(k);
+                return (m ? m[1] : 'table') === part && matchesLeadingKey(pattern, m ? (m[2] as string) : k);
+              }),
+          )
           .map((pattern) => `${role}: ${part} ${pattern}`),
       ),
     );

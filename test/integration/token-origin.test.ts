@@ -41,7 +41,7 @@ function startReconnect(connectionId: string): Promise<URL> {
 const errorOf = (location: string | undefined) => new URL(location ?? '').searchParams.get('error');
 
 describe('an OAuth reconnect proves the same account on the same origin', () => {
-  it('refuses at authorize a reconnect of a connection whose base is not the OAuth provider\'s API', async () => {
+  it("refuses at authorize a reconnect of a connection whose base is not the OAuth provider's API", async () => {
     const c = await enterpriseConnection({ accountId: '583231' });
     const res = await t.authorize('github', { connectionId: c.id, returnTo: `${appOrigin}/back` });
     expect(res.status).toBe(409);
@@ -49,7 +49,7 @@ describe('an OAuth reconnect proves the same account on the same origin', () => 
     expect(String(res.body)).not.toContain('authorizeUrl');
   });
 
-  it('refuses at the callback a reconnect whose token origin differs from the connection\'s, storing nothing', async () => {
+  it("refuses at the callback a reconnect whose token origin differs from the connection's, storing nothing", async () => {
     const c = await t.connect({ accountId: '583231' }, 'ghp_before0000000000000000000000000000');
     const back = await startReconnect(c.id);
     // The base changed between authorize and callback (an older item, a concurrent writer).
@@ -94,7 +94,11 @@ describe('every token records the origin it was issued for', () => {
   });
 
   it('a user-made token: the origin it was verified at', async () => {
-    const c = await createTokenConnection(t.ctx, { provider: 'github', token: 'ghe_madeByUser00000000000000000000000', apiBaseUrl: enterpriseBase() });
+    const c = await createTokenConnection(t.ctx, {
+      provider: 'github',
+      token: 'ghe_madeByUser00000000000000000000000',
+      apiBaseUrl: enterpriseBase(),
+    });
     expect((await readStoredToken(t.ctx.secrets, c.id))?.origin).toBe(enterprise.url);
   });
 });
@@ -102,11 +106,15 @@ describe('every token records the origin it was issued for', () => {
 describe('the one place that builds code-host requests refuses another origin', () => {
   /** A github.com OAuth token on a connection pointing at the enterprise server: the attack's end state. */
   async function crossedConnection(): Promise<Connection> {
-    const c = await t.connect({ authMethod: 'oauth', accountId: '583231', apiBaseUrl: enterpriseBase() }, 'gho_githubDotCom000000000000000000000');
+    const c = await t.connect(
+      { authMethod: 'oauth', accountId: '583231', apiBaseUrl: enterpriseBase() },
+      'gho_githubDotCom000000000000000000000',
+    );
     await writeStoredToken(t.ctx.secrets, c.id, { accessToken: 'gho_githubDotCom000000000000000000000', origin: githubOrigin() });
     return c;
   }
-  const invoke = (toolId: string, connectionId: string, input: unknown) => invokeTool(t.ctx, { toolId, connectionId, input }, allProviderTools());
+  const invoke = (toolId: string, connectionId: string, input: unknown) =>
+    invokeTool(t.ctx, { toolId, connectionId, input }, allProviderTools());
 
   it('github.api_call answers token_origin_mismatch and sends nothing', async () => {
     const c = await crossedConnection();
@@ -130,7 +138,10 @@ describe('the one place that builds code-host requests refuses another origin', 
   });
 
   it('a token stored before origins were recorded: an OAuth one is bound to GITHUB_API_URL, so an enterprise base is refused', async () => {
-    const c = await t.connect({ authMethod: 'oauth', accountId: '583231', apiBaseUrl: enterpriseBase() }, 'gho_legacy0000000000000000000000000000');
+    const c = await t.connect(
+      { authMethod: 'oauth', accountId: '583231', apiBaseUrl: enterpriseBase() },
+      'gho_legacy0000000000000000000000000000',
+    );
     await expect(codeHostAccess(t.ctx, c)).rejects.toMatchObject({ code: 'token_origin_mismatch' });
     const onDefault = await t.connect({ authMethod: 'oauth', accountId: '583231' }, 'gho_legacyDefault00000000000000000000');
     expect(await codeHostAccess(t.ctx, onDefault)).toEqual({ baseUrl: t.fake.url, token: 'gho_legacyDefault00000000000000000000' });

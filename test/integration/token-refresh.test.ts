@@ -45,7 +45,11 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
     const before = t.fake.refreshCalls().length;
     const tokens = await Promise.all(Array.from({ length: 20 }, () => t.ctx.tokens.accessToken(connection)));
     expect(t.fake.refreshCalls().length).toBe(before + 1);
-    expect(t.fake.refreshCalls().at(-1)?.params).toMatchObject({ grant_type: 'refresh_token', refresh_token: refresh, client_id: t.fake.clientId });
+    expect(t.fake.refreshCalls().at(-1)?.params).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: t.fake.clientId,
+    });
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(oldAccess);
     expect(t.fake.validAccessTokens.has(tokens[0] ?? '')).toBe(true);
@@ -64,9 +68,7 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
     const workerA = t.refreshingProvider({ ownerId: 'container-a' });
     const workerB = t.refreshingProvider({ ownerId: 'container-b' });
     const before = t.fake.refreshCalls().length;
-    const tokens = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? workerA : workerB).accessToken(connection)),
-    );
+    const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? workerA : workerB).accessToken(connection)));
     expect(t.fake.refreshCalls().length).toBe(before + 1);
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).toBe((await readStoredToken(t.ctx.secrets, connection.id))?.accessToken);

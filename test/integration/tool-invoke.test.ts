@@ -55,7 +55,8 @@ const tools: ProviderTools[] = [
 describe('tool invoke', () => {
   let fake: FakeServer;
   let t: ToolTestContext;
-  const invoke = (toolId: string, connectionId: string, input: unknown): Promise<ToolResult> => invokeTool(t.ctx, { toolId, connectionId, input }, tools);
+  const invoke = (toolId: string, connectionId: string, input: unknown): Promise<ToolResult> =>
+    invokeTool(t.ctx, { toolId, connectionId, input }, tools);
 
   beforeAll(async () => {
     fake = await startFakeHttp();
@@ -135,11 +136,14 @@ describe('tool invoke', () => {
   it('allows a listed repository whatever its letter case', async () => {
     const c = await t.connect({ repositories: ['Octo/Hello'] }, token);
     expect(await invoke('github.test_get_issue', c.id, { owner: 'octo', repo: 'hello', issue_number: 7 })).toMatchObject({ ok: true });
-    expect(await invoke('github.api_call', c.id, { method: 'GET', endpoint: '/repos/OCTO/HELLO/issues/7' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await invoke('github.api_call', c.id, { method: 'GET', endpoint: '/repos/OCTO/HELLO/issues/7' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('sends to the connection\'s enterprise API base instead of GITHUB_API_URL', async () => {
+  it("sends to the connection's enterprise API base instead of GITHUB_API_URL", async () => {
     const ghe = await startFakeHttp((req) => ({ body: { number: 7, path: req.path } }));
     try {
       const c = await t.connect({ apiBaseUrl: `${ghe.url}/api/v3` }, token);
@@ -154,11 +158,14 @@ describe('tool invoke', () => {
     }
   });
 
-  it('maps the code host\'s answers to stable codes', async () => {
+  it("maps the code host's answers to stable codes", async () => {
     const c = await t.connect({}, token);
     const input = { owner: 'octo', repo: 'hello', issue_number: 7 };
     fake.setHandler(() => ({ status: 401, body: { message: 'Bad credentials' } }));
-    expect(await invoke('github.test_get_issue', c.id, input)).toMatchObject({ ok: false, error: { code: 'reconnect_required', details: { status: 401 } } });
+    expect(await invoke('github.test_get_issue', c.id, input)).toMatchObject({
+      ok: false,
+      error: { code: 'reconnect_required', details: { status: 401 } },
+    });
     fake.setHandler(() => ({ status: 404, body: { message: 'Not Found' } }));
     expect(await invoke('github.test_get_issue', c.id, input)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     fake.setHandler(() => ({ status: 422, body: { message: 'Validation Failed', errors: [{ field: 'title', code: 'missing_field' }] } }));
@@ -171,11 +178,19 @@ describe('tool invoke', () => {
   });
 
   it('answers internal with a generic message when a step throws something unexpected', async () => {
-    const boom = { ...getIssue, id: 'github.test_boom', run: async () => { throw new Error(`leak ${token}`); } } as ToolStep<z.ZodType, GitHubClient>;
+    const boom = {
+      ...getIssue,
+      id: 'github.test_boom',
+      run: async () => {
+        throw new Error(`leak ${token}`);
+      },
+    } as ToolStep<z.ZodType, GitHubClient>;
     const c = await t.connect({}, token);
-    const result = await invokeTool(t.ctx, { toolId: 'github.test_boom', connectionId: c.id, input: { owner: 'o', repo: 'r', issue_number: 1 } }, [
-      { ...(tools[0] as ProviderTools), steps: [boom as ToolStep] },
-    ]);
+    const result = await invokeTool(
+      t.ctx,
+      { toolId: 'github.test_boom', connectionId: c.id, input: { owner: 'o', repo: 'r', issue_number: 1 } },
+      [{ ...(tools[0] as ProviderTools), steps: [boom as ToolStep] }],
+    );
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(result)).not.toContain(token);
     expect(t.logLines.join('\n')).not.toContain(token);
@@ -189,7 +204,13 @@ describe('tool invoke', () => {
     const call = entries[1]!;
     expect(call.inputSchema).toMatchObject({ type: 'object', required: ['method', 'endpoint'] });
     expect(call.destructive).toBe(true);
-    expect((call.inputSchema.properties as Record<string, { enum?: string[] }>).method?.enum).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    expect((call.inputSchema.properties as Record<string, { enum?: string[] }>).method?.enum).toEqual([
+      'GET',
+      'POST',
+      'PUT',
+      'PATCH',
+      'DELETE',
+    ]);
   });
 
   describe('over HTTP and Lambda', () => {
@@ -214,30 +235,52 @@ describe('tool invoke', () => {
     it('answers POST /tools/{id}/invoke with the ToolResult, the status mirroring its code', async () => {
       const router = createRouter(toolRoutes(t.ctx, tools), { platformApiKey: t.ctx.platformApiKey });
       const c = await t.connect({}, token);
-      const ok = await router(request('POST', '/tools/github.test_get_issue/invoke', { connectionId: c.id, input: { owner: 'octo', repo: 'hello', issue_number: 7 } }));
+      const ok = await router(
+        request('POST', '/tools/github.test_get_issue/invoke', {
+          connectionId: c.id,
+          input: { owner: 'octo', repo: 'hello', issue_number: 7 },
+        }),
+      );
       expect(ok.status).toBe(200);
       expect(JSON.parse(String(ok.body))).toEqual({ ok: true, data: { number: 7, title: 'Bug' } });
       const bad = await router(request('POST', '/tools/github.test_get_issue/invoke', { connectionId: c.id, input: {} }));
       expect(bad.status).toBe(400);
       expect(JSON.parse(String(bad.body))).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-      const missing = await router(request('POST', '/tools/github.test_get_issue/invoke', { connectionId: 'conn_missing', input: { owner: 'o', repo: 'r', issue_number: 1 } }));
+      const missing = await router(
+        request('POST', '/tools/github.test_get_issue/invoke', {
+          connectionId: 'conn_missing',
+          input: { owner: 'o', repo: 'r', issue_number: 1 },
+        }),
+      );
       expect(missing.status).toBe(404);
       expect(JSON.parse(String(missing.body))).toMatchObject({ ok: false, error: { code: 'connection_not_found' } });
     });
 
     it('answers a direct Lambda invoke and a function URL event through the same logic', async () => {
-      const handler = createToolStepHandler(async () => t.ctx, () => tools);
+      const handler = createToolStepHandler(
+        async () => t.ctx,
+        () => tools,
+      );
       const c = await t.connect({}, token);
-      const direct = await handler({ toolId: 'github.test_get_issue', connectionId: c.id, input: { owner: 'octo', repo: 'hello', issue_number: 7 } });
+      const direct = await handler({
+        toolId: 'github.test_get_issue',
+        connectionId: c.id,
+        input: { owner: 'octo', repo: 'hello', issue_number: 7 },
+      });
       expect(direct).toEqual({ ok: true, data: { number: 7, title: 'Bug' } });
-      expect(await handler({ toolId: 'github.nope', connectionId: c.id, input: {} })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(await handler({ toolId: 'github.nope', connectionId: c.id, input: {} })).toMatchObject({
+        ok: false,
+        error: { code: 'not_found' },
+      });
       const urlEvent = {
         version: '2.0',
         rawPath: `/tools/github.test_get_issue/invoke`,
         rawQueryString: '',
         headers: { Authorization: 'Bearer platform-key-for-tests-0123456789abcdef' },
         requestContext: { http: { method: 'POST', path: '/tools/github.test_get_issue/invoke' } },
-        body: Buffer.from(JSON.stringify({ connectionId: c.id, input: { owner: 'octo', repo: 'hello', issue_number: 7 } })).toString('base64'),
+        body: Buffer.from(JSON.stringify({ connectionId: c.id, input: { owner: 'octo', repo: 'hello', issue_number: 7 } })).toString(
+          'base64',
+        ),
         isBase64Encoded: true,
       };
       const res = (await handler(urlEvent)) as { statusCode: number; body: string };

@@ -66,7 +66,11 @@ function subscriptionFor(trigger: TriggerId, over: Partial<Subscription> = {}): 
 describe('the documented example payloads (local/examples)', () => {
   it('there is one per trigger, and each maps to its trigger', () => {
     const here = join(dirname(fileURLToPath(import.meta.url)), '../../local/examples');
-    expect(readdirSync(here).filter((f) => f.endsWith('.json')).sort()).toEqual(triggerIds.map((t) => `${t.slice(7)}.json`).sort());
+    expect(
+      readdirSync(here)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(triggerIds.map((t) => `${t.slice(7)}.json`).sort());
     for (const trigger of triggerIds) {
       const doc = loadExample(trigger);
       if (doc.event === null) {
@@ -75,7 +79,10 @@ describe('the documented example payloads (local/examples)', () => {
         continue;
       }
       const payload = JSON.parse(JSON.stringify(doc.payload).replaceAll('{accountLogin}', 'octocat'));
-      expect(mapDelivery({ event: doc.event, payload, accountLogin: 'octocat' }).map((m) => m.trigger), trigger).toContain(trigger);
+      expect(
+        mapDelivery({ event: doc.event, payload, accountLogin: 'octocat' }).map((m) => m.trigger),
+        trigger,
+      ).toContain(trigger);
     }
   });
 
@@ -85,8 +92,13 @@ describe('the documented example payloads (local/examples)', () => {
       const doc = loadExample(trigger);
       if (doc.event === null) continue;
       const fitted = fitExample(doc, sub, connection);
-      const mapped = mapDelivery({ event: fitted.event, payload: fitted.payload, accountLogin: 'octocat' }).filter((m) => m.trigger === trigger);
-      expect(mapped.some((m) => matchesSubscription(sub, m)), trigger).toBe(true);
+      const mapped = mapDelivery({ event: fitted.event, payload: fitted.payload, accountLogin: 'octocat' }).filter(
+        (m) => m.trigger === trigger,
+      );
+      expect(
+        mapped.some((m) => matchesSubscription(sub, m)),
+        trigger,
+      ).toBe(true);
       expect(mapped[0]!.facts.repository ?? mapped[0]!.facts.organization, trigger).toMatch(/^acme/);
     }
   });
@@ -116,7 +128,14 @@ describe('sendExampleTrigger', () => {
   async function subscribe(trigger: TriggerId, over: Partial<Subscription> = {}): Promise<Subscription> {
     const c = await t.connect({ accountLogin: 'octocat' });
     const endpointId = endpointIdFor(c.id, { kind: 'repository', repository: 'acme/widgets' });
-    await new EndpointRepo(t.ctx.store).create({ id: endpointId, connectionId: c.id, target: { kind: 'repository', repository: 'acme/widgets' }, hookId: 7, events: ['pull_request'], createdAt: new Date().toISOString() });
+    await new EndpointRepo(t.ctx.store).create({
+      id: endpointId,
+      connectionId: c.id,
+      target: { kind: 'repository', repository: 'acme/widgets' },
+      hookId: 7,
+      events: ['pull_request'],
+      createdAt: new Date().toISOString(),
+    });
     await t.secrets.put(secretNames.endpointSecret(endpointId), secret);
     const sub = subscriptionFor(trigger, { id: SubscriptionRepo.newId(), connectionId: c.id, endpointId, ...over });
     await new SubscriptionRepo(t.ctx.store).create(sub);
@@ -135,7 +154,13 @@ describe('sendExampleTrigger', () => {
   it('posts the example, signed over its exact bytes with the endpoint secret, with the code host headers', async () => {
     const sub = await subscribe('github.new_pull_request');
     const result = await sendExampleTrigger(deps, 'github.new_pull_request');
-    expect(result).toMatchObject({ kind: 'webhook', subscriptionId: sub.id, endpointId: sub.endpointId, event: 'pull_request', intake: { status: 202 } });
+    expect(result).toMatchObject({
+      kind: 'webhook',
+      subscriptionId: sub.id,
+      endpointId: sub.endpointId,
+      event: 'pull_request',
+      intake: { status: 202 },
+    });
     const [req] = intake.requests;
     expect(req!.path).toBe(`/webhooks/github/${sub.endpointId}`);
     expect(req!.headers['x-github-event']).toBe('pull_request');
@@ -161,9 +186,17 @@ describe('sendExampleTrigger', () => {
     expect(intake.requests).toHaveLength(0);
   });
 
-  it('enqueues a polled trigger\'s event as the poller would, without posting to the intake', async () => {
+  it("enqueues a polled trigger's event as the poller would, without posting to the intake", async () => {
     const c = await t.connect();
-    const sub: Subscription = { id: SubscriptionRepo.newId(), connectionId: c.id, trigger: 'github.new_gist', agentId: 'agent-1', filters: {}, delivery: 'polling', createdAt: new Date().toISOString() };
+    const sub: Subscription = {
+      id: SubscriptionRepo.newId(),
+      connectionId: c.id,
+      trigger: 'github.new_gist',
+      agentId: 'agent-1',
+      filters: {},
+      delivery: 'polling',
+      createdAt: new Date().toISOString(),
+    };
     await new SubscriptionRepo(t.ctx.store).create(sub);
     const result = await sendExampleTrigger(deps, 'github.new_gist');
     expect(result).toMatchObject({ kind: 'enqueued', subscriptionId: sub.id });
@@ -172,13 +205,26 @@ describe('sendExampleTrigger', () => {
     expect(intake.requests).toHaveLength(0);
   });
 
-  it('enqueues a new_watcher example (polled from the subscribers list) for the subscription\'s repository', async () => {
+  it("enqueues a new_watcher example (polled from the subscribers list) for the subscription's repository", async () => {
     const c = await t.connect();
-    const sub: Subscription = { id: SubscriptionRepo.newId(), connectionId: c.id, trigger: 'github.new_watcher', agentId: 'agent-w', repository: 'acme/widgets', filters: {}, delivery: 'polling', createdAt: new Date().toISOString() };
+    const sub: Subscription = {
+      id: SubscriptionRepo.newId(),
+      connectionId: c.id,
+      trigger: 'github.new_watcher',
+      agentId: 'agent-w',
+      repository: 'acme/widgets',
+      filters: {},
+      delivery: 'polling',
+      createdAt: new Date().toISOString(),
+    };
     await new SubscriptionRepo(t.ctx.store).create(sub);
     expect(await sendExampleTrigger(deps, 'github.new_watcher')).toMatchObject({ kind: 'enqueued', subscriptionId: sub.id });
     const [m] = await t.receiveAll();
-    expect(JSON.parse(m!.body)).toMatchObject({ trigger: 'github.new_watcher', subscriptionId: sub.id, event: { action: 'started', repository: { full_name: 'acme/widgets' }, sender: { login: 'octocat' } } });
+    expect(JSON.parse(m!.body)).toMatchObject({
+      trigger: 'github.new_watcher',
+      subscriptionId: sub.id,
+      event: { action: 'started', repository: { full_name: 'acme/widgets' }, sender: { login: 'octocat' } },
+    });
   });
 });
 
@@ -196,9 +242,14 @@ describe('runTriggerCommand', () => {
   afterEach(async () => admin?.close());
 
   it('tells how to create a subscription with curl when there is none', async () => {
-    admin = await startFakeHttp(() => ({ status: 404, body: { error: { code: 'not_found', message: 'No subscription to github.new_issue yet' } } }));
+    admin = await startFakeHttp(() => ({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'No subscription to github.new_issue yet' } },
+    }));
     const lines: string[] = [];
-    expect(await runTriggerCommand(['new_issue'], { env: { LOCAL_URL: admin.url, PLATFORM_API_KEY: 'k' }, out: (l) => lines.push(l) })).toBe(1);
+    expect(
+      await runTriggerCommand(['new_issue'], { env: { LOCAL_URL: admin.url, PLATFORM_API_KEY: 'k' }, out: (l) => lines.push(l) }),
+    ).toBe(1);
     const text = lines.join('\n');
     expect(text).toContain('No subscription to github.new_issue yet');
     expect(text).toContain(`curl -s -X POST ${admin.url}/subscriptions`);
@@ -237,7 +288,9 @@ describe('npm run trigger against the running local runtime', () => {
     rt = await startRuntime({ GITHUB_API_URL: github.server.url, AGENT_RUNTIME_URL: agent.url });
     const { subscriptionId } = await subscribeOverApi(rt.url, github, 'ghp_triggerCliTestToken0000000000000000');
     const lines: string[] = [];
-    expect(await runTriggerCommand(['new_issue'], { env: { LOCAL_URL: rt.url, PLATFORM_API_KEY: platformKey }, out: (l) => lines.push(l) })).toBe(0);
+    expect(
+      await runTriggerCommand(['new_issue'], { env: { LOCAL_URL: rt.url, PLATFORM_API_KEY: platformKey }, out: (l) => lines.push(l) }),
+    ).toBe(0);
     expect(lines.join('\n')).toContain('The intake answered 202');
     await until('the example event reaches the agent runtime', () => agent!.events().some((e) => e.subscriptionId === subscriptionId));
     expect(agent.events()[0]).toMatchObject({ trigger: 'github.new_issue', subscriptionId });

@@ -7,7 +7,11 @@ afterAll(async () => rt?.dispose());
 
 async function call(method: string, path: string, body?: unknown, key = platformKey): Promise<{ status: number; body: any }> {
   rt ??= await startRuntime({}, false);
-  const res = await fetch(`${rt.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${rt.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -17,8 +21,17 @@ describe('GET /triggers and unknown ids', () => {
     expect(res.status).toBe(200);
     expect(res.body.triggers.map((t: { id: string }) => t.id)).toEqual(triggerIds);
     const issue = res.body.triggers.find((t: { id: string }) => t.id === 'github.new_issue');
-    expect(issue).toMatchObject({ title: expect.any(String), targets: ['repository', 'organization'], delivery: 'webhook', filters: expect.arrayContaining(['labels']) });
-    expect(issue.exampleEvent).toMatchObject({ trigger: 'github.new_issue', subscriptionId: 'sub_example', event: { repository: { full_name: 'octocat/hello-world' } } });
+    expect(issue).toMatchObject({
+      title: expect.any(String),
+      targets: ['repository', 'organization'],
+      delivery: 'webhook',
+      filters: expect.arrayContaining(['labels']),
+    });
+    expect(issue.exampleEvent).toMatchObject({
+      trigger: 'github.new_issue',
+      subscriptionId: 'sub_example',
+      event: { repository: { full_name: 'octocat/hello-world' } },
+    });
     const missing = res.body.triggers.filter((t: { exampleEvent: unknown }) => t.exampleEvent === null).map((t: { id: string }) => t.id);
     expect(missing).toEqual([]);
     expect(res.body.triggers.find((t: { id: string }) => t.id === 'github.new_watcher').delivery).toBe('polling');
@@ -33,7 +46,12 @@ describe('GET /triggers and unknown ids', () => {
   });
 
   it('answers an unknown trigger id with a did-you-mean, keeping its code and field', async () => {
-    const res = await call('POST', '/subscriptions', { connectionId: 'conn_x', trigger: 'github.new_issues', agentId: 'a', repository: 'o/r' });
+    const res = await call('POST', '/subscriptions', {
+      connectionId: 'conn_x',
+      trigger: 'github.new_issues',
+      agentId: 'a',
+      repository: 'o/r',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_input');
     expect(res.body.error.details.fields[0].field).toBe('trigger');

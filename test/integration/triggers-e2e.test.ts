@@ -26,7 +26,12 @@ beforeAll(async () => {
   github.addUser(token, 'Codertocat');
   runtime = await FakeAgentRuntime.start();
   let handle: (req: HttpRequest) => Promise<HttpResponse> = async () => ({ status: 503 });
-  server = createServer(nodeListener((req) => handle(req), () => undefined));
+  server = createServer(
+    nodeListener(
+      (req) => handle(req),
+      () => undefined,
+    ),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = await testContext({ GITHUB_API_URL: github.url, PUBLIC_URL: baseUrl, AGENT_RUNTIME_URL: runtime.url });
@@ -60,7 +65,12 @@ describe('code-host trigger, end to end over HTTP', () => {
     const connection = await api('POST', '/connections', { provider: 'github', token, label: 'e2e' });
     expect(connection.status).toBe(201);
 
-    const sub = await api('POST', '/subscriptions', { connectionId: connection.body.id, trigger: 'github.new_issue', agentId: 'triage-agent', repository: 'Codertocat/Hello-World' });
+    const sub = await api('POST', '/subscriptions', {
+      connectionId: connection.body.id,
+      trigger: 'github.new_issue',
+      agentId: 'triage-agent',
+      repository: 'Codertocat/Hello-World',
+    });
     expect(sub.status).toBe(201);
     const [hook] = github.hooksOf('repos/Codertocat/Hello-World');
     expect(hook?.config.url).toBe(`${baseUrl}/webhooks/github/${sub.body.endpointId}`);

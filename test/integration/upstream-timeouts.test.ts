@@ -52,7 +52,12 @@ async function startSilentServer(): Promise<Silent> {
 }
 
 const tools: ProviderTools[] = [
-  { provider: 'github', steps: [apiCall as unknown as ToolStep<z.ZodType, GitHubClient>], client: githubClientFactory, mapError: (e) => mapGitHubError(e) } as ProviderTools,
+  {
+    provider: 'github',
+    steps: [apiCall as unknown as ToolStep<z.ZodType, GitHubClient>],
+    client: githubClientFactory,
+    mapError: (e) => mapGitHubError(e),
+  } as ProviderTools,
 ];
 
 let silent: Silent;
@@ -75,28 +80,47 @@ describe('github.api_call against a silent code host', () => {
   });
 
   it('answers timeout when no headers come', async () => {
-    const r = await invokeTool(t.ctx, { toolId: 'github.api_call', connectionId, input: { method: 'GET', endpoint: '/repos/octo/hello' } }, tools);
+    const r = await invokeTool(
+      t.ctx,
+      { toolId: 'github.api_call', connectionId, input: { method: 'GET', endpoint: '/repos/octo/hello' } },
+      tools,
+    );
     expect(r).toMatchObject({ ok: false, error: { code: 'timeout', details: { timeoutMs: 200 } } });
   });
 
   it('answers timeout when the body stalls after the headers', async () => {
-    const r = await invokeTool(t.ctx, { toolId: 'github.api_call', connectionId, input: { method: 'GET', endpoint: '/repos/octo/stall-body' } }, tools);
+    const r = await invokeTool(
+      t.ctx,
+      { toolId: 'github.api_call', connectionId, input: { method: 'GET', endpoint: '/repos/octo/stall-body' } },
+      tools,
+    );
     expect(r).toMatchObject({ ok: false, error: { code: 'timeout' } });
   });
 });
 
 describe('Octokit steps against a silent code host', () => {
-  const client = () => createGitHubClient({ token: 'ghp_timeoutTest00000000000000000000000000', baseUrl: silent.url, fetch: globalThis.fetch, logger: silentLogger, timeoutMs: 200 });
+  const client = () =>
+    createGitHubClient({
+      token: 'ghp_timeoutTest00000000000000000000000000',
+      baseUrl: silent.url,
+      fetch: globalThis.fetch,
+      logger: silentLogger,
+      timeoutMs: 200,
+    });
 
   it('fail with timeout once, without retrying a read that would wait the whole limit again', async () => {
-    const e = await client().rest.repos.get({ owner: 'octo', repo: 'hello' }).catch((x: unknown) => x);
+    const e = await client()
+      .rest.repos.get({ owner: 'octo', repo: 'hello' })
+      .catch((x: unknown) => x);
     expect(mapGitHubError(e)).toMatchObject({ code: 'timeout' });
     // Sent once at most (under heavy load it may not even have arrived): never retried.
     expect(silent.hits.length).toBeLessThanOrEqual(1);
   });
 
   it('fail with timeout when the body stalls (not an empty success)', async () => {
-    const e = await client().request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'stall-body' }).catch((x: unknown) => x);
+    const e = await client()
+      .request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'stall-body' })
+      .catch((x: unknown) => x);
     expect(mapGitHubError(e)).toMatchObject({ code: 'timeout' });
   });
 });
@@ -136,7 +160,7 @@ describe('the collection service client against a silent service', () => {
   });
 });
 
-describe('the webhook machinery\'s REST calls (hooks, polling, the token check) against a silent code host', () => {
+describe("the webhook machinery's REST calls (hooks, polling, the token check) against a silent code host", () => {
   const call = (path: string) => restCall(globalThis.fetch, { baseUrl: silent.url, token: 'ghp_x', method: 'GET', path, timeoutMs: 200 });
 
   it('answers timeout when no headers come', async () => {

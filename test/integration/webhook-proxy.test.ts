@@ -13,9 +13,22 @@ describe('the SSE parser', () => {
     expect(parse('\n')).toEqual([{ event: 'message', data: 'a\nb' }]);
   });
 
-  it("turns a smee message into the original request for our intake, or says why not", () => {
-    const d = relayedDelivery(JSON.stringify({ host: 'smee.io', 'x-github-event': 'issues', 'content-length': '9', body: { a: 1 }, query: { endpoint: 'ep_abc' }, timestamp: 1 }));
-    expect(d).toEqual({ path: '/webhooks/github/ep_abc', headers: { 'x-github-event': 'issues', 'content-type': 'application/json' }, body: '{"a":1}' });
+  it('turns a smee message into the original request for our intake, or says why not', () => {
+    const d = relayedDelivery(
+      JSON.stringify({
+        host: 'smee.io',
+        'x-github-event': 'issues',
+        'content-length': '9',
+        body: { a: 1 },
+        query: { endpoint: 'ep_abc' },
+        timestamp: 1,
+      }),
+    );
+    expect(d).toEqual({
+      path: '/webhooks/github/ep_abc',
+      headers: { 'x-github-event': 'issues', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(relayedDelivery(JSON.stringify({ body: {}, query: {} }))).toMatchObject({ skip: expect.stringContaining('?endpoint=') });
     expect(relayedDelivery(JSON.stringify({ body: {}, query: { endpoint: '../../admin' } }))).toMatchObject({ skip: expect.any(String) });
   });
@@ -37,21 +50,41 @@ describe('WEBHOOK_PROXY_URL: real deliveries reach a laptop through a relay', ()
     open.push(rt);
     await until('the runtime listening to the relay', () => smee.listeners() === 1);
     const key = { authorization: 'Bearer reliability-platform-key-0123456789abcdef', 'content-type': 'application/json' };
-    const conn = (await (await fetch(`${rt.url}/connections`, { method: 'POST', headers: key, body: JSON.stringify({ provider: 'github', token: 'ghp_proxyToken' }) })).json()) as { id: string };
-    const subRes = await fetch(`${rt.url}/subscriptions`, { method: 'POST', headers: key, body: JSON.stringify({ connectionId: conn.id, trigger: 'github.new_issue', agentId: 'a', repository: 'Codertocat/Hello-World' }) });
+    const conn = (await (
+      await fetch(`${rt.url}/connections`, {
+        method: 'POST',
+        headers: key,
+        body: JSON.stringify({ provider: 'github', token: 'ghp_proxyToken' }),
+      })
+    ).json()) as { id: string };
+    const subRes = await fetch(`${rt.url}/subscriptions`, {
+      method: 'POST',
+      headers: key,
+      body: JSON.stringify({ connectionId: conn.id, trigger: 'github.new_issue', agentId: 'a', repository: 'Codertocat/Hello-World' }),
+    });
     const sub = (await subRes.json()) as { id: string; endpointId: string };
     expect(subRes.status, JSON.stringify(sub)).toBe(201);
     const subscriptionId = sub.id;
     const hook = github.hooksOf('repos/Codertocat/Hello-World')[0]!;
     expect(hook.config.url.startsWith(`${smee.url}?endpoint=ep_`)).toBe(true);
 
-    const body = JSON.stringify({ action: 'opened', issue: { number: 1, title: 'Through the relay', user: { login: 'someone' }, labels: [] }, repository: { full_name: 'Codertocat/Hello-World', name: 'Hello-World', owner: { login: 'Codertocat' } }, sender: { login: 'someone' } });
+    const body = JSON.stringify({
+      action: 'opened',
+      issue: { number: 1, title: 'Through the relay', user: { login: 'someone' }, labels: [] },
+      repository: { full_name: 'Codertocat/Hello-World', name: 'Hello-World', owner: { login: 'Codertocat' } },
+      sender: { login: 'someone' },
+    });
     await github.deliver(hook, 'issues', body, 'relay-delivery-1');
     await until('the event at the agent runtime', () => agent.events().length === 1);
     expect(agent.events()[0]).toMatchObject({ trigger: 'github.new_issue', subscriptionId, deliveryId: 'relay-delivery-1' });
 
     // A forged delivery through the relay is refused by the intake: the signature stays checked.
-    await github.deliver({ ...hook, config: { ...hook.config, secret: 'not-the-secret' } }, 'issues', body.replace('Through the relay', 'Forged'), 'relay-forged');
+    await github.deliver(
+      { ...hook, config: { ...hook.config, secret: 'not-the-secret' } },
+      'issues',
+      body.replace('Through the relay', 'Forged'),
+      'relay-forged',
+    );
 
     // The relay drops the stream: the runtime reconnects and keeps replaying (in order: the forged one went first).
     smee.dropStreams();

@@ -93,7 +93,19 @@ describe('addressProblem', () => {
 
   it('never opens metadata, link-local, unspecified, multicast, broadcast or reserved addresses', () => {
     const all = { allowLoopback: true, allowPrivate: true };
-    for (const ip of ['169.254.169.254', '::ffff:169.254.169.254', 'fd00:ec2::254', '169.254.1.1', 'fe80::1', '0.0.0.0', '::', '224.0.0.1', '255.255.255.255', '2001:db8::1', 'not-an-ip']) {
+    for (const ip of [
+      '169.254.169.254',
+      '::ffff:169.254.169.254',
+      'fd00:ec2::254',
+      '169.254.1.1',
+      'fe80::1',
+      '0.0.0.0',
+      '::',
+      '224.0.0.1',
+      '255.255.255.255',
+      '2001:db8::1',
+      'not-an-ip',
+    ]) {
       expect(addressProblem(ip, all), ip).toMatch(/never reachable/);
     }
   });

@@ -51,7 +51,12 @@ describe('SqsQueue', () => {
   it('starts a new batch before the 256 KiB batch size would be exceeded', async () => {
     const sqs = new FakeClient();
     const big = 'x'.repeat(100 * 1024);
-    await new SqsQueue(sqs, url).sendBatch([{ id: 'a', body: big }, { id: 'b', body: big }, { id: 'c', body: big }, { id: 'd', body: 'small' }]);
+    await new SqsQueue(sqs, url).sendBatch([
+      { id: 'a', body: big },
+      { id: 'b', body: big },
+      { id: 'c', body: big },
+      { id: 'd', body: 'small' },
+    ]);
     expect(sqs.calls.map((c) => c.input.Entries.length)).toEqual([2, 2]);
   });
 
@@ -59,12 +64,19 @@ describe('SqsQueue', () => {
     const sqs = new FakeClient();
     const queue = new SqsQueue(sqs, url);
     await queue.sendBatch([{ id: 'max', body: 'x'.repeat(256 * 1024) }]);
-    await expect(queue.sendBatch([{ id: 'ok', body: 'y' }, { id: 'huge', body: 'x'.repeat(256 * 1024 + 1) }])).rejects.toMatchObject({ code: 'payload_too_large' });
+    await expect(
+      queue.sendBatch([
+        { id: 'ok', body: 'y' },
+        { id: 'huge', body: 'x'.repeat(256 * 1024 + 1) },
+      ]),
+    ).rejects.toMatchObject({ code: 'payload_too_large' });
     expect(sqs.calls).toHaveLength(1);
   });
 
   it('fails loudly, naming the caller ids, when SQS refuses some entries of a batch', async () => {
-    const sqs = new FakeClient((_, input) => (input.Entries.length === 2 ? { Failed: [{ Id: 'm1', Code: 'InternalError', SenderFault: false }] } : {}));
+    const sqs = new FakeClient((_, input) =>
+      input.Entries.length === 2 ? { Failed: [{ Id: 'm1', Code: 'InternalError', SenderFault: false }] } : {},
+    );
     const messages = Array.from({ length: 12 }, (_, i) => ({ id: `ev-${i}`, body: `b${i}` }));
     const err = await new SqsQueue(sqs, url).sendBatch(messages).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
@@ -77,7 +89,9 @@ describe('SqsQueue', () => {
       if (input.Entries.length === 10) throw awsError('RequestThrottled');
       return {};
     });
-    const err = await new SqsQueue(sqs, url).sendBatch(Array.from({ length: 11 }, (_, i) => ({ id: `e${i}`, body: 'b' }))).catch((e: unknown) => e);
+    const err = await new SqsQueue(sqs, url)
+      .sendBatch(Array.from({ length: 11 }, (_, i) => ({ id: `e${i}`, body: 'b' })))
+      .catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/10 of 11.*e0 \(RequestThrottled\)/);
   });
 
@@ -105,7 +119,12 @@ function fakeDlq(count: number, refuseBody?: string) {
         const out = messages.filter((m) => !m.hidden).slice(0, input.MaxNumberOfMessages);
         out.forEach((m) => (m.hidden = true));
         return {
-          Messages: out.map((m) => ({ MessageId: m.id, Body: m.body, ReceiptHandle: `${m.id}#${n++}`, Attributes: { ApproximateReceiveCount: '6', SentTimestamp: '1795341600000' } })),
+          Messages: out.map((m) => ({
+            MessageId: m.id,
+            Body: m.body,
+            ReceiptHandle: `${m.id}#${n++}`,
+            Attributes: { ApproximateReceiveCount: '6', SentTimestamp: '1795341600000' },
+          })),
         };
       }
       case 'ChangeMessageVisibilityBatch':
@@ -115,7 +134,10 @@ function fakeDlq(count: number, refuseBody?: string) {
         input.Entries.forEach((e: Input) => messages.splice(messages.indexOf(byHandle(e.ReceiptHandle)!), 1));
         return {};
       case 'SendMessageBatch': {
-        const failed = input.Entries.filter((e: Input) => e.MessageBody === refuseBody).map((e: Input) => ({ Id: e.Id, Code: 'InternalError' }));
+        const failed = input.Entries.filter((e: Input) => e.MessageBody === refuseBody).map((e: Input) => ({
+          Id: e.Id,
+          Code: 'InternalError',
+        }));
         sent.push(...input.Entries.filter((e: Input) => e.MessageBody !== refuseBody).map((e: Input) => e.MessageBody));
         return { Failed: failed };
       }
@@ -164,7 +186,8 @@ describe('SecretsManagerStore', () => {
   function fakeSecrets(values: Map<string, string>, scheduled = new Set<string>()) {
     return new FakeClient((name, input) => {
       const id = input.SecretId ?? input.Name;
-      if (scheduled.has(id) && name !== 'RestoreSecret') throw awsError('InvalidRequestException', 'You can\'t perform this operation on the secret because it was marked for deletion.');
+      if (scheduled.has(id) && name !== 'RestoreSecret')
+        throw awsError('InvalidRequestException', "You can't perform this operation on the secret because it was marked for deletion.");
       switch (name) {
         case 'GetSecretValue':
           if (!values.has(id)) throw awsError('ResourceNotFoundException');
@@ -308,7 +331,11 @@ describe('buildAwsContext', () => {
 
   it('uses secret values given in the environment without calling Secrets Manager', async () => {
     const sm = new FakeClient();
-    const config = loadConfig({ PLATFORM_API_KEY: 'pk-env'.padEnd(32, '0'), DISPATCH_SIGNING_SECRET: 'sig-env'.padEnd(32, '0'), GITHUB_CLIENT_SECRET: 'gh-env' });
+    const config = loadConfig({
+      PLATFORM_API_KEY: 'pk-env'.padEnd(32, '0'),
+      DISPATCH_SIGNING_SECRET: 'sig-env'.padEnd(32, '0'),
+      GITHUB_CLIENT_SECRET: 'gh-env',
+    });
     const ctx = buildAwsContext(config, { store, secretsManager: sm });
     expect(await ctx.platformApiKey()).toBe('pk-env'.padEnd(32, '0'));
     expect(await ctx.dispatchSigningSecret()).toBe('sig-env'.padEnd(32, '0'));
@@ -325,7 +352,10 @@ describe('buildAwsContext', () => {
       }
       return { SecretString: `value-of:${input.SecretId}` };
     });
-    const ctx = buildAwsContext(loadConfig({ PLATFORM_API_KEY_SECRET_ARN: arn, CONTENTSNARE_CLIENT_SECRET_ARN: arn }), { store, secretsManager: sm });
+    const ctx = buildAwsContext(loadConfig({ PLATFORM_API_KEY_SECRET_ARN: arn, CONTENTSNARE_CLIENT_SECRET_ARN: arn }), {
+      store,
+      secretsManager: sm,
+    });
     await expect(ctx.platformApiKey()).rejects.toThrow('InternalServiceError');
     expect(await ctx.platformApiKey()).toBe(`value-of:${arn}`);
     expect(await ctx.platformApiKey()).toBe(`value-of:${arn}`);
@@ -335,8 +365,14 @@ describe('buildAwsContext', () => {
 
   it('fails clearly when a required secret is configured nowhere, and answers undefined for an unset OAuth secret', async () => {
     const ctx = buildAwsContext(loadConfig({}), { store, secretsManager: new FakeClient() });
-    await expect(ctx.platformApiKey()).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('PLATFORM_API_KEY_SECRET_ARN') });
-    await expect(ctx.dispatchSigningSecret()).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('DISPATCH_SIGNING_SECRET') });
+    await expect(ctx.platformApiKey()).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('PLATFORM_API_KEY_SECRET_ARN'),
+    });
+    await expect(ctx.dispatchSigningSecret()).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('DISPATCH_SIGNING_SECRET'),
+    });
     expect(await ctx.oauthClientSecret('github')).toBeUndefined();
   });
 
@@ -344,7 +380,12 @@ describe('buildAwsContext', () => {
     const sqs = new FakeClient();
     const s3 = new FakeClient();
     const sm = new FakeClient(() => ({ SecretString: 'tok' }));
-    const ctx = buildAwsContext(loadConfig({ QUEUE_URL: url, BLOB_BUCKET: 'blobs-1', SECRET_PREFIX: 'stage/' }), { store, sqs, s3, secretsManager: sm });
+    const ctx = buildAwsContext(loadConfig({ QUEUE_URL: url, BLOB_BUCKET: 'blobs-1', SECRET_PREFIX: 'stage/' }), {
+      store,
+      sqs,
+      s3,
+      secretsManager: sm,
+    });
     await ctx.queue.sendBatch([{ id: 'a', body: 'x' }]);
     await ctx.blobs.put('k', Buffer.from('v'));
     await ctx.secrets.get('n');
@@ -354,6 +395,9 @@ describe('buildAwsContext', () => {
 
     const bare = buildAwsContext(loadConfig({}), { store, secretsManager: sm });
     await expect(bare.blobs.get('k')).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('BLOB_BUCKET') });
-    await expect(bare.queue.sendBatch([{ id: 'a', body: 'x' }])).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('QUEUE_URL') });
+    await expect(bare.queue.sendBatch([{ id: 'a', body: 'x' }])).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('QUEUE_URL'),
+    });
   });
 });

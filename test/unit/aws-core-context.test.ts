@@ -33,17 +33,29 @@ describe('buildAwsCoreContext: the adapters a role is built with', () => {
 
   it('answers not_configured when a role without the queue postpones a message', async () => {
     const ctx = buildAwsCoreContext(loadConfig({}), {}, { store, secretsManager: new Recorder() });
-    await expect(ctx.queue.changeVisibility('handle-1', 30)).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('cannot postpone') });
+    await expect(ctx.queue.changeVisibility('handle-1', 30)).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('cannot postpone'),
+    });
   });
 
   it('says the function was built without an adapter, rather than blaming the setting, when a role has none', async () => {
     const ctx = buildAwsCoreContext(loadConfig({ QUEUE_URL: url, BLOB_BUCKET: 'blobs-1' }), {}, { store, secretsManager: new Recorder() });
-    await expect(ctx.queue.sendBatch([{ id: 'a', body: 'x' }])).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('without the queue adapter') });
-    await expect(ctx.blobs.put('k', Buffer.from('v'))).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('without the blob adapter') });
+    await expect(ctx.queue.sendBatch([{ id: 'a', body: 'x' }])).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('without the queue adapter'),
+    });
+    await expect(ctx.blobs.put('k', Buffer.from('v'))).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('without the blob adapter'),
+    });
   });
 
   it('still names the missing setting when the adapter is there but the setting is not', async () => {
     const ctx = buildAwsCoreContext(loadConfig({}), { queue: sqsQueue(new Recorder()) }, { store, secretsManager: new Recorder() });
-    await expect(ctx.queue.sendBatch([{ id: 'a', body: 'x' }])).rejects.toMatchObject({ code: 'not_configured', message: expect.stringContaining('QUEUE_URL') });
+    await expect(ctx.queue.sendBatch([{ id: 'a', body: 'x' }])).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('QUEUE_URL'),
+    });
   });
 });

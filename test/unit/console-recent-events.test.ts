@@ -5,7 +5,17 @@ import type { OutgoingMessage, Queue } from '../../shared/ports';
 const clock = { now: () => 1_700_000_000_000 };
 const sent: OutgoingMessage[] = [];
 const queue: Queue = { sendBatch: async (m) => void sent.push(...m) };
-const event = (id: string) => JSON.stringify({ id, trigger: 'github.new_issue', subscriptionId: 's', agentId: 'a', connectionId: 'c', deliveryId: 'd', occurredAt: 'x', event: {} });
+const event = (id: string) =>
+  JSON.stringify({
+    id,
+    trigger: 'github.new_issue',
+    subscriptionId: 's',
+    agentId: 'a',
+    connectionId: 'c',
+    deliveryId: 'd',
+    occurredAt: 'x',
+    event: {},
+  });
 
 describe('recent events (the console)', () => {
   it('records what the queue accepted, newest first, bounded, following claim-check pointers', async () => {

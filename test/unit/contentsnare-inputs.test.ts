@@ -13,12 +13,20 @@ describe('calendar dates', () => {
   it.each(['2026-02-28', '2028-02-29', '2000-02-29', '2026-12-31', '2026-01-01'])('accepts %s', (d) => {
     expect(isCalendarDate(d)).toBe(true);
   });
-  it.each(['2026-02-30', '2026-02-29', '1900-02-29', '2026-13-01', '2026-00-10', '2026-04-31', '2026-1-01', '26-01-01', '2026-01-01T00:00:00Z', ''])(
-    'refuses %s',
-    (d) => {
-      expect(isCalendarDate(d)).toBe(false);
-    },
-  );
+  it.each([
+    '2026-02-30',
+    '2026-02-29',
+    '1900-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-04-31',
+    '2026-1-01',
+    '26-01-01',
+    '2026-01-01T00:00:00Z',
+    '',
+  ])('refuses %s', (d) => {
+    expect(isCalendarDate(d)).toBe(false);
+  });
 });
 
 describe('Retry-After', () => {
@@ -53,7 +61,9 @@ describe('service errors', () => {
     expect(e.message).toContain('input.email: is invalid');
   });
   it('reads a list of field errors too', () => {
-    expect(upstreamFieldProblems({ errors: [{ field: 'due_date', message: 'is in the past' }] })).toEqual([{ field: 'input.due_date', message: 'is in the past' }]);
+    expect(upstreamFieldProblems({ errors: [{ field: 'due_date', message: 'is in the past' }] })).toEqual([
+      { field: 'input.due_date', message: 'is in the past' },
+    ]);
   });
   it.each([
     [401, 'reconnect_required'],
@@ -86,7 +96,17 @@ describe('answers', () => {
 describe('step inputs', () => {
   const paths = (r: { error?: { issues: Array<{ path: PropertyKey[] }> } }) => r.error?.issues.map((i) => i.path.join('.'));
   it('create_client: name and a real e-mail required; the profile fields are known; anything else is refused', () => {
-    expect(createClient.input.safeParse({ name: 'Ada', email: 'ada@example.com', company_name: 'Engines', first_name: 'Ada', last_name: 'L', phone: '1', language_code: 'pt-BR' }).success).toBe(true);
+    expect(
+      createClient.input.safeParse({
+        name: 'Ada',
+        email: 'ada@example.com',
+        company_name: 'Engines',
+        first_name: 'Ada',
+        last_name: 'L',
+        phone: '1',
+        language_code: 'pt-BR',
+      }).success,
+    ).toBe(true);
     expect(paths(createClient.input.safeParse({ name: 'Ada', email: 'ada@' }))).toEqual(['email']);
     expect(paths(createClient.input.safeParse({ email: 'ada@example.com' }))).toEqual(['name']);
     const unknown = createClient.input.safeParse({ name: 'Ada', email: 'ada@example.com', vip: true });
@@ -94,37 +114,89 @@ describe('step inputs', () => {
   });
   it('create_request: a client (id or e-mail) and a template (id or name), each exactly once; the option pairs at most once', () => {
     const base = { name: 'Docs', client_id: 'acc_1', template_id: 'tpl_1' };
-    expect(createRequest.input.safeParse({ ...base, due_date: '2026-03-01', folder_name: 'F', owner_email: 'o@example.com', communication_template_id: 'c', comments_enabled: true, send: false }).success).toBe(true);
-    expect(createRequest.input.safeParse({ name: 'Docs', client_email: 'a@example.com', client_name: 'A', template_name: 'T' }).success).toBe(true);
+    expect(
+      createRequest.input.safeParse({
+        ...base,
+        due_date: '2026-03-01',
+        folder_name: 'F',
+        owner_email: 'o@example.com',
+        communication_template_id: 'c',
+        comments_enabled: true,
+        send: false,
+      }).success,
+    ).toBe(true);
+    expect(
+      createRequest.input.safeParse({ name: 'Docs', client_email: 'a@example.com', client_name: 'A', template_name: 'T' }).success,
+    ).toBe(true);
     expect(paths(createRequest.input.safeParse({ ...base, due_date: '2026-02-30' }))).toEqual(['due_date']);
     expect(paths(createRequest.input.safeParse({ name: 'Docs' }))).toEqual(['client_id', 'template_id']);
-    expect(paths(createRequest.input.safeParse({ ...base, client_email: 'a@example.com', template_name: 'T' }))).toEqual(['client_email', 'template_name']);
+    expect(paths(createRequest.input.safeParse({ ...base, client_email: 'a@example.com', template_name: 'T' }))).toEqual([
+      'client_email',
+      'template_name',
+    ]);
     expect(paths(createRequest.input.safeParse({ ...base, client_name: 'A' }))).toEqual(['client_name']);
     expect(paths(createRequest.input.safeParse({ ...base, owner_id: 'u', owner_email: 'o@example.com' }))).toEqual(['owner_email']);
-    expect(createRequest.input.safeParse({ ...base, reminders: { every_days: 3 } }).error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['reminders'] });
+    expect(createRequest.input.safeParse({ ...base, reminders: { every_days: 3 } }).error?.issues[0]).toMatchObject({
+      code: 'unrecognized_keys',
+      keys: ['reminders'],
+    });
   });
   it("the catalog's JSON Schema says the pair rules and lists every input", () => {
-    const schema = inputJsonSchema(createRequest.input) as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean; allOf: unknown[] };
+    const schema = inputJsonSchema(createRequest.input) as {
+      properties: Record<string, unknown>;
+      required: string[];
+      additionalProperties: boolean;
+      allOf: unknown[];
+    };
     expect(Object.keys(schema.properties).sort()).toEqual(
       [
-        'name', 'client_id', 'client_email', 'client_name', 'client_phone', 'company_name', 'template_id', 'template_name', 'due_date', 'folder_id', 'folder_name',
-        'owner_id', 'owner_email', 'communication_template_id', 'communication_template_name', 'comments_enabled', 'passcode_enabled', 'share_via_link_enabled', 'send',
+        'name',
+        'client_id',
+        'client_email',
+        'client_name',
+        'client_phone',
+        'company_name',
+        'template_id',
+        'template_name',
+        'due_date',
+        'folder_id',
+        'folder_name',
+        'owner_id',
+        'owner_email',
+        'communication_template_id',
+        'communication_template_name',
+        'comments_enabled',
+        'passcode_enabled',
+        'share_via_link_enabled',
+        'send',
       ].sort(),
     );
     expect(schema.required).toEqual(['name']);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.allOf).toContainEqual({ oneOf: [{ required: ['client_id'] }, { required: ['client_email'] }] });
     expect(schema.allOf).toContainEqual({ oneOf: [{ required: ['template_id'] }, { required: ['template_name'] }] });
-    const client = inputJsonSchema(createClient.input) as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+    const client = inputJsonSchema(createClient.input) as {
+      properties: Record<string, unknown>;
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(Object.keys(client.properties)).toEqual(['name', 'email', 'company_name', 'first_name', 'last_name', 'phone', 'language_code']);
     expect(client.required).toEqual(['name', 'email']);
     expect(client.additionalProperties).toBe(false);
   });
   it('api_call: refuses headers, bodies on GET and endpoints that leave the API', () => {
     expect(apiCall.input.safeParse({ method: 'GET', endpoint: 'requests', query: { limit: 10 } }).success).toBe(true);
-    expect(apiCall.input.safeParse({ method: 'GET', endpoint: 'clients', headers: { Authorization: 'Bearer x' } }).error?.issues[0]?.code).toBe('unrecognized_keys');
+    expect(
+      apiCall.input.safeParse({ method: 'GET', endpoint: 'clients', headers: { Authorization: 'Bearer x' } }).error?.issues[0]?.code,
+    ).toBe('unrecognized_keys');
     expect(apiCall.input.safeParse({ method: 'GET', endpoint: 'clients', body: { a: 1 } }).error?.issues[0]?.path).toEqual(['body']);
-    for (const endpoint of ['https://evil.example/x', '//evil.example/x', '/partner_api/v1/../../oauth/token', '%2e%2e/oauth/token', '\\\\evil']) {
+    for (const endpoint of [
+      'https://evil.example/x',
+      '//evil.example/x',
+      '/partner_api/v1/../../oauth/token',
+      '%2e%2e/oauth/token',
+      '\\\\evil',
+    ]) {
       expect(apiCall.input.safeParse({ method: 'GET', endpoint }).success, endpoint).toBe(false);
     }
   });
@@ -132,14 +204,43 @@ describe('step inputs', () => {
 
 describe('input -> wire (the partner API reference, sections 2.2 and 2.3)', () => {
   it('create_client: name -> full_name, company_name -> client_companies [{name}], the rest as named', () => {
-    expect(createClientBody({ name: 'Ada Lovelace', email: 'ada@example.com' })).toEqual({ full_name: 'Ada Lovelace', email: 'ada@example.com' });
+    expect(createClientBody({ name: 'Ada Lovelace', email: 'ada@example.com' })).toEqual({
+      full_name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
     expect(
-      createClientBody({ name: 'Ada Lovelace', email: 'ada@example.com', company_name: 'Engines', first_name: 'Ada', last_name: 'Lovelace', phone: '+1', language_code: 'fr' }),
-    ).toEqual({ full_name: 'Ada Lovelace', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '+1', language_code: 'fr', client_companies: [{ name: 'Engines' }] });
+      createClientBody({
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        company_name: 'Engines',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        phone: '+1',
+        language_code: 'fr',
+      }),
+    ).toEqual({
+      full_name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      phone: '+1',
+      language_code: 'fr',
+      client_companies: [{ name: 'Engines' }],
+    });
   });
   it('create_request: client_email (+ client_full_name), request_template_id/_name, due, status published unless send: false', () => {
-    expect(createRequestBody({ name: 'Docs', template_id: 'tpl_1' }, 'ada@example.com')).toEqual({ name: 'Docs', client_email: 'ada@example.com', request_template_id: 'tpl_1', status: 'published' });
-    expect(createRequestBody({ name: 'Docs', template_name: 'Onboarding', client_name: 'Ada', due_date: '2026-12-31', send: false }, 'ada@example.com')).toEqual({
+    expect(createRequestBody({ name: 'Docs', template_id: 'tpl_1' }, 'ada@example.com')).toEqual({
+      name: 'Docs',
+      client_email: 'ada@example.com',
+      request_template_id: 'tpl_1',
+      status: 'published',
+    });
+    expect(
+      createRequestBody(
+        { name: 'Docs', template_name: 'Onboarding', client_name: 'Ada', due_date: '2026-12-31', send: false },
+        'ada@example.com',
+      ),
+    ).toEqual({
       name: 'Docs',
       client_email: 'ada@example.com',
       client_full_name: 'Ada',
@@ -157,16 +258,32 @@ describe('input -> wire (the partner API reference, sections 2.2 and 2.3)', () =
       client_phone: '+1',
       company_name: 'Engines',
     };
-    expect(createRequestBody({ name: 'Docs', template_id: 't', ...options }, 'a@example.com')).toEqual({ name: 'Docs', client_email: 'a@example.com', request_template_id: 't', ...options, status: 'published' });
+    expect(createRequestBody({ name: 'Docs', template_id: 't', ...options }, 'a@example.com')).toEqual({
+      name: 'Docs',
+      client_email: 'a@example.com',
+      request_template_id: 't',
+      ...options,
+      status: 'published',
+    });
   });
   it('create_request: every input of the schema is either translated or sent under its own (reference) name', () => {
-    const known = new Set(['name', 'client_id', 'client_email', 'client_name', 'template_id', 'template_name', 'due_date', 'send', ...requestOptionNames]);
+    const known = new Set([
+      'name',
+      'client_id',
+      'client_email',
+      'client_name',
+      'template_id',
+      'template_name',
+      'due_date',
+      'send',
+      ...requestOptionNames,
+    ]);
     const schema = inputJsonSchema(createRequest.input) as { properties: Record<string, unknown> };
     expect(Object.keys(schema.properties).filter((k) => !known.has(k))).toEqual([]);
   });
 });
 
-describe('the service\'s error bodies ({errors: [strings]})', () => {
+describe("the service's error bodies ({errors: [strings]})", () => {
   it('puts the messages in the error message; already_invited is a conflict', () => {
     const e = contentSnareHttpError(422, { errors: ["Full name can't be blank", 'Email is invalid'] });
     expect(e.code).toBe('invalid_input');

@@ -11,7 +11,11 @@ function openApiEventNames(): string[] {
   return (JSON.parse(readFileSync(path, 'utf8')) as { eventNames: string[] }).eventNames;
 }
 
-const headers = (event: string) => ({ 'x-github-event': event, 'x-github-delivery': '0b989ba4-242f-11e5-81e1-c7b6966d2516', 'x-hub-signature-256': 'sha256=00' });
+const headers = (event: string) => ({
+  'x-github-event': event,
+  'x-github-delivery': '0b989ba4-242f-11e5-81e1-c7b6966d2516',
+  'x-hub-signature-256': 'sha256=00',
+});
 
 describe('X-GitHub-Event header check', () => {
   const documented = [...new Set([...allExamples().map((e) => e.event), ...openApiEventNames()])].sort();
@@ -29,9 +33,12 @@ describe('X-GitHub-Event header check', () => {
     expect(checkDeliveryHeaders(headers(event)).ok).toBe(true);
   });
 
-  it.each(['', 'Issues', 'issues;rm', '../x', 'a'.repeat(65), '9lives', 'issues push'])('refuses %j with 400 naming the header', (event) => {
-    const checked = checkDeliveryHeaders(headers(event));
-    expect(checked).toMatchObject({ ok: false, status: 400, code: 'invalid_input' });
-    if (!checked.ok) expect(checked.message).toContain('X-GitHub-Event');
-  });
+  it.each(['', 'Issues', 'issues;rm', '../x', 'a'.repeat(65), '9lives', 'issues push'])(
+    'refuses %j with 400 naming the header',
+    (event) => {
+      const checked = checkDeliveryHeaders(headers(event));
+      expect(checked).toMatchObject({ ok: false, status: 400, code: 'invalid_input' });
+      if (!checked.ok) expect(checked.message).toContain('X-GitHub-Event');
+    },
+  );
 });

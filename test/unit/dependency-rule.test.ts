@@ -68,12 +68,16 @@ function withoutComments(source: string): string {
 }
 
 function resolveImport(file: string, spec: string): string {
-  const base = relative(root, join(root, dirname(file), spec)).split('\\').join('/');
+  const base = relative(root, join(root, dirname(file), spec))
+    .split('\\')
+    .join('/');
   return [`${base}.ts`, `${base}/index.ts`, `${base}.d.ts`, base].find((p) => existsSync(join(root, p))) ?? base;
 }
 
 const files = sourceRoots.flatMap(sourceFiles);
-const edges = files.flatMap((file) => importsOf(readFileSync(join(root, file), 'utf8')).map((spec) => ({ file, target: resolveImport(file, spec) })));
+const edges = files.flatMap((file) =>
+  importsOf(readFileSync(join(root, file), 'utf8')).map((spec) => ({ file, target: resolveImport(file, spec) })),
+);
 
 describe('dependency rule: imports point down the layers', () => {
   it('every source folder has a layer', () => {
@@ -89,21 +93,23 @@ describe('dependency rule: imports point down the layers', () => {
   });
 
   it('inside a function only deps.ts imports the wiring', () => {
-    const offences = edges.filter(({ file, target }) => onlyDepsImportWiring(file, target)).map(({ file, target }) => `${file} -> ${target}`);
+    const offences = edges
+      .filter(({ file, target }) => onlyDepsImportWiring(file, target))
+      .map(({ file, target }) => `${file} -> ${target}`);
     expect(offences).toEqual([]);
   });
 
   it('only deps.ts and local/ read process.env', () => {
-    const readers = files.filter((file) => !mayReadEnvironment(file) && /\bprocess\.env\b/.test(withoutComments(readFileSync(join(root, file), 'utf8'))));
+    const readers = files.filter(
+      (file) => !mayReadEnvironment(file) && /\bprocess\.env\b/.test(withoutComments(readFileSync(join(root, file), 'utf8'))),
+    );
     expect(readers).toEqual([]);
   });
 
   it('reads the imports it judges (the rule cannot pass by reading nothing)', () => {
-    expect(importsOf("import { a } from '../ports';\nexport { b } from './b';\nawait import('../../x/y');\nimport * as z from 'zod';")).toEqual([
-      '../ports',
-      './b',
-      '../../x/y',
-    ]);
+    expect(
+      importsOf("import { a } from '../ports';\nexport { b } from './b';\nawait import('../../x/y');\nimport * as z from 'zod';"),
+    ).toEqual(['../ports', './b', '../../x/y']);
     expect(files).toContain('functions/dispatch/handler.ts');
     expect(edges.length).toBeGreaterThan(300);
     expect(layerOf('shared/domain')).toBeLessThan(layerOf('shared/wiring'));

@@ -61,13 +61,9 @@ describe('the link checker', () => {
   });
 
   it('names headings as GitHub does (markup dropped, punctuation dropped, repeats numbered)', () => {
-    expect([...headingSlugs('## Figures (`npm run bench`)\n### `…-dead-letters`: depth ≥ 1\n## Next\n## Next\n## 1. A token: *never*')]).toEqual([
-      'figures-npm-run-bench',
-      '-dead-letters-depth--1',
-      'next',
-      'next-1',
-      '1-a-token-never',
-    ]);
+    expect([
+      ...headingSlugs('## Figures (`npm run bench`)\n### `…-dead-letters`: depth ≥ 1\n## Next\n## Next\n## 1. A token: *never*'),
+    ]).toEqual(['figures-npm-run-bench', '-dead-letters-depth--1', 'next', 'next-1', '1-a-token-never']);
   });
 
   it('finds inline links, images and reference definitions, not code', () => {

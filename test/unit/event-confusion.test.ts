@@ -51,20 +51,50 @@ interface Schema {
 function publishedSchemas(): Map<string, Schema[]> {
   // Extracted from @octokit/openapi by test/fixtures/extract-github-openapi.ts (the description is not installed).
   const path = fileURLToPath(new URL('../fixtures/github-openapi-webhooks.json', import.meta.url));
-  const spec = JSON.parse(readFileSync(path, 'utf8')) as { webhooks: Array<{ event: string; variants: Array<{ required: string[]; properties: string[] }> }> };
+  const spec = JSON.parse(readFileSync(path, 'utf8')) as {
+    webhooks: Array<{ event: string; variants: Array<{ required: string[]; properties: string[] }> }>;
+  };
   // The description spells three Projects (v2) events with `-`; the code host sends them with `_`.
   const header = (e: string) => e.replace(/^project-v2/, 'projects_v2').replace(/-/g, '_');
   const out = new Map<string, Schema[]>();
   for (const hook of spec.webhooks) {
     const event = header(hook.event);
-    const variants: Schema[] = hook.variants.map((v) => ({ required: v.required, properties: Object.fromEntries(v.properties.map((k) => [k, {}])) }));
+    const variants: Schema[] = hook.variants.map((v) => ({
+      required: v.required,
+      properties: Object.fromEntries(v.properties.map((k) => [k, {}])),
+    }));
     out.set(event, [...(out.get(event) ?? []), ...variants]);
   }
   return out;
 }
 
 /** Required top-level keys that name no event's subject: the envelope and words many events use. */
-const generic = new Set(['action', 'repository', 'sender', 'installation', 'organization', 'enterprise', 'changes', 'number', 'description', 'created_at', 'updated_at', 'id', 'name', 'state', 'type', 'reason', 'status', 'since', 'source', 'started_at', 'completed_at', 'effective_date', 'scope', 'target_type']);
+const generic = new Set([
+  'action',
+  'repository',
+  'sender',
+  'installation',
+  'organization',
+  'enterprise',
+  'changes',
+  'number',
+  'description',
+  'created_at',
+  'updated_at',
+  'id',
+  'name',
+  'state',
+  'type',
+  'reason',
+  'status',
+  'since',
+  'source',
+  'started_at',
+  'completed_at',
+  'effective_date',
+  'scope',
+  'target_type',
+]);
 
 describe('the guard tables are the published webhook schemas', () => {
   const schemas = publishedSchemas();
@@ -84,7 +114,9 @@ describe('the guard tables are the published webhook schemas', () => {
   });
 
   it('every documented example fits its own event', () => {
-    const misfits = allExamples().filter((e) => !fitsEvent(e.event, e.payload)).map((e) => `${e.set} ${e.key}#${e.index}`);
+    const misfits = allExamples()
+      .filter((e) => !fitsEvent(e.event, e.payload))
+      .map((e) => `${e.set} ${e.key}#${e.index}`);
     expect(misfits).toEqual([]);
   });
 });

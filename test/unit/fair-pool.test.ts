@@ -20,7 +20,10 @@ describe('fair pool', () => {
   it('caps reads in flight overall and per connection, and lets connections take turns', async () => {
     const c = controlled();
     // One busy connection with 20 sources, three small ones with 1 each.
-    const tasks = [...Array.from({ length: 20 }, (_, i) => ({ group: 'busy', task: `busy-${i}` })), ...['a', 'b', 'c'].map((g) => ({ group: g, task: `${g}-0` }))];
+    const tasks = [
+      ...Array.from({ length: 20 }, (_, i) => ({ group: 'busy', task: `busy-${i}` })),
+      ...['a', 'b', 'c'].map((g) => ({ group: g, task: `${g}-0` })),
+    ];
     const pool = runFairPool(tasks, { concurrency: 4, perGroup: 2 }, c.run, () => undefined);
     await c.settle();
     // Connections take turns: the small ones start in the first wave beside the busy one's first.
@@ -38,10 +41,13 @@ describe('fair pool', () => {
     expect(c.started).toHaveLength(23);
   });
 
-  it('hands a skipped connection\'s sources not yet started to onSkipped, and runs the others', async () => {
+  it("hands a skipped connection's sources not yet started to onSkipped, and runs the others", async () => {
     const c = controlled();
     const skipped: string[] = [];
-    const tasks = [...Array.from({ length: 5 }, (_, i) => ({ group: 'low', task: `low-${i}` })), ...Array.from({ length: 5 }, (_, i) => ({ group: 'ok', task: `ok-${i}` }))];
+    const tasks = [
+      ...Array.from({ length: 5 }, (_, i) => ({ group: 'low', task: `low-${i}` })),
+      ...Array.from({ length: 5 }, (_, i) => ({ group: 'ok', task: `ok-${i}` })),
+    ];
     const pool = runFairPool(tasks, { concurrency: 2, perGroup: 1 }, c.run, (t) => skipped.push(t));
     await c.settle();
     pool.skipGroup('low');
@@ -55,12 +61,25 @@ describe('fair pool', () => {
   });
 
   it('ends with no tasks, and when a task throws', async () => {
-    await runFairPool([], { concurrency: 2, perGroup: 1 }, async () => undefined, () => undefined).done;
+    await runFairPool(
+      [],
+      { concurrency: 2, perGroup: 1 },
+      async () => undefined,
+      () => undefined,
+    ).done;
     let ran = 0;
-    await runFairPool([{ group: 'g', task: 1 }, { group: 'g', task: 2 }], { concurrency: 2, perGroup: 1 }, async () => {
-      ran++;
-      throw new Error('boom');
-    }, () => undefined).done;
+    await runFairPool(
+      [
+        { group: 'g', task: 1 },
+        { group: 'g', task: 2 },
+      ],
+      { concurrency: 2, perGroup: 1 },
+      async () => {
+        ran++;
+        throw new Error('boom');
+      },
+      () => undefined,
+    ).done;
     expect(ran).toBe(2);
   });
 });

@@ -15,7 +15,9 @@ describe('fieldProblems', () => {
   });
 
   it('keeps the type error for a field of the wrong type', () => {
-    expect(problems({ owner: 1, issue_number: 2 })).toEqual([{ field: 'input.owner', message: 'Invalid input: expected string, received number' }]);
+    expect(problems({ owner: 1, issue_number: 2 })).toEqual([
+      { field: 'input.owner', message: 'Invalid input: expected string, received number' },
+    ]);
   });
 
   it('names nested fields by their path and unknown keys by name', () => {

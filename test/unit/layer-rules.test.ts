@@ -66,11 +66,9 @@ describe('layer rules: what a test file may import, by the folder it is in', () 
   });
 
   it('recognises the imports it bans (the rule cannot pass by reading nothing)', () => {
-    expect(importsOf("import { execFile } from 'node:child_process';\nimport x from '../helpers/dynamo';\nawait import('node:http');")).toEqual([
-      'node:child_process',
-      '../helpers/dynamo',
-      'node:http',
-    ]);
+    expect(
+      importsOf("import { execFile } from 'node:child_process';\nimport x from '../helpers/dynamo';\nawait import('node:http');"),
+    ).toEqual(['node:child_process', '../helpers/dynamo', 'node:http']);
     expect(testFiles('unit')).toContain(join('unit', 'router.test.ts'));
   });
 });

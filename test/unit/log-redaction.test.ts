@@ -21,28 +21,90 @@ const secrets = {
 };
 
 /** Harmless fields an operator needs: they must survive. */
-const harmless = { deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958', connectionId: 'con_harmless123', toolId: 'github.get_issue', subscriptionId: 'sub_keepme456' };
+const harmless = {
+  deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+  connectionId: 'con_harmless123',
+  toolId: 'github.get_issue',
+  subscriptionId: 'sub_keepme456',
+};
 
 function cases(): Array<[string, Record<string, unknown>]> {
   const s = secrets;
   const withStack = new Error(`token exchange failed for ${s.oauth}`);
   withStack.stack = `Error: refresh failed with refresh_token=${s.refresh}\n    at exchange (https://example.com/oauth/callback?code=${s.oauthCode}&state=${s.oauthState}:1:1)\n    at Bearer ${s.bearerShort}`;
-  const upstream = new AppError('upstream_error', `token endpoint said {"access_token":"${s.contentSnareAccess}","refresh_token":"${s.refresh}"}`, {
-    request: { client_secret: s.clientSecret, code_verifier: s.verifier },
-  });
+  const upstream = new AppError(
+    'upstream_error',
+    `token endpoint said {"access_token":"${s.contentSnareAccess}","refresh_token":"${s.refresh}"}`,
+    {
+      request: { client_secret: s.clientSecret, code_verifier: s.verifier },
+    },
+  );
   const cause = new Error('outer', { cause: new Error(`inner ${s.fineGrained}`) });
   return [
-    ['flat keys', { token: s.classic, accessToken: s.contentSnareAccess, refresh_token: s.refresh, client_secret: s.clientSecret, code: s.oauthCode, code_verifier: s.verifier, password: s.password }],
-    ['camel and kebab keys', { refreshToken: s.refresh, clientSecret: s.clientSecret, codeVerifier: s.verifier, apiKey: s.platformKey, 'x-api-key': s.platformKey }],
-    ['headers', { headers: { authorization: `Bearer ${s.bearerShort}`, Authorization: `token ${s.classic}`, 'x-hub-signature-256': s.hubSignature, cookie: `sid=${s.oauthState}` } }],
-    ['nested objects and arrays', { request: { body: { grant: { refresh_token: s.refresh } }, list: [{ token: s.oauth }, s.fineGrained, [`Bearer ${s.bearerShort}`]] } }],
-    ['values under harmless keys', { note: `used ${s.classic} and ${s.fineGrained}`, header: `Authorization: Bearer ${s.bearerShort}`, sig: `got ${s.hubSignature}` }],
-    ['urls with query strings', { url: `https://app.example.com/oauth/github/callback?code=${s.oauthCode}&state=${s.oauthState}`, location: new URL(`https://x.example/cb?state=${s.oauthState}&code=${s.oauthCode}`) }],
-    ['form body', { body: `grant_type=authorization_code&code=${s.oauthCode}&code_verifier=${s.verifier}&client_secret=${s.clientSecret}` }],
+    [
+      'flat keys',
+      {
+        token: s.classic,
+        accessToken: s.contentSnareAccess,
+        refresh_token: s.refresh,
+        client_secret: s.clientSecret,
+        code: s.oauthCode,
+        code_verifier: s.verifier,
+        password: s.password,
+      },
+    ],
+    [
+      'camel and kebab keys',
+      {
+        refreshToken: s.refresh,
+        clientSecret: s.clientSecret,
+        codeVerifier: s.verifier,
+        apiKey: s.platformKey,
+        'x-api-key': s.platformKey,
+      },
+    ],
+    [
+      'headers',
+      {
+        headers: {
+          authorization: `Bearer ${s.bearerShort}`,
+          Authorization: `token ${s.classic}`,
+          'x-hub-signature-256': s.hubSignature,
+          cookie: `sid=${s.oauthState}`,
+        },
+      },
+    ],
+    [
+      'nested objects and arrays',
+      {
+        request: { body: { grant: { refresh_token: s.refresh } }, list: [{ token: s.oauth }, s.fineGrained, [`Bearer ${s.bearerShort}`]] },
+      },
+    ],
+    [
+      'values under harmless keys',
+      { note: `used ${s.classic} and ${s.fineGrained}`, header: `Authorization: Bearer ${s.bearerShort}`, sig: `got ${s.hubSignature}` },
+    ],
+    [
+      'urls with query strings',
+      {
+        url: `https://app.example.com/oauth/github/callback?code=${s.oauthCode}&state=${s.oauthState}`,
+        location: new URL(`https://x.example/cb?state=${s.oauthState}&code=${s.oauthCode}`),
+      },
+    ],
+    [
+      'form body',
+      { body: `grant_type=authorization_code&code=${s.oauthCode}&code_verifier=${s.verifier}&client_secret=${s.clientSecret}` },
+    ],
     ['error with secrets in message and stack', { error: withStack }],
     ['app error with json body and details', { error: upstream }],
     ['error cause chain', { error: cause, errors: [new Error(`login refused for password=${s.password}`)] }],
-    ['header-like objects', { headers: new Headers({ authorization: `Bearer ${s.bearerShort}`, 'x-hub-signature-256': s.hubSignature }), params: new URLSearchParams({ code: s.oauthCode, state: s.oauthState }) }],
+    [
+      'header-like objects',
+      {
+        headers: new Headers({ authorization: `Bearer ${s.bearerShort}`, 'x-hub-signature-256': s.hubSignature }),
+        params: new URLSearchParams({ code: s.oauthCode, state: s.oauthState }),
+      },
+    ],
   ];
 }
 
@@ -64,7 +126,10 @@ function exercise(logger: Logger): void {
       logger.child({ ...harmless, token: secrets.classic })[level](`child ${name}`, attrs);
     }
     // Secrets in the message itself.
-    logger[level](`callback hit https://h.example/cb?code=${secrets.oauthCode}&state=${secrets.oauthState} with Bearer ${secrets.bearerShort} and ${secrets.oauth}`, harmless);
+    logger[level](
+      `callback hit https://h.example/cb?code=${secrets.oauthCode}&state=${secrets.oauthState} with Bearer ${secrets.bearerShort} and ${secrets.oauth}`,
+      harmless,
+    );
   }
 }
 

@@ -6,7 +6,10 @@ import { metricAliases, metricNames, metricNamespace } from '../../shared/observ
 import { lambdaObservability, withObservability } from '../../shared/observability/lambda-wrapper';
 
 interface Emf {
-  _aws: { Timestamp: number; CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> };
+  _aws: {
+    Timestamp: number;
+    CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }>;
+  };
   [key: string]: unknown;
 }
 
@@ -86,7 +89,13 @@ describe('withObservability', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  const context = { functionName: 'agent-integrations-dev-dispatch', awsRequestId: 'req-1', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:x', memoryLimitInMB: '256', functionVersion: '$LATEST' } as unknown as Context;
+  const context = {
+    functionName: 'agent-integrations-dev-dispatch',
+    awsRequestId: 'req-1',
+    invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:x',
+    memoryLimitInMB: '256',
+    functionVersion: '$LATEST',
+  } as unknown as Context;
   const emf = () => lines.filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Emf);
 
   it('flushes the invocation metrics after each invocation and logs the cold start once', async () => {

@@ -8,7 +8,9 @@ import { bindingCookie, readCookie } from '../../shared/oauth/start';
 describe('binding cookie', () => {
   it('is Secure when PUBLIC_URL is https, and scoped to the provider under its path', () => {
     const cookie = bindingCookie('https://integrations.example.com/prod', 'github', 'oauth_bind_0123456789abcdef', 'v'.repeat(43), 600);
-    expect(cookie).toBe(`oauth_bind_0123456789abcdef=${'v'.repeat(43)}; Path=/prod/oauth/github; Max-Age=600; HttpOnly; SameSite=Lax; Secure`);
+    expect(cookie).toBe(
+      `oauth_bind_0123456789abcdef=${'v'.repeat(43)}; Path=/prod/oauth/github; Max-Age=600; HttpOnly; SameSite=Lax; Secure`,
+    );
   });
 
   it('is read only when present exactly once', () => {
@@ -33,8 +35,12 @@ describe('on AWS (payload v2)', () => {
     expect(fromLambdaEvent(event).headers.cookie).toBe('a=1; oauth_bind_x=abc');
   });
 
-  it('a Set-Cookie answer is returned in the result\'s cookies, where payload v2 takes it', () => {
-    const result = toLambdaResult({ status: 302, headers: { location: 'https://x.example/', 'set-cookie': 'oauth_bind_x=abc; Path=/oauth/github' }, body: '' });
+  it("a Set-Cookie answer is returned in the result's cookies, where payload v2 takes it", () => {
+    const result = toLambdaResult({
+      status: 302,
+      headers: { location: 'https://x.example/', 'set-cookie': 'oauth_bind_x=abc; Path=/oauth/github' },
+      body: '',
+    });
     expect(result.cookies).toEqual(['oauth_bind_x=abc; Path=/oauth/github']);
     expect(result.headers?.['set-cookie']).toBeUndefined();
     expect(result.headers?.location).toBe('https://x.example/');

@@ -10,7 +10,14 @@ describe('OAuth pages', () => {
   });
 
   it('offer the way back when there is one, else say the window may be closed', () => {
-    const back = String(connectedPage({ provider: 'github', account: 'octocat', connectionId: 'c', back: { href: 'http://localhost:3000/', label: 'Back to the console' } }).body);
+    const back = String(
+      connectedPage({
+        provider: 'github',
+        account: 'octocat',
+        connectionId: 'c',
+        back: { href: 'http://localhost:3000/', label: 'Back to the console' },
+      }).body,
+    );
     expect(back).toContain('<a class="button" href="http://localhost:3000/">Back to the console</a>');
     expect(String(failedPage({ status: 400, code: 'invalid_input', message: 'x' }).body)).toContain('You can close this window');
   });

@@ -20,7 +20,9 @@ describe('OAuth provider definitions', () => {
 
   it('defaults the collection service authorize path to /oauth/authorization (the reference: its OpenAPI security scheme and the newest client), still configurable', () => {
     expect(oauthProviders.contentsnare.authorizeEndpoint(loadConfig({}))).toBe('https://api.contentsnare.com/oauth/authorization');
-    expect(oauthProviders.contentsnare.authorizeEndpoint(loadConfig({ CONTENTSNARE_OAUTH_AUTHORIZE_PATH: '/oauth/authorize' }))).toBe('https://api.contentsnare.com/oauth/authorize');
+    expect(oauthProviders.contentsnare.authorizeEndpoint(loadConfig({ CONTENTSNARE_OAUTH_AUTHORIZE_PATH: '/oauth/authorize' }))).toBe(
+      'https://api.contentsnare.com/oauth/authorize',
+    );
   });
 
   it('refuses unknown providers with not_found', () => {

@@ -26,7 +26,11 @@ describe('returnTo check (no open redirect)', () => {
   });
 
   it('adds connectionId or error to the query, keeping the rest', () => {
-    expect(withQuery('https://app.example.com/i?tab=a#frag', { connectionId: 'conn_1' })).toBe('https://app.example.com/i?tab=a&connectionId=conn_1#frag');
-    expect(withQuery('https://app.example.com/i?error=old', { error: 'access_denied' })).toBe('https://app.example.com/i?error=access_denied');
+    expect(withQuery('https://app.example.com/i?tab=a#frag', { connectionId: 'conn_1' })).toBe(
+      'https://app.example.com/i?tab=a&connectionId=conn_1#frag',
+    );
+    expect(withQuery('https://app.example.com/i?error=old', { error: 'access_denied' })).toBe(
+      'https://app.example.com/i?error=access_denied',
+    );
   });
 });

@@ -5,11 +5,15 @@ import type { Fetch } from '../../shared/ports';
 
 const creds = { clientId: 'cid', clientSecret: 'very-secret-client-value' };
 const clock = { now: () => 1_000_000 };
-const answering = (status: number, body: unknown): Fetch => (async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })) as Fetch;
+const answering = (status: number, body: unknown): Fetch =>
+  (async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })) as Fetch;
 
 async function failure(fetch: Fetch, provider: 'github' | 'contentsnare' = 'contentsnare'): Promise<TokenEndpointError> {
   const def = oauthProviders[provider];
-  const e = await requestToken({ fetch, clock }, def, 'http://127.0.0.1:9/token', creds, { grant_type: 'refresh_token', refresh_token: 'rt-secret-value' }).catch((err: unknown) => err);
+  const e = await requestToken({ fetch, clock }, def, 'http://127.0.0.1:9/token', creds, {
+    grant_type: 'refresh_token',
+    refresh_token: 'rt-secret-value',
+  }).catch((err: unknown) => err);
   expect(e).toBeInstanceOf(TokenEndpointError);
   const err = e as TokenEndpointError;
   expect(err.message).not.toContain('secret');
@@ -29,7 +33,10 @@ describe('token endpoint answers', () => {
   });
 
   it("the code host's bad_refresh_token (HTTP 200) is definitive like invalid_grant", async () => {
-    const e = await failure(answering(200, { error: 'bad_refresh_token', error_description: 'The refresh token passed is incorrect or expired.' }), 'github');
+    const e = await failure(
+      answering(200, { error: 'bad_refresh_token', error_description: 'The refresh token passed is incorrect or expired.' }),
+      'github',
+    );
     expect(e.kind).toBe('invalid_grant');
     expect(e.oauthError).toBe('bad_refresh_token');
   });
@@ -38,7 +45,13 @@ describe('token endpoint answers', () => {
     expect((await failure(answering(503, 'Service Unavailable'))).kind).toBe('transient');
     expect((await failure(answering(429, { message: 'slow down' }))).kind).toBe('transient');
     expect((await failure(answering(400, { error: 'temporarily_unavailable' }))).kind).toBe('transient');
-    expect((await failure((async () => { throw new TypeError('fetch failed'); }) as Fetch)).kind).toBe('transient');
+    expect(
+      (
+        await failure((async () => {
+          throw new TypeError('fetch failed');
+        }) as Fetch)
+      ).kind,
+    ).toBe('transient');
   });
 
   it('a 200 without an access token, or not JSON, is rejected', async () => {
@@ -53,7 +66,13 @@ describe('token endpoint answers', () => {
     expect(withIn.token.expiresAt).toBe(1_000_000 + 60_000);
     const without = await requestToken({ fetch: answering(200, { access_token: 'a' }), clock }, def, 'http://x/', creds, {});
     expect(without.token.expiresAt).toBe(1_000_000 + 7_200_000);
-    const github = await requestToken({ fetch: answering(200, { access_token: 'a', scope: 'repo' }), clock }, oauthProviders.github, 'http://x/', creds, {});
+    const github = await requestToken(
+      { fetch: answering(200, { access_token: 'a', scope: 'repo' }), clock },
+      oauthProviders.github,
+      'http://x/',
+      creds,
+      {},
+    );
     expect(github.token.expiresAt).toBeUndefined();
   });
 

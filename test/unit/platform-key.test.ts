@@ -38,7 +38,9 @@ const request = (authorization?: string): HttpRequest => ({
 });
 
 const routerWith = (platformApiKey: () => Promise<string>) =>
-  createRouter([{ method: 'GET', pattern: '/connections', auth: 'platform', handle: async () => json(200, { ok: true }) }], { platformApiKey });
+  createRouter([{ method: 'GET', pattern: '/connections', auth: 'platform', handle: async () => json(200, { ok: true }) }], {
+    platformApiKey,
+  });
 
 describe('key length from the environment', () => {
   it('refuses a PLATFORM_API_KEY or DISPATCH_SIGNING_SECRET shorter than 32 characters, naming the variable and not the value', () => {

@@ -4,7 +4,8 @@ import { nextPagePath } from '../../shared/polling/poll-links';
 describe('Link header: the next page', () => {
   const base = 'https://api.github.com';
   it('reads rel="next" among others, as the code host sends it', () => {
-    const link = '<https://api.github.com/repositories/1300192/subscribers?per_page=100&page=2>; rel="next", <https://api.github.com/repositories/1300192/subscribers?per_page=100&page=5>; rel="last"';
+    const link =
+      '<https://api.github.com/repositories/1300192/subscribers?per_page=100&page=2>; rel="next", <https://api.github.com/repositories/1300192/subscribers?per_page=100&page=5>; rel="last"';
     expect(nextPagePath(link, base)).toBe('/repositories/1300192/subscribers?per_page=100&page=2');
   });
   it('keeps an Enterprise Server base path', () => {

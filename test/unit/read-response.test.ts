@@ -7,7 +7,9 @@ describe('readResponseData', () => {
   it('parses JSON the answer declares, and keeps text it does not', async () => {
     expect(await readResponseData(new Response('{"a":1}', { headers: { 'content-type': 'application/json' } }), opts)).toEqual({ a: 1 });
     expect(await readResponseData(new Response('{"a":1}', { headers: { 'content-type': 'text/plain' } }), opts)).toBe('{"a":1}');
-    expect(await readResponseData(new Response('{"a":1}', { headers: { 'content-type': 'text/plain' } }), { ...opts, json: 'always' })).toEqual({ a: 1 });
+    expect(
+      await readResponseData(new Response('{"a":1}', { headers: { 'content-type': 'text/plain' } }), { ...opts, json: 'always' }),
+    ).toEqual({ a: 1 });
     expect(await readResponseData(new Response('not json', { headers: { 'content-type': 'application/json' } }), opts)).toBe('not json');
   });
 

@@ -4,7 +4,7 @@ import { roundTokens } from '../../shared/polling/round-tokens';
 
 const conn = (id: string) => ({ id }) as Connection;
 
-describe('a polling round reads each connection\'s token once', () => {
+describe("a polling round reads each connection's token once", () => {
   it('shares one read per connection, goes underneath for a forced refresh, and does not keep a failure', async () => {
     const reads: string[] = [];
     let fail = true;

@@ -4,7 +4,8 @@ import { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
 import { withoutSdkLogging } from '../../shared/adapters/aws/sdk-client-defaults';
 import { systemClock } from '../../shared/ports';
 
-const hasLogger = (c: { middlewareStack: { identify(): string[] } }) => c.middlewareStack.identify().some((m) => m.startsWith('loggerMiddleware'));
+const hasLogger = (c: { middlewareStack: { identify(): string[] } }) =>
+  c.middlewareStack.identify().some((m) => m.startsWith('loggerMiddleware'));
 
 describe('AWS SDK clients', () => {
   it('come with a logger middleware that builds a masked log entry on every call', () => {

@@ -15,7 +15,12 @@ describe('a source cursor stays bounded', () => {
       // What a newest-first first page holds: this round's 100 and the 100 before them.
       const page = all.slice(Math.max(0, r * 100 - 100), (r + 1) * 100).reverse();
       const fresh = freshItems(cursor, page);
-      expect(fresh.map((x) => x.id).sort()).toEqual(all.slice(r * 100, (r + 1) * 100).map((x) => x.id).sort());
+      expect(fresh.map((x) => x.id).sort()).toEqual(
+        all
+          .slice(r * 100, (r + 1) * 100)
+          .map((x) => x.id)
+          .sort(),
+      );
       announced += fresh.length;
       cursor = advanceCursor(cursor, page, `"etag-${r}"`, iso(t0));
     }

@@ -23,7 +23,9 @@ describe('repository and organization (cross-tenant guard)', () => {
   it('an organization subscription takes its organization only (from facts or the repository owner)', () => {
     expect(matchesSubscription(sub('github.new_push', { organization: 'ACME' }), push)).toBe(true);
     expect(matchesSubscription(sub('github.new_push', { organization: 'other' }), push)).toBe(false);
-    expect(matchesSubscription(sub('github.new_push', { organization: 'acme' }), mapped('github.new_push', { repository: 'acme/x' }))).toBe(true);
+    expect(matchesSubscription(sub('github.new_push', { organization: 'acme' }), mapped('github.new_push', { repository: 'acme/x' }))).toBe(
+      true,
+    );
     expect(matchesSubscription(sub('github.new_push', { organization: 'acme' }), mapped('github.new_push', {}))).toBe(false);
   });
 
@@ -58,7 +60,9 @@ describe('branch filter', () => {
   });
 
   it('an empty list filters nothing', () => {
-    expect(matchesSubscription(sub('github.new_push', { filters: { branches: [] } }), mapped('github.new_push', { branch: 'x' }))).toBe(true);
+    expect(matchesSubscription(sub('github.new_push', { filters: { branches: [] } }), mapped('github.new_push', { branch: 'x' }))).toBe(
+      true,
+    );
   });
 });
 

@@ -6,7 +6,10 @@ import type { Fetch } from '../../shared/ports';
 describe('timedFetch', () => {
   it('ends with timeout even when the underlying fetch ignores its signal', async () => {
     const never = (() => new Promise<Response>(() => undefined)) as Fetch;
-    await expect(timedFetch(never, { timeoutMs: 50, service: 'The code host' })('https://x.test/')).rejects.toMatchObject({ code: 'timeout', details: { timeoutMs: 50 } });
+    await expect(timedFetch(never, { timeoutMs: 50, service: 'The code host' })('https://x.test/')).rejects.toMatchObject({
+      code: 'timeout',
+      details: { timeoutMs: 50 },
+    });
   });
 
   it('aborts the underlying request at the limit', async () => {
@@ -20,7 +23,8 @@ describe('timedFetch', () => {
   });
 
   it('hands back the answer buffered, with its status and headers, and null bodies as null', async () => {
-    const ok = (async () => new Response('{"a":1}', { status: 201, headers: { 'content-type': 'application/json', etag: '"e"' } })) as Fetch;
+    const ok = (async () =>
+      new Response('{"a":1}', { status: 201, headers: { 'content-type': 'application/json', etag: '"e"' } })) as Fetch;
     const res = await timedFetch(ok, { timeoutMs: 1000, service: 'x' })('https://x.test/');
     expect(res.status).toBe(201);
     expect(res.headers.get('etag')).toBe('"e"');
@@ -34,12 +38,16 @@ describe('timedFetch', () => {
 
   it('refuses a body over maxBytes as upstream_error, declared or streamed', async () => {
     const big = (async () => new Response('x'.repeat(100))) as Fetch;
-    await expect(timedFetch(big, { timeoutMs: 1000, service: 'x', maxBytes: 10 })('https://x.test/')).rejects.toMatchObject({ code: 'upstream_error' });
+    await expect(timedFetch(big, { timeoutMs: 1000, service: 'x', maxBytes: 10 })('https://x.test/')).rejects.toMatchObject({
+      code: 'upstream_error',
+    });
     const declared = (async () => new Response('x', { headers: { 'content-length': '999' } })) as Fetch;
-    await expect(timedFetch(declared, { timeoutMs: 1000, service: 'x', maxBytes: 10 })('https://x.test/')).rejects.toMatchObject({ code: 'upstream_error' });
+    await expect(timedFetch(declared, { timeoutMs: 1000, service: 'x', maxBytes: 10 })('https://x.test/')).rejects.toMatchObject({
+      code: 'upstream_error',
+    });
   });
 
-  it('leaves a caller\'s own abort as the caller\'s, not a timeout', async () => {
+  it("leaves a caller's own abort as the caller's, not a timeout", async () => {
     const hang = ((_: unknown, init?: RequestInit) =>
       new Promise<Response>((_r, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as Fetch;
     const controller = new AbortController();

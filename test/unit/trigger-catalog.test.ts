@@ -31,12 +31,17 @@ describe('trigger catalog', () => {
   });
 
   it('says what each trigger includes; classic project cards are Enterprise Server only', () => {
-    for (const id of Object.keys(triggerCatalog) as Array<keyof typeof triggerCatalog>) expect(triggerCatalog[id].includes.length, id).toBeGreaterThan(10);
+    for (const id of Object.keys(triggerCatalog) as Array<keyof typeof triggerCatalog>)
+      expect(triggerCatalog[id].includes.length, id).toBeGreaterThan(10);
     expect(triggerCatalog['github.new_card_in_column'].description).toMatch(/Enterprise Server only.*2025-04-01/);
   });
 
   it('Projects (v2) status changes need an organization hook', () => {
-    expect(triggerCatalog['github.project_item_status_changed'].source(org)).toEqual({ kind: 'webhook', scope: 'organization', events: ['projects_v2_item'] });
+    expect(triggerCatalog['github.project_item_status_changed'].source(org)).toEqual({
+      kind: 'webhook',
+      scope: 'organization',
+      events: ['projects_v2_item'],
+    });
     expect(triggerCatalog['github.project_item_status_changed'].source(repo)).toBeUndefined();
   });
 
@@ -61,7 +66,11 @@ describe('trigger catalog', () => {
   });
 
   it('webhookEventsFor gives the sorted union without repeats', () => {
-    expect(webhookEventsFor(['github.new_push', 'github.new_commit', 'github.new_issue', 'github.new_star'])).toEqual(['issues', 'push', 'star']);
+    expect(webhookEventsFor(['github.new_push', 'github.new_commit', 'github.new_issue', 'github.new_star'])).toEqual([
+      'issues',
+      'push',
+      'star',
+    ]);
     expect(webhookEventsFor(['github.new_gist'])).toEqual([]);
     expect(webhookEventsFor([])).toEqual([]);
   });

@@ -11,8 +11,8 @@ import * as variants from '../fixtures/webhooks/variants';
  * each maps to exactly the triggers written here. Keys not listed map to nothing.
  */
 const expected: Record<string, TriggerName[]> = {
-  'create': ['new_tag'], // every create example is a tag
-  'fork': ['new_fork'],
+  create: ['new_tag'], // every create example is a tag
+  fork: ['new_fork'],
   'star.created': ['new_star'], // watch.started (sent for the same star) maps to nothing
   'repository.created': ['new_repository'],
   'member.added': ['new_collaborator'],
@@ -142,13 +142,24 @@ describe('every one of the 26 triggers is reached', () => {
     for (const [event, payload] of variantDeliveries) {
       for (const m of mapDelivery({ event, payload, accountLogin: variants.mentionedLogin })) reached.add(m.trigger);
     }
-    for (const m of [mapPolledGist(variants.polledGist()), mapPolledRepository(variants.polledRepository()), mapPolledWatcher(variants.polledWatcher(), 'octocat/Hello-World')]) if (m) reached.add(m.trigger);
+    for (const m of [
+      mapPolledGist(variants.polledGist()),
+      mapPolledRepository(variants.polledRepository()),
+      mapPolledWatcher(variants.polledWatcher(), 'octocat/Hello-World'),
+    ])
+      if (m) reached.add(m.trigger);
     expect([...triggerIds].filter((id) => !reached.has(id))).toEqual([]);
   });
 
   it('without the variants, only new_branch, new_mention, new_pull_request_review and the polled ones are missing from the real examples', () => {
     const reached = new Set<string>();
     for (const e of allExamples()) for (const m of map(e)) reached.add(m.trigger);
-    expect([...triggerIds].filter((id) => !reached.has(id)).sort()).toEqual(['github.new_branch', 'github.new_gist', 'github.new_mention', 'github.new_pull_request_review', 'github.new_watcher']);
+    expect([...triggerIds].filter((id) => !reached.has(id)).sort()).toEqual([
+      'github.new_branch',
+      'github.new_gist',
+      'github.new_mention',
+      'github.new_pull_request_review',
+      'github.new_watcher',
+    ]);
   });
 });

@@ -42,7 +42,11 @@ describe('new_mention from deliveries', () => {
     const mapped = mapDelivery({ event: 'issue_comment', payload: v.issueCommentMentioning('ping @octocat'), accountLogin: 'octocat' });
     expect(mapped.map((m) => m.trigger).sort()).toEqual(['github.new_comment', 'github.new_mention']);
     const mention = mapped.find((m) => m.trigger === 'github.new_mention');
-    expect(mention?.event).toMatchObject({ mentioned: { login: 'octocat' }, comment: { body: 'ping @octocat' }, issue: { number: expect.any(Number) } });
+    expect(mention?.event).toMatchObject({
+      mentioned: { login: 'octocat' },
+      comment: { body: 'ping @octocat' },
+      issue: { number: expect.any(Number) },
+    });
     expect(mention?.facts.repository).toBe('Codertocat/Hello-World');
   });
 
@@ -71,7 +75,11 @@ describe('new_mention from deliveries', () => {
       ['issues', 'issues.opened', (p) => ((p.issue as Record<string, unknown>).body = 'cc @bob')],
       ['pull_request', 'pull_request.opened', (p) => ((p.pull_request as Record<string, unknown>).body = 'cc @bob')],
       ['pull_request_review', 'pull_request_review.submitted', (p) => ((p.review as Record<string, unknown>).body = 'cc @bob')],
-      ['pull_request_review_comment', 'pull_request_review_comment.created', (p) => ((p.comment as Record<string, unknown>).body = 'cc @bob')],
+      [
+        'pull_request_review_comment',
+        'pull_request_review_comment.created',
+        (p) => ((p.comment as Record<string, unknown>).body = 'cc @bob'),
+      ],
       ['commit_comment', 'commit_comment.created', (p) => ((p.comment as Record<string, unknown>).body = 'cc @bob')],
       ['discussion', 'discussion.created', (p) => ((p.discussion as Record<string, unknown>).body = 'cc @bob')],
       ['discussion_comment', 'discussion_comment.created', (p) => ((p.comment as Record<string, unknown>).body = 'cc @bob')],

@@ -66,7 +66,11 @@ describe('commits and pushes', () => {
     p.commits = [c, { ...c, id: 'a'.repeat(40) }, { ...c, id: 'b'.repeat(40) }];
     const mapped = map('push', p);
     expect(only(mapped, 'github.new_push')).toHaveLength(1);
-    expect(only(mapped, 'github.new_commit').map((m) => m.dedupeKey)).toEqual([`commit:${String(c?.id)}`, `commit:${'a'.repeat(40)}`, `commit:${'b'.repeat(40)}`]);
+    expect(only(mapped, 'github.new_commit').map((m) => m.dedupeKey)).toEqual([
+      `commit:${String(c?.id)}`,
+      `commit:${'a'.repeat(40)}`,
+      `commit:${'b'.repeat(40)}`,
+    ]);
     expect(only(mapped, 'github.new_push')[0]?.facts.branch).toBe('master');
   });
 
@@ -114,13 +118,19 @@ describe('one user action, one event', () => {
 
   it('a label applied in the second after creation is still the opening; two seconds later it is not', () => {
     expect(triggers(map('issues', v.actedLater('issues.labeled', 1)))).toEqual(['github.new_label_on_issue']);
-    expect(triggers(map('issues', v.actedLater('issues.labeled', 2))).sort()).toEqual(['github.new_label_on_issue', 'github.updated_issue']);
+    expect(triggers(map('issues', v.actedLater('issues.labeled', 2))).sort()).toEqual([
+      'github.new_label_on_issue',
+      'github.updated_issue',
+    ]);
   });
 
   it('reviewers, assignees, labels given when a pull request is opened fire no updated_pull_request; new_review_request still fires', () => {
     expect(triggers(map('pull_request', example('pull_request.review_requested')))).toEqual(['github.new_review_request']);
     expect(map('pull_request', example('pull_request.assigned'))).toEqual([]);
-    expect(triggers(map('pull_request', v.actedLater('pull_request.review_requested'))).sort()).toEqual(['github.new_review_request', 'github.updated_pull_request']);
+    expect(triggers(map('pull_request', v.actedLater('pull_request.review_requested'))).sort()).toEqual([
+      'github.new_review_request',
+      'github.updated_pull_request',
+    ]);
     expect(triggers(map('pull_request', v.actedLater('pull_request.assigned')))).toEqual(['github.updated_pull_request']);
   });
 
@@ -239,12 +249,21 @@ describe('bodies that do not fit, ping and unknown events', () => {
 describe('polled items', () => {
   it('a polled gist becomes new_gist keyed by its id', () => {
     const m = mapPolledGist(v.polledGist());
-    expect(m).toMatchObject({ trigger: 'github.new_gist', dedupeKey: 'gist:aa5a315d61ae9438b18d', event: { gist: { id: 'aa5a315d61ae9438b18d' } } });
+    expect(m).toMatchObject({
+      trigger: 'github.new_gist',
+      dedupeKey: 'gist:aa5a315d61ae9438b18d',
+      event: { gist: { id: 'aa5a315d61ae9438b18d' } },
+    });
   });
 
   it('a polled repository has the same shape and key as a repository.created delivery', () => {
     const m = mapPolledRepository(v.polledRepository());
-    expect(m).toMatchObject({ trigger: 'github.new_repository', dedupeKey: 'repository:1296269', facts: { repository: 'octocat/Hello-World' }, event: { action: 'created', repository: { full_name: 'octocat/Hello-World' } } });
+    expect(m).toMatchObject({
+      trigger: 'github.new_repository',
+      dedupeKey: 'repository:1296269',
+      facts: { repository: 'octocat/Hello-World' },
+      event: { action: 'created', repository: { full_name: 'octocat/Hello-World' } },
+    });
     const [hook] = map('repository', example('repository.created'));
     expect(hook?.dedupeKey).toMatch(/^repository:\d+$/);
     expect(Object.keys(hook?.event ?? {})).toEqual(expect.arrayContaining(['action', 'repository']));

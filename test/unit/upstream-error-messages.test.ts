@@ -4,7 +4,17 @@ import { networkCause } from '../../shared/http/network-cause';
 
 describe("upstream errors carry the service's own words", () => {
   it("puts a 422's errors[] reasons in the message", () => {
-    const e = githubHttpError(422, {}, { message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'missing_field', field: 'title' }, { resource: 'Hook', code: 'custom', message: 'Hook already exists on this repository' }] });
+    const e = githubHttpError(
+      422,
+      {},
+      {
+        message: 'Validation Failed',
+        errors: [
+          { resource: 'Issue', code: 'missing_field', field: 'title' },
+          { resource: 'Hook', code: 'custom', message: 'Hook already exists on this repository' },
+        ],
+      },
+    );
     expect(e.code).toBe('invalid_input');
     expect(e.message).toContain('Validation Failed: Issue.title missing_field; Hook already exists on this repository');
   });
@@ -16,9 +26,13 @@ describe("upstream errors carry the service's own words", () => {
   });
 
   it('names the network cause of a fetch failure (ECONNREFUSED, ENOTFOUND), not "fetch failed"', () => {
-    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 }) });
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 }),
+    });
     expect(networkCause(refused)).toBe('ECONNREFUSED 127.0.0.1:9');
-    const dns = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND nope.example'), { code: 'ENOTFOUND', hostname: 'nope.example' }) });
+    const dns = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('getaddrinfo ENOTFOUND nope.example'), { code: 'ENOTFOUND', hostname: 'nope.example' }),
+    });
     expect(networkCause(dns)).toBe('ENOTFOUND nope.example');
     expect(networkCause(new TypeError('fetch failed'))).toBeUndefined();
     // Octokit's request error for a network failure: status 500, no response, the fetch error as cause.

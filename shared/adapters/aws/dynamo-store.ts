@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError } from '../../domain/errors';
-import type { Clock, Item, Key, PutOptions, QueryInput, QueryPage, Store} from '../../ports';
+import type { Clock, Item, Key, PutOptions, QueryInput, QueryPage, Store } from '../../ports';
 import { tableDesign } from '../../store/table-design';
 import { sdkClientDefaults, withoutSdkLogging } from './sdk-client-defaults';
 
@@ -91,7 +91,11 @@ export class DynamoStore implements Store {
   async get<T extends Key = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined> {
     this.counter?.count('get');
     const out = await this.client.send(
-      new GetItemCommand({ TableName: this.tableName, Key: toAttributes({ pk: key.pk, sk: key.sk }), ConsistentRead: opts?.consistent ?? true }),
+      new GetItemCommand({
+        TableName: this.tableName,
+        Key: toAttributes({ pk: key.pk, sk: key.sk }),
+        ConsistentRead: opts?.consistent ?? true,
+      }),
     );
     return this.live<T>(out.Item);
   }
@@ -99,7 +103,9 @@ export class DynamoStore implements Store {
   async put(item: Item | (Key & object), opts?: PutOptions): Promise<void> {
     this.counter?.count('put');
     try {
-      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: toAttributes(item as Record<string, unknown>), ...this.condition(opts) }));
+      await this.client.send(
+        new PutItemCommand({ TableName: this.tableName, Item: toAttributes(item as Record<string, unknown>), ...this.condition(opts) }),
+      );
     } catch (e) {
       if (e instanceof ConditionalCheckFailedException) throw new ConditionFailedError(`put ${item.pk}: condition failed`);
       throw e;
@@ -134,13 +140,18 @@ export class DynamoStore implements Store {
       TableName: this.tableName,
       KeyConditionExpression: input.skPrefix !== undefined ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
       ExpressionAttributeNames: input.skPrefix !== undefined ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
-      ExpressionAttributeValues: toAttributes(input.skPrefix !== undefined ? { ':pk': input.pk, ':sk': input.skPrefix } : { ':pk': input.pk }),
+      ExpressionAttributeValues: toAttributes(
+        input.skPrefix !== undefined ? { ':pk': input.pk, ':sk': input.skPrefix } : { ':pk': input.pk },
+      ),
       ScanIndexForward: input.ascending ?? true,
       Limit: input.limit,
       ConsistentRead: onIndex ? false : (input.consistent ?? true),
     };
     if (index) params.IndexName = index.name;
-    if (input.cursor) params.ExclusiveStartKey = toAttributes(JSON.parse(Buffer.from(input.cursor, 'base64url').toString('utf8')) as Record<string, unknown>);
+    if (input.cursor)
+      params.ExclusiveStartKey = toAttributes(
+        JSON.parse(Buffer.from(input.cursor, 'base64url').toString('utf8')) as Record<string, unknown>,
+      );
     const out = await this.client.send(new QueryCommand(params));
     const items = (out.Items ?? []).map((i) => this.live<T>(i)).filter((i): i is T => i !== undefined);
     const cursor = out.LastEvaluatedKey ? Buffer.from(JSON.stringify(unmarshall(out.LastEvaluatedKey))).toString('base64url') : undefined;

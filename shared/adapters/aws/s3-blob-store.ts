@@ -45,7 +45,9 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, body: Buffer): Promise<void> {
     const { PutObjectCommand } = await loadS3();
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: body, ContentType: 'application/octet-stream' }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: body, ContentType: 'application/octet-stream' }),
+    );
   }
 
   async get(key: string): Promise<Buffer | undefined> {

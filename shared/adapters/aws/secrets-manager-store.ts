@@ -1,9 +1,4 @@
-import {
-  CreateSecretCommand,
-  DeleteSecretCommand,
-  PutSecretValueCommand,
-  RestoreSecretCommand,
-} from '@aws-sdk/client-secrets-manager';
+import { CreateSecretCommand, DeleteSecretCommand, PutSecretValueCommand, RestoreSecretCommand } from '@aws-sdk/client-secrets-manager';
 import type { Clock, SecretStore } from '../../ports';
 import { isSecretGone, readSecretString, type SecretsManagerSender } from './secrets-manager-reader';
 

@@ -78,7 +78,9 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
   private async move(messages: Message[], skipped: Message[]): Promise<number> {
     if (messages.length === 0) return 0;
     const Entries = messages.map((m, i) => ({ Id: `m${i}`, MessageBody: m.Body ?? '' }));
-    const out = (await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.options.sourceQueueUrl, Entries }))) as SendMessageBatchCommandOutput;
+    const out = (await this.client.send(
+      new SendMessageBatchCommand({ QueueUrl: this.options.sourceQueueUrl, Entries }),
+    )) as SendMessageBatchCommandOutput;
     const failed = new Set((out.Failed ?? []).map((f) => f.Id));
     const sent = messages.filter((_, i) => !failed.has(`m${i}`));
     skipped.push(...messages.filter((_, i) => failed.has(`m${i}`)));
@@ -90,7 +92,8 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
         }),
       );
     }
-    if (failed.size > 0) throw new AppError('unavailable', `SQS refused ${failed.size} redriven messages; they stay in the dead-letter queue`);
+    if (failed.size > 0)
+      throw new AppError('unavailable', `SQS refused ${failed.size} redriven messages; they stay in the dead-letter queue`);
     return sent.length;
   }
 
@@ -110,7 +113,9 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
 
   private async release(messages: Message[]): Promise<void> {
     for (let i = 0; i < messages.length; i += 10) {
-      const Entries = messages.slice(i, i + 10).map((m, j) => ({ Id: `m${j}`, ReceiptHandle: m.ReceiptHandle ?? '', VisibilityTimeout: 0 }));
+      const Entries = messages
+        .slice(i, i + 10)
+        .map((m, j) => ({ Id: `m${j}`, ReceiptHandle: m.ReceiptHandle ?? '', VisibilityTimeout: 0 }));
       await this.client.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: this.options.dlqUrl, Entries }));
     }
   }

@@ -43,13 +43,19 @@ export class SqsQueue implements Queue, ConsumerQueue {
       else failed.push(...(chunks[i] ?? []).map((m) => ({ id: m.id, code: errorName(r.reason) })));
     });
     if (failed.length > 0) {
-      throw new AppError('unavailable', `SQS did not accept ${failed.length} of ${messages.length} messages: ${failed.map((f) => `${f.id} (${f.code})`).join(', ')}`, { failed });
+      throw new AppError(
+        'unavailable',
+        `SQS did not accept ${failed.length} of ${messages.length} messages: ${failed.map((f) => `${f.id} (${f.code})`).join(', ')}`,
+        { failed },
+      );
     }
   }
 
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
     const VisibilityTimeout = Math.min(maxVisibilitySeconds, Math.max(0, Math.round(seconds)));
-    await this.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout }));
+    await this.client.send(
+      new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout }),
+    );
   }
 
   /** Sends one chunk; returns the entries SQS refused, by the caller's ids. */
@@ -60,7 +66,9 @@ export class SqsQueue implements Queue, ConsumerQueue {
       MessageBody: m.body,
       ...(m.delaySeconds ? { DelaySeconds: m.delaySeconds } : {}),
     }));
-    const out = (await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries }))) as SendMessageBatchCommandOutput;
+    const out = (await this.client.send(
+      new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries }),
+    )) as SendMessageBatchCommandOutput;
     return (out.Failed ?? []).map((f) => ({ id: chunk[Number(f.Id?.slice(1))]?.id ?? String(f.Id), code: f.Code ?? 'unknown' }));
   }
 }
@@ -73,7 +81,10 @@ export function chunkMessages(messages: OutgoingMessage[]): OutgoingMessage[][] 
   for (const m of messages) {
     const size = Buffer.byteLength(m.body, 'utf8');
     if (size > sqsBatchLimits.bytes) {
-      throw new AppError('payload_too_large', `Message ${m.id} is ${size} bytes; SQS takes at most ${sqsBatchLimits.bytes} (store the body aside)`);
+      throw new AppError(
+        'payload_too_large',
+        `Message ${m.id} is ${size} bytes; SQS takes at most ${sqsBatchLimits.bytes} (store the body aside)`,
+      );
     }
     if (current.length === sqsBatchLimits.entries || bytes + size > sqsBatchLimits.bytes) {
       chunks.push(current);

@@ -24,7 +24,10 @@ export async function startEmbeddedDynamo(options: { path?: string; port?: numbe
   // The table's items include token metadata: owner-only, whatever LevelDB's default would be.
   if (options.path) mkdirSync(options.path, { recursive: true, mode: 0o700 });
   // execArgv: [] because the worker is plain JavaScript: inheriting `--import tsx` doubled its start time.
-  const worker = new Worker(new URL('./embedded-dynamo-worker.mjs', import.meta.url), { workerData: { path: options.path, port: options.port }, execArgv: [] });
+  const worker = new Worker(new URL('./embedded-dynamo-worker.mjs', import.meta.url), {
+    workerData: { path: options.path, port: options.port },
+    execArgv: [],
+  });
   // Never the reason a process stays up: whoever started it closes it, or the process ends it.
   worker.unref();
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));

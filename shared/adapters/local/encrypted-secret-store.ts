@@ -50,7 +50,10 @@ export class EncryptedSecretStore implements SecretStore {
     const parsed = fileSchema.safeParse(parseJson(readFileSync(path, 'utf8')));
     if (!parsed.success) throw new AppError('internal', `Local secret store ${path} is not in the expected format`);
     if (unsealOrUndefined(key, checkAad, parsed.data.check) !== checkPlaintext) {
-      throw new AppError('internal', `Local secret store ${path} cannot be decrypted with the key in ${keyPath}: the key was replaced or the file was written with another key`);
+      throw new AppError(
+        'internal',
+        `Local secret store ${path} cannot be decrypted with the key in ${keyPath}: the key was replaced or the file was written with another key`,
+      );
     }
     return new EncryptedSecretStore(path, key, parsed.data.check, new Map(Object.entries(parsed.data.secrets)));
   }
@@ -59,7 +62,8 @@ export class EncryptedSecretStore implements SecretStore {
     const value = this.secrets.get(name);
     if (!value) return undefined;
     const plain = unsealOrUndefined(this.key, name, value);
-    if (plain === undefined) throw new AppError('internal', `Local secret "${name}" in ${this.path} fails authentication: wrong key or tampered file`);
+    if (plain === undefined)
+      throw new AppError('internal', `Local secret "${name}" in ${this.path} fails authentication: wrong key or tampered file`);
     return plain;
   }
 

@@ -53,7 +53,10 @@ export class FileBlobStore implements BlobStore {
     const ok = key.length <= 1024 && parts.every((p) => segment.test(p) && !p.endsWith('.tmp'));
     const path = resolve(this.root, ...parts);
     if (!ok || !path.startsWith(this.root + sep)) {
-      throw new InvalidInputError([{ field: 'key', message: 'must be slash-separated segments of letters, digits, ".", "_" or "-", without "." or ".." segments' }], 'Invalid blob key');
+      throw new InvalidInputError(
+        [{ field: 'key', message: 'must be slash-separated segments of letters, digits, ".", "_" or "-", without "." or ".." segments' }],
+        'Invalid blob key',
+      );
     }
     return path;
   }

@@ -175,7 +175,8 @@ function checkBatch(messages: OutgoingMessage[]): void {
     const bytes = Buffer.byteLength(m.body, 'utf8');
     if (bytes === 0 || bytes > maxBodyBytes) problems.push({ field: `messages.${i}.body`, message: `must be 1 to ${maxBodyBytes} bytes` });
     const d = m.delaySeconds ?? 0;
-    if (!Number.isInteger(d) || d < 0 || d > maxDelaySeconds) problems.push({ field: `messages.${i}.delaySeconds`, message: `must be an integer 0..${maxDelaySeconds}` });
+    if (!Number.isInteger(d) || d < 0 || d > maxDelaySeconds)
+      problems.push({ field: `messages.${i}.delaySeconds`, message: `must be an integer 0..${maxDelaySeconds}` });
   });
   if (problems.length > 0) throw new InvalidInputError(problems, 'Invalid queue batch');
 }

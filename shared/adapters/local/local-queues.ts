@@ -16,7 +16,13 @@ export interface LocalQueues {
  * Opens a local queue and its dead-letter queue under `dir` as `<name>.queue.jsonl` and
  * `<name>-dlq.queue.jsonl`. The calling process owns both files until `close()`.
  */
-export function openLocalQueues(options: { dir: string; name: string; clock: Clock; maxReceives?: number; compactAfter?: number }): LocalQueues {
+export function openLocalQueues(options: {
+  dir: string;
+  name: string;
+  clock: Clock;
+  maxReceives?: number;
+  compactAfter?: number;
+}): LocalQueues {
   const { dir, name, clock } = options;
   // Queued events carry payloads: owner-only.
   mkdirSync(dir, { recursive: true, mode: 0o700 });

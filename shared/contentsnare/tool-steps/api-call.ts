@@ -12,23 +12,28 @@ import { listPage, parseAnswer } from '../schemas';
  * `headers` is refused rather than silently dropped. Reads (GET) and writes count against
  * the account's two limits.
  */
-const input = () => z
-  .strictObject({
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).describe('HTTP method; GET counts as a read, the others as writes'),
-    endpoint: z
-      .string()
-      .superRefine((v, ctx) => {
-        const problem = endpointProblem(v);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .describe('Path under /partner_api/v1/, e.g. requests, clients/{id} or /partner_api/v1/requests/{id}; absolute URLs are refused'),
-    query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Query parameters, e.g. {limit, offset}'),
-    body: z.record(z.string(), z.json()).optional().describe('JSON object request body'),
-    dryRun: z.boolean().optional().describe('Describe the request instead of sending it'),
-  })
-  .superRefine((v, ctx) => {
-    if (v.method === 'GET' && v.body !== undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
-  });
+const input = () =>
+  z
+    .strictObject({
+      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).describe('HTTP method; GET counts as a read, the others as writes'),
+      endpoint: z
+        .string()
+        .superRefine((v, ctx) => {
+          const problem = endpointProblem(v);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .describe('Path under /partner_api/v1/, e.g. requests, clients/{id} or /partner_api/v1/requests/{id}; absolute URLs are refused'),
+      query: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .optional()
+        .describe('Query parameters, e.g. {limit, offset}'),
+      body: z.record(z.string(), z.json()).optional().describe('JSON object request body'),
+      dryRun: z.boolean().optional().describe('Describe the request instead of sending it'),
+    })
+    .superRefine((v, ctx) => {
+      if (v.method === 'GET' && v.body !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
+    });
 
 export const apiCall: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
   id: 'contentsnare.api_call',
@@ -48,7 +53,8 @@ export const apiCall: ToolStep<ReturnType<typeof input>, ContentSnareClient> = l
     const { method, endpoint, query, body } = args;
     const res = await client.request({ method, endpoint, query, body });
     // Lists promise `{pagination, results}`: hold an answer that claims to be one to it.
-    if (res.data !== null && typeof res.data === 'object' && 'results' in res.data) parseAnswer(listPage, res.data, `${method} ${endpoint}`);
+    if (res.data !== null && typeof res.data === 'object' && 'results' in res.data)
+      parseAnswer(listPage, res.data, `${method} ${endpoint}`);
     return res;
   },
 });

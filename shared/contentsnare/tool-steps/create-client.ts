@@ -13,23 +13,24 @@ const text = (max: number, what: string) => z.string().trim().min(1).max(max).de
  * `email`, `full_name`, `first_name`, `last_name`, `phone`, `language_code`,
  * `client_companies`).
  */
-const input = () => z
-  .strictObject({
-    name: text(255, "The client's full name (sent as full_name)"),
-    email: z.email().max(320).describe("The client's e-mail address; requests reach the client through it"),
-    company_name: text(255, "The client's company (sent as client_companies: [{name}]; created at the service if new)").optional(),
-    first_name: text(255, 'First name').optional(),
-    last_name: text(255, 'Last name').optional(),
-    phone: text(50, 'Phone number; needed for SMS reminders').optional(),
-    language_code: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(/^[a-z]{2}(-[a-z]{2})?$/, 'must be a language code such as en, en-gb, de or pt-br')
-      .optional()
-      .describe('Language of what the client sees, e.g. en, en-gb, es, fr, de, nl, pt-br'),
-  })
-  .describe('A client profile. Unknown fields are refused.');
+const input = () =>
+  z
+    .strictObject({
+      name: text(255, "The client's full name (sent as full_name)"),
+      email: z.email().max(320).describe("The client's e-mail address; requests reach the client through it"),
+      company_name: text(255, "The client's company (sent as client_companies: [{name}]; created at the service if new)").optional(),
+      first_name: text(255, 'First name').optional(),
+      last_name: text(255, 'Last name').optional(),
+      phone: text(50, 'Phone number; needed for SMS reminders').optional(),
+      language_code: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z]{2}(-[a-z]{2})?$/, 'must be a language code such as en, en-gb, de or pt-br')
+        .optional()
+        .describe('Language of what the client sees, e.g. en, en-gb, es, fr, de, nl, pt-br'),
+    })
+    .describe('A client profile. Unknown fields are refused.');
 
 export const createClient: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
   id: 'contentsnare.create_client',

@@ -18,9 +18,7 @@ export function newlyMentions(body: string | null | undefined, before: string | 
 }
 
 function withoutCode(body: string): string {
-  return body
-    .replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm, ' ')
-    .replace(/`[^`\n]*`/g, ' ');
+  return body.replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm, ' ').replace(/`[^`\n]*`/g, ' ');
 }
 
 function escapeRegExp(value: string): string {

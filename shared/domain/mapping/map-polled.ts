@@ -18,7 +18,16 @@ const gistSchema = z.object({
   public: z.boolean().nullish(),
   owner: userSchema.nullish(),
   files: z
-    .record(z.string(), z.object({ filename: z.string().nullish(), language: z.string().nullish(), type: z.string().nullish(), size: z.number().nullish(), raw_url: z.string().nullish() }))
+    .record(
+      z.string(),
+      z.object({
+        filename: z.string().nullish(),
+        language: z.string().nullish(),
+        type: z.string().nullish(),
+        size: z.number().nullish(),
+        raw_url: z.string().nullish(),
+      }),
+    )
     .nullish(),
   created_at: z.string().nullish(),
   updated_at: z.string().nullish(),
@@ -61,6 +70,10 @@ export function mapPolledWatcher(user: unknown, repository: string): MappedEvent
   const u = parse(watcherSchema, user);
   if (!u) return undefined;
   const [owner] = repository.split('/');
-  const event = compact({ action: 'started', repository: { full_name: repository, owner: owner ? { login: owner } : undefined }, sender: u });
+  const event = compact({
+    action: 'started',
+    repository: { full_name: repository, owner: owner ? { login: owner } : undefined },
+    sender: u,
+  });
   return occurrence('new_watcher', event, { repository, organization: owner }, `watcher:${u.id}`);
 }

@@ -59,7 +59,13 @@ const pullRequest = mentionMapper({
 const review = mentionMapper({
   schema: envelopeSchema.extend({
     pull_request: pullRequestSchema,
-    review: z.object({ id: z.number(), body: z.string().nullish(), state: z.string().nullish(), html_url: z.string().nullish(), user: userSchema.nullish() }),
+    review: z.object({
+      id: z.number(),
+      body: z.string().nullish(),
+      state: z.string().nullish(),
+      html_url: z.string().nullish(),
+      user: userSchema.nullish(),
+    }),
     ...withChanges,
   }),
   body: (p) => p.review.body,
@@ -82,7 +88,9 @@ const reviewComment = mentionMapper({
 });
 
 const commitComment = mentionMapper({
-  schema: envelopeSchema.extend({ comment: commentSchema.extend({ commit_id: z.string(), path: z.string().nullish(), line: z.number().nullish() }) }),
+  schema: envelopeSchema.extend({
+    comment: commentSchema.extend({ commit_id: z.string(), path: z.string().nullish(), line: z.number().nullish() }),
+  }),
   body: (p) => p.comment.body,
   subject: (p) => ({ comment: p.comment }),
 });

@@ -73,7 +73,13 @@ export const projectMappers: MapperTable = {
       if (!p || !isStatusChange(p.changes.field_value)) return [];
       const item = p.projects_v2_item;
       const project = compact({ nodeId: item.project_node_id, number: p.changes.field_value.project_number ?? undefined });
-      return [occurrence('project_item_status_changed', { ...baseEvent(p), projects_v2_item: item, changes: p.changes }, { ...baseFacts(p), project })];
+      return [
+        occurrence(
+          'project_item_status_changed',
+          { ...baseEvent(p), projects_v2_item: item, changes: p.changes },
+          { ...baseFacts(p), project },
+        ),
+      ];
     },
   ],
   'project_card.created': [(payload) => card(payload, false)],

@@ -1,5 +1,16 @@
 import * as z from 'zod';
-import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, partOfOpening, type Mapper, type MapperTable, type PullRequestAction } from './mapper';
+import {
+  baseEvent,
+  baseFacts,
+  compact,
+  labelNames,
+  occurrence,
+  parse,
+  partOfOpening,
+  type Mapper,
+  type MapperTable,
+  type PullRequestAction,
+} from './mapper';
 import { envelopeSchema, labelSchema, pullRequestSchema, userSchema } from './schemas';
 
 /**
@@ -117,7 +128,8 @@ const reviewSubmitted: Mapper = (payload) => {
 
 const table: MapperTable = {};
 const openingActions: PullRequestAction[] = ['labeled', 'assigned', 'review_requested', 'milestoned'];
-for (const action of updatedActions) table[`pull_request.${action}`] = [openingActions.includes(action) ? updatedAfterOpening : fire('updated_pull_request')];
+for (const action of updatedActions)
+  table[`pull_request.${action}`] = [openingActions.includes(action) ? updatedAfterOpening : fire('updated_pull_request')];
 table['pull_request.opened'] = [opened];
 table['pull_request.ready_for_review'] = [fire('new_pull_request'), fire('updated_pull_request')];
 table['pull_request.review_requested'] = [updatedAfterOpening, fire('new_review_request')];

@@ -62,12 +62,12 @@ const createPayload = envelopeSchema.extend({
 
 const heads = 'refs/heads/';
 
-
 const fromCreate: Mapper = (payload) => {
   const p = parse(createPayload, payload);
   if (!p) return [];
   const extra = { master_branch: p.master_branch, pusher_type: p.pusher_type, description: p.description };
-  if (p.ref_type === 'tag') return [occurrence('new_tag', compact({ ...baseEvent(p), ref: p.ref, ref_type: 'tag', ...extra }), baseFacts(p))];
+  if (p.ref_type === 'tag')
+    return [occurrence('new_tag', compact({ ...baseEvent(p), ref: p.ref, ref_type: 'tag', ...extra }), baseFacts(p))];
   const event = compact({ ...baseEvent(p), ref: p.ref, ref_type: 'branch', ...extra });
   return [occurrence('new_branch', event, { ...baseFacts(p), branch: p.ref })];
 };

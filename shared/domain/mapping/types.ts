@@ -39,6 +39,4 @@ export interface MapInput {
 }
 
 /** How a trigger's events arrive. */
-export type TriggerSource =
-  | { kind: 'webhook'; scope: 'repository' | 'organization' | 'either'; events: string[] }
-  | { kind: 'polling' };
+export type TriggerSource = { kind: 'webhook'; scope: 'repository' | 'organization' | 'either'; events: string[] } | { kind: 'polling' };

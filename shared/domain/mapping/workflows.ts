@@ -59,7 +59,11 @@ export const workflowMappers: MapperTable = {
       const p = parse(runPayload, payload);
       if (!p) return [];
       const run = p.workflow_run;
-      const event = { ...compact({ ...baseEvent(p), workflow_run: run, workflow: p.workflow }), conclusion: run.conclusion ?? null, outcome: outcomeOf(run.conclusion) };
+      const event = {
+        ...compact({ ...baseEvent(p), workflow_run: run, workflow: p.workflow }),
+        conclusion: run.conclusion ?? null,
+        outcome: outcomeOf(run.conclusion),
+      };
       return [occurrence('workflow_run_completed', event, compact({ ...baseFacts(p), branch: run.head_branch ?? undefined }))];
     },
   ],
@@ -68,7 +72,11 @@ export const workflowMappers: MapperTable = {
       const p = parse(jobPayload, payload);
       if (!p) return [];
       const job = p.workflow_job;
-      const event = { ...compact({ ...baseEvent(p), workflow_job: job }), conclusion: job.conclusion ?? null, outcome: outcomeOf(job.conclusion) };
+      const event = {
+        ...compact({ ...baseEvent(p), workflow_job: job }),
+        conclusion: job.conclusion ?? null,
+        outcome: outcomeOf(job.conclusion),
+      };
       return [occurrence('workflow_job_completed', event, compact({ ...baseFacts(p), branch: job.head_branch ?? undefined }))];
     },
   ],

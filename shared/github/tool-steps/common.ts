@@ -56,14 +56,22 @@ export const dryRun = z.boolean().optional().describe('Describe the request that
 /** How many items one list step returns at most, whatever the page size. */
 export const maxItemsLimit = 1000;
 export const pageInput = {
-  per_page: z.number().int().min(1).max(100).optional().describe('Results per page the code host is asked for (max 100); the step follows pages itself'),
+  per_page: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Results per page the code host is asked for (max 100); the step follows pages itself'),
   max_items: z
     .number()
     .int()
     .min(1)
     .max(maxItemsLimit)
     .default(100)
-    .describe(`Stop after this many items (default 100, at most ${maxItemsLimit}); the answer says \`truncated: true\` when more were available`),
+    .describe(
+      `Stop after this many items (default 100, at most ${maxItemsLimit}); the answer says \`truncated: true\` when more were available`,
+    ),
 };
 
 export interface Listed<T> {

@@ -3,14 +3,17 @@ import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './co
 
 const sha = z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full commit SHA');
 
-const input = () => z
-  .strictObject({
-    ...repoInput,
-    ref: gitRef('Name of the new branch, e.g. feature/login (a leading refs/heads/ is accepted)').transform((v) => v.replace(/^refs\/heads\//, '')),
-    from_branch: gitRef("Branch to start from (default: the repository's default branch)").optional(),
-    sha: sha.optional().describe('Commit to start from instead of a branch head'),
-  })
-  .refine((v) => !(v.sha && v.from_branch), { message: 'give either sha or from_branch, not both', path: ['sha'] });
+const input = () =>
+  z
+    .strictObject({
+      ...repoInput,
+      ref: gitRef('Name of the new branch, e.g. feature/login (a leading refs/heads/ is accepted)').transform((v) =>
+        v.replace(/^refs\/heads\//, ''),
+      ),
+      from_branch: gitRef("Branch to start from (default: the repository's default branch)").optional(),
+      sha: sha.optional().describe('Commit to start from instead of a branch head'),
+    })
+    .refine((v) => !(v.sha && v.from_branch), { message: 'give either sha or from_branch, not both', path: ['sha'] });
 
 export const createBranch = githubStep({
   id: 'github.create_branch',
@@ -29,7 +32,12 @@ export const createBranch = githubStep({
       const { data } = await client.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { owner, repo, ref: `heads/${from}` });
       startSha = data.object.sha;
     }
-    const { data } = await client.request('POST /repos/{owner}/{repo}/git/refs', { owner, repo, ref: `refs/heads/${args.ref}`, sha: startSha });
+    const { data } = await client.request('POST /repos/{owner}/{repo}/git/refs', {
+      owner,
+      repo,
+      ref: `refs/heads/${args.ref}`,
+      sha: startSha,
+    });
     return { ref: data.ref, sha: data.object.sha, from, object: data.object, url: data.url };
   },
 });

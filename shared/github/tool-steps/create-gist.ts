@@ -2,14 +2,24 @@ import * as z from 'zod';
 import { defined, githubStep } from './common';
 import { fileCount, fileName, maxGistFiles } from './gist-files';
 
-const input = () => z.strictObject({
-  description: z.string().max(1024).optional().describe('A description of the gist'),
-  public: z.boolean().default(false).describe('Whether the gist is public (default: secret)'),
-  files: z
-    .record(fileName, z.strictObject({ content: z.string().min(1).max(10 * 1024 * 1024).describe('The file content') }))
-    .refine(fileCount, `give between 1 and ${maxGistFiles} files`)
-    .describe('The files, by name: {"notes.md": {"content": "..."}}'),
-});
+const input = () =>
+  z.strictObject({
+    description: z.string().max(1024).optional().describe('A description of the gist'),
+    public: z.boolean().default(false).describe('Whether the gist is public (default: secret)'),
+    files: z
+      .record(
+        fileName,
+        z.strictObject({
+          content: z
+            .string()
+            .min(1)
+            .max(10 * 1024 * 1024)
+            .describe('The file content'),
+        }),
+      )
+      .refine(fileCount, `give between 1 and ${maxGistFiles} files`)
+      .describe('The files, by name: {"notes.md": {"content": "..."}}'),
+  });
 
 export const createGist = githubStep({
   id: 'github.create_gist',

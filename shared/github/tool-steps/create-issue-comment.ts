@@ -6,11 +6,12 @@ export const createIssueComment = githubStep({
   title: 'Create Issue Comment',
   description: 'Comments on an issue or a pull request (pull requests are issues for comments).',
   outputDescription: 'The new comment (id, body, user, html_url, created_at).',
-  input: () => z.strictObject({
-    ...repoInput,
-    issue_number: issueNumber,
-    body: z.string().min(1).max(65536).describe('The comment text (Markdown)'),
-  }),
+  input: () =>
+    z.strictObject({
+      ...repoInput,
+      issue_number: issueNumber,
+      body: z.string().min(1).max(65536).describe('The comment text (Markdown)'),
+    }),
   repositoryOf,
   async run(args, client) {
     const { data } = await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', args);

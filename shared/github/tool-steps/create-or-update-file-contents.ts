@@ -8,20 +8,29 @@ const person = z.strictObject({
   email: z.email().describe('E-mail address'),
 });
 
-const input = () => z.strictObject({
-  ...repoInput,
-  path: repoPath.refine((v) => v.length > 0, 'must name a file'),
-  message: z.string().min(1).max(65536).describe('The commit message'),
-  content: z.string().max(50 * 1024 * 1024).describe('The new file content, as text (or base64 when `encoding` is base64)'),
-  encoding: z.enum(['utf-8', 'base64']).default('utf-8').describe('How `content` is given: utf-8 text (default) or base64 for binary files'),
-  branch: gitRef('Branch to commit to (default: the default branch)').optional(),
-  sha: z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a blob SHA').optional().describe(
-    'Blob SHA of the file being replaced; looked up on the same branch when omitted',
-  ),
-  committer: person.optional().describe('Committer (default: the connected account)'),
-  author: person.optional().describe('Author (default: the committer)'),
-  dryRun,
-});
+const input = () =>
+  z.strictObject({
+    ...repoInput,
+    path: repoPath.refine((v) => v.length > 0, 'must name a file'),
+    message: z.string().min(1).max(65536).describe('The commit message'),
+    content: z
+      .string()
+      .max(50 * 1024 * 1024)
+      .describe('The new file content, as text (or base64 when `encoding` is base64)'),
+    encoding: z
+      .enum(['utf-8', 'base64'])
+      .default('utf-8')
+      .describe('How `content` is given: utf-8 text (default) or base64 for binary files'),
+    branch: gitRef('Branch to commit to (default: the default branch)').optional(),
+    sha: z
+      .string()
+      .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a blob SHA')
+      .optional()
+      .describe('Blob SHA of the file being replaced; looked up on the same branch when omitted'),
+    committer: person.optional().describe('Committer (default: the connected account)'),
+    author: person.optional().describe('Author (default: the committer)'),
+    dryRun,
+  });
 
 type Args = z.output<ReturnType<typeof input>>;
 
@@ -36,8 +45,12 @@ function isNotFound(e: unknown): boolean {
  */
 async function currentSha(client: GitHubClient, args: Args): Promise<string | undefined> {
   try {
-    const { data } = await client.request('GET /repos/{owner}/{repo}/contents/{path}', defined({ owner: args.owner, repo: args.repo, path: args.path, ref: args.branch }));
-    if (Array.isArray(data)) throw new InvalidInputError([{ field: 'input.path', message: `is a folder in ${args.owner}/${args.repo}; name a file` }]);
+    const { data } = await client.request(
+      'GET /repos/{owner}/{repo}/contents/{path}',
+      defined({ owner: args.owner, repo: args.repo, path: args.path, ref: args.branch }),
+    );
+    if (Array.isArray(data))
+      throw new InvalidInputError([{ field: 'input.path', message: `is a folder in ${args.owner}/${args.repo}; name a file` }]);
     if (data.type !== 'file') throw new InvalidInputError([{ field: 'input.path', message: `is a ${data.type}, not a file` }]);
     return data.sha;
   } catch (e) {

@@ -1,20 +1,17 @@
 import * as z from 'zod';
 import { defaultBranch, defined, gitRef, githubStep, repoInput, repositoryOf } from './common';
 
-const input = () => z.strictObject({
+const input = () =>
+  z.strictObject({
     ...repoInput,
     title: z.string().min(1).max(256).describe('The title of the pull request'),
-    head: z
-      .string()
-      .min(1)
-      .max(300)
-      .describe('The branch with the changes; for a branch of a fork write username:branch'),
+    head: z.string().min(1).max(300).describe('The branch with the changes; for a branch of a fork write username:branch'),
     head_repo: z.string().max(100).optional().describe('Name of the repository holding `head`, when it is a fork in the same organization'),
     base: gitRef("The branch to merge into (default: the repository's default branch)").optional(),
     body: z.string().max(65536).optional().describe('The description (Markdown)'),
     draft: z.boolean().optional().describe('Open it as a draft'),
     maintainer_can_modify: z.boolean().optional().describe('Let maintainers of the base repository push to the head branch'),
-});
+  });
 
 export const createPullRequest = githubStep({
   id: 'github.create_pull_request',

@@ -2,16 +2,17 @@ import * as z from 'zod';
 import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './common';
 import { workflowId } from './workflow-id';
 
-const input = () => z.strictObject({
-  ...repoInput,
-  workflow_id: workflowId,
-  ref: gitRef("Branch or tag to run the workflow on (default: the repository's default branch)").optional(),
-  inputs: z
-    .record(z.string().min(1).max(100), z.union([z.string(), z.number(), z.boolean()]))
-    .refine((v) => Object.keys(v).length <= 25, 'at most 25 inputs')
-    .optional()
-    .describe("Values for the workflow's `workflow_dispatch` inputs"),
-});
+const input = () =>
+  z.strictObject({
+    ...repoInput,
+    workflow_id: workflowId,
+    ref: gitRef("Branch or tag to run the workflow on (default: the repository's default branch)").optional(),
+    inputs: z
+      .record(z.string().min(1).max(100), z.union([z.string(), z.number(), z.boolean()]))
+      .refine((v) => Object.keys(v).length <= 25, 'at most 25 inputs')
+      .optional()
+      .describe("Values for the workflow's `workflow_dispatch` inputs"),
+  });
 
 export const createWorkflowDispatch = githubStep({
   id: 'github.create_workflow_dispatch',

@@ -5,7 +5,8 @@ export const getCommit = githubStep({
   id: 'github.get_commit',
   title: 'Get Commit',
   description: "Returns one commit's details: message, author, committer, parents, stats and changed files.",
-  outputDescription: 'The commit as the code host returns it (sha, commit {message, author, committer}, author, parents, stats, files [{filename, status, additions, deletions, patch}]).',
+  outputDescription:
+    'The commit as the code host returns it (sha, commit {message, author, committer}, author, parents, stats, files [{filename, status, additions, deletions, patch}]).',
   input: () => z.strictObject({ ...repoInput, ref: gitRef('Commit SHA, branch or tag name') }),
   repositoryOf,
   async run(args, client) {

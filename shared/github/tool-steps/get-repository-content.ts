@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { gitRef, githubStep, repoInput, repoPath, repositoryOf } from './common';
 
-const input = () => z.strictObject({
-  ...repoInput,
-  path: repoPath.default(''),
-  ref: gitRef('Branch, tag or commit to read from (default: the default branch)').optional(),
-});
+const input = () =>
+  z.strictObject({
+    ...repoInput,
+    path: repoPath.default(''),
+    ref: gitRef('Branch, tag or commit to read from (default: the default branch)').optional(),
+  });
 
 type Entry = { type?: string; encoding?: string; content?: string };
 

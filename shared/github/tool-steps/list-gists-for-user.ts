@@ -1,16 +1,20 @@
 import * as z from 'zod';
 import { collectPages, defined, githubStep, owner, pageInput } from './common';
 
-const input = () => z.strictObject({
-  username: owner.optional().describe("The user whose public gists to list (default: the connected account's gists, secret ones included)"),
-  since: z.iso.datetime({ offset: true }).optional().describe('Only gists updated after this time (ISO 8601)'),
-  ...pageInput,
-});
+const input = () =>
+  z.strictObject({
+    username: owner
+      .optional()
+      .describe("The user whose public gists to list (default: the connected account's gists, secret ones included)"),
+    since: z.iso.datetime({ offset: true }).optional().describe('Only gists updated after this time (ISO 8601)'),
+    ...pageInput,
+  });
 
 export const listGistsForUser = githubStep({
   id: 'github.list_gists_for_user',
   title: 'List Gists for a User',
-  description: "Lists a user's public gists, or, without `username`, the connected account's own gists (secret ones included), following pages up to `max_items`.",
+  description:
+    "Lists a user's public gists, or, without `username`, the connected account's own gists (secret ones included), following pages up to `max_items`.",
   outputDescription: '{items: [gist (id, description, public, html_url, files, created_at, updated_at)], count, truncated}.',
   input,
   async run(args, client) {

@@ -3,20 +3,38 @@ import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, reposi
 import { workflowId } from './workflow-id';
 
 const statuses = [
-  'completed', 'action_required', 'cancelled', 'failure', 'neutral', 'skipped', 'stale', 'success', 'timed_out', 'in_progress', 'queued', 'requested', 'waiting', 'pending',
+  'completed',
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'skipped',
+  'stale',
+  'success',
+  'timed_out',
+  'in_progress',
+  'queued',
+  'requested',
+  'waiting',
+  'pending',
 ] as const;
 
-const input = () => z.strictObject({
-  ...repoInput,
-  workflow_id: workflowId.optional().describe('Only runs of this workflow (id or file name); default: every workflow'),
-  actor: z.string().max(100).optional().describe('Only runs started by this login'),
-  branch: gitRef('Only runs on this branch').optional(),
-  event: z.string().max(100).optional().describe('Only runs started by this event, e.g. push or workflow_dispatch'),
-  status: z.enum(statuses).optional().describe('Only runs with this status or conclusion'),
-  created: z.string().max(100).optional().describe('Only runs created in this date range, e.g. >=2026-01-01'),
-  head_sha: z.string().regex(/^[0-9a-f]{40}$/i, 'must be a full commit SHA').optional().describe('Only runs of this commit'),
-  ...pageInput,
-});
+const input = () =>
+  z.strictObject({
+    ...repoInput,
+    workflow_id: workflowId.optional().describe('Only runs of this workflow (id or file name); default: every workflow'),
+    actor: z.string().max(100).optional().describe('Only runs started by this login'),
+    branch: gitRef('Only runs on this branch').optional(),
+    event: z.string().max(100).optional().describe('Only runs started by this event, e.g. push or workflow_dispatch'),
+    status: z.enum(statuses).optional().describe('Only runs with this status or conclusion'),
+    created: z.string().max(100).optional().describe('Only runs created in this date range, e.g. >=2026-01-01'),
+    head_sha: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/i, 'must be a full commit SHA')
+      .optional()
+      .describe('Only runs of this commit'),
+    ...pageInput,
+  });
 
 type Run = { status?: string | null; conclusion?: string | null };
 
@@ -24,14 +42,21 @@ export const listWorkflowRuns = githubStep({
   id: 'github.list_workflow_runs',
   title: 'List Workflow Runs',
   description: 'Lists workflow runs of a repository (or of one workflow), newest first, following pages up to `max_items`.',
-  outputDescription: '{items: [run with `outcome`], count, truncated, total_count}; `outcome` is succeeded, failed or cancelled for completed runs, else null.',
+  outputDescription:
+    '{items: [run with `outcome`], count, truncated, total_count}; `outcome` is succeeded, failed or cancelled for completed runs, else null.',
   input,
   repositoryOf,
   async run(args, client) {
     const { max_items, workflow_id, ...params } = args;
-    const listed = workflow_id === undefined
-      ? await collectPages<Run>(client, 'GET /repos/{owner}/{repo}/actions/runs', defined(params), max_items)
-      : await collectPages<Run>(client, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', defined({ ...params, workflow_id }), max_items);
+    const listed =
+      workflow_id === undefined
+        ? await collectPages<Run>(client, 'GET /repos/{owner}/{repo}/actions/runs', defined(params), max_items)
+        : await collectPages<Run>(
+            client,
+            'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs',
+            defined({ ...params, workflow_id }),
+            max_items,
+          );
     return { ...listed, items: listed.items.map(withOutcome) };
   },
 });

@@ -2,16 +2,32 @@ import * as z from 'zod';
 import { isRepositoryAllowed } from '../../domain/allow-list';
 import { collectPages, defined, githubStep, pageInput } from './common';
 
-const input = () => z.strictObject({
-  q: z
-    .string()
-    .min(1)
-    .max(256)
-    .describe('Search query with the code host\'s qualifiers, e.g. "repo:owner/name is:open label:bug" or "is:pr author:octocat"'),
-  sort: z.enum(['comments', 'reactions', 'reactions-+1', 'reactions--1', 'reactions-smile', 'reactions-thinking_face', 'reactions-heart', 'reactions-tada', 'interactions', 'created', 'updated']).optional().describe('Sort field (default: best match)'),
-  order: z.enum(['asc', 'desc']).optional().describe('Sort order when `sort` is given'),
-  ...pageInput,
-});
+const input = () =>
+  z.strictObject({
+    q: z
+      .string()
+      .min(1)
+      .max(256)
+      .describe('Search query with the code host\'s qualifiers, e.g. "repo:owner/name is:open label:bug" or "is:pr author:octocat"'),
+    sort: z
+      .enum([
+        'comments',
+        'reactions',
+        'reactions-+1',
+        'reactions--1',
+        'reactions-smile',
+        'reactions-thinking_face',
+        'reactions-heart',
+        'reactions-tada',
+        'interactions',
+        'created',
+        'updated',
+      ])
+      .optional()
+      .describe('Sort field (default: best match)'),
+    order: z.enum(['asc', 'desc']).optional().describe('Sort order when `sort` is given'),
+    ...pageInput,
+  });
 
 type Found = { repository_url?: string };
 
@@ -25,8 +41,9 @@ export const searchIssuesAndPullRequests = githubStep({
   id: 'github.search_issues_and_pull_requests',
   title: 'Search Issues and Pull Requests',
   description:
-    'Searches issues and pull requests across repositories with the code host\'s search syntax. When the connection is limited to given repositories, hits in other repositories are left out of the answer.',
-  outputDescription: '{items: [issue or pull request], count, truncated, total_count, incomplete_results, left_out (hits outside the connection\'s repositories)}.',
+    "Searches issues and pull requests across repositories with the code host's search syntax. When the connection is limited to given repositories, hits in other repositories are left out of the answer.",
+  outputDescription:
+    "{items: [issue or pull request], count, truncated, total_count, incomplete_results, left_out (hits outside the connection's repositories)}.",
   input,
   async run(args, client, ctx) {
     const { max_items, ...params } = args;

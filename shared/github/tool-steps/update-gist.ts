@@ -4,21 +4,29 @@ import { fileCount, fileName, gistId, maxGistFiles } from './gist-files';
 
 const change = z
   .strictObject({
-    content: z.string().min(1).max(10 * 1024 * 1024).optional().describe('New content'),
+    content: z
+      .string()
+      .min(1)
+      .max(10 * 1024 * 1024)
+      .optional()
+      .describe('New content'),
     filename: fileName.optional().describe('New name for the file'),
   })
   .refine((v) => v.content !== undefined || v.filename !== undefined, 'give content or filename (or null to delete the file)');
 
-const input = () => z.strictObject({
+const input = () =>
+  z.strictObject({
     gist_id: gistId,
     description: z.string().max(1024).optional().describe('New description'),
     files: z
       .record(fileName, change.nullable())
       .refine(fileCount, `give between 1 and ${maxGistFiles} files`)
       .optional()
-      .describe('Changes by current file name: {"a.md": {"content": "..."}} updates or adds a file, {"old.md": {"filename": "new.md"}} renames, {"gone.md": null} deletes. Files not named stay as they are.'),
+      .describe(
+        'Changes by current file name: {"a.md": {"content": "..."}} updates or adds a file, {"old.md": {"filename": "new.md"}} renames, {"gone.md": null} deletes. Files not named stay as they are.',
+      ),
     dryRun,
-});
+  });
 
 export const updateGist = githubStep({
   id: 'github.update_gist',
@@ -35,7 +43,10 @@ export const updateGist = githubStep({
     }
     if (dry) return describeRequest(client, 'PATCH /gists/{gist_id}', params);
     // Octokit's types lack the documented `null` that deletes a file; the request is the documented one.
-    const { data } = await client.request('PATCH /gists/{gist_id}', params as Parameters<typeof client.request<'PATCH /gists/{gist_id}'>>[1]);
+    const { data } = await client.request(
+      'PATCH /gists/{gist_id}',
+      params as Parameters<typeof client.request<'PATCH /gists/{gist_id}'>>[1],
+    );
     return data;
   },
 });

@@ -4,7 +4,8 @@ import { labelList, loginList } from './create-issue';
 
 const changes = ['title', 'body', 'state', 'state_reason', 'milestone', 'labels', 'assignees', 'type'] as const;
 
-const input = () => z.strictObject({
+const input = () =>
+  z.strictObject({
     ...repoInput,
     issue_number: issueNumber,
     title: z.string().min(1).max(256).optional().describe('New title'),
@@ -16,7 +17,7 @@ const input = () => z.strictObject({
     assignees: loginList.optional().describe('REPLACES all assignees with this list ([] removes every assignee)'),
     type: z.string().min(1).max(100).nullable().optional().describe('Issue type name, or null to remove it'),
     dryRun,
-});
+  });
 
 export const updateIssue = githubStep({
   id: 'github.update_issue',

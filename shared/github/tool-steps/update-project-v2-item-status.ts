@@ -3,16 +3,26 @@ import { AppError } from '../../domain/errors';
 import type { GitHubClient } from '../octokit';
 import { dryRun, githubStep } from './common';
 
-const nodeId = (what: string) => z.string().regex(/^[A-Za-z0-9_=-]{4,200}$/, 'must be a GraphQL node id').describe(what);
+const nodeId = (what: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_=-]{4,200}$/, 'must be a GraphQL node id')
+    .describe(what);
 
-const input = () => z.strictObject({
+const input = () =>
+  z.strictObject({
     project_id: nodeId('Node id of the project (ProjectV2), e.g. PVT_kwDOA...'),
     item_id: nodeId('Node id of the item in the project, e.g. PVTI_lADOA...'),
     status: z.string().min(1).max(200).describe('Name of the status option to set, e.g. "In Progress" (not case sensitive)'),
     field_id: nodeId('Node id of the status field (default: the field named by `field_name`)').optional(),
-    field_name: z.string().min(1).max(200).default('Status').describe('Name of the single-select field that holds the status (default "Status")'),
+    field_name: z
+      .string()
+      .min(1)
+      .max(200)
+      .default('Status')
+      .describe('Name of the single-select field that holds the status (default "Status")'),
     dryRun,
-});
+  });
 
 type Args = z.output<ReturnType<typeof input>>;
 type Field = { id: string; name: string; options: { id: string; name: string }[] };
@@ -35,14 +45,19 @@ const setStatus = `mutation ($project: ID!, $item: ID!, $field: ID!, $option: St
 
 /** The status field and the option to set, looked up by name when ids were not given. */
 async function resolveTarget(client: GitHubClient, args: Args): Promise<{ field: string; option: string; optionName: string }> {
-  const answer = await client.graphql<{ node: { fields?: { nodes: (Partial<Field> | null)[] } } | null }>(fieldsQuery, { project: args.project_id });
-  if (!answer.node?.fields) throw new AppError('not_found', `Project ${args.project_id} was not found (or is not a ProjectV2 the connection can see)`);
+  const answer = await client.graphql<{ node: { fields?: { nodes: (Partial<Field> | null)[] } } | null }>(fieldsQuery, {
+    project: args.project_id,
+  });
+  if (!answer.node?.fields)
+    throw new AppError('not_found', `Project ${args.project_id} was not found (or is not a ProjectV2 the connection can see)`);
   const fields = answer.node.fields.nodes.filter((f): f is Field => Boolean(f?.id && f.options));
   const field = args.field_id
     ? fields.find((f) => f.id === args.field_id)
     : fields.find((f) => f.name.toLowerCase() === args.field_name.toLowerCase());
   if (!field) {
-    throw new AppError('not_found', `The project has no single-select field ${args.field_id ?? `named "${args.field_name}"`}`, { fields: fields.map((f) => f.name) });
+    throw new AppError('not_found', `The project has no single-select field ${args.field_id ?? `named "${args.field_name}"`}`, {
+      fields: fields.map((f) => f.name),
+    });
   }
   const option = field.options.find((o) => o.name.toLowerCase() === args.status.toLowerCase());
   if (!option) {

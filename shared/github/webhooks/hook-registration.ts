@@ -50,10 +50,14 @@ function failure(target: EndpointTarget, action: string, result: RestResult): Ap
     });
   }
   if (result.status === 403) {
-    return new AppError('forbidden', `The code host refused to ${action} (${upstreamMessage(result)}). Missing permission: ${missingHookPermission(target)}`, {
-      missingPermission: missingHookPermission(target),
-      upstreamStatus: result.status,
-    });
+    return new AppError(
+      'forbidden',
+      `The code host refused to ${action} (${upstreamMessage(result)}). Missing permission: ${missingHookPermission(target)}`,
+      {
+        missingPermission: missingHookPermission(target),
+        upstreamStatus: result.status,
+      },
+    );
   }
   return new AppError('upstream_error', `The code host failed to ${action}: ${upstreamMessage(result)}`, { upstreamStatus: result.status });
 }
@@ -63,7 +67,12 @@ function describe(target: EndpointTarget): string {
 }
 
 /** Finds a hook we made earlier (same URL), e.g. after a crash between creating it and recording its id. */
-export async function findHookByUrl(fetchFn: Fetch, access: CodeHostAccess, target: EndpointTarget, url: string): Promise<number | undefined> {
+export async function findHookByUrl(
+  fetchFn: Fetch,
+  access: CodeHostAccess,
+  target: EndpointTarget,
+  url: string,
+): Promise<number | undefined> {
   const result = await restCall(fetchFn, { ...access, method: 'GET', path: `${hooksPath(target)}?per_page=100` });
   if (!isOk(result)) throw failure(target, `list the webhooks of ${describe(target)}`, result);
   const hooks = Array.isArray(result.body) ? (result.body as Array<{ id?: unknown; config?: { url?: unknown } }>) : [];
@@ -72,7 +81,13 @@ export async function findHookByUrl(fetchFn: Fetch, access: CodeHostAccess, targ
 }
 
 /** Creates the hook; returns its id. 403 -> `forbidden` naming the missing permission; 404 -> `not_found` (or not visible); 422 -> `invalid_input` with the code host's reasons. */
-export async function createHook(fetchFn: Fetch, access: CodeHostAccess, target: EndpointTarget, config: HookConfig, events: string[]): Promise<number> {
+export async function createHook(
+  fetchFn: Fetch,
+  access: CodeHostAccess,
+  target: EndpointTarget,
+  config: HookConfig,
+  events: string[],
+): Promise<number> {
   const result = await restCall(fetchFn, { ...access, method: 'POST', path: hooksPath(target), body: hookBody(config, events) });
   const id = (result.body as { id?: unknown } | undefined)?.id;
   if (!isOk(result) || typeof id !== 'number') throw failure(target, `create a webhook on ${describe(target)}`, result);
@@ -83,8 +98,20 @@ export async function createHook(fetchFn: Fetch, access: CodeHostAccess, target:
  * Sets the hook's events and configuration (the secret too, so an adopted hook is signed
  * with the secret we hold). Returns false when the hook no longer exists at the code host.
  */
-export async function updateHook(fetchFn: Fetch, access: CodeHostAccess, target: EndpointTarget, hookId: number, config: HookConfig, events: string[]): Promise<boolean> {
-  const result = await restCall(fetchFn, { ...access, method: 'PATCH', path: `${hooksPath(target)}/${hookId}`, body: hookBody(config, events) });
+export async function updateHook(
+  fetchFn: Fetch,
+  access: CodeHostAccess,
+  target: EndpointTarget,
+  hookId: number,
+  config: HookConfig,
+  events: string[],
+): Promise<boolean> {
+  const result = await restCall(fetchFn, {
+    ...access,
+    method: 'PATCH',
+    path: `${hooksPath(target)}/${hookId}`,
+    body: hookBody(config, events),
+  });
   if (result.status === 404) return false;
   if (!isOk(result)) throw failure(target, `update the webhook of ${describe(target)}`, result);
   return true;

@@ -48,12 +48,16 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
   } catch (e) {
     // A refusal of our own (the outbound address guard) keeps its code and reason.
     if (e instanceof AppError) throw e;
-    if ((e as Error).name === 'TimeoutError') throw new AppError('timeout', `The code host did not answer in time (${call.method} ${call.path})`);
+    if ((e as Error).name === 'TimeoutError')
+      throw new AppError('timeout', `The code host did not answer in time (${call.method} ${call.path})`);
     throw new AppError('upstream_error', `The code host could not be reached (${call.method} ${call.path})${networkCauseSuffix(e)}`);
   }
   // The time limit covers the body too: a stall after the headers is a timeout, not a 500.
   const text = await res.text().catch((e: unknown) => {
-    throw new AppError((e as Error).name === 'TimeoutError' ? 'timeout' : 'upstream_error', `The code host stopped sending its answer (${call.method} ${call.path})`);
+    throw new AppError(
+      (e as Error).name === 'TimeoutError' ? 'timeout' : 'upstream_error',
+      `The code host stopped sending its answer (${call.method} ${call.path})`,
+    );
   });
   let body: unknown;
   if (text.length > 0) {
