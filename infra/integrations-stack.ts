@@ -184,6 +184,7 @@ export class IntegrationsStack extends Stack {
       { path: '/connections/{id}', methods: [GET, PATCH, DELETE] },
       { path: '/subscriptions', methods: [GET, POST] },
       { path: '/subscriptions/{id}', methods: [GET, DELETE] },
+      { path: '/triggers', methods: [GET] },
     ]);
     this.front.route(toolStep, [
       { path: '/tools', methods: [GET] },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { loadExample } from '../shared/subscriptions/example-docs';
 import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
 import { sendExampleTrigger } from './admin/send-example';
-import { triggerListing } from './admin/trigger-listing';
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { isTriggerId, triggerIds } from '../shared/domain/triggers';
@@ -9,7 +9,6 @@ import { didYouMean } from '../shared/domain/did-you-mean';
 import { jsonBody } from '../shared/http/body';
 import { json } from '../shared/http/responses';
 import type { Route } from '../shared/http/types';
-import { loadExample } from './examples/load-example';
 
 // Ids are bounded like every id that reaches a key or a lookup (subscription-input.ts).
 const redriveSchema = z.object({ ids: z.array(z.string().min(1).max(128)).min(1).max(1000).optional() }).strict();
@@ -34,15 +33,7 @@ const triggerSchema = z
  * surface: there `npm run dlq -- --aws` talks to SQS directly.
  */
 export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
-  // Built once: the catalog and its examples do not change while the runtime runs.
-  let listing: ReturnType<typeof triggerListing> | undefined;
   return [
-    {
-      method: 'GET',
-      pattern: '/triggers',
-      auth: 'platform',
-      handle: async () => json(200, { triggers: (listing ??= triggerListing(loadExample)) }),
-    },
     {
       method: 'GET',
       pattern: '/admin/dlq',

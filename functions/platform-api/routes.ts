@@ -10,6 +10,8 @@ import { createSubscription } from '../../shared/subscriptions/create-subscripti
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { subscriptionBounds } from '../../shared/subscriptions/subscription-input';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
+import { loadExample } from '../../shared/subscriptions/example-docs';
+import { triggerListing } from '../../shared/subscriptions/trigger-listing';
 
 function parseJson(req: HttpRequest): unknown {
   if (req.body.length === 0) return {};
@@ -34,7 +36,15 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
     if (!c) throw new AppError('connection_not_found', `No connection ${id}`);
     return c;
   };
+  // Built once per container: the catalog and its examples do not change while it runs.
+  let listing: ReturnType<typeof triggerListing> | undefined;
   return [
+    {
+      method: 'GET',
+      pattern: '/triggers',
+      auth: 'platform',
+      handle: async () => json(200, { triggers: (listing ??= triggerListing(loadExample)) }),
+    },
     {
       method: 'POST',
       pattern: '/connections',

@@ -12,10 +12,9 @@ import type { Fetch } from '../../shared/ports';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { applyOverrides, type Override } from './example-overrides';
-import { fitExample, type ExampleDelivery } from './fit-example';
-
-/** A documented example: a webhook delivery, or (polled triggers) an item of the REST answer. */
-export type ExampleDoc = { event: string; payload: Record<string, unknown> } | { event: null; item: Record<string, unknown> };
+import { fitExample, type ExampleDelivery } from '../../shared/subscriptions/fit-example';
+import type { ExampleDoc } from '../../shared/subscriptions/example-docs';
+import { mappedForQueue } from '../../shared/subscriptions/example-events';
 
 export interface SendExampleDeps {
   ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock'>;
@@ -56,30 +55,6 @@ export async function findSubscription(ctx: Pick<AppContext, 'store'>, trigger: 
 /** HMAC-SHA256 of the exact bytes, as the code host signs (`X-Hub-Signature-256`). */
 export function signDelivery(secret: string, body: Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
-
-/** The example as the events the poller or intake would map for this subscription (also GET /triggers). */
-export function mappedForQueue(doc: ExampleDoc, sub: Subscription, connection: Connection): MappedEvent[] {
-  if (doc.event === null || sub.trigger === 'github.new_gist') {
-    const item = doc.event === null ? doc.item : {};
-    const one =
-      sub.trigger === 'github.new_gist'
-        ? mapPolledGist(item)
-        : sub.trigger === 'github.new_watcher' && sub.repository
-          ? mapPolledWatcher(item, sub.repository)
-          : undefined;
-    return one ? [one] : [];
-  }
-  if (sub.trigger === 'github.new_repository' && sub.organization === undefined) {
-    const repository = (doc.payload.repository ?? {}) as Record<string, unknown>;
-    const owner = { ...((repository.owner ?? {}) as Record<string, unknown>), login: connection.accountLogin, type: 'User' };
-    const one = mapPolledRepository({ ...repository, owner, full_name: `${connection.accountLogin}/${String(repository.name)}` });
-    return one ? [one] : [];
-  }
-  const fitted = fitExample(doc, sub, connection);
-  return mapDelivery({ event: fitted.event, payload: fitted.payload, accountLogin: connection.accountLogin }).filter(
-    (m) => m.trigger === sub.trigger,
-  );
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Regenerates the example payloads of `npm run trigger` (local/examples/<trigger>.json)
+ * Regenerates the example payloads of `npm run trigger` (shared/subscriptions/examples/<trigger>.json)
  * from the code host's documented payloads in @octokit/webhooks-examples: one real example
  * per trigger, trimmed to what the mapping and an agent read (nested users and
  * repositories cut to their identity, API-only `*_url` links dropped).
@@ -140,6 +140,6 @@ for (const name of triggerNames) {
       `@octokit/webhooks-examples, api.github.com, first \`${source.event}${payload.action ? `.${String(payload.action)}` : ''}\` example, trimmed`,
     payload,
   };
-  writeFileSync(join(here, `${name}.json`), `${JSON.stringify(doc, null, 2)}\n`);
+  writeFileSync(join(here, '..', '..', 'shared', 'subscriptions', 'examples', `${name}.json`), `${JSON.stringify(doc, null, 2)}\n`);
 }
 process.stdout.write('examples written\n');

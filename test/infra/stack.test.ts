@@ -90,6 +90,7 @@ describe('functions', () => {
         'POST /subscriptions',
         'GET /subscriptions/{id}',
         'DELETE /subscriptions/{id}',
+        'GET /triggers',
         'GET /tools',
         'POST /tools/{toolId}/invoke',
       ].sort(),

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fitExample } from '../../local/admin/fit-example';
+import { fitExample } from '../../shared/subscriptions/fit-example';
 import { sendExampleTrigger, type SendExampleDeps } from '../../local/admin/send-example';
 import { AppError } from '../../shared/domain/errors';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
@@ -17,7 +17,7 @@ import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { matchesSubscription } from '../../shared/domain/subscription-match';
 import { runTriggerCommand } from '../../local/cli/trigger';
-import { loadExample } from '../../local/examples/load-example';
+import { loadExample } from '../../shared/subscriptions/example-docs';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
@@ -63,9 +63,9 @@ function subscriptionFor(trigger: TriggerId, over: Partial<Subscription> = {}): 
   };
 }
 
-describe('the documented example payloads (local/examples)', () => {
+describe('the documented example payloads (shared/subscriptions/examples)', () => {
   it('there is one per trigger, and each maps to its trigger', () => {
-    const here = join(dirname(fileURLToPath(import.meta.url)), '../../local/examples');
+    const here = join(dirname(fileURLToPath(import.meta.url)), '../../shared/subscriptions/examples');
     expect(
       readdirSync(here)
         .filter((f) => f.endsWith('.json'))

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { triggerIds } from '../../shared/domain/triggers';
+import { platformApiCaller } from '../helpers/platform-api-caller';
 import { platformKey, startRuntime, type TestRuntime } from '../helpers/runtime-support';
+import { testContext } from '../helpers/test-context';
 
 let rt: TestRuntime | undefined;
 afterAll(async () => rt?.dispose());
@@ -36,6 +38,20 @@ describe('GET /triggers and unknown ids', () => {
     expect(missing).toEqual([]);
     expect(res.body.triggers.find((t: { id: string }) => t.id === 'github.new_watcher').delivery).toBe('polling');
     expect((await call('GET', '/triggers', undefined, 'wrong-key-wrong-key-wrong-key-wrong-key')).status).toBe(401);
+  });
+
+  it('is served by the platform-api function too (AWS), from the examples bundled with it, behind the platform key', async () => {
+    const t = await testContext();
+    try {
+      const call = platformApiCaller(t.ctx);
+      const res = await call('GET', '/triggers');
+      expect(res.status).toBe(200);
+      expect(res.body.triggers.map((x: { id: string }) => x.id)).toEqual(triggerIds);
+      expect(res.body.triggers.filter((x: { exampleEvent: unknown }) => x.exampleEvent === null)).toEqual([]);
+      expect((await call('GET', '/triggers', undefined, 'Bearer wrong-key-wrong-key-wrong-key-wrong-key')).status).toBe(401);
+    } finally {
+      t.close();
+    }
   });
 
   it('answers an unknown tool id with a did-you-mean, keeping its code', async () => {

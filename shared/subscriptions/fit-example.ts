@@ -1,12 +1,12 @@
-import { AppError } from '../../shared/domain/errors';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
-import type { Connection, Subscription } from '../../shared/domain/model';
-import { matchesSubscription } from '../../shared/domain/subscription-match';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { AppError } from '../domain/errors';
+import { mapDelivery } from '../domain/mapping/map-delivery';
+import type { Connection, Subscription } from '../domain/model';
+import { matchesSubscription } from '../domain/subscription-match';
+import { triggerCatalog } from '../domain/trigger-catalog';
 
 type Json = Record<string, unknown>;
 
-/** A documented example delivery (local/examples/<trigger>.json). */
+/** A documented example delivery (shared/subscriptions/examples/<trigger>.json). */
 export interface ExampleDelivery {
   event: string;
   payload: Json;

@@ -1,9 +1,10 @@
-import { eventBody } from '../../shared/dispatch/sign-event';
-import type { Connection, Subscription, SubscriptionTarget } from '../../shared/domain/model';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
-import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
-import { buildTriggerEvents } from '../../shared/dispatch/fan-out';
-import { mappedForQueue, type ExampleDoc } from './send-example';
+import { eventBody } from '../dispatch/sign-event';
+import type { Connection, Subscription, SubscriptionTarget } from '../domain/model';
+import { triggerCatalog } from '../domain/trigger-catalog';
+import { triggerIds, type TriggerId } from '../domain/triggers';
+import { buildTriggerEvents } from '../dispatch/fan-out';
+import type { ExampleDoc } from './example-docs';
+import { mappedForQueue } from './example-events';
 
 export interface TriggerListing {
   id: TriggerId;
