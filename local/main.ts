@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       : '  platform key:    from PLATFORM_API_KEY',
     `  webhook URLs:    ${runtime.config.publicUrl}/webhooks/github/<endpointId>`,
     `  agent runtime:   ${runtime.config.agentRuntimeUrl ?? 'not set (AGENT_RUNTIME_URL): trigger events are logged'}`,
+    `  console:         ${runtime.url}/ (sign in with the platform key)`,
   ];
   if (runtime.config.webhookProxyUrl)
     lines.push(`  webhook proxy:   ${runtime.config.webhookProxyUrl} (hooks point there; its deliveries are replayed here)`);
