@@ -41,7 +41,10 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
       method: 'GET',
       pattern: '/triggers',
       auth: 'platform',
-      handle: async () => json(200, { triggers: (listing ??= triggerListing(loadExample)) }),
+      handle: async () => {
+        listing ??= triggerListing(loadExample);
+        return json(200, { triggers: listing });
+      },
     },
     {
       method: 'GET',
