@@ -27,7 +27,14 @@ class Calls implements CallCounter {
 }
 
 function countingSecrets(inner: SecretStore, counter: { reads: number }): SecretStore {
-  return { get: (name, o) => (counter.reads++, inner.get(name, o)), put: (a, b) => inner.put(a, b), delete: (a) => inner.delete(a) };
+  return {
+    get: (name, o) => {
+      counter.reads++;
+      return inner.get(name, o);
+    },
+    put: (a, b) => inner.put(a, b),
+    delete: (a) => inner.delete(a),
+  };
 }
 
 async function measure(matching: number) {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { present } from '../shared/domain/present';
 
 /** Index of the first unescaped `"`, or -1. */
 function closingQuote(text: string): number {
@@ -21,15 +22,15 @@ export function parseDotEnv(text: string): { values: Record<string, string>; pro
   const problems: string[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
+    const line = present(lines[i], `line ${i + 1}`).trim();
     if (line === '' || line.startsWith('#')) continue;
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
     if (!m) {
       problems.push(`line ${i + 1}: expected KEY=value`);
       continue;
     }
-    const key = m[1]!;
-    let raw = m[2]!;
+    const key = present(m[1], `key on line ${i + 1}`);
+    let raw = present(m[2], `value on line ${i + 1}`);
     if (raw.startsWith('"')) {
       // A double-quoted value may continue on the next lines until its closing quote.
       let text = raw.slice(1);

@@ -20,8 +20,7 @@ export function sseParser(): (chunk: string) => SseEvent[] {
   return (chunk) => {
     buffer += chunk;
     const out: SseEvent[] = [];
-    let nl: number;
-    while ((nl = buffer.search(/\r\n|\r|\n/)) >= 0) {
+    for (let nl = buffer.search(/\r\n|\r|\n/); nl >= 0; nl = buffer.search(/\r\n|\r|\n/)) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + (buffer.startsWith('\r\n', nl) ? 2 : 1));
       if (line === '') {
@@ -168,7 +167,14 @@ export async function runWebhookProxy(options: WebhookProxyOptions): Promise<voi
     if (options.signal.aborted) return;
     await new Promise<void>((r) => {
       const t = setTimeout(r, wait);
-      options.signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+      options.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          r();
+        },
+        { once: true },
+      );
     });
     wait = Math.min(wait * 2, 30_000);
   }

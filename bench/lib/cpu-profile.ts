@@ -35,7 +35,9 @@ function shortUrl(url: string): string {
 export function summarise(profile: Profile): { totalMs: number; byFunction: SelfTime[]; byFile: SelfTime[] } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const totalUs = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const fn = new Map<string, number>();
   const file = new Map<string, number>();

@@ -43,7 +43,10 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       method: 'GET',
       pattern: '/triggers',
       auth: 'platform',
-      handle: async () => json(200, { triggers: (listing ??= triggerListing(loadExample)) }),
+      handle: async () => {
+        listing ??= triggerListing(loadExample);
+        return json(200, { triggers: listing });
+      },
     },
     {
       method: 'POST',

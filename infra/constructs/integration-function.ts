@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack, type ILocalBundling } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, type Duration, type RemovalPolicy, Stack, type ILocalBundling } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';

@@ -1,4 +1,4 @@
-import { Aws, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, type RemovalPolicy } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { IntegrationFunction } from './integration-function';

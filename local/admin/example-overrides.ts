@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/domain/errors';
+import { present } from '../../shared/domain/present';
 
 export interface Override {
   /** Dotted path into the example payload: `issue.title`, `issue.labels.0.name`. */
@@ -37,7 +38,7 @@ export function applyOverrides(payload: Record<string, unknown>, overrides: read
       if (next === null || typeof next !== 'object') node[part] = {};
       node = node[part] as Record<string, unknown>;
     }
-    node[parts[parts.length - 1]!] = value;
+    node[present(parts[parts.length - 1], `last part of override path ${path}`)] = value;
   }
   return out;
 }

@@ -36,8 +36,10 @@ function parseArgs(argv: readonly string[]): Args | string {
     const a = rest[i];
     const value = () => rest[++i] ?? '';
     if (a === '--aws') args.aws = true;
-    else if (a === '--id') (args.ids ??= []).push(...value().split(',').filter(Boolean));
-    else if (a === '--url') args.url = value();
+    else if (a === '--id') {
+      args.ids ??= [];
+      args.ids.push(...value().split(',').filter(Boolean));
+    } else if (a === '--url') args.url = value();
     else if (a === '--max') args.max = Math.max(1, Number(value()) || 100);
     else return `unknown argument ${a}\n${usage}`;
   }

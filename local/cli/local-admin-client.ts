@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { present } from '../../shared/domain/present';
 import { generatedSecretsFile } from '../generated-secrets';
 
 export type Env = Record<string, string | undefined>;
@@ -15,7 +16,7 @@ export function dataDir(env: Env): string {
 
 /** PLATFORM_API_KEY (its first, newest key during a rotation), else the key `npm start` generated in DATA_DIR/local-secrets.json. */
 export function platformKey(env: Env): string | undefined {
-  if (env.PLATFORM_API_KEY) return env.PLATFORM_API_KEY.split(',')[0]!.trim();
+  if (env.PLATFORM_API_KEY) return present(env.PLATFORM_API_KEY.split(',')[0], 'first key of PLATFORM_API_KEY').trim();
   const file = generatedSecretsFile(dataDir(env));
   if (!existsSync(file)) return undefined;
   try {

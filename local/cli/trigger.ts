@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { parseOverride, type Override } from '../admin/example-overrides';
 import type { SendExampleResult } from '../admin/send-example';
 import { didYouMean } from '../../shared/domain/did-you-mean';
+import { present } from '../../shared/domain/present';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { isTriggerId, triggerIds } from '../../shared/domain/triggers';
 import { callAdmin, errorText, localUrl, platformKey, type Env } from './local-admin-client';
@@ -39,7 +40,7 @@ function parseArgs(argv: readonly string[]): Args | string {
   let timeoutSeconds = 30;
   const overrides: Override[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = present(argv[i], `argument ${i + 1}`);
     if (a === '--subscription') subscriptionId = argv[++i];
     else if (a === '--url') url = argv[++i];
     else if (a === '--wait') wait = true;

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { present } from '../../shared/domain/present';
 import { startFakeHttp, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
 
 export interface FakeHook {
@@ -65,7 +66,10 @@ export class FakeGitHub {
 
   static async start(options: { port?: number; record?: boolean } = {}): Promise<FakeGitHub> {
     let self: FakeGitHub | undefined;
-    const server = await startFakeHttp((req) => self!.handle(req), options);
+    const server = await startFakeHttp(
+      (req) => present(self, 'the simulated GitHub (a request came before it started)').handle(req),
+      options,
+    );
     self = new FakeGitHub(server);
     return self;
   }
@@ -135,10 +139,11 @@ export class FakeGitHub {
     if (req.method === 'GET' && p === '/gists') return this.paged(req, this.gists.get(user.login) ?? [], '/gists');
     if (req.method === 'GET' && p === '/user/repos') return this.paged(req, this.repos.get(user.login) ?? [], '/user/repos');
     const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
-    if (req.method === 'GET' && org) return this.paged(req, this.repos.get(decodeURIComponent(org[1]!)) ?? [], p);
+    if (req.method === 'GET' && org)
+      return this.paged(req, this.repos.get(decodeURIComponent(present(org[1], 'organization in the path'))) ?? [], p);
     const projects = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/projects$/.exec(p);
     if (req.method === 'GET' && projects) {
-      const owner = decodeURIComponent(projects[1]!);
+      const owner = decodeURIComponent(present(projects[1], 'project owner in the path'));
       const list = this.classicProjects.get(owner);
       if (!list) return { status: 404, body: { message: 'Not Found' } };
       const view = list.map((x, i) => ({
@@ -176,15 +181,24 @@ export class FakeGitHub {
     }
     const subscribers = /^\/repos\/([^/]+\/[^/]+)\/subscribers$/.exec(p) ?? /^\/repositories\/(\d+)\/subscribers$/.exec(p);
     if (req.method === 'GET' && subscribers) {
-      const name = /^\d+$/.test(subscribers[1]!)
-        ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === subscribers[1])
-        : decodeURIComponent(subscribers[1]!);
-      if (!name || !this.watchers.has(name)) return { status: 404, body: { message: 'Not Found' } };
+      const repository = present(subscribers[1], 'repository in the path');
+      const name = /^\d+$/.test(repository)
+        ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === repository)
+        : decodeURIComponent(repository);
+      const watchers = name ? this.watchers.get(name) : undefined;
+      if (!name || !watchers) return { status: 404, body: { message: 'Not Found' } };
       // The code host's Link header names the repository by id (`/repositories/{id}/...`).
-      return this.paged(req, this.watchers.get(name)!, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
+      return this.paged(req, watchers, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
     }
     const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
-    if (m) return this.hookRoute(req, decodeURIComponent(m[1]!), m[2] ? Number(m[2]) : undefined, m[3], m[4] ? Number(m[4]) : undefined);
+    if (m)
+      return this.hookRoute(
+        req,
+        decodeURIComponent(present(m[1], 'hook owner in the path')),
+        m[2] ? Number(m[2]) : undefined,
+        m[3],
+        m[4] ? Number(m[4]) : undefined,
+      );
     return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
   }
 
@@ -235,8 +249,9 @@ export class FakeGitHub {
       if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
       if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
       const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: FakeHook['config'] };
-      if (!body?.config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
-      const host = URL.canParse(body.config.url) ? new URL(body.config.url).hostname : '';
+      const config = body?.config;
+      if (!config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
+      const host = URL.canParse(config.url) ? new URL(config.url).hostname : '';
       if (this.refusePrivateHookUrls && /^(localhost|127\.|10\.|192\.168\.|\[::1\]$|0\.0\.0\.0$)/.test(host)) {
         return {
           status: 422,
@@ -253,7 +268,7 @@ export class FakeGitHub {
           },
         };
       }
-      if (this.hooksOf(owner).some((h) => h.config.url === body.config!.url))
+      if (this.hooksOf(owner).some((h) => h.config.url === config.url))
         return { status: 422, body: { message: 'Hook already exists on this repository' } };
       const hook: FakeHook = {
         id: this.nextId++,
@@ -261,7 +276,7 @@ export class FakeGitHub {
         name: body.name ?? 'web',
         active: body.active ?? true,
         events: body.events,
-        config: body.config,
+        config,
       };
       this.hooks.set(hook.id, hook);
       return { status: 201, body: view(hook) };

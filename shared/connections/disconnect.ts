@@ -15,7 +15,7 @@ export interface DisconnectOptions {
    * failed (reported as a warning, not thrown on); answers what it did (nothing answered:
    * revoked).
    */
-  revoke?: (connection: Connection) => Promise<RevokeOutcome | void>;
+  revoke?: (connection: Connection) => Promise<RevokeOutcome | undefined>;
 }
 
 export interface DisconnectResult {

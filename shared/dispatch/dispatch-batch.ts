@@ -2,7 +2,7 @@ import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { backoffSeconds } from './backoff';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
-import { eventIdOfPointer, fromQueueMessage, PoisonMessageError } from './event-message';
+import { eventIdOfPointer, fromQueueMessage, PoisonMessageError, type ReadEvent } from './event-message';
 import { keys } from '../store/table-design';
 import { postEvent } from './post-event';
 import { isLastReceive } from './redrive-policy';
@@ -67,7 +67,7 @@ async function copyOfDelivered(ctx: AppContext, body: string): Promise<boolean> 
 }
 
 async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: ConsumerQueue): Promise<Outcome> {
-  let read;
+  let read: ReadEvent;
   try {
     read = await fromQueueMessage(ctx, m.body);
   } catch (e) {

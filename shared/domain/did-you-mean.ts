@@ -1,16 +1,18 @@
+import { present } from './present';
+
 /** Edit distance (insertions, deletions, substitutions) between two short ids. */
 export function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
+    let diag = present(prev[0], 'edit distance cell');
     prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const up = present(prev[j], 'edit distance cell');
+      prev[j] = Math.min(up + 1, present(prev[j - 1], 'edit distance cell') + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
       diag = up;
     }
   }
-  return prev[b.length]!;
+  return present(prev[b.length], 'edit distance cell');
 }
 
 /**

@@ -59,7 +59,11 @@ function guardedLookup(resolve: Resolver, policy: AddressPolicy): LookupFunction
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         const list = wanted.length > 0 ? wanted : addresses;
         if (options.all) (callback as (err: null, list: typeof addresses) => void)(null, list);
-        else callback(null, list[0]!.address, list[0]!.family);
+        else {
+          const [first] = list;
+          if (first) callback(null, first.address, first.family);
+          else (callback as (err: Error) => void)(refused(hostname, 'the name resolves to no address'));
+        }
       },
       (e: unknown) => (callback as (err: Error) => void)(e as Error),
     );
@@ -126,7 +130,11 @@ function send(
     req.on('response', (res) => {
       const status = res.statusCode ?? 502;
       const responseHeaders = new Headers();
-      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+        const name = res.rawHeaders[i];
+        const value = res.rawHeaders[i + 1];
+        if (name !== undefined && value !== undefined) responseHeaders.append(name, value);
+      }
       if (nullBodyStatuses.has(status)) {
         res.resume();
         resolvePromise(withUrl(new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders }), url.toString()));

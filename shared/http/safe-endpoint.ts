@@ -10,6 +10,7 @@ export type QueryValues = Record<string, string | number | boolean>;
 
 const maxEndpointLength = 2048;
 // Control characters (C0, DEL, C1) and whitespace of every kind: none belong in a path.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this guard's job (they must never reach a URL path)
 const controlOrSpace = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 const schemeLike = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
@@ -113,7 +114,9 @@ const forbiddenExact = new Set([
 ]);
 const forbiddenPrefixes = ['x-forwarded-', 'proxy-'];
 const tokenChars = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this guard's job (CR/LF and other C0 in a header value allow header injection)
 const badValueChars = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at U+0000 on purpose: everything outside Latin-1 is refused in a header value
 const beyondLatin1 = /[^\u0000-\u00ff]/;
 
 /** Why the caller may not send header `name: value`, or undefined when it may. */

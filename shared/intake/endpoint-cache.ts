@@ -64,7 +64,10 @@ export async function endpointRouting(
   fresh = false,
 ): Promise<(EndpointRouting & { fromCache: boolean }) | undefined> {
   let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = { entries: new Map(), loading: new Map() }));
+  if (!cache) {
+    cache = { entries: new Map(), loading: new Map() };
+    caches.set(ctx, cache);
+  }
   const { entries, loading } = cache;
   const hit = entries.get(endpointId);
   if (hit && !fresh && hit.expiresAt > ctx.clock.now()) return { ...hit.routing, fromCache: true };

@@ -33,7 +33,10 @@ export function createEmfMetrics(namespace: string, stage: string, options: EmfM
       const dims = dimensions ?? {};
       const key = JSON.stringify(Object.entries(dims).sort(([a], [b]) => a.localeCompare(b)));
       let group = pending.get(key);
-      if (!group) pending.set(key, (group = { dimensions: dims, sums: new Map() }));
+      if (!group) {
+        group = { dimensions: dims, sums: new Map() };
+        pending.set(key, group);
+      }
       const metric = emittedName(name);
       group.sums.set(metric, (group.sums.get(metric) ?? 0) + value);
     },

@@ -1,3 +1,5 @@
+import { present } from '../domain/present';
+
 /**
  * Runs tasks with at most `concurrency` in flight overall and at most `perGroup` of one
  * group (a connection) in flight, taking groups in turn: one token's many sources never fill
@@ -10,7 +12,7 @@ export interface FairPoolOptions {
   perGroup: number;
 }
 
-export interface FairPool<T> {
+export interface FairPool {
   /** Resolves when every task has run or been skipped. */
   done: Promise<void>;
   skipGroup(group: string): void;
@@ -21,12 +23,12 @@ export function runFairPool<T>(
   options: FairPoolOptions,
   run: (task: T) => Promise<void>,
   onSkipped: (task: T) => void,
-): FairPool<T> {
-  const queues = new Map<string, T[]>();
-  for (const { group, task } of tasks) {
-    const q = queues.get(group);
-    if (q) q.push(task);
-    else queues.set(group, [task]);
+): FairPool {
+  const queues = new Map<string, Array<{ group: string; task: T }>>();
+  for (const entry of tasks) {
+    const q = queues.get(entry.group);
+    if (q) q.push(entry);
+    else queues.set(entry.group, [entry]);
   }
   const order = [...queues.keys()];
   const inFlight = new Map<string, number>();
@@ -37,19 +39,19 @@ export function runFairPool<T>(
   const done = new Promise<void>((r) => (settle = r));
 
   const drop = (group: string) => {
-    for (const t of queues.get(group) ?? []) onSkipped(t);
+    for (const t of queues.get(group) ?? []) onSkipped(t.task);
     queues.delete(group);
   };
   /** The next task of the next group (round robin) that has room, or undefined. */
   const next = (): { group: string; task: T } | undefined => {
     for (let i = 0; i < order.length; i++) {
-      const group = order[(turn + i) % order.length]!;
+      const group = present(order[(turn + i) % order.length], 'group in turn');
       const q = queues.get(group);
       if (!q || q.length === 0 || (inFlight.get(group) ?? 0) >= options.perGroup) continue;
       turn = (turn + i + 1) % order.length;
-      const task = q.shift()!;
+      const entry = present(q.shift(), `next task of group ${group}`);
       if (q.length === 0) queues.delete(group);
-      return { group, task };
+      return entry;
     }
     return undefined;
   };
@@ -63,7 +65,7 @@ export function runFairPool<T>(
         .catch(() => undefined)
         .finally(() => {
           running--;
-          inFlight.set(picked.group, inFlight.get(picked.group)! - 1);
+          inFlight.set(picked.group, present(inFlight.get(picked.group), `in-flight count of group ${picked.group}`) - 1);
           pump();
         });
     }

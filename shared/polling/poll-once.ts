@@ -84,13 +84,21 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
   const report: PollReport = { subscriptions: subs.length, sources: units.length, notModified: 0, announced: 0, failed: 0, deferred: 0 };
   const cache = new Map<string, Promise<Connection | undefined>>();
   const connectionOf = (id: string) => {
-    if (!cache.has(id)) cache.set(id, connections.get(id));
-    return cache.get(id)!;
+    let read = cache.get(id);
+    if (!read) {
+      read = connections.get(id);
+      cache.set(id, read);
+    }
+    return read;
   };
   const cursors = new Map<string, Promise<Map<string, SourceCursor>>>();
   const cursorsOf = (id: string) => {
-    if (!cursors.has(id)) cursors.set(id, readConnectionCursors(ctx.store, id));
-    return cursors.get(id)!;
+    let read = cursors.get(id);
+    if (!read) {
+      read = readConnectionCursors(ctx.store, id);
+      cursors.set(id, read);
+    }
+    return read;
   };
   // A connection's token is read once a round, not once a source (a Secrets Manager call on AWS).
   const roundCtx: AppContext = { ...ctx, tokens: roundTokens(ctx.tokens) };
@@ -101,7 +109,7 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
     async (unit) => {
       try {
         const connection = await connectionOf(unit.connectionId);
-        if (!connection || connection.status !== 'connected') return;
+        if (connection?.status !== 'connected') return;
         let result: number | 'not_modified';
         let rate: RateBudget | undefined;
         if (unit.kind === 'watchers') result = await pollWatchers(roundCtx, connection, unit.sub);

@@ -29,10 +29,10 @@ export interface SharedSource {
  */
 function legacyStart(cursors: ReadonlyArray<PollCursor | undefined>): PagesCursor | undefined {
   const held = cursors.filter((c) => c !== undefined);
-  if (held.length === 0) return undefined;
+  const [first] = held;
+  if (first === undefined) return undefined;
   const since = held.map((c) => c.since).reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
-  const etag =
-    held.every((c) => c.etag !== undefined && c.etag === held[0]!.etag) && held.length === cursors.length ? held[0]!.etag : undefined;
+  const etag = held.every((c) => c.etag !== undefined && c.etag === first.etag) && held.length === cursors.length ? first.etag : undefined;
   return { etag, since, seen: [] };
 }
 
@@ -54,7 +54,7 @@ export async function pollSharedSource(
   const early = cursor ? undefined : await Promise.all(shared.subs.map((s) => readCursor(ctx.store, s.id)));
   const start: PagesCursor | undefined = cursor
     ? { etag: cursor.etag, since: cursor.since, seen: cursor.recent.map(([id]) => id) }
-    : legacyStart(early!);
+    : early && legacyStart(early);
   const page = await fetchNewestPages(ctx, connection, shared.source.path, start);
   if (page.kind === 'not_modified') return { result: 'not_modified', rate: page.rate };
   const now = new Date(ctx.clock.now()).toISOString();

@@ -1,6 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import { mapPolledWatcher } from '../domain/mapping/map-polled';
 import type { Connection, Subscription } from '../domain/model';
+import { present } from '../domain/present';
 import { repoPath } from '../github/webhooks/rest-call';
 import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
 import { keys } from '../store/table-design';
@@ -49,7 +50,7 @@ async function readPages(ctx: AppContext, connection: Connection, repository: st
   for (let n = 0; n < maxPollPages && path; n++) {
     const page = await fetchListPage(ctx, connection, path, etags[n]);
     if (page.kind === 'not_modified') {
-      out.etags.push(etags[n]!);
+      out.etags.push(present(etags[n], `stored ETag of page ${n + 1} (the page answered 304 to it)`));
       // Unchanged: nothing new on it. A 304 carries no Link, so go on only to pages read before.
       path = n + 1 < etags.length ? `${repoPath(repository)}/subscribers?per_page=100&page=${n + 2}` : undefined;
       continue;
@@ -73,13 +74,14 @@ export async function recordWatcherBaseline(ctx: AppContext, connection: Connect
 
 /** One round for one new_watcher subscription: events enqueued, or `not_modified` when every page was unchanged. */
 export async function pollWatchers(ctx: AppContext, connection: Connection, sub: Subscription): Promise<number | 'not_modified'> {
-  if (!sub.repository) return 0;
+  const { repository } = sub;
+  if (!repository) return 0;
   const cursor = await readWatcherCursor(ctx, sub.id);
   if (!cursor) {
     await recordWatcherBaseline(ctx, connection, sub);
     return 0;
   }
-  const read = await readPages(ctx, connection, sub.repository, cursor.etags);
+  const read = await readPages(ctx, connection, repository, cursor.etags);
   if (read.users.length === 0 && read.etags.every((e, i) => e === cursor.etags[i])) return 'not_modified';
   const now = new Date(ctx.clock.now()).toISOString();
   const seen = new Set(cursor.seen);
@@ -91,7 +93,7 @@ export async function pollWatchers(ctx: AppContext, connection: Connection, sub:
   });
   const subscriptions = new Map([[sub.trigger, [sub]]]);
   const events = fresh.flatMap((user) => {
-    const mapped = mapPolledWatcher(user, sub.repository!);
+    const mapped = mapPolledWatcher(user, repository);
     if (!mapped) {
       ctx.logger.warn('polled watcher does not have the expected shape; skipped', { subscriptionId: sub.id });
       return [];

@@ -61,9 +61,10 @@ export function advanceCursor(
   // Nothing dated read (an empty list): keep the old mark; only a first cursor falls back to our clock.
   let since = newest === undefined ? (cursor ? oldSince : Date.parse(nowIso)) : Math.max(oldSince, newest - lookbackMs);
   let recent = entries.filter(([, t]) => t >= since);
-  if (recent.length > maxRecent) {
+  const firstDropped = recent[maxRecent];
+  if (firstDropped !== undefined) {
     // Too many in the window: raise `since` above the first one dropped (and its ties), so what is dropped can never look new again.
-    since = recent[maxRecent]![1] + 1;
+    since = firstDropped[1] + 1;
     recent = recent.slice(0, maxRecent).filter(([, t]) => t >= since);
   }
   return { etag, since: new Date(since).toISOString(), recent, updatedAt: nowIso };

@@ -81,7 +81,8 @@ export function fitExample(example: ExampleDelivery, sub: Subscription, connecti
 
   if (sub.repository) setRepository(p, sub.repository, false);
   else if (sub.organization) {
-    const allowed = connection.repositories.find((r) => r.toLowerCase().startsWith(`${sub.organization!.toLowerCase()}/`));
+    const organization = sub.organization.toLowerCase();
+    const allowed = connection.repositories.find((r) => r.toLowerCase().startsWith(`${organization}/`));
     const name = obj(p.repository)?.name;
     setRepository(p, allowed ?? `${sub.organization}/${typeof name === 'string' ? name : 'example'}`, true);
   } else if (connection.repositories[0]) setRepository(p, connection.repositories[0], false);

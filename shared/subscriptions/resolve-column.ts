@@ -58,7 +58,7 @@ export async function resolveColumn(ctx: AppContext, connection: Connection, tar
     const columns = await getList(ctx, connection, `/projects/${project.id}/columns?per_page=100`, columnSchema);
     for (const c of columns) if (c.name.trim().toLowerCase() === given.toLowerCase()) found.push({ project: project.name, id: c.id });
   }
-  if (found.length === 1) return String(found[0]!.id);
+  if (found.length === 1 && found[0]) return String(found[0].id);
   if (found.length === 0)
     throw new InvalidInputError([
       {

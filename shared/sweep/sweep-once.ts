@@ -70,7 +70,7 @@ async function claimState(store: Store, endpointId: string, guid: string): Promi
 
 async function sweepEndpoint(ctx: AppContext, store: Store, endpoint: Endpoint, report: SweepReport): Promise<void> {
   const connection = await new ConnectionRepo(store).get(endpoint.connectionId);
-  if (!connection || connection.status !== 'connected' || endpoint.hookId === undefined) return;
+  if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
   const access = await codeHostAccess(ctx, connection);
   const cursorKey = keys.sweepCursor(endpoint.id);
   const cursor = (await store.get<{ pk: string; sk: string } & SweepCursor>(cursorKey)) ?? { asked: [] as string[] };

@@ -129,7 +129,7 @@ describe('the local runtime killed mid-stream (SIGKILL of its process group)', (
     // until answered 2xx. A dead attempt's claim answers 503 until its lease passes.
     const unacked = all.filter((d) => !d.acked);
     const deadline = Date.now() + 40_000;
-    for (let round = 0; all.some((d) => !d.acked); round++) {
+    while (all.some((d) => !d.acked)) {
       if (Date.now() > deadline)
         throw new Error(
           `still not accepted after redeliveries: ${all

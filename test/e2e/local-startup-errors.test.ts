@@ -11,7 +11,7 @@ import { freePort, startLocalProcess, type RunningLocal } from '../helpers/local
 const key = 'startup-test-platform-key-0123456789abcdef';
 // tsx as an absolute URL: a child started in another working directory must still find it.
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cleanup: Array<() => Promise<unknown> | void> = [];
+const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });

@@ -335,7 +335,7 @@ describe('validation before anything is sent', () => {
     expect(r.error.code).toBe('invalid_input');
     expect(r.error.message).toContain(field);
     expect(r.error.message).toContain(words);
-    expect((r.error.details?.fields as Array<{ field: string }>).map((f) => f.field)).toContain(field);
+    expect((r.error.details?.fields as Array<{ field: string }> | undefined)?.map((f) => f.field)).toContain(field);
     expect(fake.log).toEqual([]);
   });
 });
@@ -444,7 +444,13 @@ describe('service failures', () => {
 
   it('a 401 after the refresh answers reconnect_required', async () => {
     let refreshes = 0;
-    t.ctx.tokens = { accessToken: async (_c, o) => (o?.forceRefresh ? (refreshes++, 'also-bad-token-01234') : 'bad-token-0123456789') };
+    t.ctx.tokens = {
+      accessToken: async (_c, o) => {
+        if (!o?.forceRefresh) return 'bad-token-0123456789';
+        refreshes++;
+        return 'also-bad-token-01234';
+      },
+    };
     fake.tokens.add('some-other-token');
     const r = await invoke('contentsnare.api_call', { method: 'GET', endpoint: 'clients' });
     expect(r).toMatchObject({ ok: false, error: { code: 'reconnect_required' } });

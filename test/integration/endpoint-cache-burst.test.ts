@@ -33,7 +33,10 @@ describe('endpoint cache under a burst', () => {
     } as Store;
     const secrets = t.ctx.secrets;
     t.ctx.secrets = {
-      get: (n, o) => (secretReads++, secrets.get(n, o)),
+      get: (n, o) => {
+        secretReads++;
+        return secrets.get(n, o);
+      },
       put: (n, v) => secrets.put(n, v),
       delete: (n) => secrets.delete(n),
     };

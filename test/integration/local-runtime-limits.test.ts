@@ -59,7 +59,7 @@ async function rawConnect(port: number, host = '127.0.0.1'): Promise<RawConnecti
   const waiters: (() => void)[] = [];
   socket.on('data', (d: Buffer) => {
     data += d.toString('latin1');
-    waiters.splice(0).forEach((w) => w());
+    for (const w of waiters.splice(0)) w();
   });
   socket.on('error', () => undefined);
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
@@ -237,7 +237,7 @@ describe('local runtime: connection cap and HOST', () => {
       const third = await rawConnect(server.port);
       await third.closed;
       expect(third.received()).toBe('');
-      held.forEach((c) => c.socket.destroy());
+      for (const c of held) c.socket.destroy();
     } finally {
       await server.dispose();
     }
@@ -260,7 +260,7 @@ describe('local runtime: connection cap and HOST', () => {
       expect(answers.status).toBe(503);
       expect(answers.text).toContain('"unavailable"');
     } finally {
-      uploads.forEach((c) => c.socket.destroy());
+      for (const c of uploads) c.socket.destroy();
       await server.dispose();
     }
   });

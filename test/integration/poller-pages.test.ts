@@ -49,7 +49,7 @@ async function setup() {
 
 describe('new_gist reads past the first page', () => {
   it('announces every one of 250 gists created since the last round (three pages), and none of the older ones', async () => {
-    const { t, subscribe, queuedEvents } = await setup();
+    const { t, subscribe } = await setup();
     const old = Array.from({ length: 120 }, (_, i) => gist(i, new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString()));
     host.github.gists.set('gister', old);
     expect((await subscribe({ trigger: 'github.new_gist' })).status).toBe(201);

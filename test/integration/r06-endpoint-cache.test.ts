@@ -22,10 +22,22 @@ afterEach(() => {
 function countingStore(inner: Store, counts: Record<string, number>): Store {
   const bump = (k: string) => (counts[k] = (counts[k] ?? 0) + 1);
   return {
-    get: (k, o) => (bump('get'), inner.get(k, o)),
-    put: (i, o) => (bump('put'), inner.put(i, o)),
-    delete: (k, o) => (bump('delete'), inner.delete(k, o)),
-    query: (q) => (bump('query'), inner.query(q)),
+    get: (k, o) => {
+      bump('get');
+      return inner.get(k, o);
+    },
+    put: (i, o) => {
+      bump('put');
+      return inner.put(i, o);
+    },
+    delete: (k, o) => {
+      bump('delete');
+      return inner.delete(k, o);
+    },
+    query: (q) => {
+      bump('query');
+      return inner.query(q);
+    },
   } as Store;
 }
 
@@ -70,7 +82,10 @@ describe('endpoint cache of the intake', () => {
     let secretReads = 0;
     const secrets = t.ctx.secrets;
     t.ctx.secrets = {
-      get: (n, o) => (secretReads++, secrets.get(n, o)),
+      get: (n, o) => {
+        secretReads++;
+        return secrets.get(n, o);
+      },
       put: (n, v) => secrets.put(n, v),
       delete: (n) => secrets.delete(n),
     };

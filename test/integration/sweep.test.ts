@@ -5,7 +5,7 @@ import { deliveryLeaseSeconds } from '../../shared/intake/delivery-claims';
 import { claimOnce } from '../../shared/store/once-claim';
 import { maxRedeliveriesPerGuid, sweepOnce } from '../../shared/sweep/sweep-once';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
-import { type FakeHook } from '../helpers/fake-github-server';
+import type { FakeHook } from '../helpers/fake-github-server';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 
 const token = 'ghp_sweepTestToken0000000000000000000000000';

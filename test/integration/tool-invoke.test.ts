@@ -92,7 +92,7 @@ describe('tool invoke', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe('invalid_input');
-    const fields = (result.error.details?.fields as Array<{ field: string }>).map((f) => f.field).sort();
+    const fields = (result.error.details?.fields as Array<{ field: string }> | undefined)?.map((f) => f.field).sort();
     expect(fields).toEqual(['input.issue_number', 'input.owner', 'input.repo']);
     expect(result.error.message).toContain('input.repo');
     expect(fake.requests).toHaveLength(0);

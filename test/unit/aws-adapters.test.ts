@@ -117,7 +117,7 @@ function fakeDlq(count: number, refuseBody?: string) {
     switch (name) {
       case 'ReceiveMessage': {
         const out = messages.filter((m) => !m.hidden).slice(0, input.MaxNumberOfMessages);
-        out.forEach((m) => (m.hidden = true));
+        for (const m of out) m.hidden = true;
         return {
           Messages: out.map((m) => ({
             MessageId: m.id,
@@ -128,10 +128,13 @@ function fakeDlq(count: number, refuseBody?: string) {
         };
       }
       case 'ChangeMessageVisibilityBatch':
-        input.Entries.forEach((e: Input) => byHandle(e.ReceiptHandle) && (byHandle(e.ReceiptHandle)!.hidden = e.VisibilityTimeout > 0));
+        for (const e of input.Entries as Input[]) {
+          const m = byHandle(e.ReceiptHandle);
+          if (m) m.hidden = e.VisibilityTimeout > 0;
+        }
         return {};
       case 'DeleteMessageBatch':
-        input.Entries.forEach((e: Input) => messages.splice(messages.indexOf(byHandle(e.ReceiptHandle)!), 1));
+        for (const e of input.Entries as Input[]) messages.splice(messages.indexOf(byHandle(e.ReceiptHandle)!), 1);
         return {};
       case 'SendMessageBatch': {
         const failed = input.Entries.filter((e: Input) => e.MessageBody === refuseBody).map((e: Input) => ({

@@ -29,7 +29,10 @@ describe('sliding-window slots', () => {
   it('holds the limit in every sliding window whatever the arrival pattern (a continuous token bucket would not)', () => {
     // A deterministic pseudo-random arrival pattern with bursts and pauses.
     let seed = 42;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     let state: BucketState = { grants: [] };
     const slots: number[] = [];
     let now = 0;

@@ -58,7 +58,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Relative specifiers of static imports, re-exports and dynamic imports. */
-export function importsOf(source: string): string[] {
+function importsOf(source: string): string[] {
   return [...source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1] as string);
 }
 

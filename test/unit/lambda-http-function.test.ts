@@ -51,7 +51,7 @@ describe('lambdaHttpFunction: one Lambda HTTP handler for every HTTP role', () =
     expect(await handler(event('GET', '/ping'))).toMatchObject({ statusCode: 200, body: 'pong' });
     expect((await handler(event('GET', '/boom'))).statusCode).toBe(500);
     expect((await handler(event('GET', '/private'))).statusCode).toBe(401);
-    expect(await handler(event('GET', '/private', { authorization: 'Bearer ' + 'k'.repeat(40) }))).toMatchObject({
+    expect(await handler(event('GET', '/private', { authorization: `Bearer ${'k'.repeat(40)}` }))).toMatchObject({
       statusCode: 200,
       body: 'secret',
     });

@@ -85,9 +85,9 @@ describe('token endpoint answers', () => {
     await requestToken({ fetch: capture, clock }, oauthProviders.github, 'http://x/', creds, { code: 'c' });
     await requestToken({ fetch: capture, clock }, oauthProviders.contentsnare, 'http://x/', creds, { code: 'c' });
     const [gh, cs] = seen;
-    expect((gh?.headers as Record<string, string>)['content-type']).toBe('application/x-www-form-urlencoded');
+    expect((gh?.headers as Record<string, string> | undefined)?.['content-type']).toBe('application/x-www-form-urlencoded');
     expect(new URLSearchParams(String(gh?.body)).get('client_secret')).toBe(creds.clientSecret);
-    expect((cs?.headers as Record<string, string>).accept).toBe('application/json');
+    expect((cs?.headers as Record<string, string> | undefined)?.accept).toBe('application/json');
     expect(JSON.parse(String(cs?.body))).toEqual({ code: 'c', client_id: 'cid', client_secret: creds.clientSecret });
   });
 });

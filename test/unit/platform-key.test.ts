@@ -128,10 +128,17 @@ describe('secret refresh', () => {
     const clock = new TestClock();
     let answer: () => Promise<string | undefined> = async () => 'first';
     let reads = 0;
-    const secret = optionalSecret({ arn: 'arn:x', env: { value: 'X', arn: 'X_SECRET_ARN' } }, () => (reads++, answer()), {
-      maxAgeMs: 1000,
-      now: () => clock.now(),
-    });
+    const secret = optionalSecret(
+      { arn: 'arn:x', env: { value: 'X', arn: 'X_SECRET_ARN' } },
+      () => {
+        reads++;
+        return answer();
+      },
+      {
+        maxAgeMs: 1000,
+        now: () => clock.now(),
+      },
+    );
     expect(await secret()).toBe('first');
     answer = () => Promise.reject(new Error('Secrets Manager is down'));
     clock.advance(1001);

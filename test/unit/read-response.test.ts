@@ -20,7 +20,14 @@ describe('readResponseData', () => {
   it('refuses an answer over the limit, by its declared length or by what arrives', async () => {
     const declared = new Response('x'.repeat(10), { headers: { 'content-length': '100' } });
     await expect(readResponseData(declared, opts)).rejects.toMatchObject({ code: 'upstream_error', details: { status: 200 } });
-    const streamed = new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('y'.repeat(40))), c.close()) }));
+    const streamed = new Response(
+      new ReadableStream({
+        start: (c) => {
+          c.enqueue(new TextEncoder().encode('y'.repeat(40)));
+          c.close();
+        },
+      }),
+    );
     await expect(readResponseData(streamed, opts)).rejects.toMatchObject({ code: 'upstream_error' });
   });
 });

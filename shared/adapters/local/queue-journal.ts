@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsync, fsyncSync, mkdirSync, openSync, readFileS
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import { AppError } from '../../domain/errors';
+import { present } from '../../domain/present';
 
 /** The full state of one message, as the journal records it. */
 export interface StoredMessage {
@@ -97,7 +98,10 @@ export class QueueJournal {
       lines.forEach((line, i) => {
         if (line.trim() === '') return;
         const rec = parseLine(line);
-        if (rec) return applyRecord(state, rec);
+        if (rec) {
+          applyRecord(state, rec);
+          return;
+        }
         // Only the last line can be torn by a kill; anything else is damage we must not hide.
         if (i < lines.length - 1 && lines.slice(i + 1).some((l) => l.trim() !== '')) {
           throw new AppError('internal', `Queue journal ${path} is corrupt at line ${i + 1}`);
@@ -167,7 +171,7 @@ export class QueueJournal {
 
   private settle(err: Error | undefined): void {
     for (let i = this.waiting.length - 1; i >= 0; i--) {
-      const w = this.waiting[i]!;
+      const w = present(this.waiting[i], `flush waiter ${i}`);
       if (w.upTo <= this.synced) w.resolve();
       else if (err) w.reject(new AppError('unavailable', `Queue journal ${this.path} could not be flushed to disk: ${err.message}`));
       else continue;
