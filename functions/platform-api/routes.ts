@@ -10,8 +10,7 @@ import { createSubscription } from '../../shared/subscriptions/create-subscripti
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { subscriptionBounds } from '../../shared/subscriptions/subscription-input';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
-import { loadExample } from '../../shared/subscriptions/example-docs';
-import { triggerListing } from '../../shared/subscriptions/trigger-listing';
+import type { TriggerListing } from '../../shared/subscriptions/trigger-listing';
 
 function parseJson(req: HttpRequest): unknown {
   if (req.body.length === 0) return {};
@@ -36,15 +35,22 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
     if (!c) throw new AppError('connection_not_found', `No connection ${id}`);
     return c;
   };
-  // Built once per container: the catalog and its examples do not change while it runs.
-  let listing: ReturnType<typeof triggerListing> | undefined;
+  // Built once per container: the catalog and its examples do not change while it runs. Loaded
+  // on first use: the examples are ~140 KB of JSON that every other route's cold start would parse.
+  let listing: TriggerListing[] | undefined;
   return [
     {
       method: 'GET',
       pattern: '/triggers',
       auth: 'platform',
       handle: async () => {
-        listing ??= triggerListing(loadExample);
+        if (!listing) {
+          const [{ triggerListing }, { loadExample }] = await Promise.all([
+            import('../../shared/subscriptions/trigger-listing'),
+            import('../../shared/subscriptions/example-docs'),
+          ]);
+          listing = triggerListing(loadExample);
+        }
         return json(200, { triggers: listing });
       },
     },
