@@ -1,12 +1,15 @@
 import { readCookie } from '../../shared/oauth/start';
 import type { RequestHead } from '../../shared/http/types';
-import { isPlatformKey, sameSecret, sessionCookieName, type ConsoleSessions, type Session } from './session';
+import { isPlatformKey } from '../../shared/config/platform-keys';
+import { sameSecret } from '../../shared/domain/same-secret';
+import { bearerToken } from '../../shared/http/bearer';
+import { sessionCookieName, type ConsoleSessions, type Session } from './session';
 
 /** Who is asking: a browser with a session, a client with the Bearer key, or nobody. */
 export type Caller = { kind: 'session'; token: string; session: Session } | { kind: 'bearer' } | { kind: 'anonymous' };
 
 export async function identify(head: RequestHead, sessions: ConsoleSessions, platformApiKey: () => Promise<string>): Promise<Caller> {
-  const bearer = /^Bearer\s+(.+)$/i.exec(head.headers.authorization?.trim() ?? '')?.[1];
+  const bearer = bearerToken(head.headers.authorization);
   if (bearer !== undefined && isPlatformKey(bearer, await platformApiKey())) return { kind: 'bearer' };
   const token = readCookie(head.headers.cookie, sessionCookieName);
   const session = sessions.find(token);

@@ -14,7 +14,8 @@ import { consoleScript, consoleStyle } from './assets';
 import { consoleData, replayEvent } from './console-data';
 import { identify, mayAct, sameOrigin, type Caller } from './guard';
 import { loginPage, consolePage } from './render';
-import { isPlatformKey, clearSessionCookie, ConsoleSessions, sessionCookie } from './session';
+import { isPlatformKey } from '../../shared/config/platform-keys';
+import { clearSessionCookie, ConsoleSessions, sessionCookie } from './session';
 import type { RecentEvents } from './recent-events';
 import { formFields, inputFromForm } from './tool-form';
 

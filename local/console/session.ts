@@ -1,5 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { platformKeys } from '../../shared/config/platform-keys';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/ports';
 
 /**
@@ -20,18 +19,6 @@ export interface Session {
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/** Constant-time equality of two strings whatever their lengths (both hashed first). */
-export function sameSecret(a: string, b: string): boolean {
-  return timingSafeEqual(sha256(a), sha256(b));
-}
-
-/** Whether `given` is one of the configured platform keys (two during a rotation); every key is always compared. */
-export function isPlatformKey(given: string, setting: string): boolean {
-  let matched = false;
-  for (const key of platformKeys(setting)) if (sameSecret(given, key)) matched = true;
-  return matched && given.length > 0;
-}
 
 export class ConsoleSessions {
   private readonly sessions = new Map<string, Session>();

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../../shared/domain/same-secret';
 import type { AppContext } from '../../shared/ports/app-context';
 import { signBody } from '../../shared/dispatch/sign-event';
 import { json } from '../../shared/http/responses';
@@ -17,12 +17,6 @@ export interface InboxEntry {
 export const inboxCapacity = 500;
 
 export const inboxPath = '/sandbox/agent-runtime';
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /**
  * The agent runtime of `npm run dev`: AGENT_RUNTIME_URL points at `POST /sandbox/agent-runtime`
@@ -57,7 +51,7 @@ export class SandboxInbox {
         handle: async (req) => {
           const secret = ctx.config.dispatchSigningSecret;
           const given = String(req.headers['x-signature-256'] ?? '');
-          const signatureValid = secret !== undefined && sameText(given, signBody(secret, req.body));
+          const signatureValid = secret !== undefined && sameSecret(given, signBody(secret, req.body));
           let body: unknown;
           try {
             body = JSON.parse(req.body.toString('utf8'));

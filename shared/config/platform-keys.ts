@@ -1,4 +1,5 @@
 import { AppError } from '../domain/errors';
+import { sameSecret } from '../domain/same-secret';
 
 /**
  * The shortest platform key or dispatch signing secret accepted: 32 characters leave far
@@ -51,4 +52,15 @@ export function platformKeys(
   const problems = platformKeyProblems(value);
   if (problems.length > 0) throw new AppError('not_configured', `${source} ${problems.join('; ')}`);
   return splitPlatformKeys(value);
+}
+
+/**
+ * Whether `given` is one of the platform keys of `setting` (two during a rotation). Every key
+ * is always compared, in constant time; a weak or malformed setting throws `not_configured`
+ * (platformKeys).
+ */
+export function isPlatformKey(given: string, setting: string): boolean {
+  let matched = false;
+  for (const key of platformKeys(setting)) if (sameSecret(given, key)) matched = true;
+  return matched && given.length > 0;
 }

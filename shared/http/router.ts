@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
-import { platformKeys } from '../config/platform-keys';
+import { isPlatformKey } from '../config/platform-keys';
+import { bearerToken } from './bearer';
 import { AppError } from '../domain/errors';
 import { defaultMaxBodyBytes } from './body-limits';
 import { errorResponse, toErrorResponse } from './responses';
@@ -26,18 +26,10 @@ function compile(route: Route): CompiledRoute {
   return { route, regex: new RegExp(`^${source}/?$`), names };
 }
 
-/** True when the bearer key is one of `keys` (two during a rotation); each compared in constant time, all of them always. */
-function bearerMatches(header: string | undefined, keys: string[]): boolean {
-  if (!header) return false;
-  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-  if (!m?.[1]) return false;
-  const given = Buffer.from(m[1]);
-  let matched = false;
-  for (const key of keys) {
-    const want = Buffer.from(key);
-    if (given.length === want.length && timingSafeEqual(given, want)) matched = true;
-  }
-  return matched;
+/** True when the request's bearer key is one of the setting's platform keys (isPlatformKey). */
+function bearerMatches(header: string | undefined, setting: string): boolean {
+  const given = bearerToken(header);
+  return given !== undefined && isPlatformKey(given, setting);
 }
 
 export interface RouterOptions {
@@ -106,7 +98,7 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
       pathMatched = true;
       if (c.route.method !== head.method.toUpperCase()) continue;
       try {
-        if (c.route.auth === 'platform' && !bearerMatches(head.headers.authorization, platformKeys(await options.platformApiKey()))) {
+        if (c.route.auth === 'platform' && !bearerMatches(head.headers.authorization, await options.platformApiKey())) {
           return answer(
             errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)')),
           );

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../domain/same-secret';
 import type { AppContext } from '../ports/app-context';
 import { AppError, InvalidInputError } from '../domain/errors';
 import type { Provider } from '../domain/model';
@@ -57,9 +57,7 @@ function failed(record: OAuthStateRecord, code: CallbackErrorCode): CallbackOutc
 
 function boundToThisBrowser(record: OAuthStateRecord, cookie: string | undefined): boolean {
   if (record.bindingHash === undefined || cookie === undefined) return false;
-  const expected = Buffer.from(record.bindingHash);
-  const given = Buffer.from(bindingHash(cookie));
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameSecret(record.bindingHash, bindingHash(cookie));
 }
 
 /**
