@@ -103,7 +103,8 @@ export class DataStores extends Construct {
   }
 
   /**
-   * TABLE_NAME + GetItem/Query (table and both indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem too. Never Scan.
+   * TABLE_NAME + GetItem/Query (table and both indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem
+   * and BatchWriteItem (the Store's putAll: done marks written together) too. Never Scan.
    * With `scope` (shared/store/table-access.ts), every statement carries a `dynamodb:LeadingKeys`
    * condition: the table's item actions its `table` patterns, a Query on an index that index's
    * patterns (IAM checks the index's partition key there), and an index it does not list is not
@@ -113,14 +114,15 @@ export class DataStores extends Construct {
     const t = this.table.tableArn;
     const indexArn = (n: string) => `${t}/index/${n}`;
     f.setEnv('TABLE_NAME', this.table.tableName);
-    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
     if (!scope) {
       f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, indexArn(tableDesign.gsi1.name), indexArn(tableDesign.gsi2.name)]);
       if (access === 'readWrite') f.allow(writes, [t]);
       return;
     }
-    // ForAllValues: every leading key the request names must match one pattern. All four item
-    // actions take the condition; Scan would not, and no role has it.
+    // ForAllValues: every leading key the request names must match one pattern. Every item
+    // action granted here takes the condition (BatchWriteItem checks each item's key); Scan
+    // would not, and no role has it.
     const leading = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
     f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t], leading(scope.table));
     for (const index of [tableDesign.gsi1.name, tableDesign.gsi2.name] as const) {

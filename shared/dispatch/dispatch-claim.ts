@@ -1,6 +1,7 @@
 import type { Store } from '../ports';
 import { ConditionFailedError } from '../domain/errors';
 import { keys, ttlIn } from '../store/table-design';
+import { putCoalesced } from '../store/coalesced-puts';
 
 /**
  * How long an attempt holds an event before another worker may try it: twice the 10 s POST
@@ -33,8 +34,9 @@ export async function claimEvent(store: Store, eventId: string, nowMs: number): 
   return { kind: 'busy', retryInSeconds: Math.max(5, ttl - Math.floor(nowMs / 1000)) };
 }
 
+/** Marks the event delivered; the marks of events answered in the same turn share one call (coalesced-puts.ts). */
 export async function markDone(store: Store, eventId: string, nowMs: number): Promise<void> {
-  await store.put({ ...keys.dispatchClaim(eventId), state: 'done', ttl: ttlIn(nowMs, doneTtlSeconds) });
+  await putCoalesced(store, [{ ...keys.dispatchClaim(eventId), state: 'done', ttl: ttlIn(nowMs, doneTtlSeconds) }]);
 }
 
 export async function releaseClaim(store: Store, eventId: string): Promise<void> {

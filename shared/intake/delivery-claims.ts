@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import type { Logger } from '../observability/logger';
-import type { Key } from '../ports';
-import { claimOnce, finishOnce, releaseOnce, type HeldClaim, type OnceClaim } from '../store/once-claim';
+import type { Item, Key } from '../ports';
+import { claimOnce, doneMark, releaseOnce, type HeldClaim } from '../store/once-claim';
+import { putCoalesced } from '../store/coalesced-puts';
 import { keys } from '../store/table-design';
 
 /** How long a processed delivery (id and body) is remembered; the sweep only looks at recent deliveries. */
@@ -16,9 +17,9 @@ export const deliveryClaimTtlSeconds = 7 * 24 * 3600;
  */
 export const deliveryLeaseSeconds = 15;
 
-/** What the claims say about this attempt. */
+/** What the claim says about this attempt. */
 export type DeliveryClaimOutcome =
-  /** This attempt holds both claims: it processes the delivery. */
+  /** This attempt holds the claim: it processes the delivery. */
   | 'claimed'
   /** This delivery was processed (its events are queued). */
   | 'duplicate'
@@ -40,15 +41,18 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * The two claims of one delivery attempt: the delivery id's (what the code host's and the
- * sweep's redeliveries carry) and the signed body's (what a replay under a new id cannot
- * change). A GitHub redelivery carries the same id and the same bytes, so it meets both.
- * Each is a once-claim (shared/store/once-claim.ts): `in_progress` with a lease, `done`
- * only after the enqueue.
+ * The claim of one delivery attempt, taken on the signed body (its sha256): a GitHub
+ * redelivery carries the same id and the same bytes, and a replay under a new id carries
+ * the same bytes, so one conditional write tells both apart from a first attempt. It is a
+ * once-claim (shared/store/once-claim.ts): `in_progress` with a lease, `done` only after the
+ * enqueue. The delivery id's own row (what the sweep looks up by the id GitHub lists) is
+ * written `done` beside it then; an id is not a claim, since two attempts with one id and
+ * different bytes cannot both be signed.
  */
 export class DeliveryClaims {
-  private readonly held: HeldClaim[] = [];
-  private done: Array<{ key: Key; attrs: Record<string, unknown> }> = [];
+  private held: HeldClaim | undefined;
+  /** The rows `finish` marks done: the body's, then the id's. */
+  private marked: Array<{ key: Key; attrs: Record<string, unknown> }> = [];
 
   constructor(
     private readonly ctx: Pick<AppContext, 'store' | 'clock'>,
@@ -56,76 +60,59 @@ export class DeliveryClaims {
   ) {}
 
   /**
-   * Takes both claims (at once: one round trip). When another attempt holds one, gives
-   * back what it took and tries again for up to `busyWaitMs` (real time) with a growing
-   * pause, since most attempts finish in milliseconds (ten copies at once: one fan-out,
-   * all answered 2xx); `stop` ends the wait early (the deadline passed).
+   * Takes the claim. When another attempt holds it, tries again for up to `busyWaitMs`
+   * (real time) with a growing pause, since most attempts finish in milliseconds (ten copies
+   * at once: one fan-out, all answered 2xx); `stop` ends the wait early (the deadline passed).
    */
   async take(d: DeliveryIdentity, busyWaitMs: number, stop: () => boolean): Promise<DeliveryClaimOutcome> {
     const attrs = { endpointId: d.endpointId, deliveryId: d.deliveryId, event: d.event };
     const idKey = keys.deliveryClaim(d.endpointId, d.deliveryId);
     const bodyKey = keys.deliveryBodyClaim(d.endpointId, createHash('sha256').update(d.body).digest('hex'));
-    this.done = [
+    this.marked = [
       { key: bodyKey, attrs },
       { key: idKey, attrs },
     ];
     const giveUpAt = Date.now() + busyWaitMs;
     for (let attempt = 0; ; attempt++) {
-      const [byId, byBody] = await Promise.allSettled([this.claim(idKey), this.claim(bodyKey)]);
-      if (byId.status === 'rejected') throw byId.reason;
-      if (byBody.status === 'rejected') throw byBody.reason;
-      const id = byId.value;
-      const body = byBody.value;
-      if (id.kind === 'claimed' && body.kind === 'claimed') return 'claimed';
-      if (id.kind === 'done' || body.kind === 'done') {
-        // The id done: this delivery was processed. The body done under this id: the same,
-        // with the id's mark lost to a crash. Under another id: a replay.
-        const same = id.kind === 'done' || body.kind !== 'done' || body.item.deliveryId === d.deliveryId;
-        // Complete the marks of a processed delivery (so the sweep sees it); a replay leaves nothing behind.
-        const mine = [...this.held];
-        this.held.length = 0;
-        await Promise.all(
-          mine.map((h) =>
-            (same
-              ? finishOnce(this.ctx.store, this.ctx.clock, h.key, deliveryClaimTtlSeconds, attrs)
-              : releaseOnce(this.ctx.store, this.ctx.clock, h)
-            ).catch((e: unknown) => {
-              this.log.warn('could not settle a delivery claim', { error: e });
-            }),
-          ),
-        );
-        return same ? 'duplicate' : 'replay';
+      const body = await claimOnce(this.ctx.store, this.ctx.clock, bodyKey, deliveryLeaseSeconds, attrs);
+      if (body.kind === 'claimed') {
+        this.held = { key: bodyKey, fence: body.fence };
+        return 'claimed';
       }
-      await this.release();
+      if (body.kind === 'done') {
+        // Done under this id: this delivery was processed. Under another id: a replay.
+        if (body.item.deliveryId !== undefined && body.item.deliveryId !== d.deliveryId) return 'replay';
+        // The id's mark may have been lost with a crash after the body's: write it again, so the sweep sees it.
+        const [, idMark] = this.marks();
+        await putCoalesced(this.ctx.store, idMark ? [idMark] : []).catch((e: unknown) =>
+          this.log.warn('could not mark a processed delivery done', { error: e }),
+        );
+        return 'duplicate';
+      }
       const left = giveUpAt - Date.now();
       if (stop() || left <= 0) return 'busy';
-      // Jittered, so two attempts that each took one of the two claims do not meet again.
       await sleep(Math.min(left, Math.round((10 << Math.min(attempt, 4)) * (0.5 + Math.random()))));
     }
   }
 
-  /** Marks both claims done: the delivery's events are queued. */
+  /** Marks the body and the id done (one call, shared with other marks of the same turn): the delivery's events are queued. */
   async finish(): Promise<void> {
-    this.held.length = 0;
-    await Promise.all(this.done.map((d) => finishOnce(this.ctx.store, this.ctx.clock, d.key, deliveryClaimTtlSeconds, d.attrs)));
+    this.held = undefined;
+    await putCoalesced(this.ctx.store, this.marks());
   }
 
-  /** Gives back the claims this attempt still holds (never one taken over or marked done since). */
+  /** Gives back the claim if this attempt still holds it (never one taken over or marked done since). */
   async release(): Promise<void> {
-    const mine = this.held.splice(0);
-    await Promise.all(
-      mine.map((h) =>
-        releaseOnce(this.ctx.store, this.ctx.clock, h).catch((e: unknown) => {
-          this.log.error('could not release delivery claim; it lapses with its lease', { error: e });
-          return false;
-        }),
-      ),
-    );
+    const mine = this.held;
+    this.held = undefined;
+    if (!mine) return;
+    await releaseOnce(this.ctx.store, this.ctx.clock, mine).catch((e: unknown) => {
+      this.log.error('could not release delivery claim; it lapses with its lease', { error: e });
+      return false;
+    });
   }
 
-  private async claim(key: Key): Promise<OnceClaim> {
-    const result = await claimOnce(this.ctx.store, this.ctx.clock, key, deliveryLeaseSeconds, this.done.find((d) => d.key === key)?.attrs);
-    if (result.kind === 'claimed') this.held.push({ key, fence: result.fence });
-    return result;
+  private marks(): Item[] {
+    return this.marked.map((d) => doneMark(this.ctx.clock, d.key, deliveryClaimTtlSeconds, d.attrs));
   }
 }

@@ -44,11 +44,11 @@ function refused(status: number, code: string, message: string): DeliveryAnswer 
 
 /**
  * One webhook delivery, in a fixed order: required headers, endpoint and its secret (fail
- * closed; cached per container for a few seconds, see endpoint-cache.ts), signature on the raw bytes, JSON, `ping`, mapping, claims of the delivery id
- * and of the signed body (delivery-claims.ts), one route Query per trigger, one enqueue,
- * then the claims marked done. Any failure after the claims releases them and answers 5xx,
+ * closed; cached per container for a few seconds, see endpoint-cache.ts), signature on the raw bytes, JSON, `ping`, mapping, the claim of the signed body
+ * (delivery-claims.ts), one route Query per trigger, one enqueue, then the claim and the
+ * delivery id marked done. Any failure after the claim releases it and answers 5xx,
  * so that a redelivery is processed rather than dropped as a duplicate; an attempt that
- * dies leaves claims whose short lease lapses, with the same effect.
+ * dies leaves a claim whose short lease lapses, with the same effect.
  */
 export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, options: IntakeOptions = {}): Promise<DeliveryAnswer> {
   const checked = checkDeliveryHeaders(req.headers);
@@ -150,7 +150,7 @@ export async function receiveDelivery(ctx: AppContext, req: DeliveryRequest, opt
     // answered 5xx (its redelivery would only queue copies that dispatch drops by event id).
     await claims
       .finish()
-      .catch((e: unknown) => log.error('could not mark the delivery done; its claims lapse with their lease', { error: e }));
+      .catch((e: unknown) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }));
     ctx.metrics.count('webhook_accepted');
     ctx.metrics.count('trigger_events_enqueued', events.length);
     log.info('webhook delivery accepted', { triggers: [...new Set(mapped.map((m) => m.trigger))], enqueued: events.length });

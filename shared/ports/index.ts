@@ -64,6 +64,12 @@ export interface QueryPage<T> {
 export interface Store {
   get<T extends Key = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined>;
   put(item: Item | (Key & object), opts?: PutOptions): Promise<void>;
+  /**
+   * Unconditional puts of several items in as few calls as the store takes (DynamoDB's
+   * BatchWriteItem: 25 a call). Not atomic: on failure some items may be written. Two items
+   * with one key: the later wins.
+   */
+  putAll(items: ReadonlyArray<Item | (Key & object)>): Promise<void>;
   /** Returns the deleted item, if there was a live one. */
   delete<T extends Key = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined>;
   query<T extends Key = Item>(input: QueryInput): Promise<QueryPage<T>>;

@@ -48,6 +48,11 @@ export async function claimOnce(
   return { kind: 'busy', leaseEndsAtMs: clock.now() };
 }
 
+/** The row that marks the work done (kept `ttlSeconds`), for a caller that writes several at once. */
+export function doneMark(clock: Clock, key: Key, ttlSeconds: number, attrs: Record<string, unknown> = {}): Item {
+  return { ...attrs, ...key, state: 'done', ttl: ttlIn(clock.now(), ttlSeconds) };
+}
+
 /** Marks the work done (kept `ttlSeconds`): unconditional, since whoever finished it made it true. */
 export async function finishOnce(
   store: Store,
@@ -56,7 +61,7 @@ export async function finishOnce(
   ttlSeconds: number,
   attrs: Record<string, unknown> = {},
 ): Promise<void> {
-  await store.put({ ...attrs, ...key, state: 'done', ttl: ttlIn(clock.now(), ttlSeconds) });
+  await store.put(doneMark(clock, key, ttlSeconds, attrs));
 }
 
 /**

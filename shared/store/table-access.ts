@@ -25,7 +25,7 @@ const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims only (shared/dispatch/dispatch-claim.ts).
   dispatch: { table: ['EVT#*'] },
-  // The endpoint and its connection (endpoint-cache.ts), the two delivery claims
+  // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'], gsi1: ['ROUTE#*'] },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)

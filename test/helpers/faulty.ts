@@ -50,9 +50,10 @@ export function faultyStore(inner: Store, sw: FaultSwitch, ops: readonly StoreOp
   return {
     get: (key: Key, o) => (on('get') ? sw.guard('store.get', () => inner.get(key, o)) : inner.get(key, o)),
     put: (item, o) => (on('put') ? sw.guard('store.put', () => inner.put(item, o)) : inner.put(item, o)),
+    putAll: (items) => (on('put') ? sw.guard('store.putAll', () => inner.putAll(items)) : inner.putAll(items)),
     delete: (key: Key, o) => (on('delete') ? sw.guard('store.delete', () => inner.delete(key, o)) : inner.delete(key, o)),
     query: (input) => (on('query') ? sw.guard('store.query', () => inner.query(input)) : inner.query(input)),
-  } as Store;
+  } satisfies Store;
 }
 
 /** The producer side of a queue with an outage switch (the consumer side is left alone). */

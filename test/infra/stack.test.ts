@@ -301,6 +301,7 @@ describe('least privilege', () => {
         'dynamodb:GetItem',
         'dynamodb:Query',
         'dynamodb:PutItem',
+        'dynamodb:BatchWriteItem',
         'dynamodb:DeleteItem',
         'sqs:SendMessage',
         's3:PutObject',

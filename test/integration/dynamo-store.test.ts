@@ -1,5 +1,8 @@
+import { BatchWriteItemCommand, type BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
 import { ConditionFailedError } from '../../shared/domain/errors';
+import { putCoalesced } from '../../shared/store/coalesced-puts';
 import { ttlIn } from '../../shared/store/table-design';
 import { TestClock, stopTestDynamo, testStore } from '../helpers/dynamo';
 
@@ -66,5 +69,82 @@ describe('DynamoStore on the embedded DynamoDB', () => {
     await store.put({ pk: 'D', sk: 'D', a: 1 });
     expect(await store.delete({ pk: 'D', sk: 'D' })).toMatchObject({ a: 1 });
     await expect(store.delete({ pk: 'D', sk: 'D' }, { ifExists: true })).rejects.toBeInstanceOf(ConditionFailedError);
+  });
+
+  it('putAll writes more items than one BatchWriteItem takes, and of two items with one key keeps the later', async () => {
+    const { store } = await testStore();
+    const items = Array.from({ length: 60 }, (_, i) => ({ pk: `M#${i}`, sk: 'M', n: i }));
+    await store.putAll([...items, { pk: 'M#7', sk: 'M', n: 'later' }]);
+    const page = await Promise.all(items.map((i) => store.get({ pk: i.pk, sk: i.sk })));
+    expect(page.map((i) => i?.n)).toEqual(items.map((i) => (i.n === 7 ? 'later' : i.n)));
+  });
+
+  it('putAll sends again what the table left unprocessed, and fails naming how many when it never takes them', async () => {
+    const { client, tableName } = await testStore();
+    // The real server, with the first BatchWriteItem answered as a throttled table does: only part written.
+    let batches = 0;
+    let withhold: 'once' | 'always' = 'once';
+    const send = client.send.bind(client) as (c: unknown) => Promise<unknown>;
+    const throttled = Object.assign(Object.create(client), {
+      send: async (command: unknown) => {
+        if (!(command instanceof BatchWriteItemCommand)) return send(command);
+        batches++;
+        const requests = command.input.RequestItems?.[tableName] ?? [];
+        if (withhold === 'once' && batches > 1) return send(command);
+        if (withhold === 'always') return { UnprocessedItems: { [tableName]: requests } };
+        const [first, ...rest] = requests;
+        if (first) await send(new BatchWriteItemCommand({ RequestItems: { [tableName]: [first] } }));
+        return { UnprocessedItems: rest.length > 0 ? { [tableName]: rest } : {} } satisfies Partial<BatchWriteItemCommandOutput>;
+      },
+    });
+    const store = new DynamoStore(tableName, throttled, { now: () => Date.now() });
+    await store.putAll([1, 2, 3].map((n) => ({ pk: `U#${n}`, sk: 'U' })));
+    expect(batches).toBe(2);
+    for (const n of [1, 2, 3]) expect(await store.get({ pk: `U#${n}`, sk: 'U' })).toBeDefined();
+
+    withhold = 'always';
+    batches = 0;
+    await expect(store.putAll([4, 5].map((n) => ({ pk: `U#${n}`, sk: 'U' })))).rejects.toThrow(/2 of 2 items left unprocessed/);
+    expect(batches).toBe(6);
+  });
+});
+
+describe('puts coalesced within one turn of the event loop', () => {
+  it('puts made in the same turn are one putAll; a put in a later turn is another', async () => {
+    const { store } = await testStore();
+    const calls: number[] = [];
+    const putAll = store.putAll.bind(store);
+    store.putAll = (items) => {
+      calls.push(items.length);
+      return putAll(items);
+    };
+    await Promise.all([
+      putCoalesced(store, [{ pk: 'C#1', sk: 'C' }]),
+      putCoalesced(store, [
+        { pk: 'C#2', sk: 'C' },
+        { pk: 'C#3', sk: 'C' },
+      ]),
+    ]);
+    await putCoalesced(store, [{ pk: 'C#4', sk: 'C' }]);
+    expect(calls).toEqual([3, 1]);
+    for (const n of [1, 2, 3, 4]) expect(await store.get({ pk: `C#${n}`, sk: 'C' })).toBeDefined();
+  });
+
+  it('a failed write is told to every caller of its batch, and the next batch is written again', async () => {
+    const { store } = await testStore();
+    const putAll = store.putAll.bind(store);
+    let fail = true;
+    store.putAll = (items) => {
+      if (fail) throw new Error('table unavailable');
+      return putAll(items);
+    };
+    const results = await Promise.allSettled([
+      putCoalesced(store, [{ pk: 'F#1', sk: 'F' }]),
+      putCoalesced(store, [{ pk: 'F#2', sk: 'F' }]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    await putCoalesced(store, [{ pk: 'F#1', sk: 'F' }]);
+    expect(await store.get({ pk: 'F#1', sk: 'F' })).toBeDefined();
   });
 });

@@ -28,9 +28,10 @@ describe('endpoint cache under a burst', () => {
         return store.get(k, o);
       },
       put: (i, o) => store.put(i, o),
+      putAll: (items) => store.putAll(items),
       delete: (k, o) => store.delete(k, o),
       query: (q) => store.query(q),
-    } as Store;
+    } satisfies Store;
     const secrets = t.ctx.secrets;
     t.ctx.secrets = {
       get: (n, o) => {

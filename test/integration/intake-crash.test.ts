@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../helpers/seed';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
@@ -124,8 +124,11 @@ describe('an intake invocation that dies mid-delivery (Lambda path)', () => {
     const shot = shotOf(tenant);
     const dying = dyingContainer(t, 'at-enqueue');
     await dying.dieDuring(shot);
-    const claim = await t.ctx.store.get(keys.deliveryClaim(tenant.endpointId, shot.headers['x-github-delivery']!));
+    // The attempt holds the signed body's claim; the id's row is written only with the done marks.
+    const bodyHash = createHash('sha256').update(shot.body).digest('hex');
+    const claim = await t.ctx.store.get(keys.deliveryBodyClaim(tenant.endpointId, bodyHash));
     expect(claim?.state).toBe('in_progress');
+    expect(await t.ctx.store.get(keys.deliveryClaim(tenant.endpointId, shot.headers['x-github-delivery']!))).toBeUndefined();
 
     // The lease has not passed: a retryable 5xx, never "duplicate".
     const early = await invoke(shot);
@@ -161,7 +164,7 @@ describe('an intake invocation that dies mid-delivery (Lambda path)', () => {
   });
 });
 
-describe('the signed body is claimed as well as the delivery id (replays)', () => {
+describe('the signed body is what is claimed (replays)', () => {
   it('the same signed body under a new delivery id fans out once, and leaves no claim of the new id', async () => {
     const { t, tenant, invoke } = await setup();
     const shot = shotOf(tenant, 'original-guid');

@@ -14,9 +14,10 @@ function subscriptionWritesFail(inner: Store, failing: { on: boolean }): Store {
     get: (k, o) => inner.get(k, o),
     delete: (k, o) => inner.delete(k, o),
     query: (q) => inner.query(q),
+    putAll: (items) => inner.putAll(items),
     put: (item, o) =>
       failing.on && item.pk.startsWith('SUB#') ? Promise.reject(new Error('injected: subscription write failed')) : inner.put(item, o),
-  } as Store;
+  } satisfies Store;
 }
 
 async function setup() {

@@ -40,6 +40,10 @@ function recording(store: Store, touched: { push(key: string): unknown }): Store
       touched.push(item.pk);
       return store.put(item, opts);
     },
+    putAll: (items) => {
+      for (const item of items) touched.push(item.pk);
+      return store.putAll(items);
+    },
     delete: (key, opts) => {
       touched.push(key.pk);
       return store.delete(key, opts);
@@ -60,6 +64,7 @@ function recordInPlace(store: Store): (fn: () => Promise<unknown>) => Promise<st
   const inner: Store = {
     get: store.get.bind(store),
     put: store.put.bind(store),
+    putAll: store.putAll.bind(store),
     delete: store.delete.bind(store),
     query: store.query.bind(store),
   };

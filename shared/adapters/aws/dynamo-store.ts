@@ -1,4 +1,5 @@
 import {
+  BatchWriteItemCommand,
   ConditionalCheckFailedException,
   DeleteItemCommand,
   DynamoDBClient,
@@ -8,6 +9,7 @@ import {
   type AttributeValue,
   type DynamoDBClientConfig,
   type QueryCommandInput,
+  type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError } from '../../domain/errors';
@@ -26,8 +28,14 @@ const toAttributes = (o: Record<string, unknown>) => marshall(o, marshallOptions
 
 /** Counts calls per kind, so benchmarks and tests can hold the per-delivery budget. */
 export interface CallCounter {
-  count(kind: 'get' | 'put' | 'delete' | 'query'): void;
+  count(kind: 'get' | 'put' | 'putAll' | 'delete' | 'query'): void;
 }
+
+/** BatchWriteItem's limit of items per call. */
+const batchWriteLimit = 25;
+/** Rounds of resending what DynamoDB left unprocessed (it does under throttling), with a doubling pause. */
+const unprocessedRetries = 5;
+const unprocessedPauseMs = 25;
 
 /**
  * The Store port over DynamoDB. The same code serves AWS and the embedded dynalite.
@@ -109,6 +117,31 @@ export class DynamoStore implements Store {
     } catch (e) {
       if (e instanceof ConditionalCheckFailedException) throw new ConditionFailedError(`put ${item.pk}: condition failed`);
       throw e;
+    }
+  }
+
+  async putAll(items: ReadonlyArray<Item | (Key & object)>): Promise<void> {
+    // One request per key (BatchWriteItem refuses a batch that names a key twice): the later wins.
+    const byKey = new Map<string, Item | (Key & object)>();
+    for (const item of items) byKey.set(JSON.stringify([item.pk, item.sk]), item);
+    const requests: WriteRequest[] = [...byKey.values()].map((item) => ({
+      PutRequest: { Item: toAttributes(item as Record<string, unknown>) },
+    }));
+    await Promise.all(
+      Array.from({ length: Math.ceil(requests.length / batchWriteLimit) }, (_, i) =>
+        this.batchWrite(requests.slice(i * batchWriteLimit, (i + 1) * batchWriteLimit)),
+      ),
+    );
+  }
+
+  private async batchWrite(requests: WriteRequest[]): Promise<void> {
+    let left = requests;
+    for (let round = 0; left.length > 0; round++) {
+      if (round > unprocessedRetries) throw new Error(`putAll: ${left.length} of ${requests.length} items left unprocessed by the table`);
+      if (round > 0) await new Promise((r) => setTimeout(r, unprocessedPauseMs << (round - 1)));
+      this.counter?.count('putAll');
+      const out = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: left } }));
+      left = out.UnprocessedItems?.[this.tableName] ?? [];
     }
   }
 
