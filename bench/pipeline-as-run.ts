@@ -21,6 +21,7 @@ import { issueOpenedBody, signedShot, type Shot } from '../test/helpers/seed';
 import { startFloorProcess } from './lib/floor-process';
 import { closedLoop, statusText, throughput, type LoadResult } from './lib/load';
 import { startProductProcess } from './lib/product-process';
+import { cpuDuring } from './lib/process-cpu';
 import { ReceiptCounter } from './lib/receipts';
 import { envNumber, median, percentile, printFigures, runMain } from './lib/report';
 
@@ -71,10 +72,24 @@ async function main(): Promise<void> {
   sentAt.clear();
   const floorRuns: LoadResult[] = [];
   const productRuns: Array<{ load: LoadResult; pipelineRate: number; drained: boolean }> = [];
+  // CPU per delivery of each side (every thread of its process), and of this process (clients, agent runtime) meanwhile.
+  const cpu = { floor: [] as number[], product: [] as number[], clientsFloor: [] as number[], clientsProduct: [] as number[] };
+  const own = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   for (let r = 0; r < rounds; r++) {
-    floorRuns.push(await closedLoop(floor.url, shots(n), concurrency));
+    let mine = own();
+    const f = await cpuDuring(floor.child.pid, () => closedLoop(floor.url, shots(n), concurrency));
+    cpu.clientsFloor.push((own() - mine) / n);
+    floorRuns.push(f.result);
+    if (f.cpuMs !== undefined) cpu.floor.push(f.cpuMs / n);
     const mark = receipts.receipts.length;
-    productRuns.push(await productRound(shots(n)));
+    mine = own();
+    const p = await cpuDuring(product.child.pid, () => productRound(shots(n)));
+    cpu.clientsProduct.push((own() - mine) / n);
+    productRuns.push(p.result);
+    if (p.cpuMs !== undefined) cpu.product.push(p.cpuMs / n);
     for (const x of receipts.receipts.slice(mark)) {
       const at = sentAt.get(x.deliveryId);
       if (at !== undefined) timed.push(x.at - at);
@@ -107,6 +122,12 @@ async function main(): Promise<void> {
       1,
     )} ms; product log: ${logs.lines} lines, ${(logs.bytes / 1024).toFixed(0)} KB (${(logs.lines / sent).toFixed(2)} lines per delivery); exit code ${code}`,
   );
+  const cpuFloor = median(cpu.floor);
+  const cpuProduct = median(cpu.product);
+  if (cpu.product.length > 0)
+    console.log(
+      `  CPU per delivery, every thread: product ${cpuProduct.toFixed(2)} ms, floor ${cpuFloor.toFixed(2)} ms; this process (clients, agent runtime) ${median(cpu.clientsProduct).toFixed(2)} ms in product rounds, ${median(cpu.clientsFloor).toFixed(2)} ms in floor rounds`,
+    );
   console.log(
     `  events received ${receipts.distinct} of ${acceptedCount} accepted (duplicates ${receipts.duplicates})${drained ? '' : ' (drain timed out)'}`,
   );
@@ -127,6 +148,18 @@ async function main(): Promise<void> {
       goal: 'informational',
       pass: true,
     },
+    ...(cpu.product.length > 0
+      ? [
+          {
+            name: 'CPU per delivery, every thread of the process',
+            value: cpuProduct,
+            unit: 'ms',
+            baseline: { name: 'durable floor, per request', value: cpuFloor },
+            goal: 'informational',
+            pass: true,
+          },
+        ]
+      : []),
     {
       name: 'deliveries answered 202',
       value: acceptedCount,

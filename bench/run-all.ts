@@ -16,6 +16,7 @@ const benches: Array<{ key: string; file: string; env: Record<string, string> }>
   { key: 'tool-step', file: 'tool-step-overhead.ts', env: {} },
   { key: 'fanout', file: 'fanout-scaling.ts', env: {} },
   { key: 'calls', file: 'aws-calls-per-delivery.ts', env: {} },
+  { key: 'store-calls', file: 'store-call-cost.ts', env: {} },
   { key: 'polling', file: 'polling-scale.ts', env: {} },
   { key: 'cold', file: 'cold-start.ts', env: { BENCH_LOADS: process.env.BENCH_LOADS ?? '3' } },
   { key: 'load', file: 'load-200rps.ts', env: { BENCH_SECONDS: process.env.BENCH_LOAD_SECONDS ?? (full ? '60' : '10') } },
