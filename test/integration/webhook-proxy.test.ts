@@ -13,6 +13,27 @@ describe('the SSE parser', () => {
     expect(parse('\n')).toEqual([{ event: 'message', data: 'a\nb' }]);
   });
 
+  it('keeps a CRLF split between two chunks one line end, not an empty line that would end the event early', () => {
+    const parse = sseParser();
+    expect(parse('data: a\r')).toEqual([]);
+    expect(parse('\ndata: b\r\n')).toEqual([]);
+    expect(parse('\r\n')).toEqual([{ event: 'message', data: 'a\nb' }]);
+  });
+
+  it('skips an event larger than a delivery can be, holding at most that much, and reads the next one', () => {
+    const skipped: number[] = [];
+    const parse = sseParser({ maxEventChars: 100, onOversized: (chars) => skipped.push(chars) });
+    // One long data line in many chunks, with no line end for a while: never held past the bound.
+    expect(parse('data: ')).toEqual([]);
+    for (let i = 0; i < 50; i++) expect(parse('x'.repeat(10))).toEqual([]);
+    expect(parse('\ndata: more of the same event\n\n')).toEqual([]);
+    expect(parse('data: next\n\n')).toEqual([{ event: 'message', data: 'next' }]);
+    // Many short lines that add up past the bound are one oversized event too.
+    expect(parse(`${'data: 0123456789\n'.repeat(20)}\ndata: after\n\n`)).toEqual([{ event: 'message', data: 'after' }]);
+    expect(skipped).toHaveLength(2);
+    for (const chars of skipped) expect(chars).toBeGreaterThan(100);
+  });
+
   it('turns a smee message into the original request for our intake, or says why not', () => {
     const d = relayedDelivery(
       JSON.stringify({
