@@ -1,4 +1,5 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sign } from '@octokit/webhooks-methods';
 import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { AppError } from '../../shared/domain/errors';
@@ -47,11 +48,6 @@ export async function findSubscription(ctx: Pick<AppContext, 'store'>, trigger: 
   const newest = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   if (!newest) throw new AppError('not_found', `No subscription to ${trigger} yet`, { trigger });
   return newest;
-}
-
-/** HMAC-SHA256 of the exact bytes, as the code host signs (`X-Hub-Signature-256`). */
-export function signDelivery(secret: string, body: Buffer): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
 /**
@@ -121,7 +117,8 @@ export async function sendExampleTrigger(
       'user-agent': 'GitHub-Hookshot/npm-run-trigger',
       'x-github-event': fitted.event,
       'x-github-delivery': deliveryId,
-      'x-hub-signature-256': signDelivery(secret, body),
+      // Signed by the library the intake verifies with (shared/github/webhooks/signature.ts).
+      'x-hub-signature-256': await sign(secret, body.toString('utf8')),
       ...(endpoint.hookId !== undefined ? { 'x-github-hook-id': String(endpoint.hookId) } : {}),
     },
     body,
