@@ -20,9 +20,13 @@ export interface RecentEvent {
   replayOf?: string;
 }
 
-function eventIdOf(body: string): string | undefined {
-  const pointed = eventIdOfPointer(body);
-  if (pointed !== undefined) return pointed;
+/** How the queue's producers name a trigger event's message: by the event's id (event-message.ts, dispatch's re-enqueue). */
+const eventIdFormat = /^evt_[A-Za-z0-9_-]+$/;
+/** A claim-check pointer is `{"blobKey":"events/<id>.json"}` (event-message.ts): anything else is an event itself. */
+const maxPointerChars = 512;
+const isPointerShaped = (body: string) => body.length <= maxPointerChars && body.startsWith('{"blobKey":');
+
+function eventIdOfBody(body: string): string | undefined {
   try {
     const id = (JSON.parse(body) as { id?: unknown }).id;
     return typeof id === 'string' ? id : undefined;
@@ -46,7 +50,8 @@ export class RecentEvents {
     return {
       sendBatch: async (messages: OutgoingMessage[]) => {
         await queue.sendBatch(messages);
-        for (const m of messages) await this.note(m.body);
+        // On the intake's path: nothing here parses an inline event or waits for a blob.
+        for (const m of messages) this.note(m);
       },
     };
   }
@@ -64,15 +69,10 @@ export class RecentEvents {
     return this.events.get(eventId);
   }
 
-  private async note(queued: string): Promise<void> {
-    const eventId = eventIdOf(queued);
+  private note(m: OutgoingMessage): void {
+    const pointed = isPointerShaped(m.body) ? eventIdOfPointer(m.body) : undefined;
+    const eventId = pointed ?? (eventIdFormat.test(m.id) ? m.id : eventIdOfBody(m.body));
     if (eventId === undefined) return;
-    let body: string | undefined = queued;
-    if (eventIdOfPointer(queued) !== undefined) {
-      // A claim-check event: its bytes are in the blob store until it is delivered.
-      const blobKey = (JSON.parse(queued) as { blobKey: string }).blobKey;
-      body = (await this.blobs.get(blobKey).catch(() => undefined))?.toString('utf8');
-    }
     const previous = this.events.get(eventId);
     if (previous) this.drop(eventId, previous);
     const replayOf = this.replays.get(eventId) ?? previous?.replayOf;
@@ -80,11 +80,26 @@ export class RecentEvents {
     const entry: RecentEvent = {
       eventId,
       queuedAt: this.clock.now(),
-      ...(body !== undefined ? { body } : {}),
+      ...(pointed === undefined ? { body: m.body } : {}),
       ...(replayOf ? { replayOf } : {}),
     };
     this.events.set(eventId, entry);
-    this.bytes += body?.length ?? 0;
+    this.bytes += entry.body?.length ?? 0;
+    this.trim();
+    if (pointed !== undefined) void this.readClaimChecked(entry, m.body);
+  }
+
+  /** A claim-check event's bytes are in the blob store until it is delivered: fetched aside, into its entry if it is still listed. */
+  private async readClaimChecked(entry: RecentEvent, pointer: string): Promise<void> {
+    const blobKey = (JSON.parse(pointer) as { blobKey: string }).blobKey;
+    const body = (await this.blobs.get(blobKey).catch(() => undefined))?.toString('utf8');
+    if (body === undefined || this.events.get(entry.eventId) !== entry) return;
+    entry.body = body;
+    this.bytes += body.length;
+    this.trim();
+  }
+
+  private trim(): void {
     for (const [id, e] of this.events) {
       if (this.events.size <= maxRecentEvents && this.bytes <= maxRecentBytes) break;
       this.drop(id, e);

@@ -125,7 +125,8 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
   const delay = backoffSeconds(m.receiveCount, outcome.retryAfterSeconds);
   if (outcome.throttled) {
     try {
-      await ctx.queue.sendBatch([{ id: 'throttled', body: m.body, delaySeconds: delay }]);
+      // Named by the event, as every trigger-event message is (event-message.ts).
+      await ctx.queue.sendBatch([{ id: event.id, body: m.body, delaySeconds: delay }]);
       ctx.metrics.count('dispatch_throttled');
       log.warn('agent runtime is throttling; event re-enqueued', { status: outcome.status, delaySeconds: delay });
       return 'done';

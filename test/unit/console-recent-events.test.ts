@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { maxRecentEvents, RecentEvents } from '../../local/console/recent-events';
 import type { OutgoingMessage, Queue } from '../../shared/ports';
 
@@ -27,7 +27,8 @@ describe('recent events (the console)', () => {
     const list = recent.list();
     expect(list).toHaveLength(maxRecentEvents);
     expect(list[0]?.eventId).toBe('evt_big');
-    expect(list[0]?.body).toBe(event('evt_big'));
+    // Read from the blob store aside, after the send has answered.
+    await vi.waitFor(() => expect(recent.get('evt_big')?.body).toBe(event('evt_big')));
     expect(recent.get('evt_0')).toBeUndefined();
     expect(sent).toHaveLength(maxRecentEvents + 6);
   });
@@ -40,5 +41,24 @@ describe('recent events (the console)', () => {
     recent.replaying('evt_r', 'evt_o');
     await recent.watch(queue).sendBatch([{ id: '1', body: event('evt_r') }]);
     expect(recent.get('evt_r')?.replayOf).toBe('evt_o');
+  });
+
+  it('never holds the send: a claim-check blob that does not answer leaves the event listed without its body', async () => {
+    const recent = new RecentEvents(clock, { get: () => new Promise<Buffer | undefined>(() => undefined) });
+    await recent.watch(queue).sendBatch([{ id: 'evt_stuck', body: JSON.stringify({ blobKey: 'events/evt_stuck.json' }) }]);
+    expect(recent.get('evt_stuck')).toMatchObject({ eventId: 'evt_stuck' });
+    expect(recent.get('evt_stuck')?.body).toBeUndefined();
+  });
+
+  it('takes the event id from the message id the producers give (the event id), without reading the body', async () => {
+    const recent = new RecentEvents(clock, { get: async () => undefined });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      await recent.watch(queue).sendBatch([{ id: 'evt_named', body: event('evt_named') }]);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+    expect(recent.get('evt_named')?.body).toBe(event('evt_named'));
   });
 });
