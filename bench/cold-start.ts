@@ -1,7 +1,8 @@
 /**
  * Cold start of each function: its bundle built exactly as deployed
- * (infra/bundling/esbuild-options.ts: one minified ESM file with a source map, the AWS SDK
- * bundled, zod's English locale only), its size, and the time `node` takes to import it
+ * (infra/bundling/esbuild-options.ts: minified ESM, `index.mjs` and the chunks it loads on
+ * first use, with source maps, the AWS SDK bundled, zod's English locale only), its size
+ * (all of its code, and what a cold start reads), and the time `node` takes to import it
  * (median of BENCH_LOADS child processes, source maps enabled as on Lambda), against a
  * baseline bundle built the same way that holds only the AWS SDK clients and commands the
  * function's own code imports.
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
+import { bundleOutputs } from '../infra/bundling/bundle-outputs';
 import { functionBuildOptions } from '../infra/bundling/esbuild-options';
 import { projectRoot } from '../infra/constructs/integration-function';
 import { envNumber, median, printFigures, runMain, type Figure } from './lib/report';
@@ -25,9 +27,22 @@ const allFunctions = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep'
 // BENCH_FUNCTIONS=tool-step,dispatch measures some of them (while working on one).
 const functions = allFunctions.filter((f) => !process.env.BENCH_FUNCTIONS || process.env.BENCH_FUNCTIONS.split(',').includes(f));
 
-async function bundle(entry: string, outfile: string): Promise<{ bytes: number; metafile: Metafile }> {
-  const result = await build({ ...functionBuildOptions(entry, outfile), absWorkingDir: projectRoot });
-  return { bytes: statSync(outfile).size, metafile: result.metafile! };
+interface Built {
+  /** The handler file to import. */
+  index: string;
+  /** All of the function's code (every `.mjs`). */
+  bytes: number;
+  /** The code a cold start reads: index.mjs and the chunks it imports statically. */
+  startupBytes: number;
+  metafile: Metafile;
+}
+
+async function bundle(entry: string, outdir: string): Promise<Built> {
+  const result = await build({ ...functionBuildOptions(entry, outdir), absWorkingDir: projectRoot });
+  const metafile = result.metafile!;
+  const outputs = bundleOutputs(metafile);
+  const size = (files: string[]) => files.reduce((sum, f) => sum + statSync(join(projectRoot, f)).size, 0);
+  return { index: join(outdir, 'index.mjs'), bytes: size(outputs.code), startupBytes: size(outputs.atStartup), metafile };
 }
 
 /** One SDK package as the function's own code imports it: its value bindings, and whether only on first use. */
@@ -44,10 +59,12 @@ interface SdkUse {
  * function really loads, when it loads them.
  */
 function sdkImportsOf(metafile: Metafile): Map<string, SdkUse> {
-  const out = Object.values(metafile.outputs).find((o) => o.entryPoint !== undefined);
-  const atStartup = staticallyReached(metafile, out?.entryPoint);
+  const outputs = bundleOutputs(metafile);
+  const atStartup = staticallyReached(metafile, metafile.outputs[outputs.entry]?.entryPoint);
+  // The function's inputs, wherever the split put them.
+  const inputs = outputs.code.flatMap((f) => Object.entries(metafile.outputs[f]?.inputs ?? {}));
   const used = new Map<string, SdkUse>();
-  for (const [file, { bytesInOutput }] of Object.entries(out?.inputs ?? {})) {
+  for (const [file, { bytesInOutput }] of inputs) {
     if (file.includes('node_modules/') || bytesInOutput === 0) continue;
     const sdk = (metafile.inputs[file]?.imports ?? []).filter((i) => i.original?.startsWith('@aws-sdk/'));
     if (sdk.length === 0) continue;
@@ -123,23 +140,28 @@ function describeSdk(sdk: Map<string, SdkUse>): string {
 }
 
 /**
- * ms to import the module in a fresh node process (node's own start-up excluded), median of
- * `loads`: wall time, and the process's CPU time over the import (which a machine shared
- * with other work inflates far less; on Lambda's own vCPU the two are close).
+ * ms to import the module in a fresh node process (node's own start-up excluded): wall time,
+ * and the process's CPU time over the import (which a machine shared with other work
+ * inflates far less; on Lambda's own vCPU the two are close).
  */
-async function loadMs(file: string): Promise<{ wall: number; cpu: number }> {
+async function loadOnce(file: string): Promise<{ wall: number; cpu: number }> {
   const code = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;
-  const wall: number[] = [];
-  const cpu: number[] = [];
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], {
+    env: { ...process.env, NODE_OPTIONS: '--enable-source-maps', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  const [wall, cpu] = stdout.trim().split('\n').at(-1)!.split(' ').map(Number);
+  return { wall: wall!, cpu: cpu! };
+}
+
+/** The function's and its baseline's load times, the two loaded in turn so that both see the same machine. */
+async function loadTimes(file: string, baseline: string): Promise<[{ wall: number; cpu: number }, { wall: number; cpu: number }]> {
+  const samples: [{ wall: number; cpu: number }[], { wall: number; cpu: number }[]] = [[], []];
   for (let i = 0; i < loads; i++) {
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], {
-      env: { ...process.env, NODE_OPTIONS: '--enable-source-maps', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    });
-    const [w, c] = stdout.trim().split('\n').at(-1)!.split(' ').map(Number);
-    wall.push(w!);
-    cpu.push(c!);
+    samples[0].push(await loadOnce(file));
+    samples[1].push(await loadOnce(baseline));
   }
-  return { wall: median(wall), cpu: median(cpu) };
+  const summary = (s: { wall: number; cpu: number }[]) => ({ wall: median(s.map((x) => x.wall)), cpu: median(s.map((x) => x.cpu)) });
+  return [summary(samples[0]), summary(samples[1])];
 }
 
 async function main(): Promise<void> {
@@ -151,8 +173,8 @@ async function main(): Promise<void> {
   const figures: Figure[] = [];
   try {
     for (const name of functions) {
-      const out = join(dir, 'out', name, 'index.mjs');
-      let fn: { bytes: number; metafile: Metafile };
+      const out = join(dir, 'out', name);
+      let fn: Built;
       try {
         fn = await bundle(join(projectRoot, 'functions', name, 'handler.ts'), out);
       } catch (e) {
@@ -163,13 +185,13 @@ async function main(): Promise<void> {
       const sdk = sdkImportsOf(fn.metafile);
       const baseDir = join(dir, 'src', name);
       const baseEntry = join(baseDir, 'baseline.ts');
-      const baseOut = join(dir, 'out', `${name}-baseline`, 'index.mjs');
+      const baseOut = join(dir, 'out', `${name}-baseline`);
       const sources = baselineSources(sdk);
       mkdirSync(baseDir);
       writeFileSync(baseEntry, sources.entry);
       writeFileSync(join(baseDir, 'lazy.ts'), sources.lazy);
       const base = await bundle(baseEntry, baseOut);
-      const [load, baseLoad] = [await loadMs(out), await loadMs(baseOut)];
+      const [load, baseLoad] = await loadTimes(fn.index, base.index);
       const [ms, baseMs] = [load.wall, baseLoad.wall];
       console.log(`  ${name}: SDK ${describeSdk(sdk)}`);
       figures.push({
@@ -179,6 +201,14 @@ async function main(): Promise<void> {
         baseline: { name: 'SDK-only bundle', value: base.bytes / 1024 },
         goal: '< 1024 KB',
         pass: fn.bytes < 1024 * 1024,
+      });
+      figures.push({
+        name: `${name} code read at a cold start`,
+        value: fn.startupBytes / 1024,
+        unit: 'KB',
+        baseline: { name: 'SDK-only bundle', value: base.startupBytes / 1024 },
+        goal: 'informational',
+        pass: true,
       });
       figures.push({
         name: `${name} module load`,

@@ -1,6 +1,6 @@
 /**
  * Bundles one function for the stack: `node --import tsx infra/bundling/bundle-cli.ts <entry> <outdir>`
- * writes <outdir>/index.mjs and its source map. A separate process because CDK asks for local
+ * writes <outdir>/index.mjs, the chunks it loads on first use (<outdir>/chunks/) and their source maps. A separate process because CDK asks for local
  * bundling synchronously and esbuild runs plugins (zodEnglishOnly) only in its async API.
  */
 import * as path from 'node:path';
@@ -13,4 +13,4 @@ if (!entry || !outdir) {
   process.exit(2);
 }
 // esbuild prints its errors and rejects: the process then exits non-zero, which fails the synth.
-await build({ ...functionBuildOptions(path.resolve(entry), path.join(path.resolve(outdir), 'index.mjs')), logLevel: 'warning' });
+await build({ ...functionBuildOptions(path.resolve(entry), path.resolve(outdir)), logLevel: 'warning' });

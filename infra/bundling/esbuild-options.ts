@@ -8,16 +8,27 @@ import type { BuildOptions, Plugin } from 'esbuild';
  * by `npm run bench:cold-start` and by the bundle tests, so what is measured and tested is
  * what is deployed.
  *
+ * `outdir` gets `index.mjs` (the handler) and `chunks/`: what the code reaches only through
+ * a dynamic import (Octokit, loaded on the first code-host step; S3; the SDK's credential
+ * providers other than the environment's) is split into chunks that are read and compiled
+ * on first use, not at every cold start. In one file, esbuild defers running such code but
+ * node still compiles all of it at load: the tool step's start-up code went from 742 KB to
+ * ~480 KB (docs/performance.md, cold start).
+ *
  * The AWS SDK is bundled, not left to the copy in the nodejs24.x runtime: the versions in
  * package-lock.json are the ones that run (AWS recommends bundling to pin them), and one
  * tree-shaken file loads faster than the SDK's many modules (bench/cold-start.ts measured
  * 75-130 ms per function bundled, 206-316 ms with the SDK external). What keeps the bundles under 1 MB is
  * {@link zodEnglishOnly}.
  */
-export function functionBuildOptions(entry: string, outfile: string): BuildOptions {
+export function functionBuildOptions(entry: string, outdir: string): BuildOptions {
   return {
     entryPoints: [entry],
-    outfile,
+    outdir,
+    entryNames: 'index',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
     bundle: true,
     format: 'esm',
     target: 'node24',
@@ -28,7 +39,8 @@ export function functionBuildOptions(entry: string, outfile: string): BuildOptio
     sourcesContent: false,
     // Nothing external: the SDK included (see above); node: built-ins stay out by platform.
     external: [],
-    // CommonJS dependencies call require(); an ESM bundle has none unless we make it.
+    // CommonJS dependencies call require(); an ESM bundle has none unless we make it (every
+    // chunk gets this banner, each its own module scope).
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     plugins: [zodEnglishOnly],
     metafile: true,

@@ -27,11 +27,11 @@ export interface IntegrationFunctionProps {
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 
 /**
- * One Lambda function with the house defaults: nodejs24.x on arm64, one ESM file built by
- * the local esbuild (never Docker) with the settings of infra/bundling/esbuild-options.ts
- * (AWS SDK bundled and so pinned, zod's English locale only) and a source map, X-Ray
- * tracing, its own log group with a retention, and its own role holding no AWS managed
- * policy (only what is granted here).
+ * One Lambda function with the house defaults: nodejs24.x on arm64, ESM (`index.mjs` and the
+ * chunks it loads on first use) built by the local esbuild (never Docker) with the settings of
+ * infra/bundling/esbuild-options.ts (AWS SDK bundled and so pinned, zod's English locale
+ * only) and source maps, X-Ray tracing, its own log group with a retention, and its own role
+ * holding no AWS managed policy (only what is granted here).
  * Grants go through the `use*` helpers of the resources, which set the environment
  * variable and the IAM statement together.
  */
@@ -116,7 +116,7 @@ export class IntegrationFunction extends Construct {
 }
 
 /**
- * Builds `index.mjs` (and its map) into the asset directory with the project's esbuild in a
+ * Builds `index.mjs`, its chunks and their maps into the asset directory with the project's esbuild in a
  * child process (infra/bundling/bundle-cli.ts): CDK bundles synchronously, esbuild plugins
  * need its async API. A failure throws, so the synth stops instead of falling back to Docker.
  */

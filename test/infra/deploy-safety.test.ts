@@ -49,7 +49,7 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     const fns = ofType(s(), 'AWS::Lambda::Function').filter(([, r]) => /^agent-integrations-/.test(r.Properties.FunctionName ?? ''));
     expect(fns).toHaveLength(7);
     for (const [, r] of fns) expect(r.Properties.Runtime).toBe('nodejs24.x');
-    expect(functionBuildOptions('in.ts', 'out.mjs').target).toBe('node24');
+    expect(functionBuildOptions('in.ts', 'out').target).toBe('node24');
   });
 
   it('retains data on update and delete but not when the first create rolls back, and names nothing it retains by a fixed name', () => {

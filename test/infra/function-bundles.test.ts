@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundleOutputs } from '../../infra/bundling/bundle-outputs';
 import { functionBuildOptions } from '../../infra/bundling/esbuild-options';
 
 const root = join(__dirname, '..', '..');
@@ -32,34 +34,30 @@ const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = 
 
 const sdkClient = /node_modules\/@aws-sdk\/(client-[^/]+|util-dynamodb)\//;
 
-async function sdkClientsOf(name: string): Promise<{ atStartup: string[]; onFirstUse: string[]; external: string[] }> {
+async function buildFunction(name: string): Promise<Metafile> {
   const result = await build({
-    ...functionBuildOptions(join(root, 'functions', name, 'handler.ts'), join(outDir, name, 'index.mjs')),
+    ...functionBuildOptions(join(root, 'functions', name, 'handler.ts'), join(outDir, name)),
     absWorkingDir: root,
     write: false,
     logLevel: 'silent',
   });
-  const metafile = result.metafile as Metafile;
-  const out = Object.values(metafile.outputs).find((o) => o.entryPoint !== undefined)!;
-  // Start-up: every input reached from the entry without a dynamic import.
-  const reached = new Set<string>();
-  const todo = [out.entryPoint!];
-  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
-    if (reached.has(file)) continue;
-    reached.add(file);
-    for (const i of metafile.inputs[file]?.imports ?? []) if (!i.external && i.kind !== 'dynamic-import') todo.push(i.path);
-  }
+  return result.metafile as Metafile;
+}
+
+async function sdkClientsOf(name: string): Promise<{ atStartup: string[]; onFirstUse: string[]; external: string[] }> {
+  const metafile = await buildFunction(name);
+  const outputs = bundleOutputs(metafile);
   const clientOf = (file: string) => file.match(sdkClient)?.[1];
-  const inBundle = new Set(
-    Object.keys(out.inputs)
-      .map(clientOf)
-      .filter((c): c is string => c !== undefined),
-  );
-  const atStartup = new Set([...reached].map(clientOf).filter((c): c is string => c !== undefined));
+  const clientsIn = (files: string[]) =>
+    new Set(files.flatMap((f) => Object.keys(metafile.outputs[f]!.inputs).map(clientOf)).filter((c): c is string => c !== undefined));
+  // Start-up: the inputs of index.mjs and of the chunks it imports statically.
+  const atStartup = clientsIn(outputs.atStartup);
   return {
     atStartup: [...atStartup].sort(),
-    onFirstUse: [...inBundle].filter((c) => !atStartup.has(c)).sort(),
-    external: out.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path),
+    onFirstUse: [...clientsIn(outputs.code)].filter((c) => !atStartup.has(c)).sort(),
+    external: outputs.code.flatMap((f) =>
+      metafile.outputs[f]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path),
+    ),
   };
 }
 
@@ -72,6 +70,31 @@ describe('function bundles load only the AWS SDK clients their role uses', () =>
       expect(found.external).toEqual([]);
     });
   }
+});
+
+describe('code a function loads on first use', () => {
+  it('tool-step: Octokit is in a chunk read on the first code-host step, not at a cold start, and every chunk loads with no node_modules near it', async () => {
+    const result = await build({
+      ...functionBuildOptions(join(root, 'functions', 'tool-step', 'handler.ts'), join(outDir, 'tool-step-written')),
+      absWorkingDir: root,
+      logLevel: 'silent',
+    });
+    const metafile = result.metafile!;
+    const outputs = bundleOutputs(metafile);
+    const holdingOctokit = (files: string[]) =>
+      files.filter((f) => Object.keys(metafile.outputs[f]!.inputs).some((i) => i.includes('node_modules/@octokit/')));
+    expect(holdingOctokit(outputs.atStartup)).toEqual([]);
+    expect(holdingOctokit(outputs.code)).toHaveLength(1);
+    expect(outputs.code.length).toBeGreaterThan(outputs.atStartup.length);
+    // Each chunk resolves its own imports (relative, node: built-ins, its own require()).
+    const urls = outputs.code.map((f) => pathToFileURL(join(root, f)).href);
+    const { stdout } = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const urls = ${JSON.stringify(urls)}; for (const u of urls) await import(u); console.log('loaded', urls.length);`,
+    ]);
+    expect(stdout.trim()).toBe(`loaded ${urls.length}`);
+  });
 });
 
 describe('zod in a function bundle', () => {
@@ -89,7 +112,7 @@ describe('zod in a function bundle', () => {
   it('keeps its English messages and z.locales.en, and drops every other locale', async () => {
     const outfile = join(outDir, 'zod-probe', 'index.mjs');
     const result = await build({
-      ...functionBuildOptions('zod-probe.ts', outfile),
+      ...functionBuildOptions('zod-probe.ts', join(outDir, 'zod-probe')),
       entryPoints: undefined,
       stdin: {
         contents: [

@@ -41,21 +41,38 @@ describe('npx cdk synth', () => {
     expect(result.stderr).not.toMatch(/AwsSolutions-[A-Z]+\d+/);
   });
 
-  it('bundles each function locally as one ESM file with a source map and the AWS SDK inside, under 1 MB', () => {
+  it('bundles each function locally as ESM with source maps and the AWS SDK inside, under 1 MB of code', () => {
     const bundles = readdirSync(out)
       .filter((d) => d.startsWith('asset.') && existsSync(join(out, d, 'index.mjs')))
       .map((d) => join(out, d));
     expect(bundles).toHaveLength(7);
     for (const dir of bundles) {
-      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
-      expect(statSync(join(dir, 'index.mjs')).size, dir).toBeLessThan(1024 * 1024);
-      expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
-      // CommonJS dependencies get a working require() inside the ESM bundle.
-      expect(code.startsWith("import { createRequire as __cr } from 'node:module'")).toBe(true);
-      expect(code).toMatch(/export\s*\{[^}]*\bhandler\b/);
-      // The SDK is bundled (pinned by package-lock.json): nothing is left to the runtime's copy.
-      // (`[require("@aws-sdk/...")]` does occur, inside an SDK error message.)
-      expect(code).not.toMatch(/(\bfrom\s*|\bimport\(\s*|(?<!\[)\brequire\(\s*)["']@aws-sdk\//);
+      // index.mjs, and chunks/ for what the function reads only on first use.
+      const files = readdirSync(dir, { recursive: true }) as string[];
+      const code = files.filter((f) => f.endsWith('.mjs'));
+      expect(
+        files.filter((f) => f !== 'chunks' && !f.endsWith('.mjs') && !f.endsWith('.mjs.map')),
+        dir,
+      ).toEqual([]);
+      expect(
+        code.filter((f) => f !== 'index.mjs' && !f.startsWith('chunks/')),
+        dir,
+      ).toEqual([]);
+      expect(
+        code.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0),
+        dir,
+      ).toBeLessThan(1024 * 1024);
+      const index = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      expect(index).toMatch(/export\s*\{[^}]*\bhandler\b/);
+      for (const f of code) {
+        const text = readFileSync(join(dir, f), 'utf8');
+        expect(existsSync(join(dir, `${f}.map`)), f).toBe(true);
+        // CommonJS dependencies get a working require() inside each ESM file.
+        expect(text.startsWith("import { createRequire as __cr } from 'node:module'"), f).toBe(true);
+        // The SDK is bundled (pinned by package-lock.json): nothing is left to the runtime's copy.
+        // (`[require("@aws-sdk/...")]` does occur, inside an SDK error message.)
+        expect(text).not.toMatch(/(\bfrom\s*|\bimport\(\s*|(?<!\[)\brequire\(\s*)["']@aws-sdk\//);
+      }
     }
   });
 });
