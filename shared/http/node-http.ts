@@ -89,8 +89,20 @@ export async function fromNodeRequest(req: IncomingMessage, limit = maxBodyBytes
 
 export function writeNodeResponse(res: ServerResponse, answer: HttpResponse): void {
   const safe = withSafetyHeaders(answer);
-  res.writeHead(safe.status, safe.headers ?? {});
-  res.end(safe.body ?? '');
+  const body = safe.body ?? '';
+  const headers = { ...safe.headers };
+  // With a Content-Length, node sends the head and a string body in one write. Without one,
+  // writeHead() fixes a chunked head before the body is seen: a writev of four pieces, and
+  // framing the client must undo.
+  if (!bodiless(safe.status) && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length'))
+    headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(safe.status, headers);
+  res.end(body);
+}
+
+/** Statuses that never carry a body, and so no Content-Length either (RFC 9110, 8.6). */
+function bodiless(status: number): boolean {
+  return status < 200 || status === 204 || status === 304;
 }
 
 /** Up to this, an unread body of a refused request is read and thrown away rather than the connection closed. */
