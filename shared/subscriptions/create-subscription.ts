@@ -3,7 +3,6 @@ import { ConnectionRepo } from '../store/connection-repo';
 import { isRepositoryAllowed } from '../domain/allow-list';
 import { AppError } from '../domain/errors';
 import type { Connection, EndpointTarget, Subscription } from '../domain/model';
-import { recordBaseline } from '../polling/poll-baseline';
 import { endpointIdFor } from '../store/endpoint-repo';
 import { ensureHook, releaseEndpoint } from './endpoint-hook';
 import { withLease } from '../store/lease';
@@ -11,6 +10,12 @@ import { parseSubscriptionRequest, type SubscriptionRequest } from './subscripti
 import { resolveColumn } from './resolve-column';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';
+
+// The polling code (list reads, item mapping, fan-out) is loaded on the first subscription a
+// container creates, not at every platform-api cold start; the promise is kept because every
+// import() resolves its specifier again.
+let pollBaseline: Promise<typeof import('../polling/poll-baseline')> | undefined;
+const loadPollBaseline = () => (pollBaseline ??= import('../polling/poll-baseline'));
 
 async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise<Connection> {
   const connection = await new ConnectionRepo(ctx.store).get(req.connectionId);
@@ -82,7 +87,7 @@ export async function createSubscription(ctx: AppContext, body: unknown): Promis
       sub.note = `No webhook could be made (${e.message}); this trigger is polled every few minutes instead.`;
     }
   }
-  await recordBaseline(ctx, connection, sub);
+  await (await loadPollBaseline()).recordBaseline(ctx, connection, sub);
   await repo.create(sub);
   ctx.logger.info('subscription created', {
     subscriptionId: sub.id,

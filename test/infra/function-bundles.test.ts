@@ -95,6 +95,15 @@ describe('code a function loads on first use', () => {
     ]);
     expect(stdout.trim()).toBe(`loaded ${urls.length}`);
   });
+
+  it('platform-api: the polling code (list reads, item mapping, fan-out) is read on the first subscription, not at a cold start', async () => {
+    const metafile = await buildFunction('platform-api');
+    const outputs = bundleOutputs(metafile);
+    const polling = (files: string[]) =>
+      files.flatMap((f) => Object.keys(metafile.outputs[f]!.inputs)).filter((i) => /^shared\/(polling|domain\/mapping)\//.test(i));
+    expect(polling(outputs.atStartup)).toEqual([]);
+    expect(polling(outputs.code)).toContain('shared/polling/poll-baseline.ts');
+  });
 });
 
 describe('zod in a function bundle', () => {
