@@ -1,7 +1,8 @@
 /**
  * Bundles one function for the stack: `node --import tsx infra/bundling/bundle-cli.ts <entry> <outdir>`
- * writes <outdir>/index.mjs, the chunks it loads on first use (<outdir>/chunks/) and their source maps. A separate process because CDK asks for local
- * bundling synchronously and esbuild runs plugins (zodEnglishOnly) only in its async API.
+ * writes <outdir>/index.mjs, the chunks it loads on first use (<outdir>/chunks/) and their
+ * source maps. A separate process because CDK asks for local bundling synchronously and
+ * esbuild runs plugins (zodEnglishOnly) only in its async API.
  */
 import * as path from 'node:path';
 import { build } from 'esbuild';

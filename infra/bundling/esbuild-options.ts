@@ -12,8 +12,8 @@ import type { BuildOptions, Plugin } from 'esbuild';
  * a dynamic import (Octokit, loaded on the first code-host step; S3; the SDK's credential
  * providers other than the environment's) is split into chunks that are read and compiled
  * on first use, not at every cold start. In one file, esbuild defers running such code but
- * node still compiles all of it at load: the tool step's start-up code went from 742 KB to
- * ~480 KB (docs/performance.md, cold start).
+ * node still compiles all of it at load: the tool step's start-up code went from 725 KB to
+ * 476 KB (docs/performance.md, cold start).
  *
  * The AWS SDK is bundled, not left to the copy in the nodejs24.x runtime: the versions in
  * package-lock.json are the ones that run (AWS recommends bundling to pin them), and one

@@ -116,9 +116,9 @@ export class IntegrationFunction extends Construct {
 }
 
 /**
- * Builds `index.mjs`, its chunks and their maps into the asset directory with the project's esbuild in a
- * child process (infra/bundling/bundle-cli.ts): CDK bundles synchronously, esbuild plugins
- * need its async API. A failure throws, so the synth stops instead of falling back to Docker.
+ * Builds `index.mjs`, its chunks and their maps into the asset directory with the project's
+ * esbuild in a child process (infra/bundling/bundle-cli.ts): CDK bundles synchronously,
+ * esbuild plugins need its async API. A failure throws, so the synth stops instead of falling back to Docker.
  */
 class LocalEsbuild implements ILocalBundling {
   constructor(private readonly entry: string) {}
