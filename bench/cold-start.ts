@@ -60,13 +60,20 @@ interface SdkUse {
  */
 function sdkImportsOf(metafile: Metafile): Map<string, SdkUse> {
   const outputs = bundleOutputs(metafile);
-  const atStartup = staticallyReached(metafile, metafile.outputs[outputs.entry]?.entryPoint);
+  const inputsOf = (files: string[]) => files.flatMap((f) => Object.entries(metafile.outputs[f]?.inputs ?? {}));
+  // Inputs that run at start-up: those in index.mjs and the chunks it imports statically.
+  const atStartup = new Set(inputsOf(outputs.atStartup).map(([file]) => file));
   // The function's inputs, wherever the split put them.
-  const inputs = outputs.code.flatMap((f) => Object.entries(metafile.outputs[f]?.inputs ?? {}));
+  const inputs = inputsOf(outputs.code);
+  // A package counts when its code is in the bundle. Not the importing file's own bytes: a
+  // re-export-only module (s3-commands.ts) has none once splitting gives it a chunk.
+  const sdkInBundle = new Set(
+    inputs.filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([file]) => file.match(/node_modules\/(@aws-sdk\/[^/]+)\//)?.[1]),
+  );
   const used = new Map<string, SdkUse>();
-  for (const [file, { bytesInOutput }] of inputs) {
-    if (file.includes('node_modules/') || bytesInOutput === 0) continue;
-    const sdk = (metafile.inputs[file]?.imports ?? []).filter((i) => i.original?.startsWith('@aws-sdk/'));
+  for (const [file] of inputs) {
+    if (file.includes('node_modules/')) continue;
+    const sdk = (metafile.inputs[file]?.imports ?? []).filter((i) => i.original?.startsWith('@aws-sdk/') && sdkInBundle.has(i.original));
     if (sdk.length === 0) continue;
     const source = readFileSync(join(projectRoot, file), 'utf8');
     for (const { original, kind } of sdk) {
@@ -95,18 +102,6 @@ function sdkImportsOf(metafile: Metafile): Map<string, SdkUse> {
     }
   }
   return used;
-}
-
-/** The bundle's input files that run at start-up: reached from the entry without a dynamic import. */
-function staticallyReached(metafile: Metafile, entry: string | undefined): Set<string> {
-  const seen = new Set<string>();
-  const todo = entry ? [entry] : [];
-  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const i of metafile.inputs[file]?.imports ?? []) if (!i.external && i.kind !== 'dynamic-import') todo.push(i.path);
-  }
-  return seen;
 }
 
 /** The baseline entry (and the module it loads on first use, when the function has one). */
@@ -139,12 +134,17 @@ function describeSdk(sdk: Map<string, SdkUse>): string {
   return parts.join('; ') || 'none';
 }
 
+interface LoadTime {
+  wall: number;
+  cpu: number;
+}
+
 /**
  * ms to import the module in a fresh node process (node's own start-up excluded): wall time,
  * and the process's CPU time over the import (which a machine shared with other work
  * inflates far less; on Lambda's own vCPU the two are close).
  */
-async function loadOnce(file: string): Promise<{ wall: number; cpu: number }> {
+async function loadOnce(file: string): Promise<LoadTime> {
   const code = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], {
     env: { ...process.env, NODE_OPTIONS: '--enable-source-maps', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
@@ -154,13 +154,13 @@ async function loadOnce(file: string): Promise<{ wall: number; cpu: number }> {
 }
 
 /** The function's and its baseline's load times, the two loaded in turn so that both see the same machine. */
-async function loadTimes(file: string, baseline: string): Promise<[{ wall: number; cpu: number }, { wall: number; cpu: number }]> {
-  const samples: [{ wall: number; cpu: number }[], { wall: number; cpu: number }[]] = [[], []];
+async function loadTimes(file: string, baseline: string): Promise<[LoadTime, LoadTime]> {
+  const samples: [LoadTime[], LoadTime[]] = [[], []];
   for (let i = 0; i < loads; i++) {
     samples[0].push(await loadOnce(file));
     samples[1].push(await loadOnce(baseline));
   }
-  const summary = (s: { wall: number; cpu: number }[]) => ({ wall: median(s.map((x) => x.wall)), cpu: median(s.map((x) => x.cpu)) });
+  const summary = (s: LoadTime[]): LoadTime => ({ wall: median(s.map((x) => x.wall)), cpu: median(s.map((x) => x.cpu)) });
   return [summary(samples[0]), summary(samples[1])];
 }
 
