@@ -34,11 +34,12 @@ const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = 
 
 const sdkClient = /node_modules\/@aws-sdk\/(client-[^/]+|util-dynamodb)\//;
 
-async function buildFunction(name: string): Promise<Metafile> {
+/** Builds a function as deployed; `write` puts its files in outDir/<name> (to be loaded). */
+async function buildFunction(name: string, write = false): Promise<Metafile> {
   const result = await build({
     ...functionBuildOptions(join(root, 'functions', name, 'handler.ts'), join(outDir, name)),
     absWorkingDir: root,
-    write: false,
+    write,
     logLevel: 'silent',
   });
   return result.metafile as Metafile;
@@ -74,12 +75,7 @@ describe('function bundles load only the AWS SDK clients their role uses', () =>
 
 describe('code a function loads on first use', () => {
   it('tool-step: Octokit is in a chunk read on the first code-host step, not at a cold start, and every chunk loads with no node_modules near it', async () => {
-    const result = await build({
-      ...functionBuildOptions(join(root, 'functions', 'tool-step', 'handler.ts'), join(outDir, 'tool-step-written')),
-      absWorkingDir: root,
-      logLevel: 'silent',
-    });
-    const metafile = result.metafile!;
+    const metafile = await buildFunction('tool-step', true);
     const outputs = bundleOutputs(metafile);
     const holdingOctokit = (files: string[]) =>
       files.filter((f) => Object.keys(metafile.outputs[f]!.inputs).some((i) => i.includes('node_modules/@octokit/')));
