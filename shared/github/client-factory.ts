@@ -1,13 +1,11 @@
+import { loadOnce } from '../domain/load-once';
 import { codeHostAccess } from './code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
 import { githubTimeoutMs } from './github-base';
 import type { GitHubClient } from './octokit';
 
-// Octokit is loaded on the first code-host step, not with the function (cold start); the
-// promise is kept because every import() resolves its specifier again (under tsx, through
-// the loader's worker thread: ~0.5 ms a step).
-let octokit: Promise<typeof import('./octokit')> | undefined;
-const loadOctokit = () => (octokit ??= import('./octokit'));
+// Octokit is loaded on the first code-host step, not with the function (cold start).
+const loadOctokit = loadOnce(() => import('./octokit'));
 
 /**
  * The code host's client for one connection: its token and API base (enterprise servers

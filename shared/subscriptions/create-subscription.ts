@@ -2,6 +2,7 @@ import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { isRepositoryAllowed } from '../domain/allow-list';
 import { AppError } from '../domain/errors';
+import { loadOnce } from '../domain/load-once';
 import type { Connection, EndpointTarget, Subscription } from '../domain/model';
 import { endpointIdFor } from '../store/endpoint-repo';
 import { ensureHook, releaseEndpoint } from './endpoint-hook';
@@ -12,10 +13,8 @@ import { SubscriptionRepo } from '../store/subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';
 
 // The polling code (list reads, item mapping, fan-out) is loaded on the first subscription a
-// container creates, not at every platform-api cold start; the promise is kept because every
-// import() resolves its specifier again.
-let pollBaseline: Promise<typeof import('../polling/poll-baseline')> | undefined;
-const loadPollBaseline = () => (pollBaseline ??= import('../polling/poll-baseline'));
+// container creates, not at every platform-api cold start.
+const loadPollBaseline = loadOnce(() => import('../polling/poll-baseline'));
 
 async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise<Connection> {
   const connection = await new ConnectionRepo(ctx.store).get(req.connectionId);

@@ -1,5 +1,6 @@
 import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../../ports';
+import { loadOnce } from '../../domain/load-once';
 import { sdkClientDefaults, withoutSdkLogging } from './sdk-client-defaults';
 
 /** What the S3 adapter needs of a client: the real `S3Client`, or a fake in tests. */
@@ -7,21 +8,12 @@ export interface S3Sender {
   send(command: unknown): Promise<unknown>;
 }
 
-type S3Sdk = typeof import('./s3-commands');
-let sdk: Promise<S3Sdk> | undefined;
-
 /**
  * The S3 SDK, loaded on first use: bodies are stored aside only when they outgrow an SQS
  * message, which is rare, and S3 is the largest client to load, so the intake and dispatch
  * functions do not pay for it on every cold start (bench/cold-start.ts).
  */
-function loadS3(): Promise<S3Sdk> {
-  sdk ??= import('./s3-commands').catch((e: unknown) => {
-    sdk = undefined;
-    throw e;
-  });
-  return sdk;
-}
+const loadS3 = loadOnce(() => import('./s3-commands'));
 
 /** An S3 client that is created, with the SDK, on its first call. */
 export function createS3Client(): S3Sender {
