@@ -282,7 +282,8 @@ describe('WEBHOOK_PROXY_URL: what the relay carries, and what it loses', () => {
     const back = Date.now();
     await until('the reader back on the relay', () => smee.listeners() === 1, 10_000);
     expect(Date.now() - back).toBeLessThan(6_000);
-    const reconnectLine = () => rt.lines.map((l) => JSON.parse(l)).find((l) => l.message === 'webhook proxy connected' && l.awayMs !== undefined);
+    const reconnectLine = () =>
+      rt.lines.map((l) => JSON.parse(l)).find((l) => l.message === 'webhook proxy connected' && l.awayMs !== undefined);
     await until('the line on reconnecting', () => reconnectLine() !== undefined);
     expect(reconnectLine()?.awayMs).toBeGreaterThan(1000);
     await until('the lost delivery at the agent runtime', () => agent.events().some((e) => e.deliveryId === 'relay-lost'), 20_000);
