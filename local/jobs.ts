@@ -25,13 +25,17 @@ export const consumerConcurrency = 4;
 export interface LocalJobsOptions {
   /** True while the intake is falling behind (local/intake-pressure.ts). */
   intakeBusy?: () => boolean;
+  /**
+   * With WEBHOOK_PROXY_URL: true while the relay reader is listening. Every redelivery comes
+   * through the relay, so one asked for while nobody listens is lost as the first was: the
+   * sweep waits for the reader instead of spending its few redeliveries per delivery.
+   */
+  relayListening?: () => boolean;
 }
-const sweepIntervalMs = 5 * 60 * 1000;
-
 /**
  * The in-process stand-ins for what AWS runs: the SQS event source mapping (the consumer
  * loop: receive, dispatch, delete what succeeded, leave failures to their backoff) and the
- * two schedules (poller every POLL_INTERVAL_SECONDS, redelivery sweep every 5 minutes).
+ * two schedules (poller every POLL_INTERVAL_SECONDS, redelivery sweep every SWEEP_INTERVAL_SECONDS).
  */
 export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJobsOptions = {}): BackgroundJob[] {
   const { queue } = queues;
@@ -64,8 +68,12 @@ export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJo
   };
   const sweep: BackgroundJob = {
     name: 'redelivery-sweep',
-    idleMs: sweepIntervalMs,
+    idleMs: ctx.config.sweepIntervalSeconds * 1000,
     async runOnce() {
+      if (options.relayListening && !options.relayListening()) {
+        ctx.logger.info('redelivery sweep skipped: the relay reader is not listening');
+        return false;
+      }
       await sweepOnce(ctx);
       return false;
     },

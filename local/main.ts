@@ -1,6 +1,7 @@
 import { loadDotEnv } from './dotenv';
 import { startLocalRuntime } from './runtime';
 import { sandboxBanner } from './sandbox/banner';
+import { startBanner } from './start-banner';
 
 /** `npm start`: the local runtime on its embedded defaults. */
 async function main(): Promise<void> {
@@ -31,18 +32,7 @@ async function main(): Promise<void> {
     closeAndExit(runtime);
     return;
   }
-  const lines = [
-    `Agent integrations running at ${runtime.url}`,
-    `  data dir:        ${runtime.config.dataDir}`,
-    runtime.keyFile
-      ? `  platform key:    in ${runtime.keyFile} (field platformApiKey); send it as "Authorization: Bearer <key>"`
-      : '  platform key:    from PLATFORM_API_KEY',
-    `  webhook URLs:    ${runtime.config.publicUrl}/webhooks/github/<endpointId>`,
-    `  agent runtime:   ${runtime.config.agentRuntimeUrl ?? 'not set (AGENT_RUNTIME_URL): trigger events are logged'}`,
-    `  console:         ${runtime.url}/ (sign in with the platform key)`,
-  ];
-  if (runtime.config.webhookProxyUrl)
-    lines.push(`  webhook proxy:   ${runtime.config.webhookProxyUrl} (hooks point there; its deliveries are replayed here)`);
+  const lines = startBanner(runtime);
   if (dotenv.loaded.length > 0) lines.push(`  .env:            ${dotenv.loaded.join(', ')}`);
   if (runtime.sandbox) lines.push(...sandboxBanner(runtime));
   process.stderr.write(`${lines.join('\n')}\n`);

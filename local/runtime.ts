@@ -131,11 +131,26 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const demo = sandbox ? await sandbox.ensureDemoConnections(ctx) : undefined;
   const stop = new AbortController();
-  const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy });
+  const relay = { listening: false };
+  const jobs = localJobs(ctx, queues, {
+    intakeBusy: pressure.busy,
+    ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
+  });
   const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
   // WEBHOOK_PROXY_URL: real deliveries from a relay channel, replayed into this runtime's intake.
   const ownUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
-  if (config.webhookProxyUrl) loops.push(runWebhookProxy({ source: config.webhookProxyUrl, target: ownUrl, logger, signal: stop.signal }));
+  if (config.webhookProxyUrl)
+    loops.push(
+      runWebhookProxy({
+        source: config.webhookProxyUrl,
+        target: ownUrl,
+        logger,
+        signal: stop.signal,
+        onListening: (listening) => {
+          relay.listening = listening;
+        },
+      }),
+    );
 
   return {
     url: `http://${urlHost(host)}:${port}`,

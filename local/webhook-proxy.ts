@@ -1,155 +1,9 @@
 import type { Logger } from '../shared/observability/logger';
+import { relayedDelivery, type RelayedDelivery } from './relay-message';
+import { sseParser } from './sse-parser';
 
-/** One server-sent event: its `event` name (default `message`) and its `data` lines joined. */
-export interface SseEvent {
-  event: string;
-  data: string;
-  id?: string;
-}
-
-/**
- * The largest event the proxy reads: GitHub caps a payload at 25 MB, and the relay's JSON
- * (headers, the body re-encoded) adds to it. Anything larger is not a delivery.
- */
-export const maxRelayEventChars = 32 * 1024 * 1024;
-
-export interface SseParserOptions {
-  /** An event whose lines add up to more than this is skipped (default {@link maxRelayEventChars}). */
-  maxEventChars?: number;
-  /** Told the size reached when an event is skipped for its size. */
-  onOversized?: (chars: number) => void;
-}
-
-/**
- * Parses an SSE stream incrementally (the EventSource format of the HTML standard): lines
- * `field: value`, `:` comments, an event ends at a blank line, `data` lines joined by "\n".
- * Feed it text chunks; it returns the events completed so far. It holds at most about
- * `maxEventChars` of one event: a relay that sends more (or a line that never ends) has that
- * event skipped, up to its blank line, and the stream read on.
- */
-export function sseParser(options: SseParserOptions = {}): (chunk: string) => SseEvent[] {
-  const max = options.maxEventChars ?? maxRelayEventChars;
-  const lineEnd = /\r\n|\r|\n/g;
-  let buffer = '';
-  /** Where the search for the next line end resumes in `buffer` (what is before it has none). */
-  let scanFrom = 0;
-  let event = '';
-  let data: string[] = [];
-  let held = 0;
-  let id: string | undefined;
-  /** Inside an event skipped for its size: its lines are dropped until its blank line. */
-  let skipping = false;
-
-  const reset = () => {
-    event = '';
-    data = [];
-    held = 0;
-  };
-  const skip = (chars: number) => {
-    reset();
-    skipping = true;
-    options.onOversized?.(chars);
-  };
-  const line = (text: string, out: SseEvent[]) => {
-    if (text === '') {
-      if (!skipping && data.length > 0) out.push({ event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) });
-      skipping = false;
-      reset();
-      return;
-    }
-    if (skipping || text.startsWith(':')) return;
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    const value = colon < 0 ? '' : text.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') {
-      data.push(value);
-      held += value.length + 1;
-      if (held > max) skip(held);
-    } else if (field === 'id') id = value;
-  };
-
-  return (chunk) => {
-    buffer += chunk;
-    const out: SseEvent[] = [];
-    let start = 0;
-    lineEnd.lastIndex = scanFrom;
-    for (let m = lineEnd.exec(buffer); m; m = lineEnd.exec(buffer)) {
-      // A CR that ends the text so far may be the first half of a CRLF: wait for what follows.
-      if (m[0] === '\r' && m.index === buffer.length - 1) break;
-      line(buffer.slice(start, m.index), out);
-      start = m.index + m[0].length;
-    }
-    buffer = buffer.slice(start);
-    scanFrom = buffer.endsWith('\r') ? buffer.length - 1 : buffer.length;
-    // A line still open counts toward its event: past the bound, it is dropped as it comes.
-    if (held + buffer.length > max) {
-      const reached = held + buffer.length;
-      buffer = '';
-      scanFrom = 0;
-      if (!skipping) skip(reached);
-    }
-    return out;
-  };
-}
-
-/** A delivery as the relay carries it, ready to be replayed. */
-export interface RelayedDelivery {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Hop-by-hop and transport headers the replay sets itself. */
-const dropped = new Set([
-  'host',
-  'content-length',
-  'connection',
-  'transfer-encoding',
-  'accept-encoding',
-  'x-forwarded-for',
-  'x-forwarded-proto',
-  'x-forwarded-host',
-  'x-forwarded-port',
-  'x-request-start',
-  'via',
-  'connect-time',
-  'total-route-time',
-]);
-
-/**
- * A smee.io message as a delivery for our intake. smee's format (smee-client's forwarding
- * code): the data is a JSON object whose keys are the original request's headers
- * (lower-case), plus `body` (the JSON body, parsed), `query` (the query string, parsed) and
- * `timestamp`. We also take `rawBody` (a string) when a relay sends it: the signature is
- * over the exact bytes, and re-serializing `body` gives them back only when the sender wrote
- * compact JSON as the code host does (smee-client relies on the same).
- * Routing: `query.endpoint` (our hooks point at `WEBHOOK_PROXY_URL?endpoint=<id>`), else the
- * GitHub App's hook (`X-GitHub-Hook-Installation-Target-Type: integration`).
- */
-export function relayedDelivery(data: string): RelayedDelivery | { skip: string } {
-  let msg: Record<string, unknown>;
-  try {
-    msg = JSON.parse(data) as Record<string, unknown>;
-  } catch {
-    return { skip: 'not JSON' };
-  }
-  if (!msg || typeof msg !== 'object' || !('body' in msg || 'rawBody' in msg)) return { skip: 'no body' };
-  const { body, rawBody, query, timestamp: _t, ...rest } = msg;
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(rest)) {
-    if (dropped.has(k.toLowerCase()) || (typeof v !== 'string' && typeof v !== 'number')) continue;
-    headers[k.toLowerCase()] = String(v);
-  }
-  const endpoint = (query as { endpoint?: unknown } | undefined)?.endpoint;
-  let path: string;
-  if (typeof endpoint === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(endpoint)) path = `/webhooks/github/${endpoint}`;
-  else if (headers['x-github-hook-installation-target-type'] === 'integration') path = '/webhooks/github/app';
-  else return { skip: 'no ?endpoint= in the relayed URL and not a GitHub App delivery' };
-  const text = typeof rawBody === 'string' ? rawBody : JSON.stringify(body);
-  headers['content-type'] ??= 'application/json';
-  return { path, headers, body: text };
-}
+export { maxRelayEventChars, sseParser, type SseEvent, type SseParserOptions } from './sse-parser';
+export { relayedDelivery, type RelayedDelivery } from './relay-message';
 
 export interface WebhookProxyOptions {
   /** The relay channel (WEBHOOK_PROXY_URL). */
@@ -159,78 +13,189 @@ export interface WebhookProxyOptions {
   logger: Logger;
   signal: AbortSignal;
   fetch?: typeof fetch;
-  /** Wait before reconnecting after the stream ends or fails (ms; doubles up to 30 s). */
+  /** First wait before reconnecting after the stream ends or fails (ms); doubles up to `maxRetryMs`. */
   retryMs?: number;
+  /** The longest wait between two attempts to reconnect (ms): each attempt is a probe, so the reader is back within this long once the relay answers. */
+  maxRetryMs?: number;
+  /** A stream silent this long is taken for dead and opened again (ms; smee.io pings every 30 s). */
+  idleMs?: number;
+  /** How long one replay into the intake may take (ms). */
+  replayTimeoutMs?: number;
+  /** The window of the log budget for events skipped or refused (ms). */
+  quietWindowMs?: number;
+  /** Told when the reader starts and stops listening: what the relay carries while it is not is lost here. */
+  onListening?: (listening: boolean) => void;
   /** Called after each replay (tests wait on it). */
   onReplay?: (delivery: RelayedDelivery, status: number) => void;
+}
+
+/** Lines about skipped or refused events shown per window; the rest are counted into one summary line. */
+const linesPerWindow = 5;
+
+/**
+ * Anyone who knows a relay channel's URL can post to it, so the lines its events cause are
+ * bounded: the first few of a window in full, then one summary line at the window's end.
+ */
+class QuietLog {
+  private shown = 0;
+  private suppressed = 0;
+  private readonly reasons = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly windowMs: number,
+  ) {}
+
+  warn(message: string, fields: Record<string, unknown>, reason: string): void {
+    this.timer ??= setTimeout(() => this.flush(), this.windowMs).unref();
+    if (this.shown < linesPerWindow) {
+      this.shown++;
+      this.logger.warn(message, fields);
+      return;
+    }
+    this.suppressed++;
+    if (this.reasons.size < 20 || this.reasons.has(reason)) this.reasons.set(reason, (this.reasons.get(reason) ?? 0) + 1);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.suppressed > 0)
+      this.logger.warn('webhook proxy: summary of the events skipped or refused that were not logged', {
+        suppressed: this.suppressed,
+        reasons: Object.fromEntries(this.reasons),
+        windowMs: this.windowMs,
+      });
+    this.shown = 0;
+    this.suppressed = 0;
+    this.reasons.clear();
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((r) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      r();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Replays one delivery into the intake, in the order the relay sent them. */
+async function replay(options: WebhookProxyOptions, quiet: QuietLog, fetchImpl: typeof fetch, delivery: RelayedDelivery): Promise<void> {
+  const deliveryId = delivery.headers['x-github-delivery'];
+  const event = delivery.headers['x-github-event'];
+  try {
+    const answer = await fetchImpl(`${options.target}${delivery.path}`, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: delivery.body,
+      redirect: 'manual',
+      signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.replayTimeoutMs ?? 15_000)]),
+    });
+    await answer.arrayBuffer();
+    const fields = { path: delivery.path, event, deliveryId, status: answer.status };
+    if (answer.ok) options.logger.info('webhook proxy: delivery replayed', fields);
+    else quiet.warn('webhook proxy: delivery replayed and refused', fields, `HTTP ${answer.status}`);
+    options.onReplay?.(delivery, answer.status);
+  } catch (e) {
+    if (options.signal.aborted) return;
+    quiet.warn('webhook proxy: replay failed', { path: delivery.path, event, deliveryId, error: e }, 'replay failed');
+  }
+}
+
+/** Reads one stream until it ends, fails or falls silent; resolves when it is over. */
+async function readStream(options: WebhookProxyOptions, quiet: QuietLog, fetchImpl: typeof fetch, onOpen: () => void): Promise<void> {
+  const idle = new AbortController();
+  const signal = AbortSignal.any([options.signal, idle.signal]);
+  const idleMs = options.idleMs ?? 75_000;
+  let timer = setTimeout(() => idle.abort(), idleMs);
+  try {
+    // A relay never redirects its stream; following one could reach anything (an instance's metadata address).
+    const res = await fetchImpl(options.source, { headers: { accept: 'text/event-stream' }, signal, redirect: 'manual' });
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new Error(`the relay answered ${res.status}, a redirect, which is not followed`);
+    }
+    if (!res.ok || !res.body) {
+      await res.body?.cancel();
+      throw new Error(`the relay answered ${res.status}`);
+    }
+    onOpen();
+    const parse = sseParser({
+      onOversized: (chars) =>
+        quiet.warn('webhook proxy: message skipped', { reason: `larger than the intake takes (over ${chars} characters)` }, 'too large'),
+    });
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      clearTimeout(timer);
+      timer = setTimeout(() => idle.abort(), idleMs);
+      for (const ev of parse(decoder.decode(chunk, { stream: true }))) {
+        if (ev.event !== 'message') continue;
+        const delivery = relayedDelivery(ev.data);
+        if ('skip' in delivery) {
+          quiet.warn('webhook proxy: message skipped', { reason: delivery.skip, deliveryId: delivery.deliveryId }, delivery.skip);
+          continue;
+        }
+        await replay(options, quiet, fetchImpl, delivery);
+        if (options.signal.aborted) return;
+      }
+    }
+  } catch (e) {
+    if (idle.signal.aborted && !options.signal.aborted) throw new Error(`the relay sent nothing for ${idleMs} ms`);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
  * `WEBHOOK_PROXY_URL`: real deliveries to a laptop, as Probot does. Reads the relay's event
  * stream (a hand-written SSE client over fetch) and replays each delivery unchanged, headers
  * and bytes, into this runtime's intake, where the signature is checked as for any delivery.
- * Reconnects until `signal` aborts.
+ * Reconnects until `signal` aborts, trying again at least every `maxRetryMs`. The relay
+ * answers the code host 2xx whether anyone listens or not, so what it relays while the
+ * reader is away is lost here; the redelivery sweep asks the code host for those again
+ * (shared/sweep/sweep-once.ts), and the line on reconnecting says how long the reader was away.
  */
 export async function runWebhookProxy(options: WebhookProxyOptions): Promise<void> {
   const fetchImpl = options.fetch ?? fetch;
   const base = options.retryMs ?? 1000;
+  const cap = options.maxRetryMs ?? 5000;
+  const quiet = new QuietLog(options.logger, options.quietWindowMs ?? 60_000);
   let wait = base;
-  while (!options.signal.aborted) {
-    try {
-      const res = await fetchImpl(options.source, { headers: { accept: 'text/event-stream' }, signal: options.signal });
-      if (!res.ok || !res.body) throw new Error(`the relay answered ${res.status}`);
-      options.logger.info('webhook proxy connected', { source: options.source });
-      wait = base;
-      const parse = sseParser({
-        onOversized: (chars) =>
-          options.logger.warn('webhook proxy: message skipped', { reason: `larger than a delivery can be (over ${chars} characters)` }),
-      });
-      const decoder = new TextDecoder();
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        for (const ev of parse(decoder.decode(chunk, { stream: true }))) {
-          if (ev.event !== 'message') continue;
-          const delivery = relayedDelivery(ev.data);
-          if ('skip' in delivery) {
-            options.logger.warn('webhook proxy: message skipped', { reason: delivery.skip });
-            continue;
-          }
-          try {
-            const answer = await fetchImpl(`${options.target}${delivery.path}`, {
-              method: 'POST',
-              headers: delivery.headers,
-              body: delivery.body,
-              signal: options.signal,
-            });
-            await answer.arrayBuffer();
-            options.logger.info('webhook proxy: delivery replayed', {
-              path: delivery.path,
-              event: delivery.headers['x-github-event'],
-              deliveryId: delivery.headers['x-github-delivery'],
-              status: answer.status,
-            });
-            options.onReplay?.(delivery, answer.status);
-          } catch (e) {
-            if (options.signal.aborted) return;
-            options.logger.warn('webhook proxy: replay failed', { path: delivery.path, error: e });
-          }
-        }
+  /** When the reader lost the relay (epoch ms); none before the first connection. */
+  let lostAt: number | undefined;
+  try {
+    while (!options.signal.aborted) {
+      try {
+        await readStream(options, quiet, fetchImpl, () => {
+          wait = base;
+          options.logger.info('webhook proxy connected', {
+            source: options.source,
+            ...(lostAt !== undefined ? { awayMs: Date.now() - lostAt } : {}),
+          });
+          lostAt = undefined;
+          options.onListening?.(true);
+        });
+        options.onListening?.(false);
+        if (options.signal.aborted) return;
+        lostAt ??= Date.now();
+        options.logger.warn('webhook proxy: stream ended; reconnecting', { source: options.source, retryInMs: wait });
+      } catch (e) {
+        options.onListening?.(false);
+        if (options.signal.aborted) return;
+        lostAt ??= Date.now();
+        options.logger.warn('webhook proxy: stream failed; reconnecting', { source: options.source, retryInMs: wait, error: e });
       }
-    } catch (e) {
-      if (options.signal.aborted) return;
-      options.logger.warn('webhook proxy: stream failed; reconnecting', { source: options.source, retryInMs: wait, error: e });
+      await pause(wait, options.signal);
+      wait = Math.min(wait * 2, cap);
     }
-    if (options.signal.aborted) return;
-    await new Promise<void>((r) => {
-      const t = setTimeout(r, wait);
-      options.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(t);
-          r();
-        },
-        { once: true },
-      );
-    });
-    wait = Math.min(wait * 2, 30_000);
+  } finally {
+    quiet.flush();
   }
 }

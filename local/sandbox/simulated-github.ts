@@ -39,6 +39,14 @@ export class FakeGitHub {
   readonly refuseHooks = new Map<string, number>();
   readonly deliveries = new Map<number, FakeDelivery[]>();
   readonly redeliveries: Array<{ hookId: number; deliveryId: number }> = [];
+  /**
+   * When set, the token's hourly budget as the code host counts it: each authenticated
+   * request but a 304 spends one, every answer carries `X-RateLimit-Remaining`/`-Reset`,
+   * and an empty budget answers 403 (documented in "Rate limits for the REST API").
+   */
+  rateBudget: { remaining: number; resetAt: number } | undefined;
+  /** What `deliver` sent, by delivery id: a redelivery sends the same event and bytes again. */
+  private readonly sent = new Map<number, { event: string; body: string }>();
   /** By login: the account's gists / owned repositories, newest first. */
   readonly gists = new Map<string, Array<Record<string, unknown>>>();
   readonly repos = new Map<string, Array<Record<string, unknown>>>();
@@ -98,6 +106,10 @@ export class FakeGitHub {
 
   /** Signs `body` with the hook's secret and POSTs it to the hook's URL, as the code host does. */
   async deliver(hook: FakeHook, event: string, body: string, guid: string): Promise<Response> {
+    return this.send(hook, event, body, guid, false);
+  }
+
+  private async send(hook: FakeHook, event: string, body: string, guid: string, redelivery: boolean): Promise<Response> {
     const secret = hook.config.secret ?? '';
     const [kind, name] = hook.owner.split('/');
     // The headers the code host documents for every delivery, not only the three the intake reads.
@@ -117,18 +129,60 @@ export class FakeGitHub {
       'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
       'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
     };
-    const res = await fetch(hook.config.url, { method: 'POST', headers, body });
-    this.recordDelivery(hook.id, { guid, event, status_code: res.status });
+    let res: Response;
+    try {
+      res = await fetch(hook.config.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+    } catch (e) {
+      // An attempt that got no answer (refused, reset, timed out) is listed with status code 0.
+      this.sent.set(this.recordDelivery(hook.id, { guid, event, status_code: 0, redelivery }).id, { event, body });
+      throw e;
+    }
+    this.sent.set(this.recordDelivery(hook.id, { guid, event, status_code: res.status, redelivery }).id, { event, body });
     return res;
   }
 
-  recordDelivery(hookId: number, d: { guid: string; event: string; status_code: number; redelivery?: boolean }): FakeDelivery {
-    const delivery: FakeDelivery = { id: this.nextId++, delivered_at: new Date().toISOString(), redelivery: d.redelivery ?? false, ...d };
+  /**
+   * Records a delivery attempt as the code host lists it (newest first); `delivered_at`
+   * defaults to now.
+   */
+  recordDelivery(
+    hookId: number,
+    d: { guid: string; event: string; status_code: number; redelivery?: boolean; delivered_at?: string },
+  ): FakeDelivery {
+    const delivery: FakeDelivery = {
+      id: this.nextId++,
+      ...d,
+      delivered_at: d.delivered_at ?? new Date().toISOString(),
+      redelivery: d.redelivery ?? false,
+    };
     this.deliveries.set(hookId, [delivery, ...(this.deliveries.get(hookId) ?? [])]);
     return delivery;
   }
 
-  private handle(req: RecordedRequest): FakeResponse | Promise<FakeResponse> {
+  private async handle(req: RecordedRequest): Promise<FakeResponse> {
+    const budget = this.rateBudget;
+    const authenticated = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (!budget || !authenticated || !this.users.has(authenticated)) return this.route(req);
+    const rateHeaders = () => ({
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': String(budget.remaining),
+      'x-ratelimit-reset': String(budget.resetAt),
+    });
+    if (budget.remaining <= 0)
+      return {
+        status: 403,
+        headers: rateHeaders(),
+        body: {
+          message: 'API rate limit exceeded for user.',
+          documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+        },
+      };
+    const answer = await this.route(req);
+    if (answer.status !== 304) budget.remaining--;
+    return { ...answer, headers: { ...answer.headers, ...rateHeaders() } };
+  }
+
+  private route(req: RecordedRequest): FakeResponse | Promise<FakeResponse> {
     // The code host takes both schemes for a token (`Bearer`, and `token` as Octokit sends it).
     const auth = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''));
     const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
@@ -228,6 +282,36 @@ export class FakeGitHub {
     return { body: slice, headers: { etag, ...(links.length > 0 ? { link: links.join(', ') } : {}) } };
   }
 
+  /**
+   * `GET .../hooks/{id}/deliveries` as the REST description has it: newest first, `per_page`
+   * (default 30, at most 100), `cursor` (the delivery a page starts from; the `Link` header's
+   * `next` URL carries the next page's), `status` (`success`: status codes 200-399,
+   * `failure`: 400-599, so an attempt that got no answer, status code 0, is in neither).
+   */
+  private deliveryPage(req: RecordedRequest, hook: FakeHook): FakeResponse {
+    const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 30) || 30));
+    const status = req.query.get('status');
+    if (status !== null && status !== 'success' && status !== 'failure')
+      return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Hook', field: 'status', code: 'invalid' }] } };
+    const inRange = (code: number) => (status === 'success' ? code >= 200 && code <= 399 : code >= 400 && code <= 599);
+    const all = (this.deliveries.get(hook.id) ?? []).filter((d) => status === null || inRange(d.status_code));
+    const cursor = req.query.get('cursor');
+    let from = 0;
+    if (cursor !== null) {
+      const m = /^v1_(\d+)$/.exec(cursor);
+      if (!m) return { status: 400, body: { message: 'Bad Request' } };
+      const start = Number(m[1]);
+      from = all.findIndex((d) => d.id <= start);
+      if (from < 0) from = all.length;
+    }
+    const page = all.slice(from, from + perPage);
+    const after = all[from + perPage];
+    if (!after) return { body: page };
+    const q = new URLSearchParams(req.query);
+    q.set('cursor', `v1_${after.id}`);
+    return { body: page, headers: { link: `<${this.url}/${hook.owner}/hooks/${hook.id}/deliveries?${q.toString()}>; rel="next"` } };
+  }
+
   private hookRoute(
     req: RecordedRequest,
     owner: string,
@@ -283,9 +367,14 @@ export class FakeGitHub {
     }
     const hook = this.hooks.get(hookId);
     if (!hook || hook.owner !== owner) return { status: 404, body: { message: 'Not Found' } };
-    if (sub === '/deliveries' && req.method === 'GET') return { body: this.deliveries.get(hookId) ?? [] };
+    if (sub === '/deliveries' && req.method === 'GET') return this.deliveryPage(req, hook);
     if (deliveryId !== undefined && req.method === 'POST') {
+      const attempt = (this.deliveries.get(hookId) ?? []).find((d) => d.id === deliveryId);
+      if (!attempt) return { status: 404, body: { message: 'Not Found' } };
       this.redeliveries.push({ hookId, deliveryId });
+      // Sent again later, same id and bytes, as a new attempt marked `redelivery`.
+      const sent = this.sent.get(deliveryId);
+      if (sent) setImmediate(() => this.send(hook, sent.event, sent.body, attempt.guid, true).catch(() => undefined));
       return { status: 202, body: {} };
     }
     if (sub) return { status: 404, body: { message: 'Not Found' } };

@@ -50,6 +50,7 @@ const envSchema = z.object({
   CONTENTSNARE_CLIENT_SECRET_ARN: optionalString,
   CONTENTSNARE_SCOPES: z.string().default('read_clients write_clients read_requests write_requests read_templates'),
   POLL_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().positive().default(300),
   ALLOWED_RETURN_ORIGINS: optionalString,
   RATE_LIMIT_MAX_WAIT_SECONDS: z.coerce.number().min(0).default(30),
   UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
@@ -99,6 +100,8 @@ export interface Config {
     scopes: string;
   };
   pollIntervalSeconds: number;
+  /** SWEEP_INTERVAL_SECONDS: the local runtime's redelivery sweep interval (on AWS, a 5-minute schedule). */
+  sweepIntervalSeconds: number;
   allowedReturnOrigins: string[];
   rateLimitMaxWaitSeconds: number;
   /** UPSTREAM_TIMEOUT_SECONDS: limit of one outbound call to the code host (headers and body). */
@@ -122,6 +125,18 @@ export class ConfigError extends Error {
 
 function stripSlash(u: string): string {
   return u.replace(/\/+$/, '');
+}
+
+/**
+ * A relay channel's URL without the trailing slash of its path: smee.io routes `/:channel`
+ * exactly, so `https://smee.io/abc/` would be a 404 for the stream and for the code host.
+ */
+function withoutTrailingSlash(u: string | undefined): string | undefined {
+  if (u === undefined) return undefined;
+  const parsed = new URL(u);
+  parsed.pathname = parsed.pathname.replace(/\/+$/, '') || '/';
+  const text = parsed.toString();
+  return parsed.pathname === '/' && !parsed.search ? stripSlash(text) : text;
 }
 
 /**
@@ -152,7 +167,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     port: e.PORT,
     publicUrl,
-    webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+    webhookProxyUrl: withoutTrailingSlash(e.WEBHOOK_PROXY_URL),
     platformApiKey: e.PLATFORM_API_KEY,
     platformApiKeySecretArn: e.PLATFORM_API_KEY_SECRET_ARN,
     agentRuntimeUrl: e.AGENT_RUNTIME_URL,
@@ -184,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       scopes: e.CONTENTSNARE_SCOPES,
     },
     pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
+    sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
     allowedReturnOrigins,
     rateLimitMaxWaitSeconds: e.RATE_LIMIT_MAX_WAIT_SECONDS,
     upstreamTimeoutSeconds: e.UPSTREAM_TIMEOUT_SECONDS,

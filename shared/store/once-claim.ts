@@ -72,3 +72,14 @@ export async function finishOnce(
 export function releaseOnce(store: Store, clock: Clock, held: HeldClaim): Promise<boolean> {
   return releaseFencedRow(store, clock, held.key, held.fence, { state: 'released' });
 }
+
+/**
+ * What a claim's row says now, read without taking it: `done`, `in_progress` (a live lease:
+ * an attempt may be running), or `none` (never claimed, released, or a lease that lapsed,
+ * which the store reads as absent). A row without `state` reads as done (see above).
+ */
+export async function onceState(store: Store, key: Key): Promise<'done' | 'in_progress' | 'none'> {
+  const row = await store.get(key);
+  if (!row) return 'none';
+  return row.state === 'in_progress' ? 'in_progress' : 'done';
+}

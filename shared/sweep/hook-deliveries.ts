@@ -4,42 +4,132 @@ import { AppError } from '../domain/errors';
 import type { Endpoint } from '../domain/model';
 import { hooksPath } from '../github/webhooks/hook-registration';
 import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
+import { readLimitedBody } from '../http/read-response';
 import type { Fetch } from '../ports';
 
 const deliverySchema = z.object({
   id: z.number(),
-  guid: z.string(),
+  guid: z.string().min(1).max(200),
   delivered_at: z.string().optional(),
   redelivery: z.boolean().optional(),
   status_code: z.number().optional(),
-  event: z.string().optional(),
+  event: z.string().max(200).optional(),
 });
 
 export type HookDelivery = z.output<typeof deliverySchema>;
+
+/** What the code host said is left of the token's hourly budget (`X-RateLimit-*`), when it said. */
+export interface RateBudget {
+  remaining: number;
+  /** Epoch seconds when the budget is whole again. */
+  resetAt?: number;
+}
+
+/** One page of a hook's deliveries, newest first. */
+export interface DeliveryPage {
+  deliveries: HookDelivery[];
+  /** The cursor of the next (older) page, from the `Link` header; none on the last page. */
+  next?: string;
+  rate?: RateBudget;
+}
+
+/**
+ * A page of 100 deliveries is some 40 KB; an answer far larger than that is not one, and is
+ * refused before it is held whole.
+ */
+export const maxDeliveryPageBytes = 1024 * 1024;
+
+/** The most the code host lists on one page (`per_page` is capped at 100). */
+const perPage = 100;
 
 function hookBase(endpoint: Endpoint): string {
   return `${hooksPath(endpoint.target)}/${endpoint.hookId}`;
 }
 
-/** The hook's most recent deliveries (one page, newest first), as the code host lists them. */
-export async function listHookDeliveries(fetchFn: Fetch, access: CodeHostAccess, endpoint: Endpoint): Promise<HookDelivery[]> {
-  const result = await restCall(fetchFn, { ...access, method: 'GET', path: `${hookBase(endpoint)}/deliveries?per_page=100` });
-  if (!isOk(result))
-    throw new AppError('upstream_error', `Listing deliveries of hook ${endpoint.hookId} failed: ${upstreamMessage(result)}`, {
-      upstreamStatus: result.status,
-    });
-  const list = Array.isArray(result.body) ? result.body : [];
-  return list.flatMap((d) => {
+/** `fetchFn` whose answers are read whole here, refused past `maxBytes` (restCall reads them unbounded). */
+function boundedFetch(fetchFn: Fetch, maxBytes: number): Fetch {
+  return async (input, init) => {
+    const res = await fetchFn(input, init);
+    const body = await readLimitedBody(res, maxBytes, 'the code host');
+    return new Response(body, { status: res.status, headers: res.headers });
+  };
+}
+
+function rateOf(headers: Headers): RateBudget | undefined {
+  const remaining = Number(headers.get('x-ratelimit-remaining') ?? Number.NaN);
+  if (!Number.isFinite(remaining)) return undefined;
+  const reset = Number(headers.get('x-ratelimit-reset') ?? Number.NaN);
+  return Number.isFinite(reset) ? { remaining, resetAt: reset } : { remaining };
+}
+
+/**
+ * The `cursor` of the `rel="next"` URL in a `Link` header. Only the cursor is taken: the URL
+ * itself is never followed, so the token goes nowhere but the connection's own REST base.
+ */
+export function nextCursor(link: string | null): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
+    if (!m?.[1] || !URL.canParse(m[1])) continue;
+    const cursor = new URL(m[1]).searchParams.get('cursor');
+    return cursor && cursor.length <= 500 ? cursor : undefined;
+  }
+  return undefined;
+}
+
+/** The code host refused a cursor it gave out (too old, or from another listing): start again from the newest page. */
+export class CursorRefused extends Error {}
+
+function refusal(result: { status: number; headers: Headers }, what: string, message: string): AppError {
+  const rate = rateOf(result.headers);
+  if ((result.status === 403 || result.status === 429) && (rate?.remaining === 0 || result.headers.has('retry-after')))
+    return new AppError('rate_limited', `The code host's rate limit is reached (${what})`, { upstreamStatus: result.status });
+  return new AppError('upstream_error', `${what} failed: ${message}`, { upstreamStatus: result.status });
+}
+
+/**
+ * One page (100, newest first) of the hook's deliveries, from `cursor` when given
+ * (`GET .../hooks/{hook_id}/deliveries?per_page=100&cursor=`). Every attempt is listed:
+ * the code host's `status=failure` filter covers status codes 400-599 only, and leaves out
+ * the attempts that got no answer at all (status code 0), which are the ones an outage makes.
+ */
+export async function listDeliveriesPage(
+  fetchFn: Fetch,
+  access: CodeHostAccess,
+  endpoint: Endpoint,
+  cursor?: string,
+): Promise<DeliveryPage> {
+  const query = new URLSearchParams({ per_page: String(perPage) });
+  if (cursor !== undefined) query.set('cursor', cursor);
+  const result = await restCall(boundedFetch(fetchFn, maxDeliveryPageBytes), {
+    ...access,
+    method: 'GET',
+    path: `${hookBase(endpoint)}/deliveries?${query.toString()}`,
+  });
+  if (cursor !== undefined && (result.status === 400 || result.status === 422)) throw new CursorRefused(upstreamMessage(result));
+  if (!isOk(result)) throw refusal(result, `Listing deliveries of hook ${endpoint.hookId}`, upstreamMessage(result));
+  const list = Array.isArray(result.body) ? result.body.slice(0, perPage) : [];
+  const deliveries = list.flatMap((d) => {
     const parsed = deliverySchema.safeParse(d);
     return parsed.success ? [parsed.data] : [];
   });
+  const next = nextCursor(result.headers.get('link'));
+  const rate = rateOf(result.headers);
+  return { deliveries, ...(next !== undefined ? { next } : {}), ...(rate ? { rate } : {}) };
 }
 
-/** Asks the code host to send one delivery again. */
-export async function requestRedelivery(fetchFn: Fetch, access: CodeHostAccess, endpoint: Endpoint, deliveryId: number): Promise<void> {
-  const result = await restCall(fetchFn, { ...access, method: 'POST', path: `${hookBase(endpoint)}/deliveries/${deliveryId}/attempts` });
-  if (!isOk(result))
-    throw new AppError('upstream_error', `Redelivery of ${deliveryId} refused: ${upstreamMessage(result)}`, {
-      upstreamStatus: result.status,
-    });
+/** Asks the code host to send one delivery again; what it said is left of the rate budget. */
+export async function requestRedelivery(
+  fetchFn: Fetch,
+  access: CodeHostAccess,
+  endpoint: Endpoint,
+  deliveryId: number,
+): Promise<RateBudget | undefined> {
+  const result = await restCall(boundedFetch(fetchFn, maxDeliveryPageBytes), {
+    ...access,
+    method: 'POST',
+    path: `${hookBase(endpoint)}/deliveries/${deliveryId}/attempts`,
+  });
+  if (!isOk(result)) throw refusal(result, `Redelivery of ${deliveryId}`, upstreamMessage(result));
+  return rateOf(result.headers);
 }

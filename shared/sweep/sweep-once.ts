@@ -1,22 +1,49 @@
 import type { AppContext } from '../ports/app-context';
-import { codeHostAccess } from '../github/code-host-access';
+import { codeHostAccess, type CodeHostAccess } from '../github/code-host-access';
+import { AppError } from '../domain/errors';
 import { ConnectionRepo } from '../store/connection-repo';
 import type { Endpoint } from '../domain/model';
-import type { Store } from '../ports';
 import { keys } from '../store/table-design';
+import { onceState } from '../store/once-claim';
 import { EndpointRepo } from '../store/endpoint-repo';
-import { listHookDeliveries, requestRedelivery, type HookDelivery } from './hook-deliveries';
+import { CursorRefused, listDeliveriesPage, requestRedelivery, type HookDelivery, type RateBudget } from './hook-deliveries';
+import { loadSweepState, saveSweepState, type PendingDelivery, type SweepState, type Walk } from './sweep-state';
 
 export interface SweepReport {
   endpoints: number;
-  /** Deliveries (by guid) that never succeeded and that we had not processed. */
+  /** Deliveries (by guid) that no attempt of ours accepted, and that were asked for again. */
   found: number;
   redelivered: number;
   failed: number;
+  /** Delivery pages read. */
+  pages: number;
+  /** Hooks whose walk stopped early because their connection's rate budget ran low. */
+  deferred: number;
+  /** Hooks whose walk has not reached the window's start yet (it resumes next round). */
+  walking: number;
 }
 
-/** Attempts already asked for are remembered (bounded) so one failure is never asked twice. */
-const maxAsked = 1000;
+export interface SweepOptions {
+  /** Pages (of 100 deliveries) read per hook and round; an unfinished walk resumes next round. */
+  pagesPerHook?: number;
+  /** Requests left to the token below which the sweep stops: what the agents' own calls need is kept for them. */
+  rateReserve?: number;
+  /** How far each walk reaches past the start of the last one: deliveries can show in the list minutes late. */
+  overlapMs?: number;
+  /** How long a delivery a relay answered 2xx is given to arrive before its missing claim counts. */
+  relayGraceMs?: number;
+  /** No page is started after this long in the round (the function's timeout is 2 minutes). */
+  roundMs?: number;
+}
+
+export const sweepDefaults: Required<SweepOptions> = {
+  pagesPerHook: 20,
+  rateReserve: 500,
+  overlapMs: 5 * 60_000,
+  relayGraceMs: 60_000,
+  roundMs: 90_000,
+};
+
 /** The code host keeps deliveries a few days; older ones cannot be redelivered anyway. */
 const maxAgeMs = 3 * 24 * 3600 * 1000;
 /**
@@ -25,97 +52,227 @@ const maxAgeMs = 3 * 24 * 3600 * 1000;
  * over the entry point's limit) is not asked for forever.
  */
 export const maxRedeliveriesPerGuid = 3;
-
-interface SweepCursor {
-  /** `guid@attemptId` per redelivery asked for; a bare guid (older rows) stands for all of its attempts. */
-  asked: string[];
-  lastSweepAt: string;
-}
+/** Claim rows read at once. */
+const claimReads = 10;
 
 function ok(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
-interface FailedGuid {
-  /** The newest attempt: the one to redeliver. */
-  newest: HookDelivery;
-  /** How many of its attempts were redeliveries. */
-  redeliveries: number;
+/** What a connection has left this round, shared by its hooks. */
+class RateGauge {
+  private low = false;
+  constructor(private readonly reserve: number) {}
+  note(rate: RateBudget | undefined): void {
+    if (rate && rate.remaining < this.reserve) this.low = true;
+  }
+  spent(): void {
+    this.low = true;
+  }
+  get exhausted(): boolean {
+    return this.low;
+  }
 }
 
-/** Per guid, the newest attempt, unless any attempt of that guid succeeded. */
-function failedGuids(deliveries: HookDelivery[], nowMs: number): Map<string, FailedGuid> {
-  const succeeded = new Set(deliveries.filter((d) => ok(d.status_code)).map((d) => d.guid));
-  const out = new Map<string, FailedGuid>();
-  for (const d of deliveries) {
-    if (succeeded.has(d.guid)) continue;
-    const at = d.delivered_at ? Date.parse(d.delivered_at) : nowMs;
-    if (nowMs - at > maxAgeMs) continue;
-    const prev = out.get(d.guid) ?? { newest: d, redeliveries: 0 };
-    out.set(d.guid, { newest: d.id > prev.newest.id ? d : prev.newest, redeliveries: prev.redeliveries + (d.redelivery ? 1 : 0) });
-  }
-  return out;
+interface Round {
+  ctx: AppContext;
+  options: Required<SweepOptions>;
+  report: SweepReport;
+  startedAt: number;
+  gauges: Map<string, RateGauge>;
+}
+
+interface HookRun {
+  round: Round;
+  endpoint: Endpoint;
+  access: CodeHostAccess;
+  gauge: RateGauge;
+  state: SweepState;
+  /** Deliveries a relay answered 2xx prove nothing: a hook registered at one has its successes checked too. */
+  relayed: boolean;
+  now: number;
+  /** GUIDs judged this round (the newest attempt of a GUID is the one judged). */
+  judged: Set<string>;
 }
 
 /**
- * What our claim of the delivery id says: processed (`done`, or a row from before claims
- * had a state), being processed (a live lease: look again next sweep), or nothing (never
- * seen, released, or the lease of an attempt that died lapsed: redeliver).
+ * What our mark of the delivery id says: processed (`done`), being processed (a live
+ * lease: look again next round), or nothing (never seen, or an attempt that died).
  */
-async function claimState(store: Store, endpointId: string, guid: string): Promise<'done' | 'in_progress' | 'none'> {
-  const claim = await store.get(keys.deliveryClaim(endpointId, guid));
-  if (!claim) return 'none';
-  return claim.state === 'in_progress' ? 'in_progress' : 'done';
+function markOf(ctx: AppContext, endpointId: string, guid: string) {
+  return onceState(ctx.store, keys.deliveryClaim(endpointId, guid));
 }
 
-async function sweepEndpoint(ctx: AppContext, store: Store, endpoint: Endpoint, report: SweepReport): Promise<void> {
-  const connection = await new ConnectionRepo(store).get(endpoint.connectionId);
-  if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
-  const access = await codeHostAccess(ctx, connection);
-  const cursorKey = keys.sweepCursor(endpoint.id);
-  const cursor = (await store.get<{ pk: string; sk: string } & SweepCursor>(cursorKey)) ?? { asked: [] as string[] };
-  const asked = new Set(cursor.asked);
-  const deliveries = await listHookDeliveries(ctx.fetch, access, endpoint);
-  for (const [guid, { newest, redeliveries }] of failedGuids(deliveries, ctx.clock.now())) {
-    // Asked for this attempt already (its redelivery is on its way), or for the guid in an older row.
-    if (asked.has(guid) || asked.has(`${guid}@${newest.id}`)) continue;
-    if (redeliveries >= maxRedeliveriesPerGuid) continue;
-    // Done by us means we processed it (the code host may still have seen a timeout); in
-    // progress means an attempt is running now.
-    if ((await claimState(store, endpoint.id, guid)) !== 'none') continue;
-    report.found++;
-    try {
-      await requestRedelivery(ctx.fetch, access, endpoint, newest.id);
-      asked.add(`${guid}@${newest.id}`);
-      report.redelivered++;
-      ctx.logger.info('redelivery requested', {
-        endpointId: endpoint.id,
-        deliveryId: guid,
-        event: newest.event,
-        statusCode: newest.status_code,
-      });
-    } catch (e) {
-      report.failed++;
-      ctx.logger.warn('redelivery request failed', { endpointId: endpoint.id, deliveryId: guid, error: e });
+function atOf(d: HookDelivery, now: number): number {
+  const at = d.delivered_at ? Date.parse(d.delivered_at) : Number.NaN;
+  return Number.isFinite(at) ? at : now;
+}
+
+/**
+ * The deliveries of one page that may need a redelivery: per GUID the newest attempt seen
+ * this round, unless the code host's answer settles it (a 2xx on a hook that is not at a
+ * relay), the sweep already asked for it or a later attempt, or it was asked for enough.
+ */
+function candidates(run: HookRun, page: HookDelivery[], since: number): { found: PendingDelivery[]; reachedEnd: boolean } {
+  const found: PendingDelivery[] = [];
+  let reachedEnd = false;
+  for (const d of page) {
+    const at = atOf(d, run.now);
+    if (at < since) {
+      reachedEnd = true;
+      continue;
+    }
+    if (ok(d.status_code)) {
+      if (!run.relayed) {
+        run.judged.add(d.guid);
+        continue;
+      }
+      // Relayed a moment ago: its replay may still be on its way. A later walk's overlap sees it again.
+      if (run.now - at < run.round.options.relayGraceMs) {
+        run.judged.add(d.guid);
+        continue;
+      }
+    }
+    if (run.judged.has(d.guid)) continue;
+    run.judged.add(d.guid);
+    if (run.state.asked.covers(d.guid, d.id) || run.state.asked.count(d.guid) >= maxRedeliveriesPerGuid) continue;
+    found.push({ guid: d.guid, id: d.id, at, ...(d.event !== undefined ? { event: d.event } : {}) });
+  }
+  return { found, reachedEnd };
+}
+
+/**
+ * Asks for a redelivery of each delivery no attempt of ours accepted. One whose attempt is
+ * running, or that the budget leaves unasked, is kept in `pending` for the next round.
+ */
+async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
+  const { ctx, report } = run.round;
+  for (let i = 0; i < list.length; i += claimReads) {
+    const batch = list.slice(i, i + claimReads);
+    const marks = await Promise.all(batch.map((d) => markOf(ctx, run.endpoint.id, d.guid)));
+    for (const [j, d] of batch.entries()) {
+      if (marks[j] === 'done') continue;
+      if (marks[j] === 'in_progress' || run.gauge.exhausted) {
+        run.state.pending.push(d);
+        continue;
+      }
+      report.found++;
+      try {
+        run.gauge.note(await requestRedelivery(ctx.fetch, run.access, run.endpoint, d.id));
+        run.state.asked.add(d.guid, d.id);
+        report.redelivered++;
+        ctx.logger.info('redelivery requested', { endpointId: run.endpoint.id, deliveryId: d.guid, event: d.event });
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'rate_limited') {
+          run.gauge.spent();
+          run.state.pending.push(d);
+          continue;
+        }
+        report.failed++;
+        ctx.logger.warn('redelivery request failed', { endpointId: run.endpoint.id, deliveryId: d.guid, error: e });
+      }
     }
   }
-  await store.put({ ...cursorKey, asked: [...asked].slice(-maxAsked), lastSweepAt: new Date(ctx.clock.now()).toISOString() });
+}
+
+/** Walks the hook's deliveries from the newest (or where the last round stopped) back to `walk.stopBefore`. */
+async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished'> {
+  const { ctx, options, report } = run.round;
+  const since = Math.max(walk.stopBefore, run.now - maxAgeMs);
+  for (let pages = 0; ; ) {
+    if (pages >= options.pagesPerHook || ctx.clock.now() - run.round.startedAt > options.roundMs) return 'unfinished';
+    if (run.gauge.exhausted) {
+      report.deferred++;
+      return 'unfinished';
+    }
+    let page: Awaited<ReturnType<typeof listDeliveriesPage>>;
+    try {
+      page = await listDeliveriesPage(ctx.fetch, run.access, run.endpoint, walk.cursor);
+    } catch (e) {
+      if (e instanceof CursorRefused && walk.cursor !== undefined) {
+        ctx.logger.warn('the code host refused the sweep cursor; walking again from the newest delivery', {
+          endpointId: run.endpoint.id,
+          hookId: run.endpoint.hookId,
+        });
+        walk.cursor = undefined;
+        pages++;
+        continue;
+      }
+      if (e instanceof AppError && e.code === 'rate_limited') {
+        run.gauge.spent();
+        continue;
+      }
+      throw e;
+    }
+    pages++;
+    report.pages++;
+    run.gauge.note(page.rate);
+    const { found, reachedEnd } = candidates(run, page.deliveries, since);
+    await settle(run, found);
+    if (reachedEnd || page.next === undefined) return 'done';
+    walk.cursor = page.next;
+  }
+}
+
+async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
+  const { ctx, options } = round;
+  const connection = await new ConnectionRepo(ctx.store).get(endpoint.connectionId);
+  if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
+  const access = await codeHostAccess(ctx, connection);
+  let gauge = round.gauges.get(connection.id);
+  if (!gauge) {
+    gauge = new RateGauge(options.rateReserve);
+    round.gauges.set(connection.id, gauge);
+  }
+  const now = ctx.clock.now();
+  const state = await loadSweepState(ctx.store, endpoint.id);
+  const run: HookRun = { round, endpoint, access, gauge, state, relayed: ctx.config.webhookProxyUrl !== undefined, now, judged: new Set() };
+
+  // Those left from the last round first: an attempt held them, or the budget ran out.
+  const pending = state.pending.filter((d) => now - d.at <= maxAgeMs && !state.asked.covers(d.guid, d.id));
+  state.pending = [];
+  for (const d of pending) run.judged.add(d.guid);
+  await settle(run, pending);
+
+  const walk: Walk = state.walk ?? {
+    stopBefore: Math.max(now - maxAgeMs, (state.lastWalkStartedAt ?? 0) - options.overlapMs),
+    startedAt: now,
+  };
+  try {
+    if ((await walkPages(run, walk)) === 'done') {
+      state.lastWalkStartedAt = walk.startedAt;
+      delete state.walk;
+    } else {
+      state.walk = walk;
+      round.report.walking++;
+    }
+  } finally {
+    // What was asked for is remembered even when a page failed half-way.
+    await saveSweepState(ctx.store, endpoint.id, state, ctx.clock.now());
+  }
 }
 
 /**
- * One redelivery sweep: for each hook, the recent deliveries that never succeeded and
- * that we did not process are asked for again, once per failed attempt and at most
- * `maxRedeliveriesPerGuid` times, so a delivery lost while the intake was down (or died
- * during it) still starts its agents (RELIABILITY 15). Failures are counted, not thrown.
+ * One redelivery sweep. For each hook it walks the deliveries the code host lists, page by
+ * page, from the newest back to where the last walk started (the whole 3-day window the
+ * first time), within a page budget and the connection's rate budget: a walk that stops
+ * early resumes at its cursor next round. Each delivery that no attempt of ours accepted
+ * (no `done` mark of its id) is asked for again: a failed one, and on a hook registered at a
+ * relay also a successful one, since the relay answers 2xx whether anyone listens or not.
+ * Asked once per attempt and at most `maxRedeliveriesPerGuid` times per delivery, so a
+ * delivery lost while the intake was down (or died during it) still starts its agents
+ * (RELIABILITY 15). Failures are counted, not thrown.
  */
-export async function sweepOnce(ctx: AppContext): Promise<SweepReport> {
+export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promise<SweepReport> {
+  const options = { ...sweepDefaults, ...opts };
   const endpoints = await new EndpointRepo(ctx.store).list();
-  const report: SweepReport = { endpoints: 0, found: 0, redelivered: 0, failed: 0 };
+  const report: SweepReport = { endpoints: 0, found: 0, redelivered: 0, failed: 0, pages: 0, deferred: 0, walking: 0 };
+  const round: Round = { ctx, options, report, startedAt: ctx.clock.now(), gauges: new Map() };
   for (const endpoint of endpoints) {
     if (endpoint.hookId === undefined) continue;
     report.endpoints++;
     try {
-      await sweepEndpoint(ctx, ctx.store, endpoint, report);
+      await sweepEndpoint(round, endpoint);
     } catch (e) {
       report.failed++;
       ctx.logger.warn('sweeping a hook failed', { endpointId: endpoint.id, hookId: endpoint.hookId, error: e });
@@ -123,6 +280,7 @@ export async function sweepOnce(ctx: AppContext): Promise<SweepReport> {
   }
   ctx.metrics.count('sweep_redelivered', report.redelivered);
   if (report.failed > 0) ctx.metrics.count('sweep_failed', report.failed);
+  if (report.deferred > 0) ctx.metrics.count('sweep_deferred', report.deferred);
   ctx.logger.info('redelivery sweep done', { ...report });
   return report;
 }

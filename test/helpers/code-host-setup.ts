@@ -43,6 +43,7 @@ export function useFakeCodeHost(
       for (const t of open.splice(0)) t.close();
       for (const m of [g.hooks, g.refuseHooks, g.deliveries, g.gists, g.repos, g.watchers, g.classicProjects]) m.clear();
       g.redeliveries.length = 0;
+      g.rateBudget = undefined;
       g.requests.length = 0;
     }
   });
