@@ -17,7 +17,6 @@ export const authorizeInputSchema = z.object({
   /** Reconnect: replace this connection's token in place (same id), e.g. to rotate access. */
   connectionId: z.string().min(1).max(100).optional(),
 });
-export type AuthorizeInput = z.output<typeof authorizeInputSchema>;
 
 export interface AuthorizeAnswer {
   authorizeUrl: string;
