@@ -67,7 +67,7 @@ describe('one list of metric names for code and stack', () => {
   beforeAll(() => {
     read = namesTheStackReads();
     counted = countedNames();
-  });
+  }, 240_000); // a synth: a minute or more on a loaded machine, as in stack.test.ts
 
   it('the stack takes its names and namespace from shared/observability/metric-names.ts, not a copy', () => {
     expect(appMetrics).toBe(metricNames);
