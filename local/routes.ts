@@ -12,7 +12,7 @@ import { consoleRoutes } from './console/routes';
 import { RecentEvents } from './console/recent-events';
 
 /**
- * Every function's routes on one router, as CONTRACT.md's HTTP surface, wired as on AWS
+ * Every function's routes on one router, the HTTP surface of docs/api.md, wired as on AWS
  * (functions/platform-api/handler.ts): disconnecting revokes the OAuth grant first.
  */
 export function localRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents = new RecentEvents(ctx.clock, ctx.blobs)): Route[] {

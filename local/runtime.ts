@@ -25,7 +25,7 @@ import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
 import { listenError, parsePort } from './startup-checks';
 import { runWebhookProxy } from './webhook-proxy';
-import { startSandbox, type DemoConnections, type Sandbox } from './sandbox/sandbox';
+import { startSandbox, type RunningSandbox, type Sandbox } from './sandbox/sandbox';
 import { stdoutLines } from './stdout-lines';
 
 export interface LocalRuntime {
@@ -38,7 +38,7 @@ export interface LocalRuntime {
   /** Where the generated platform key is kept (absent when PLATFORM_API_KEY came from the environment). */
   keyFile?: string;
   /** Under `npm run dev`: the simulated back ends, the demo connections and the inbox. */
-  sandbox?: { githubUrl: string; contentsnareUrl: string; demo: DemoConnections };
+  sandbox?: RunningSandbox;
   close(): Promise<void>;
 }
 

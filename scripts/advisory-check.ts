@@ -10,7 +10,6 @@ import * as z from 'zod';
  */
 
 const severity = z.enum(['low', 'moderate', 'high', 'critical']);
-export type Severity = z.infer<typeof severity>;
 
 const advisorySchema = z.object({
   /** GHSA id (or the npm advisory URL's id). */

@@ -26,7 +26,7 @@ export interface PlatformApiOptions {
   revoke?: DisconnectOptions['revoke'];
 }
 
-/** Connections and subscriptions (CONTRACT.md), all behind the platform key. */
+/** Connections, subscriptions and the trigger catalog (docs/api.md), all behind the platform key. */
 export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route[] {
   const connections = new ConnectionRepo(ctx.store);
   const subscriptions = new SubscriptionRepo(ctx.store);

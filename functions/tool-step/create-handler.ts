@@ -6,7 +6,7 @@ import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import type { ProviderTools } from '../../shared/tools/tool-step';
 import { toolRoutes } from '../../shared/tools/tool-routes';
 
-/** Direct Lambda invoke (CONTRACT.md): `{toolId, connectionId, input}` -> the ToolResult. */
+/** Direct Lambda invoke (docs/api.md): `{toolId, connectionId, input}` -> the ToolResult. */
 export interface DirectInvokeEvent {
   toolId?: unknown;
   connectionId?: unknown;

@@ -76,7 +76,7 @@ export class HttpFrontDoor extends Construct {
           r,
           'AwsSolutions-APIG4',
           'Authorization is in the function, before any side effect: webhooks verify X-Hub-Signature-256 with the ' +
-            'endpoint secret, OAuth callbacks a single-use state, everything else the platform bearer key (CONTRACT.md).',
+            'endpoint secret, OAuth callbacks a single-use state, everything else the platform bearer key (docs/api.md).',
         );
       }
     }

@@ -20,7 +20,7 @@ import type { RecentEvents } from './recent-events';
 import { formFields, inputFromForm } from './tool-form';
 
 /**
- * The console (GET /, CONTRACT.md): the local runtime's state for a person, behind the
+ * The console (GET /, docs/console.md): the local runtime's state for a person, behind the
  * platform key (its login form, or a Bearer header). Its actions are the runtime's own use
  * cases: replay queues the event again (enqueueEvents), redrive is the dead-letter queue's
  * redrive (as `npm run dlq`), a tool form calls invokeTool (as POST /tools/{id}/invoke).

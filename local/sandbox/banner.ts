@@ -1,8 +1,8 @@
-import type { LocalRuntime } from '../runtime';
-import { demo } from './sandbox';
+import type { Config } from '../../shared/config/config';
+import { demo, type RunningSandbox } from './sandbox';
 
 /** The "where to look" lines of `npm run dev`: URLs, the platform key, and the first commands to run. */
-export function sandboxBanner(runtime: Pick<LocalRuntime, 'url' | 'config' | 'sandbox'>): string[] {
+export function sandboxBanner(runtime: { url: string; config: Pick<Config, 'platformApiKey'>; sandbox?: RunningSandbox }): string[] {
   const s = runtime.sandbox;
   if (!s) return [];
   // Under the sandbox the key is shown: it guards a loopback runtime on simulated back ends.

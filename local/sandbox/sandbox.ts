@@ -27,6 +27,13 @@ export interface DemoConnections {
   contentsnare: Connection;
 }
 
+/** A started sandbox as the runtime shows it: the simulated services' URLs and the demo connections. */
+export interface RunningSandbox {
+  githubUrl: string;
+  contentsnareUrl: string;
+  demo: DemoConnections;
+}
+
 export interface Sandbox {
   githubUrl: string;
   contentsnareUrl: string;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The partner API's documented endpoints as state and rules, written from
- * `../shared/spec/contentsnare-partner-api.md` beside the repository (the reference), never from our client:
+ * The partner API's documented endpoints as state and rules, written from the service's
+ * published reference (docs/tool-steps.md, "How they are tested"), never from our client:
  * - request body fields and query parameters are the reference's own; a field or parameter
  *   it does not name, or one of the wrong JSON type, is a PROBLEM: recorded (tests assert
  *   `problems` is empty) and answered 422 naming it, so a wrong client fails loudly;

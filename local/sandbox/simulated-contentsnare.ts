@@ -5,9 +5,8 @@ import { FakeSnareApi, type FakeSnareState } from './simulated-contentsnare-api'
 export { defaultMe, fakeSnareSeed } from './simulated-contentsnare-api';
 
 /**
- * A fake of the collection service's partner API on 127.0.0.1, written from the partner API
- * reference (`../shared/spec/contentsnare-partner-api.md` beside the repository; the endpoints, fields and answers
- * are in fake-contentsnare-api.ts). It ENFORCES the documented rate limits: per bearer
+ * A fake of the collection service's partner API on 127.0.0.1, written from the partner API's
+ * published reference (the endpoints, fields and answers are in simulated-contentsnare-api.ts). It ENFORCES the documented rate limits: per bearer
  * token, at most `writes` writes (POST/PUT/DELETE) and `reads` reads (GET) in any sliding
  * window of `windowMs`; beyond that 429 with `Retry-After` (seconds). Every request is
  * logged with its arrival time, so tests and the benchmark can check the window from what

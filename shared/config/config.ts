@@ -42,7 +42,7 @@ const envSchema = z.object({
   GITHUB_ALLOWED_PRIVATE_HOSTS: optionalString,
   CONTENTSNARE_API_URL: url.default('https://api.contentsnare.com'),
   CONTENTSNARE_OAUTH_URL: url.default('https://api.contentsnare.com'),
-  // The partner API reference (section 1.2): `/oauth/authorization` in the official OpenAPI's
+  // The partner API's OAuth flow: `/oauth/authorization` in the official OpenAPI's
   // security scheme and the newest client; one other client uses `/oauth/authorize`.
   CONTENTSNARE_OAUTH_AUTHORIZE_PATH: z.string().startsWith('/').default('/oauth/authorization'),
   CONTENTSNARE_CLIENT_ID: optionalString,

@@ -141,7 +141,7 @@ export class ContentSnareClient {
       if (res.status === 429) {
         throttled++;
         const waitMs = retryAfterMs(res.headers.get('retry-after'), clock.now()) ?? backoffMs(throttled, 10_000);
-        this.metrics.count('contentsnare.throttled');
+        this.metrics.count('contentsnare_throttled');
         this.logger.warn('collection service answered 429; the account waits', { connectionId: connection.id, waitMs, throttled });
         await limiter.block(connection.id, clock.now() + waitMs);
         if (throttled > (this.options.maxThrottleRetries ?? 4)) {

@@ -61,7 +61,7 @@ export class RateBucketStore {
         return;
       } catch (e) {
         if (!(e instanceof ConditionFailedError)) throw e;
-        this.metrics.count('contentsnare.ratelimit.conflict');
+        this.metrics.count('contentsnare_rate_limit_conflict');
         if (this.clock.now() > deadline) throw onTooLate();
         if (attempt >= maxAttempts) throw new AppError('unavailable', 'The rate-limit record of this account is too contended; try again');
         await this.sleep(Math.ceil(this.random() * Math.min(50, 5 * attempt)));

@@ -77,7 +77,7 @@ export class ContentSnareRateLimiter {
         // A 429 seen by another worker while we slept blocks the account: honour it.
         const blockedUntil = await this.blockedUntil(bucket);
         if (blockedUntil > clock.now()) {
-          this.metrics.count('contentsnare.ratelimit.reblocked');
+          this.metrics.count('contentsnare_rate_limit_reblocked');
           continue;
         }
       }
@@ -86,7 +86,7 @@ export class ContentSnareRateLimiter {
         // (conservative). Bounded, so a slow table cannot livelock us: past that, a rare
         // 429 is handled by the client (block, wait, retry).
         late++;
-        this.metrics.count('contentsnare.ratelimit.late');
+        this.metrics.count('contentsnare_rate_limit_late');
         continue;
       }
       return;

@@ -1,7 +1,6 @@
 /**
- * The agent-facing inputs of the two pre-built steps (CONTRACT.md's friendly names) as the
- * partner API's request bodies (../shared/spec/contentsnare-partner-api.md beside the repository, sections 2.2 and
- * 2.3). Pure functions, so the translation is unit-tested field by field; only fields the
+ * The agent-facing inputs of the two pre-built steps (the friendly names of docs/tool-steps.md)
+ * as the partner API's request bodies (its published reference: clients and requests). Pure functions, so the translation is unit-tested field by field; only fields the
  * reference names ever leave here.
  */
 

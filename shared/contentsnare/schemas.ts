@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { AppError } from '../domain/errors';
 
 /**
- * What we accept back from the partner API (reference section 1.5 and 2): a single resource
+ * What we accept back from the partner API (its reference's responses and endpoints): a single resource
  * is the bare object with its `id` at the top level, a list is `{pagination, results}`.
  * Records stay loose objects (the service may add fields), but what we rely on is checked.
  */

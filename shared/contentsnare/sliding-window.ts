@@ -52,14 +52,6 @@ export function expiresAt(state: BucketState, policy: WindowPolicy): number {
   return last + policy.windowMs + policy.marginMs;
 }
 
-/**
- * Checks a log of send times against the limit: true when no window of `windowMs`
- * (half-open) holds more than `limit` of them. Used by tests and the benchmark.
- */
-export function holdsSlidingWindow(times: number[], limit: number, windowMs: number): boolean {
-  return maxInAnyWindow(times, windowMs) <= limit;
-}
-
 /** The most entries of `times` inside any half-open window [t, t + windowMs). */
 export function maxInAnyWindow(times: number[], windowMs: number): number {
   const sorted = [...times].sort((a, b) => a - b);

@@ -3,7 +3,7 @@ import { redact } from '../observability/logger';
 
 /**
  * The collection service's HTTP failures as our stable codes, in one place. Its error body
- * is `{errors: ["message", ...]}` in the reference (section 1.5, from client code); field
+ * is `{errors: ["message", ...]}` in the reference (seen in client code); field
  * problems are also read from the other usual shapes (`{errors: {field: [msg]}}`,
  * `{errors: [{field, message}]}`, `{field: [msg]}`), and the body itself goes along in
  * `details.upstream` (redacted, truncated).

@@ -19,7 +19,6 @@ export const errorCodes = [
   'not_configured',
   /** PUBLIC_URL (the webhook URL) is out of the code host's reach: a loopback or private address. */
   'public_url_unreachable',
-  'not_implemented',
   'invalid_signature',
   'unavailable',
   'internal',
@@ -67,8 +66,4 @@ export class ConditionFailedError extends Error {
     super(message);
     this.name = 'ConditionFailedError';
   }
-}
-
-export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError;
 }

@@ -93,7 +93,7 @@ export interface Endpoint {
   createdAt: string;
 }
 
-/** The body POSTed to AGENT_RUNTIME_URL (CONTRACT.md "Trigger events"). */
+/** The body POSTed to AGENT_RUNTIME_URL (docs/api.md, "The trigger event"). */
 export interface TriggerEvent {
   id: string;
   trigger: TriggerId;

@@ -6,7 +6,7 @@ import type { TriggerId, TriggerName } from './triggers';
 export interface TriggerDefinition {
   id: TriggerId;
   title: string;
-  /** CONTRACT.md's "fires when". */
+  /** When it fires (docs/triggers.md, "The triggers"). */
   description: string;
   /** What counts and what does not, as the code host really behaves. */
   includes: string;

@@ -1,4 +1,4 @@
-/** The 26 code-host trigger ids of CONTRACT.md, without the `github.` prefix. */
+/** The 26 code-host trigger ids (docs/api.md), without the `github.` prefix. */
 export const triggerNames = [
   'new_repository',
   'new_fork',

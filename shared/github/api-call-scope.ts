@@ -3,7 +3,7 @@ import { isRepositoryAllowed } from '../domain/allow-list';
 import type { Connection } from '../domain/model';
 
 /**
- * What `github.api_call` may send on a connection limited to repositories (issue 12.2):
+ * What `github.api_call` may send on a connection limited to repositories (docs/security.md, section 2):
  * deny by default. The only paths it can prove stay inside the allow-list are those that
  * name an allowed repository by owner and name, `/repos/{owner}/{repo}` and below, written
  * plainly; every other path (search, users, organizations, networks, `/repositories/{id}`,

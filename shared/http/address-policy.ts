@@ -1,6 +1,6 @@
 /**
  * Which network addresses a caller-chosen host (a token connection's `apiBaseUrl`) may reach
- * (issue 12.4). Pure: strings in, a class and a verdict out; the connect-time guard
+ * (docs/security.md, section 3). Pure: strings in, a class and a verdict out; the connect-time guard
  * (guarded-fetch.ts) and the `apiBaseUrl` schema both decide with it.
  *
  * Deny by default: an address is `public` only when it is in no special-purpose range

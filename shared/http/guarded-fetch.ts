@@ -11,7 +11,7 @@ import { addressProblem, isIpLiteral, type AddressPolicy } from './address-polic
 import { withUrl } from './timed-fetch';
 
 /**
- * The outbound fetch of the deployed and local runtimes (issue 12.4). Hosts the operator
+ * The outbound fetch of the deployed and local runtimes (docs/security.md, section 3: no request to an internal address). Hosts the operator
  * configured (GITHUB_API_URL, the OAuth and collection-service bases, AGENT_RUNTIME_URL,
  * PUBLIC_URL) are trusted and go through the platform fetch. Every other host (a token
  * connection's `apiBaseUrl`, chosen by a caller) is reached through node:http(s) with a

@@ -82,11 +82,6 @@ export function nodeRequestHead(req: IncomingMessage): RequestHead {
   return { method: req.method ?? 'GET', path: url.pathname, headers, query: url.searchParams };
 }
 
-/** node:http request -> HttpRequest (headers lower-cased, raw body bytes kept). */
-export async function fromNodeRequest(req: IncomingMessage, limit = maxBodyBytes): Promise<HttpRequest> {
-  return { ...nodeRequestHead(req), body: await readBody(req, limit) };
-}
-
 export function writeNodeResponse(res: ServerResponse, answer: HttpResponse): void {
   const safe = withSafetyHeaders(answer);
   const body = safe.body ?? '';

@@ -33,7 +33,6 @@ export const statusByCode: Record<ErrorCode, number> = {
   token_origin_mismatch: 409,
   payload_too_large: 413,
   rate_limited: 429,
-  not_implemented: 501,
   not_configured: 501,
   // The runtime's own configuration stands in the way, not the request: set PUBLIC_URL or WEBHOOK_PROXY_URL.
   public_url_unreachable: 409,
@@ -51,8 +50,4 @@ export function errorResponse(error: AppError): HttpResponse {
 export function toErrorResponse(e: unknown): HttpResponse {
   if (e instanceof AppError) return errorResponse(e);
   return json(500, { error: { code: 'internal', message: 'Internal error' } });
-}
-
-export function notImplemented(feature: string): HttpResponse {
-  return errorResponse(new AppError('not_implemented', `${feature} is not built yet`));
 }

@@ -31,7 +31,7 @@ export function withUrl(res: Response, url: string): Response {
 }
 
 /**
- * A fetch whose every call ends within `timeoutMs` (issue 12.6): the request, the answer's
+ * A fetch whose every call ends within `timeoutMs` (docs/security.md, section 4): the request, the answer's
  * headers AND its body are read inside the limit, and the answer is handed back buffered,
  * so a server that sends headers and then stalls cannot hold the caller either. Past the
  * limit the request is aborted and the call fails with `timeout`. The limit races the

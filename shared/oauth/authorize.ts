@@ -17,7 +17,6 @@ export const authorizeInputSchema = z.object({
   /** Reconnect: replace this connection's token in place (same id), e.g. to rotate access. */
   connectionId: z.string().min(1).max(100).optional(),
 });
-export type AuthorizeInput = z.output<typeof authorizeInputSchema>;
 
 export interface AuthorizeAnswer {
   authorizeUrl: string;
@@ -72,7 +71,7 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
     reconnect: input.connectionId !== undefined,
     connectionId: input.connectionId,
   });
-  ctx.metrics.count('OAuthAuthorizeStarted', 1, { provider });
+  ctx.metrics.count('oauth_authorize_started', 1, { provider });
   // The browser opens our start step first: it binds the flow to that browser with a
   // cookie (a Set-Cookie on this answer would reach the platform's back end, not the
   // browser), then sends it on to the provider's authorize URL.

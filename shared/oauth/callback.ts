@@ -123,7 +123,7 @@ export async function handleCallback(
       return failed(record, saved.error);
     }
     log.info('oauth connection saved', { connectionId: saved.connectionId });
-    ctx.metrics.count('OAuthConnected', 1, { provider });
+    ctx.metrics.count('oauth_connected', 1, { provider });
     if (record.returnTo === undefined) {
       return {
         kind: 'page',

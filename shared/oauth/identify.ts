@@ -49,7 +49,7 @@ async function identifyGithub(config: Config, fetch: Fetch, answer: TokenAnswer)
 }
 
 /**
- * `GET /partner_api/v1/me` (reference section 2.1): documented only with `full_name`; an
+ * `GET /partner_api/v1/me` (the partner API reference): documented only with `full_name`; an
  * `id` and `email` are likely (Inf) and preferred when present.
  */
 const contentSnareMeSchema = z.looseObject({

@@ -7,7 +7,7 @@ import { clientCredentials } from './providers';
 import { bindState, readState } from './state-store';
 
 /**
- * Browser binding of an OAuth flow (issue 12 item 8). `POST /oauth/{provider}/authorize`
+ * Browser binding of an OAuth flow (docs/security.md, section 6). `POST /oauth/{provider}/authorize`
  * is called by the platform's back end, so it cannot set a cookie in the person's browser;
  * the `authorizeUrl` it answers is our own `GET /oauth/{provider}/start?state=...`, which
  * the browser opens: it sets a random binding value as an HttpOnly, SameSite=Lax cookie

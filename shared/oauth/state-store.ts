@@ -6,7 +6,7 @@ import type { Clock, Item, Store } from '../ports';
 import { keys, ttlIn } from '../store/table-design';
 import { stateHash } from './pkce';
 
-/** A state lives 10 minutes (CONTRACT.md). */
+/** A state lives 10 minutes (docs/api.md, OAuth). */
 export const stateLifetimeMs = 10 * 60 * 1000;
 
 /** What the callback needs, kept server-side under the state's hash. */

@@ -23,8 +23,8 @@ export function connectionApiBase(connection: Pick<Connection, 'apiBaseUrl'>, co
  * none; they are bound by how they were made, never by where the connection points now
  * when that could differ from where the token came from:
  * - OAuth tokens: the provider's API origin (the only place an OAuth app issues them for).
- *   A legacy OAuth token on a connection with another `apiBaseUrl` (what the reconnect bug
- *   of issue 12 left behind) is therefore refused, and must be connected anew.
+ *   A legacy OAuth token on a connection with another `apiBaseUrl` (what a reconnect
+ *   could once leave behind) is therefore refused, and must be connected anew.
  * - user-made tokens: the connection's base, where the token was verified when it was
  *   created; `apiBaseUrl` cannot be changed afterwards (PATCH refuses it).
  */

@@ -29,7 +29,7 @@ export const keys = {
   endpoint: (id: string) => ({ pk: `EP#${id}`, sk: 'EP' }),
   /** gsi2 partition listing endpoints (sort: connectionId#id): the redelivery sweep and disconnects. */
   endpointsList: 'EPS',
-  /** A delivery id's mark, `done` once its events are queued (what the sweep reads by GUID); no `state`: done (older rows); `in_progress`: written by a claim before session 5. */
+  /** A delivery id's mark, `done` once its events are queued (what the sweep reads by GUID); no `state`: done (older rows); `in_progress`: written by the claim of an older version, which claimed the delivery id too. */
   deliveryClaim: (endpointId: string, deliveryId: string) => ({ pk: `DLV#${endpointId}#${deliveryId}`, sk: 'DLV' }),
   /** The delivery's claim, on its signed body (sha256 hex of its bytes): `in_progress` (a lease) while an attempt runs, `done` once its events are queued. The delivery id is not signed, so a replay under a new id still meets this. */
   deliveryBodyClaim: (endpointId: string, bodySha256: string) => ({ pk: `DLVB#${endpointId}#${bodySha256}`, sk: 'DLVB' }),

@@ -9,7 +9,7 @@ import { assertRepositoryAllowed } from '../domain/allow-list';
 import { stepIndex } from './catalog';
 import type { ProviderTools, StepContext } from './tool-step';
 
-/** The answer of every tool step, over HTTP and Lambda invoke alike (CONTRACT.md). */
+/** The answer of every tool step, over HTTP and Lambda invoke alike (docs/api.md). */
 export type ToolResult =
   | { ok: true; data: unknown }
   | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };

@@ -12,7 +12,7 @@ export interface StepContext {
 }
 
 /**
- * One tool step: its id (CONTRACT.md), its zod input schema (the catalog's JSON Schema is
+ * One tool step: its id (docs/api.md), its zod input schema (the catalog's JSON Schema is
  * generated from it), the provider call, and a description of its output.
  * `Client` is the provider's API client, built per call by the provider's client factory.
  */

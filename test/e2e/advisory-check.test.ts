@@ -15,7 +15,7 @@ import {
 } from '../../scripts/advisory-check';
 
 /**
- * The offline dependency check (issue 12.9): `npm audit` cannot reach an advisory endpoint
+ * The offline dependency check (docs/security.md, section 10): `npm audit` cannot reach an advisory endpoint
  * here, so package-lock.json is checked against the committed scripts/advisories.json.
  */
 const root = join(__dirname, '..', '..');

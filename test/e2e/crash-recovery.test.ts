@@ -10,7 +10,7 @@ import { startLocalProcess, type RunningLocal } from '../helpers/local-process';
 import { platformKey, signingSecret, subscribeOverApi, until } from '../helpers/runtime-support';
 
 /**
- * Issue 17, as an operator would see it: signed deliveries stream into `npm start` (a child
+ * Crash safety (docs/reliability.md, "Crashes: a process killed at any point"), as an operator would see it: signed deliveries stream into `npm start` (a child
  * process in its own process group) while the agent runtime is slow; the whole group is
  * SIGKILLed mid-stream, at a random moment, three times; each time it starts again on the
  * same DATA_DIR. At the end every delivery that got no 2xx is sent again as the code host

@@ -10,7 +10,7 @@ import { httpApiCaller } from '../helpers/platform-api-caller';
 const appOrigin = 'https://app.example.test';
 const key = 'k'.repeat(40);
 
-// Issue 4 and 5 "done when": from npm start, a browser round trip with each provider makes a
+// From npm start, a browser round trip with each provider makes a
 // working connection, a replayed state fails safely, and the collection service's steps run
 // on the connection the OAuth flow made.
 describe('npm start: OAuth round trips and Content Snare steps on the resulting connection', () => {
@@ -91,7 +91,7 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     },
   );
 
-  it('no PKCE verifier is left at rest in the data directory after the callback (issue 12 item 8)', async () => {
+  it('no PKCE verifier is left at rest in the data directory after the callback', async () => {
     const calls = oauth.tokenCalls.length;
     const { back } = await roundTrip('github');
     expect(back.status).toBe(302);

@@ -4,7 +4,7 @@ import { functionBuildOptions } from '../../infra/bundling/esbuild-options';
 import { type Synthesized, synthStack } from './synth-stack';
 
 /**
- * Issue 13, checked on the templates of the stages docs/operations.md documents (`dev`, the
+ * Deploy safety, checked on the templates of the stages docs/operations.md documents (`dev`, the
  * default, and `prod` with its alarm e-mail) plus a dev stage that deletes its data: a
  * first deploy that fails can be retried, the alarms reach someone, a dispatch backlog
  * cannot take the intake's concurrency, and `cdk destroy` works with and without data.

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appMetrics, metricNamespace as stackNamespace } from '../../infra/constructs/app-metrics';
-import { emittedName, metricNames, metricNamespace } from '../../shared/observability/metric-names';
+import { emittedName, metricAliases, metricNames, metricNamespace } from '../../shared/observability/metric-names';
 import { synthStack } from './synth-stack';
 
 const root = join(__dirname, '..', '..');
@@ -16,16 +16,21 @@ function sources(dir: string): string[] {
 }
 
 /**
- * Every name some production code counts under (`metrics.count('name', ...)`), as emitted
- * on AWS (through the alias table), with a file that counts it.
+ * Every name some production code counts under (`metrics.count('name', ...)`), as written in
+ * code, with a file that counts it.
  */
-function countedNames(): Map<string, string> {
+function namesInCode(): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of [...sources(join(root, 'shared')), ...sources(join(root, 'functions'))]) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/metrics\??\.count\(\s*'([^']+)'/g)) out.set(emittedName(m[1]!), relative(root, file));
+    for (const m of text.matchAll(/metrics\??\.count\(\s*'([^']+)'/g)) out.set(m[1]!, relative(root, file));
   }
   return out;
+}
+
+/** The same names as emitted on AWS (through the alias table), with a file that counts each. */
+function countedNames(): Map<string, string> {
+  return new Map([...namesInCode()].map(([name, file]) => [emittedName(name), file]));
 }
 
 /** The product metric names the stack reads: dashboard searches and alarms in our namespace. */
@@ -62,7 +67,7 @@ describe('one list of metric names for code and stack', () => {
   beforeAll(() => {
     read = namesTheStackReads();
     counted = countedNames();
-  });
+  }, 240_000); // a synth: a minute or more on a loaded machine, as in stack.test.ts
 
   it('the stack takes its names and namespace from shared/observability/metric-names.ts, not a copy', () => {
     expect(appMetrics).toBe(metricNames);
@@ -83,6 +88,17 @@ describe('one list of metric names for code and stack', () => {
   it('every metric the dashboard or an alarm reads is one the code counts', () => {
     const missing = read.filter((name) => !counted.has(name));
     expect(missing).toEqual([]);
+  });
+
+  it('code counts under snake_case <area>_<what> names only', () => {
+    const names = [...namesInCode().keys()];
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((name) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(name))).toEqual([]);
+  });
+
+  it('every alias is a name some code counts (no alias that nothing counts)', () => {
+    const inCode = namesInCode();
+    expect(Object.keys(metricAliases).filter((name) => !inCode.has(name))).toEqual([]);
   });
 
   it('every name the stack reads is in the list', () => {

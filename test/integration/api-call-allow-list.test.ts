@@ -19,7 +19,7 @@ const tools: ProviderTools[] = [
 ];
 
 /**
- * Issue 12.2: on a connection limited to repositories, `github.api_call` reaches only paths
+ * docs/security.md, section 2: on a connection limited to repositories, `github.api_call` reaches only paths
  * it can prove stay inside the allow-list; every other path is refused before anything is
  * sent, with the rule named.
  */

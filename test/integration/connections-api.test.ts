@@ -64,7 +64,7 @@ describe('connections API (token connections)', () => {
     ['http://github.example.com/api/v3', 'https'],
     ['https://user:pw@host.github.example.com/api/v3', 'credentials'],
     ['https://169.254.169.254/latest', 'link-local'],
-    // Issue 12.4: the same endpoints in other spellings, and other never-reachable literals.
+    // No internal address (docs/security.md, section 3): the same endpoints in other spellings, and other never-reachable literals.
     ['https://[::ffff:169.254.169.254]/latest', 'metadata'],
     ['https://[::ffff:a9fe:a9fe]/latest', 'metadata'],
     ['https://[64:ff9b::a9fe:a9fe]/latest', 'metadata'],
@@ -86,7 +86,7 @@ describe('connections API (token connections)', () => {
     expect(t.secrets.values.size).toBe(0);
   });
 
-  it('refuses an enterprise base whose name resolves to a private or metadata address when the token is checked, storing nothing (issue 12.4)', async () => {
+  it('refuses an enterprise base whose name resolves to a private or metadata address when the token is checked, storing nothing', async () => {
     const { t } = await setup();
     const resolve: Resolver = async (host) => [{ address: host.startsWith('meta') ? '169.254.169.254' : '10.0.0.5', family: 4 }];
     const ctx = {

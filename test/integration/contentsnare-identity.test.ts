@@ -5,8 +5,8 @@ import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/o
 import { oauthConnect } from '../helpers/oauth-connect';
 
 /**
- * Issue 11, item 10: a Content Snare connection is named from the partner API's
- * `GET /partner_api/v1/me` (reference section 2.1; documented with `full_name` only), and
+ * A Content Snare connection is named from the partner API's
+ * `GET /partner_api/v1/me` (documented with `full_name` only), and
  * always carries an account id, so a reconnect into another account is refused.
  */
 let t: OAuthTestContext;

@@ -350,7 +350,7 @@ describe('contentsnare.api_call', () => {
     expect(fake.log.every((e) => e.headers.authorization === `Bearer ${token}`)).toBe(true);
   });
 
-  it('recipes (RECIPES.md): list requests with limit/offset, get a client, read a request status, list templates, find a client by e-mail, publish a draft', async () => {
+  it('recipes (docs/tool-steps.md): list requests with limit/offset, get a client, read a request status, list templates, find a client by e-mail, publish a draft', async () => {
     const client = data(await invoke('contentsnare.create_client', { name: 'Ada', email: 'ada@example.com' }));
     const request = data(
       await invoke('contentsnare.create_request', { client_id: client.id, template_id: 'tpl_1', name: 'Docs', send: false }),

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
 
 /**
- * The fake itself, driven with plain fetch, held to the partner API reference
- * (../shared/spec/contentsnare-partner-api.md beside the repository): if it agreed with a wrong client, the step
+ * The fake itself, driven with plain fetch, held to the partner API's published reference
+ * (docs/tool-steps.md, "How they are tested"): if it agreed with a wrong client, the step
  * tests would prove nothing.
  */
 let fake: FakeContentSnare;

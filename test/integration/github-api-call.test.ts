@@ -95,7 +95,7 @@ describe('github.api_call', () => {
     expect(sent.json).toEqual({ title: 'Hi', labels: ['bug'] });
   });
 
-  it('answers invalid_input naming a header whose value is not Latin-1, instead of failing in fetch (issue 12.7)', async () => {
+  it('answers invalid_input naming a header whose value is not Latin-1, instead of failing in fetch', async () => {
     const result = await call({ method: 'GET', endpoint: '/user', headers: { 'X-Note': 'r\u00e9sum\u00e9 \u2713' } });
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { fields: [{ field: 'input.headers.X-Note' }] } } });
     expect(host.requests).toHaveLength(0);
@@ -118,7 +118,7 @@ describe('github.api_call', () => {
     expect(host.requests).toHaveLength(2);
   });
 
-  it('does not follow even a redirect within the API base: the 3xx comes back, so every path sent passes the guard and the allow-list (issue 12.6)', async () => {
+  it('does not follow even a redirect within the API base: the 3xx comes back, so every path sent passes the guard and the allow-list', async () => {
     host.setHandler((req) =>
       req.path === '/repos/octo/old' ? { status: 301, headers: { location: '/repositories/42' } } : { body: { at: req.path } },
     );

@@ -6,7 +6,7 @@ import { allProviderTools } from '../../functions/tool-step/registry';
 import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { oauthConnectionId } from '../helpers/oauth-connect';
 
-// Issue 11 item 4: the code host's user access tokens that expire (GitHub Apps, OAuth apps
+// The code host's user access tokens that expire (GitHub Apps, OAuth apps
 // that opted in) are refreshed like the collection service's; the others stay as they are.
 
 let t: OAuthTestContext;

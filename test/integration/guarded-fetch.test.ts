@@ -4,7 +4,7 @@ import { configuredOrigins, guardedFetch, type Resolver } from '../../shared/htt
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 
 /**
- * Issue 12.4: a caller-chosen host is reached only when every address it resolves to is
+ * docs/security.md, section 3: a caller-chosen host is reached only when every address it resolves to is
  * allowed, decided when each connection is opened (so DNS rebinding cannot slip through).
  * Names are resolved by an injected resolver (no real DNS); the server is a loopback fake,
  * reached under made-up names to show the hook is what connects.

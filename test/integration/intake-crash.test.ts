@@ -18,12 +18,12 @@ import { FaultSwitch, faultyStore } from '../helpers/faulty';
 import { testContext, type TestContext } from '../helpers/test-context';
 
 /**
- * Issue 17 on the Lambda path: an intake invocation that dies between its claims and the
+ * Crash safety (docs/reliability.md, "Crashes: a process killed at any point") on the Lambda path: an intake invocation that dies between its claims and the
  * end of its enqueue (a function timeout, a recycled container) must not turn the
  * redelivery of that delivery into a "duplicate". Its claims are leases on the injected
  * clock: while one is live a second attempt is answered 5xx (retryable); once it has
  * passed the redelivery takes over, and the agent runtime hears of the delivery once.
- * With issue 12.3's replay half: the signed body is claimed too, so the same bytes under
+ * With replays (docs/security.md, section 5): the signed body is claimed too, so the same bytes under
  * a new delivery id fan out once.
  */
 let agent: FakeAgentRuntime;

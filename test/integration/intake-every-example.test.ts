@@ -14,7 +14,7 @@ import { testContext, testPlatformKey } from '../helpers/test-context';
 afterAll(stopTestDynamo);
 
 /**
- * Issue 11, item 11: every payload the code host documents (@octokit/webhooks-examples, every
+ * Every payload the code host documents (@octokit/webhooks-examples, every
  * set), signed and delivered with the headers the code host sends, is answered 2xx: accepted,
  * ignored or duplicate, never refused and never a failure (a 4xx/5xx makes the code host
  * count a failed delivery and, after enough, disable the hook).
@@ -68,7 +68,7 @@ describe('every documented webhook example through the intake', () => {
       expect(answers.get(202)).toBeGreaterThan(50);
       expect(answers.get(200)).toBeGreaterThan(50);
 
-      // Event confusion (issue 12, item 3): the header is not signed. A signed repository.created
+      // Event confusion (docs/security.md, section 5): the header is not signed. A signed repository.created
       // body sent as `star` is answered 2xx and fires nothing; sent as what it is, it fires.
       const queued = t.queues.queue.size();
       const body = JSON.stringify({ ...example('repository.created'), organization: { login: 'Octocoders', id: 38302899 } });

@@ -7,7 +7,7 @@ import type { SyncFn } from '../../shared/adapters/local/queue-journal';
 import { TestClock } from '../helpers/dynamo';
 
 /**
- * Issue 17.2: the local queue acknowledges a send (which lets the intake answer the code
+ * Crash safety: the local queue acknowledges a send (which lets the intake answer the code
  * host 2xx) only once it is on disk, with one fsync shared by the sends of the same moment.
  * The fsync here is held by the test, so "not acknowledged before the flush" is checked
  * without timing.

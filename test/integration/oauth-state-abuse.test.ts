@@ -191,7 +191,7 @@ describe('failures after the state (RELIABILITY 22-23)', () => {
   });
 });
 
-describe('the callback is bound to the browser that started the flow (issue 12 item 8)', () => {
+describe('the callback is bound to the browser that started the flow', () => {
   const authorizeUrlOf = async (provider: 'github' | 'contentsnare') => {
     const res = await t.authorize(provider, { returnTo: `${appOrigin}/back` });
     return (JSON.parse(String(res.body)) as { authorizeUrl: string }).authorizeUrl;

@@ -19,7 +19,7 @@ import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-c
 import { testContext, type TestContext } from '../helpers/test-context';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
 
-// The counters issue 8 asks for beyond deliveries and dispatches: events dead-lettered,
+// The operational counters beyond deliveries and dispatches (docs/operations.md, metrics): events dead-lettered,
 // token refreshes and rate-limit waits, each counted where it happens and only then.
 
 const deadLettered = (t: TestContext) => t.metrics.counts.get('events_dead_lettered') ?? 0;

@@ -10,7 +10,7 @@ import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { browseToCallback, oauthConnectionId } from '../helpers/oauth-connect';
 
-// Issue 12 item 1: a token never leaves the origin it was issued for.
+// docs/security.md, section 1: a token never leaves the origin it was issued for.
 
 let t: OAuthTestContext;
 /** An "enterprise server" on another origin; it answers GET /user without an id. */

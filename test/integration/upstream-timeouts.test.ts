@@ -17,7 +17,7 @@ import type { ProviderTools, ToolStep } from '../../shared/tools/tool-step';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
 
 /**
- * Issue 12.6: every outbound call ends, as a `timeout` error, when the upstream goes silent:
+ * docs/security.md, section 4: every outbound call ends, as a `timeout` error, when the upstream goes silent:
  * before its headers, or after them in the middle of the body. Limits are set small (200 ms)
  * for the test; the assertion is the error code and that the call ended at all (vitest's own
  * 5 s limit fails the test if it hangs), never a measured duration.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressProblem, classifyAddress, literalHostProblem, type AddressClass } from '../../shared/http/address-policy';
 
-/** Issue 12.4: the address classifier the SSRF guard decides with (IANA special-purpose registries). */
+/** docs/security.md, section 3: the address classifier the SSRF guard decides with (IANA special-purpose registries). */
 describe('classifyAddress', () => {
   const cases: Array<[string, AddressClass]> = [
     // IPv4

@@ -3,7 +3,7 @@ import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
 import { SecretsManagerStore } from '../../shared/adapters/aws/secrets-manager-store';
 import { SqsDeadLetterQueue } from '../../shared/adapters/aws/sqs-dead-letter-queue';
 import { SqsQueue } from '../../shared/adapters/aws/sqs-queue';
-import { buildAwsContext } from '../../shared/wiring/aws-context';
+import { buildAwsContext } from '../helpers/aws-context';
 import { loadConfig } from '../../shared/config/config';
 import { AppError } from '../../shared/domain/errors';
 import type { Store } from '../../shared/ports';

@@ -202,7 +202,7 @@ describe('step inputs', () => {
   });
 });
 
-describe('input -> wire (the partner API reference, sections 2.2 and 2.3)', () => {
+describe('input -> wire (the partner API reference: clients and requests)', () => {
   it('create_client: name -> full_name, company_name -> client_companies [{name}], the rest as named', () => {
     expect(createClientBody({ name: 'Ada Lovelace', email: 'ada@example.com' })).toEqual({
       full_name: 'Ada Lovelace',

@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
  * The dependency rule of the source tree, bottom layer first. A file may import its own
  * folder and the folders of LOWER layers, never a folder of its own layer or a higher one:
  * use cases depend on the domain, the ports and the records, and only the wiring (with the
- * functions and the local runtime above it) knows everything. A new folder must be given a
- * layer here before it can be imported. `functions/*` is one folder per function, and
- * functions do not import each other.
+ * functions and the local runtime above it) knows everything; the stack, the test helpers,
+ * the benchmarks and the scripts sit on top. A new folder must be given a layer here before
+ * it can be imported. `functions/*` is one folder per function, and functions do not import
+ * each other. Outside `shared/` and `functions/`, each sub-folder is a folder of its own
+ * (`local/cli` is not `local`), and files directly under `local/` are the folder `local`.
  */
 const layers: readonly (readonly string[])[] = [
   ['shared/domain', 'shared/types'], // the model, its rules and pure mapping tables; no I/O
@@ -24,24 +26,40 @@ const layers: readonly (readonly string[])[] = [
   ['shared/connections'], // creating, updating and disconnecting connections
   ['shared/wiring'], // builds a role's context from the adapters: AWS (Lambda) and local
   ['functions/*'], // one Lambda function per folder: handler, routes, deps (the only reader of the environment)
-  ['local'], // the local runtime (`npm start`), its CLIs and operator tooling
+  ['local/admin', 'local/examples', 'local/sandbox'], // operator tooling (dead letters, example deliveries); example payloads; the simulated services of `npm run dev`
+  ['local/console'], // the console at `/` of the local runtime
+  ['local'], // the local runtime (`npm start`): server, routes, background jobs, data dir
+  ['local/cli'], // the CLIs: `npm run dlq`, `npm run trigger`, `npm run doctor`
+  ['infra/bundling', 'infra/constructs'], // how a function is bundled; the stack's constructs
+  ['infra'], // the CDK app and its settings
+  ['test/helpers'], // the suite's fakes, contexts and callers (re-exporting the sandbox's simulated services)
+  ['bench/lib'], // what the benchmarks share: load, receipts, floors, reports
+  ['bench', 'scripts'], // the benchmarks; operator scripts (advisories, screenshots)
 ];
 
 /** Besides the layers: inside a function, only its `deps.ts` builds the context. */
 const onlyDepsImportWiring = (file: string, target: string) =>
   file.startsWith('functions/') && !file.endsWith('/deps.ts') && folderOf(target) === 'shared/wiring';
 
-/** And only a function's `deps.ts` and the local runtime read the environment; everything else is given its config. */
-const mayReadEnvironment = (file: string) => file.endsWith('/deps.ts') || folderOf(file) === 'local';
+/**
+ * And only the programs' edges read the environment: a function's `deps.ts`, the local
+ * runtime and its CLIs, the stack's settings, the test helpers, benchmarks and scripts.
+ * Everything in `shared/` and the rest of `functions/` is given its config.
+ */
+const mayReadEnvironment = (file: string) =>
+  file.endsWith('/deps.ts') || file === 'infra/settings.ts' || /^(local|test|bench|scripts)\//.test(file);
 
 const root = join(import.meta.dirname, '../..');
-const sourceRoots = ['shared', 'functions', 'local'];
+const sourceRoots = ['shared', 'functions', 'local', 'infra', 'test/helpers', 'bench', 'scripts'];
 
-/** `shared/github/tools.ts` -> `shared/github`; `functions/oauth/x.ts` -> `functions/oauth`; `local/cli/dlq.ts` -> `local`. */
+/**
+ * `shared/github/tools.ts` -> `shared/github`; `functions/oauth/x.ts` -> `functions/oauth`;
+ * `local/cli/dlq.ts` -> `local/cli`; `local/main.ts` -> `local`; `test/helpers/x/y.ts` -> `test/helpers`.
+ */
 function folderOf(file: string): string {
   const parts = file.split('/');
-  if (parts[0] === 'local') return 'local';
-  return `${parts[0]}/${parts[1]}`;
+  if (parts[0] === 'shared' || parts[0] === 'functions' || parts[0] === 'test') return `${parts[0]}/${parts[1]}`;
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
 }
 
 function layerOf(folder: string): number {
@@ -99,7 +117,7 @@ describe('dependency rule: imports point down the layers', () => {
     expect(offences).toEqual([]);
   });
 
-  it('only deps.ts and local/ read process.env', () => {
+  it("only the programs' edges read process.env, never shared/ or a function beside its deps.ts", () => {
     const readers = files.filter(
       (file) => !mayReadEnvironment(file) && /\bprocess\.env\b/.test(withoutComments(readFileSync(join(root, file), 'utf8'))),
     );
@@ -111,10 +129,17 @@ describe('dependency rule: imports point down the layers', () => {
       importsOf("import { a } from '../ports';\nexport { b } from './b';\nawait import('../../x/y');\nimport * as z from 'zod';"),
     ).toEqual(['../ports', './b', '../../x/y']);
     expect(files).toContain('functions/dispatch/handler.ts');
+    expect(files).toEqual(
+      expect.arrayContaining(['infra/integrations-stack.ts', 'bench/run-all.ts', 'local/cli/dlq.ts', 'test/helpers/dynamo.ts']),
+    );
     expect(edges.length).toBeGreaterThan(300);
     expect(layerOf('shared/domain')).toBeLessThan(layerOf('shared/wiring'));
+    expect(folderOf('local/main.ts')).toBe('local');
+    expect(folderOf('local/sandbox/banner.ts')).toBe('local/sandbox');
+    expect(layerOf(folderOf('local/sandbox/banner.ts'))).toBeLessThan(layerOf(folderOf('local/runtime.ts')));
     expect(withoutComments('/** process.env */\n// process.env\nconst x = process.env;')).toMatch(/process\.env;/);
     expect(mayReadEnvironment('functions/dispatch/deps.ts')).toBe(true);
     expect(mayReadEnvironment('shared/config/config.ts')).toBe(false);
+    expect(mayReadEnvironment('infra/constructs/operations.ts')).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { example } from '../fixtures/webhooks/examples';
 
 /**
  * `X-GitHub-Event` is not signed: a signed body of one event sent under another event's
- * name must map to nothing (issue 12, item 3). Every documented example, sent under every
+ * name must map to nothing (docs/security.md, section 5). Every documented example, sent under every
  * OTHER event name the mapping reads, fires no trigger.
  */
 const mappedEvents = [...new Set([...mappingTable.keys()].map((k) => k.split('.')[0]!))].sort();

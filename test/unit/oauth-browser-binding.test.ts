@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
 import { bindingCookie, readCookie } from '../../shared/oauth/start';
 
-// Issue 12 item 8: the OAuth callback is bound to the browser by a cookie, on AWS as locally.
+// docs/security.md, section 6: the OAuth callback is bound to the browser by a cookie, on AWS as locally.
 
 describe('binding cookie', () => {
   it('is Secure when PUBLIC_URL is https, and scoped to the provider under its path', () => {

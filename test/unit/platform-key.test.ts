@@ -11,7 +11,8 @@ import { TestClock } from '../helpers/test-clock';
 
 /**
  * The platform key and the dispatch signing secret: long enough to resist guessing
- * (issue 12.8), and a platform key that can be rotated without downtime (issue 13.7):
+ * (docs/security.md, section 8), and a platform key that can be rotated without downtime
+ * (docs/operations.md, "Rotate the platform key"):
  * during a rotation `PLATFORM_API_KEY` (or the secret on AWS) holds `<new>,<old>`, both
  * valid, each compared in constant time.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { timedFetch } from '../../shared/http/timed-fetch';
 import type { Fetch } from '../../shared/ports';
 
-/** Issue 12.6: the time limit wrapper of outbound calls, on stand-in fetch functions. */
+/** docs/security.md, section 4: the time limit wrapper of outbound calls, on stand-in fetch functions. */
 describe('timedFetch', () => {
   it('ends with timeout even when the underlying fetch ignores its signal', async () => {
     const never = (() => new Promise<Response>(() => undefined)) as Fetch;

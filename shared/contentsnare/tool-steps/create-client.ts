@@ -7,7 +7,7 @@ import { clientRecord, parseAnswer } from '../schemas';
 const text = (max: number, what: string) => z.string().trim().min(1).max(max).describe(what);
 
 /**
- * Input: the friendly names (CONTRACT.md: `name`, `email`, `company_name`), translated to
+ * Input: the friendly names (`name`, `email`, `company_name`: docs/tool-steps.md), translated to
  * the partner API's `POST /clients` fields in request-bodies.ts. Strict: a field the step
  * does not know is refused naming it, never sent blind (the service's list is closed:
  * `email`, `full_name`, `first_name`, `last_name`, `phone`, `language_code`,

@@ -29,7 +29,7 @@ const pairs: Array<{ names: [string, string]; required: boolean; what: string }>
 ];
 
 /**
- * Input: CONTRACT.md's friendly names for the client, template and deadline; the reference's
+ * Input: the friendly names for the client, template and deadline (docs/tool-steps.md); the reference's
  * own names for the documented options. Strict (an unknown field is refused naming it);
  * the pair rules below say which inputs exclude each other. On the wire: request-bodies.ts.
  */

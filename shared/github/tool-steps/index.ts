@@ -25,7 +25,7 @@ import { updateGist } from './update-gist';
 import { updateIssue } from './update-issue';
 import { updateProjectV2ItemStatus } from './update-project-v2-item-status';
 
-/** The 25 pre-built code-host steps, in CONTRACT.md's order (`github.api_call` is added beside them). */
+/** The 25 pre-built code-host steps, in the order of docs/api.md (`github.api_call` is added beside them). */
 export const githubSteps = [
   createRepository,
   getRepository,
