@@ -54,7 +54,9 @@ function reportingSleep(sleep: Sleep, notify: (message: string, progress: number
   let progress = 0;
   return async (ms) => {
     progress += 1;
-    await notify(`waiting ${Math.ceil(ms / 1000)} s before the service may be called again (its rate limit or a retry)`, progress).catch(() => undefined);
+    await notify(`waiting ${Math.ceil(ms / 1000)} s before the service may be called again (its rate limit or a retry)`, progress).catch(
+      () => undefined,
+    );
     return sleep(ms);
   };
 }
