@@ -185,10 +185,15 @@ export class IntegrationsStack extends Stack {
       { path: '/subscriptions', methods: [GET, POST] },
       { path: '/subscriptions/{id}', methods: [GET, DELETE] },
       { path: '/triggers', methods: [GET] },
+      { path: '/keys', methods: [GET, POST] },
+      { path: '/keys/{id}', methods: [DELETE] },
     ]);
     this.front.route(toolStep, [
       { path: '/tools', methods: [GET] },
       { path: '/tools/{toolId}/invoke', methods: [POST] },
+      // MCP's Streamable HTTP: POST carries every message; GET and DELETE answer 405 (stateless, no sessions).
+      { path: '/mcp', methods: [GET, POST, DELETE] },
+      { path: '/mcp/{connectionId}', methods: [GET, POST, DELETE] },
     ]);
 
     this.functions = {

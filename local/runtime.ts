@@ -11,6 +11,7 @@ import { openLocalQueues, type LocalQueues } from '../shared/adapters/local/loca
 import { createJsonLogger, type Logger } from '../shared/observability/logger';
 import { InMemoryMetrics } from '../shared/observability/metrics';
 import { systemClock } from '../shared/ports';
+import { resolveScopedKey } from '../shared/keys/scoped-keys';
 import { createRouter, type Router } from '../shared/http/router';
 import { nodeListener } from '../shared/http/node-http';
 import type { Admission, HttpRequest, RequestHead } from '../shared/http/types';
@@ -119,6 +120,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const router = createRouter([...localRoutes(ctx, queues, recent), ...(sandbox?.routes(ctx) ?? [])], {
     platformApiKey: ctx.platformApiKey,
+    scopedKey: (token) => resolveScopedKey(ctx, token),
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
   });
   // Count requests in flight while their route handles them (after the body is read).

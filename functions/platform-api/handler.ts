@@ -1,6 +1,7 @@
 import { healthzRoute } from '../../shared/http/healthz';
 import { lambdaHttpFunction } from '../../shared/http/lambda-http-function';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
+import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
 import { appContext, observability } from './deps';
 import { routes } from './routes';
@@ -11,6 +12,7 @@ export const handler = withObservability(
   lambdaHttpFunction({
     context: appContext,
     routes: (ctx) => [healthzRoute, ...routes(ctx, { revoke: revokeForDisconnect(ctx) })],
+    scopedKey: resolveScopedKey,
     failure: 'platform API request failed',
   }),
 );

@@ -3,7 +3,10 @@ import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
 import { disconnect, type DisconnectOptions } from '../../shared/connections/disconnect';
 import { updateConnection } from '../../shared/connections/update-connection';
+import { assertCallerMayUse, platformCaller, type Caller } from '../../shared/domain/caller';
 import { AppError } from '../../shared/domain/errors';
+import { ApiKeyRepo } from '../../shared/store/api-key-repo';
+import { createScopedKey, revokeScopedKey } from '../../shared/keys/scoped-keys';
 import { json } from '../../shared/http/responses';
 import type { HttpRequest, Route } from '../../shared/http/types';
 import { createSubscription } from '../../shared/subscriptions/create-subscription';
@@ -26,10 +29,19 @@ export interface PlatformApiOptions {
   revoke?: DisconnectOptions['revoke'];
 }
 
-/** Connections, subscriptions and the trigger catalog (docs/api.md), all behind the platform key. */
+/**
+ * Connections, subscriptions, scoped keys and the trigger catalog (docs/api.md). Connections and keys need
+ * the platform key; subscriptions and the catalog also take a scoped key, limited to its connections.
+ */
 export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route[] {
   const connections = new ConnectionRepo(ctx.store);
   const subscriptions = new SubscriptionRepo(ctx.store);
+  const subscriptionInScope = async (id: string, caller: Caller = platformCaller) => {
+    const sub = await subscriptions.get(id);
+    if (!sub) throw new AppError('not_found', `No subscription ${id}`);
+    assertCallerMayUse(caller, sub.connectionId);
+    return sub;
+  };
   const connectionOr404 = async (id: string) => {
     const c = await connections.get(id);
     if (!c) throw new AppError('connection_not_found', `No connection ${id}`);
@@ -42,7 +54,7 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
     {
       method: 'GET',
       pattern: '/triggers',
-      auth: 'platform',
+      auth: 'scoped',
       handle: async () => {
         if (!listing) {
           const [{ triggerListing }, { loadExample }] = await Promise.all([
@@ -82,14 +94,21 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
     {
       method: 'POST',
       pattern: '/subscriptions',
-      auth: 'platform',
-      handle: async (req) => json(201, await createSubscription(ctx, parseJson(req))),
+      auth: 'scoped',
+      handle: async (req) => {
+        const body = parseJson(req);
+        const connectionId = (body as { connectionId?: unknown } | null)?.connectionId;
+        // A scoped key subscribes only its own connections; a missing or malformed id is refused by the input check below.
+        if (typeof connectionId === 'string') assertCallerMayUse(req.caller ?? platformCaller, connectionId);
+        return json(201, await createSubscription(ctx, body));
+      },
     },
     {
       method: 'GET',
       pattern: '/subscriptions',
-      auth: 'platform',
+      auth: 'scoped',
       handle: async (req) => {
+        const caller = req.caller ?? platformCaller;
         const connectionId = req.query.get('connectionId') || undefined;
         // It becomes an index key: bounded like the ids it names.
         if (connectionId !== undefined && connectionId.length > subscriptionBounds.idLength) {
@@ -97,24 +116,41 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
             fields: [{ field: 'connectionId', message: `longer than ${subscriptionBounds.idLength} characters` }],
           });
         }
+        if (connectionId !== undefined) assertCallerMayUse(caller, connectionId);
+        if (caller.kind === 'scoped' && connectionId === undefined) {
+          const lists = await Promise.all(caller.connections.map((id) => subscriptions.list(id)));
+          return json(200, { subscriptions: lists.flat() });
+        }
         return json(200, { subscriptions: await subscriptions.list(connectionId) });
       },
     },
     {
       method: 'GET',
       pattern: '/subscriptions/:id',
-      auth: 'platform',
-      handle: async (req) => {
-        const sub = await subscriptions.get(req.params.id ?? '');
-        if (!sub) throw new AppError('not_found', `No subscription ${req.params.id}`);
-        return json(200, sub);
-      },
+      auth: 'scoped',
+      handle: async (req) => json(200, await subscriptionInScope(req.params.id ?? '', req.caller)),
     },
     {
       method: 'DELETE',
       pattern: '/subscriptions/:id',
+      auth: 'scoped',
+      handle: async (req) => {
+        await subscriptionInScope(req.params.id ?? '', req.caller);
+        return json(200, await deleteSubscription(ctx, req.params.id ?? ''));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/keys',
       auth: 'platform',
-      handle: async (req) => json(200, await deleteSubscription(ctx, req.params.id ?? '')),
+      handle: async (req) => json(201, await createScopedKey(ctx, parseJson(req))),
+    },
+    { method: 'GET', pattern: '/keys', auth: 'platform', handle: async () => json(200, { keys: await new ApiKeyRepo(ctx.store).list() }) },
+    {
+      method: 'DELETE',
+      pattern: '/keys/:id',
+      auth: 'platform',
+      handle: async (req) => json(200, await revokeScopedKey(ctx.store, req.params.id ?? '')),
     },
   ];
 }

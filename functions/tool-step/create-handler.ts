@@ -5,6 +5,8 @@ import { lambdaHttpFunction } from '../../shared/http/lambda-http-function';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import type { ProviderTools } from '../../shared/tools/tool-step';
 import { toolRoutes } from '../../shared/tools/tool-routes';
+import { mcpRoutes } from '../../shared/mcp/mcp-routes';
+import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 
 /** Direct Lambda invoke (docs/api.md): `{toolId, connectionId, input}` -> the ToolResult. */
 export interface DirectInvokeEvent {
@@ -19,13 +21,14 @@ function isFunctionUrlEvent(event: unknown): event is APIGatewayProxyEventV2 {
 
 /**
  * The tool-step Lambda: function URL events (recognised by `requestContext.http`) go
- * through the same routes as the local runtime (platform key checked by the router);
+ * through the same routes as the local runtime, tools and MCP (platform or scoped key checked by the router);
  * anything else is a direct invoke and answers the ToolResult object itself.
  */
 export function createToolStepHandler(getContext: () => Promise<AppContext>, getTools: () => ProviderTools[]) {
   const functionUrl = lambdaHttpFunction({
     context: getContext,
-    routes: (ctx) => toolRoutes(ctx, getTools()),
+    routes: (ctx) => [...toolRoutes(ctx, getTools()), ...mcpRoutes(ctx, getTools())],
+    scopedKey: resolveScopedKey,
     failure: 'tool-step request failed',
   });
   return async (event: unknown): Promise<ToolResult | APIGatewayProxyStructuredResultV2> => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LocalQueues } from '../../shared/adapters/local/local-queues';
 import { summarizeDeadLetters, type DeadLetterSummary } from '../admin/dead-letters';
 import type { AppContext } from '../../shared/ports/app-context';
+import { ApiKeyRepo, type ApiKeyRecord } from '../../shared/store/api-key-repo';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { eventIdOfPointer } from '../../shared/dispatch/event-message';
 import { AppError } from '../../shared/domain/errors';
@@ -43,6 +44,8 @@ export interface SubscriptionView extends Subscription {
 
 export interface ConsoleData {
   connections: Connection[];
+  /** Scoped keys (never the keys themselves). */
+  keys: ApiKeyRecord[];
   subscriptions: SubscriptionView[];
   events: EventView[];
   deadLetters: DeadLetterSummary[];
@@ -115,8 +118,9 @@ export async function recentEventViews(ctx: AppContext, queues: LocalQueues, rec
 }
 
 export async function consoleData(ctx: AppContext, queues: LocalQueues, recent: RecentEvents): Promise<ConsoleData> {
-  const [connections, subscriptions, events, deadLetters] = await Promise.all([
+  const [connections, keys, subscriptions, events, deadLetters] = await Promise.all([
     new ConnectionRepo(ctx.store).list(),
+    new ApiKeyRepo(ctx.store).list(),
     new SubscriptionRepo(ctx.store).list(),
     recentEventViews(ctx, queues, recent),
     queues.deadLetters.list(shownDeadLetters).then((list) => summarizeDeadLetters(list, ctx.blobs)),
@@ -125,6 +129,7 @@ export async function consoleData(ctx: AppContext, queues: LocalQueues, recent: 
   for (const e of events) if (e.subscriptionId && !lastBySubscription.has(e.subscriptionId)) lastBySubscription.set(e.subscriptionId, e);
   return {
     connections,
+    keys,
     subscriptions: subscriptions.map((s) => ({
       ...s,
       ...(s.delivery === 'webhook' && s.endpointId ? { webhookUrl: webhookUrl(ctx, s.endpointId) } : {}),

@@ -2,6 +2,7 @@ import { escapeHtml as h } from '../../shared/http/html';
 import type { ToolResult } from '../../shared/tools/invoke';
 import type { CatalogEntry } from '../../shared/tools/catalog';
 import type { Connection } from '../../shared/domain/model';
+import type { ApiKeyRecord } from '../../shared/store/api-key-repo';
 import { consoleScriptIntegrity, consoleStyleIntegrity } from './assets';
 import type { ConsoleData, EventView, SubscriptionView } from './console-data';
 import { fieldParam, formFields, type FormField } from './tool-form';
@@ -58,6 +59,21 @@ function connectionsSection(list: Connection[]): string {
     list.length
       ? `<table><tr><th>id</th><th>service</th><th>account</th><th>label</th><th>auth</th><th>state</th><th>repositories</th></tr>${rows}</table>`
       : '<p class="muted">No connections yet: POST /connections or the OAuth flow.</p>'
+  }</section>`;
+}
+
+function keysSection(list: ApiKeyRecord[]): string {
+  const rows = list
+    .map(
+      (k) =>
+        `<tr data-key="${h(k.id)}"><td><code>${h(k.id)}</code></td><td>${h(k.label)}</td><td>${k.connections.map((c) => `<code>${h(c)}</code>`).join(' ')}</td>` +
+        `<td>${time(Date.parse(k.createdAt))}</td><td>${k.expiresAt ? time(Date.parse(k.expiresAt)) : '<span class="muted">never</span>'}</td></tr>`,
+    )
+    .join('');
+  return `<section id="keys"><h2>Scoped keys <small>${list.length}</small></h2>${
+    list.length
+      ? `<table><tr><th>id</th><th>label</th><th>connections</th><th>created</th><th>expires</th></tr>${rows}</table>`
+      : '<p class="muted">No scoped keys: POST /keys makes one for an agent (tools, /mcp and subscriptions of its connections only).</p>'
   }</section>`;
 }
 
@@ -210,6 +226,6 @@ export function consolePage(data: ConsoleData, options: PageOptions): string {
     'Agent integrations console',
     options.nonce,
     `<header><h1>Agent integrations console</h1><nav><a href="/">Refresh</a></nav><form method="post" action="/console/logout">${csrfField(options.csrf)}<button type="submit">Sign out</button></form></header>` +
-      `<main>${notice}${connectionsSection(data.connections)}${subscriptionsSection(data.subscriptions)}${eventsSection(data, options.csrf)}${deadLettersSection(data, options.csrf)}${toolsSection(data, options)}</main>`,
+      `<main>${notice}${connectionsSection(data.connections)}${keysSection(data.keys)}${subscriptionsSection(data.subscriptions)}${eventsSection(data, options.csrf)}${deadLettersSection(data, options.csrf)}${toolsSection(data, options)}</main>`,
   );
 }

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Caller } from '../domain/caller';
 import type { Logger } from '../observability/logger';
 import { fromLambdaEvent, toLambdaResult } from './lambda-http';
 import { createRouter, type Router } from './router';
@@ -14,6 +15,8 @@ export interface HttpFunctionSpec<C extends HttpFunctionContext> {
   /** The role's context (its deps.ts), built once per container. */
   context: () => Promise<C>;
   routes: (ctx: C) => Route[];
+  /** Resolves a scoped key (roles whose routes take one: `auth: 'scoped'`). */
+  scopedKey?: (ctx: C, token: string) => Promise<Caller | undefined>;
   /** Log message of a request that failed unexpectedly (not an AppError). */
   failure: string;
 }
@@ -31,6 +34,7 @@ export function lambdaHttpFunction<C extends HttpFunctionContext>(
     const ctx = await spec.context();
     router ??= createRouter(spec.routes(ctx), {
       platformApiKey: ctx.platformApiKey,
+      ...(spec.scopedKey ? { scopedKey: (token: string) => spec.scopedKey?.(ctx, token) ?? Promise.resolve(undefined) } : {}),
       onError: (e, req) => ctx.logger.error(spec.failure, { method: req.method, path: req.path, error: e }),
     });
     return toLambdaResult(await router(fromLambdaEvent(event)));

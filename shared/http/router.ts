@@ -1,5 +1,6 @@
 import { isPlatformKey } from '../config/platform-keys';
 import { bearerToken } from './bearer';
+import { platformCaller, type Caller } from '../domain/caller';
 import { AppError } from '../domain/errors';
 import { defaultMaxBodyBytes } from './body-limits';
 import { errorResponse, toErrorResponse } from './responses';
@@ -26,15 +27,16 @@ function compile(route: Route): CompiledRoute {
   return { route, regex: new RegExp(`^${source}/?$`), names };
 }
 
-/** True when the request's bearer key is one of the setting's platform keys (isPlatformKey). */
-function bearerMatches(header: string | undefined, setting: string): boolean {
-  const given = bearerToken(header);
-  return given !== undefined && isPlatformKey(given, setting);
-}
+const unauthorized = () => new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)');
 
 export interface RouterOptions {
   /** Returns the platform API key (`<new>,<old>` during a rotation); resolved lazily so AWS can read it from Secrets Manager. */
   platformApiKey: () => Promise<string>;
+  /**
+   * The caller a bearer token that is not the platform key stands for, when it is a live
+   * scoped key (shared/keys/scoped-keys.ts); absent: only the platform key opens anything.
+   */
+  scopedKey?: (token: string) => Promise<Caller | undefined>;
   /** Called for every unexpected (non-AppError) failure. */
   onError?: (e: unknown, req: HttpRequest) => void;
 }
@@ -90,6 +92,22 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
   };
   const answer = (response: HttpResponse): Admission => ({ kind: 'answer', response });
 
+  /**
+   * The platform key opens every route; a scoped key opens only `scoped` routes (tools, /mcp,
+   * its connections' subscriptions) and is refused with 403 elsewhere; anything else is 401.
+   */
+  async function authenticate(route: Route, head: RequestHead): Promise<Caller> {
+    const given = bearerToken(head.headers.authorization);
+    if (given === undefined) throw unauthorized();
+    if (isPlatformKey(given, await options.platformApiKey())) return platformCaller;
+    const scoped = options.scopedKey ? await options.scopedKey(given) : undefined;
+    if (!scoped) throw unauthorized();
+    if (route.auth !== 'scoped') {
+      throw new AppError('forbidden', `A scoped key cannot use ${head.method.toUpperCase()} ${route.pattern}: it needs the platform key`);
+    }
+    return scoped;
+  }
+
   async function admit(head: RequestHead): Promise<Admission> {
     let pathMatched = false;
     for (const c of compiled) {
@@ -98,11 +116,7 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
       pathMatched = true;
       if (c.route.method !== head.method.toUpperCase()) continue;
       try {
-        if (c.route.auth === 'platform' && !bearerMatches(head.headers.authorization, await options.platformApiKey())) {
-          return answer(
-            errorResponse(new AppError('unauthorized', 'Missing or wrong bearer key (Authorization: Bearer <PLATFORM_API_KEY>)')),
-          );
-        }
+        const caller = c.route.auth === 'none' ? undefined : await authenticate(c.route, head);
         const params = decodeParams(c.names, m);
         const refused = c.route.refuseHead?.({ ...head, params });
         if (refused) return answer(refused);
@@ -114,7 +128,7 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
           maxBodyBytes: limit,
           run: async (body) => {
             try {
-              return await route.handle({ ...head, body, params });
+              return await route.handle({ ...head, body, params, ...(caller ? { caller } : {}) });
             } catch (e) {
               return fail(e, head);
             }

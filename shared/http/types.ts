@@ -1,3 +1,5 @@
+import type { Caller } from '../domain/caller';
+
 /**
  * A transport-neutral HTTP request/response, so the same route code serves the local
  * runtime (node:http) and Lambda function URLs (payload v2).
@@ -25,14 +27,19 @@ export interface HttpResponse {
 
 export interface RouteRequest extends HttpRequest {
   params: Record<string, string>;
+  /** Who called (routes with `auth` other than `none`): the platform, or a scoped key. */
+  caller?: Caller;
 }
 
 export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path pattern with `:name` segments, e.g. `/connections/:id`. */
   pattern: string;
-  /** `platform`: needs `Authorization: Bearer <PLATFORM_API_KEY>`. */
-  auth: 'platform' | 'none';
+  /**
+   * `platform`: needs `Authorization: Bearer <PLATFORM_API_KEY>`; `scoped`: the platform key or
+   * a scoped key (the handler limits it to the key's connections through `caller`); `none`: open.
+   */
+  auth: 'platform' | 'scoped' | 'none';
   /** Largest body accepted, in bytes (default `defaultMaxBodyBytes`, shared/http/body-limits.ts). */
   maxBodyBytes?: number;
   /** A refusal decided from the head alone, before any body byte is read (e.g. the webhook's required headers). */

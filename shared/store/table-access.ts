@@ -33,15 +33,16 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*'], gsi1: ['POLL#*'] },
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
   'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
-  // The connection of each call, and the collection service's shared rate buckets.
-  'tool-step': { table: [...tokenUse, 'RATE#*'] },
+  // The connection of each call, and the collection service's shared rate buckets; a scoped
+  // key's row; over MCP, the connections a key may see and their subscriptions (listings).
+  'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*'], gsi2: ['CONNS', 'SUBS'] },
   // The OAuth state rows and the connection the callback saves (or reconnects).
   oauth: { table: ['STATE#*', 'CONN#*'] },
-  // Connections, subscriptions, endpoints and the listings; the poll baseline (a subscription's
+  // Connections, subscriptions, endpoints, scoped keys and the listings; the poll baseline (a subscription's
   // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; token refresh.
   'platform-api': {
-    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*'],
-    gsi2: ['CONNS', 'SUBS', 'EPS'],
+    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'KEY#*'],
+    gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS'],
   },
 };
 

@@ -42,6 +42,10 @@ export const keys = {
   sourceCursor: (connectionId: string, path: string) => ({ pk: `PSRC#${connectionId}`, sk: `PSRC#${path}` }),
   sourceCursors: (connectionId: string) => ({ pk: `PSRC#${connectionId}`, skPrefix: 'PSRC#' }),
   sweepCursor: (endpointId: string) => ({ pk: `SWEEP#${endpointId}`, sk: 'SWEEP' }),
+  /** A scoped API key by its public id (the secret is only hashed in it). */
+  apiKey: (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' }),
+  /** gsi2 partition listing scoped keys (sort: createdAt#id). */
+  apiKeysList: 'KEYS',
 } as const;
 
 /** Epoch seconds `seconds` from `nowMs`, for the `ttl` attribute. */

@@ -6,6 +6,7 @@ import { ConnectionRepo } from '../store/connection-repo';
 import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';
 import { fieldProblems } from '../domain/validation';
 import { assertRepositoryAllowed } from '../domain/allow-list';
+import { assertCallerMayUse, callerLogFields, platformCaller, type Caller } from '../domain/caller';
 import { stepIndex } from './catalog';
 import type { ProviderTools, StepContext } from './tool-step';
 
@@ -18,6 +19,8 @@ export interface InvokeRequest {
   toolId: string;
   connectionId: string;
   input?: unknown;
+  /** Who asks: a scoped key may use only its connections (absent: the platform, as a direct Lambda invoke). */
+  caller?: Caller;
 }
 
 const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a connection id (letters, digits, _ and -)');
@@ -35,7 +38,8 @@ function failure(error: AppError): ToolResult {
 export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools: ProviderTools[]): Promise<ToolResult> {
   const started = performance.now();
   const { toolId, connectionId } = request;
-  const logger = ctx.logger.child({ toolId, connectionId });
+  const caller = request.caller ?? platformCaller;
+  const logger = ctx.logger.child({ toolId, connectionId, ...callerLogFields(caller) });
   const entry = typeof toolId === 'string' ? stepIndex(tools).get(toolId) : undefined;
   let result: ToolResult;
   try {
@@ -51,6 +55,7 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
     const parsed = step.input.safeParse(request.input ?? {});
     if (!parsed.success) problems.push(...fieldProblems(parsed.error, 'input'));
     if (problems.length > 0) throw new InvalidInputError(problems);
+    assertCallerMayUse(caller, connectionId);
 
     const connection = await new ConnectionRepo(ctx.store).get(connectionId);
     if (!connection) throw new AppError('connection_not_found', `Connection ${connectionId} does not exist`);

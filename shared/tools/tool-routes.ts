@@ -39,13 +39,13 @@ export function toolRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
     {
       method: 'GET',
       pattern: '/tools',
-      auth: 'platform',
+      auth: 'scoped',
       handle: async () => json(200, { tools: catalog(tools) }),
     },
     {
       method: 'POST',
       pattern: '/tools/:toolId/invoke',
-      auth: 'platform',
+      auth: 'scoped',
       // Inputs carry file contents and gists: up to what Lambda accepts.
       maxBodyBytes: lambdaMaxBodyBytes,
       handle: async (req) => {
@@ -57,7 +57,7 @@ export function toolRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
         }
         const result = await invokeTool(
           ctx,
-          { toolId: req.params.toolId ?? '', connectionId: body.connectionId as string, input: body.input },
+          { toolId: req.params.toolId ?? '', connectionId: body.connectionId as string, input: body.input, caller: req.caller },
           tools,
         );
         return toolResultResponse(result);

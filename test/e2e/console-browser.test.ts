@@ -4,6 +4,7 @@ import { localJobs } from '../../local/jobs';
 import { launchBrowser } from '../helpers/browser';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub, type FakeHook } from '../helpers/fake-github-server';
+import { httpApiCaller } from '../helpers/platform-api-caller';
 import { platformKey, startRuntime, subscribeOverApi, type TestRuntime } from '../helpers/runtime-support';
 import { examplePayload } from '../helpers/signed-delivery';
 
@@ -83,6 +84,17 @@ describe('the console in a browser', () => {
     expect(sub).toContain('github.new_issue');
     expect(sub).toContain(`/webhooks/github/${tenant.endpointId}`);
     expect(sub).toContain('none yet');
+  });
+
+  it('lists scoped keys by id, label and connections, never the key, the label inert however hostile', async () => {
+    const made = await httpApiCaller(rt.url, platformKey)('POST', '/keys', { label: xss, connections: [tenant.connectionId] });
+    expect(made.status).toBe(201);
+    await page.reload();
+    const row = await text(`#keys tr[data-key="${made.body.id}"]`);
+    expect(row).toContain(tenant.connectionId);
+    expect(row).toContain('<script>');
+    expect(await page.content()).not.toContain(String(made.body.key).split('.')[1]);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
   });
 
   it('shows an arriving event with its payload, inert however hostile, and its delivery', async () => {

@@ -1,6 +1,7 @@
 import { routes as platformRoutes, type PlatformApiOptions } from '../../functions/platform-api/routes';
 import type { AppContext } from '../../shared/ports/app-context';
 import { createRouter } from '../../shared/http/router';
+import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { testPlatformKey } from './test-context';
 
 export interface ApiAnswer {
@@ -20,7 +21,10 @@ export function platformApiCaller(
   ctx: AppContext,
   options: { routes?: PlatformApiOptions; onAnswer?: (body: string) => void } = {},
 ): PlatformApiCall {
-  const router = createRouter(platformRoutes(ctx, options.routes), { platformApiKey: async () => testPlatformKey });
+  const router = createRouter(platformRoutes(ctx, options.routes), {
+    platformApiKey: async () => testPlatformKey,
+    scopedKey: (token) => resolveScopedKey(ctx, token),
+  });
   return async (method, path, body, auth = `Bearer ${testPlatformKey}`) => {
     const [p = path, q] = path.split('?');
     const res = await router({

@@ -74,13 +74,15 @@ describe('function bundles load only the AWS SDK clients their role uses', () =>
 });
 
 describe('code a function loads on first use', () => {
-  it('tool-step: Octokit is in a chunk read on the first code-host step, not at a cold start, and every chunk loads with no node_modules near it', async () => {
+  it('tool-step: Octokit and the MCP SDK are in chunks read on first use, not at a cold start, and every chunk loads with no node_modules near it', async () => {
     const metafile = await buildFunction('tool-step', true);
     const outputs = bundleOutputs(metafile);
-    const holdingOctokit = (files: string[]) =>
-      files.filter((f) => Object.keys(metafile.outputs[f]!.inputs).some((i) => i.includes('node_modules/@octokit/')));
-    expect(holdingOctokit(outputs.atStartup)).toEqual([]);
-    expect(holdingOctokit(outputs.code)).toHaveLength(1);
+    const holding = (files: string[], pkg: string) =>
+      files.filter((f) => Object.keys(metafile.outputs[f]!.inputs).some((i) => i.includes(`node_modules/${pkg}/`)));
+    expect(holding(outputs.atStartup, '@octokit')).toEqual([]);
+    expect(holding(outputs.code, '@octokit')).toHaveLength(1);
+    expect(holding(outputs.atStartup, '@modelcontextprotocol')).toEqual([]);
+    expect(holding(outputs.code, '@modelcontextprotocol').length).toBeGreaterThan(0);
     expect(outputs.code.length).toBeGreaterThan(outputs.atStartup.length);
     // Each chunk resolves its own imports (relative, node: built-ins, its own require()).
     const urls = outputs.code.map((f) => pathToFileURL(join(root, f)).href);
@@ -90,7 +92,7 @@ describe('code a function loads on first use', () => {
       `const urls = ${JSON.stringify(urls)}; for (const u of urls) await import(u); console.log('loaded', urls.length);`,
     ]);
     expect(stdout.trim()).toBe(`loaded ${urls.length}`);
-  });
+  }, 120_000);
 
   it('platform-api: the polling code (list reads, item mapping, fan-out) is read on the first subscription, not at a cold start', async () => {
     const metafile = await buildFunction('platform-api');

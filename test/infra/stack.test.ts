@@ -93,6 +93,10 @@ describe('functions', () => {
         'GET /triggers',
         'GET /tools',
         'POST /tools/{toolId}/invoke',
+        'GET /keys',
+        'POST /keys',
+        'DELETE /keys/{id}',
+        ...['GET', 'POST', 'DELETE'].flatMap((m) => [`${m} /mcp`, `${m} /mcp/{connectionId}`]),
       ].sort(),
     );
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {

@@ -11,6 +11,9 @@ import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { sweepOnce } from '../../shared/sweep/sweep-once';
 import { invokeTool } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
+import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
+import { createRouter } from '../../shared/http/router';
+import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import type { ProviderTools } from '../../shared/tools/tool-step';
 import { consumerPass } from '../helpers/consumer-pass';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
@@ -213,9 +216,26 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect((await api('DELETE', `/subscriptions/${polled.body.id}`)).status).toBe(200);
       expect((await api('DELETE', `/subscriptions/${hooked.body.id}`)).status).toBe(200);
       await api('POST', '/subscriptions', { connectionId: id, agentId: 'a', trigger: 'github.new_issue', repository: 'octocat/other' });
+      const key = await api('POST', '/keys', { label: 'agent', connections: [id] });
+      expect(key.status, JSON.stringify(key.body)).toBe(201);
+      expect((await api('GET', '/keys')).status).toBe(200);
+      expect((await api('GET', '/subscriptions', undefined, `Bearer ${key.body.key}`)).status).toBe(200);
+      expect((await api('DELETE', `/keys/${key.body.id}`)).status).toBe(200);
       expect((await api('DELETE', `/connections/${id}`)).status).toBe(200);
     });
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EP#', 'LEASE#', 'PSRC#', 'SUB#', 'gsi2:CONNS', 'gsi2:EPS', 'gsi2:SUBS']);
+    expect(families(touched)).toEqual([
+      'CONN#',
+      'CURSOR#',
+      'EP#',
+      'KEY#',
+      'LEASE#',
+      'PSRC#',
+      'SUB#',
+      'gsi2:CONNS',
+      'gsi2:EPS',
+      'gsi2:KEYS',
+      'gsi2:SUBS',
+    ]);
     expectAllowed('platform-api', touched);
   });
 
@@ -332,6 +352,40 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       );
     });
     expect(families(touched)).toEqual(['CONN#', 'RATE#']);
+    expectAllowed('tool-step', touched);
+  });
+
+  it('tool-step: MCP with the platform key and a scoped key, a step called and a subscriptions resource read', async () => {
+    const t = await context();
+    const own = 'ghp_tableAccessMcpToken000000000000000000';
+    host.github.addUser(own, 'octocat');
+    const gh = await t.connect({}, own);
+    host.github.gists.set('octocat', []);
+    const key = await platformApi(t.ctx)('POST', '/keys', { label: 'agent', connections: [gh.id] });
+    const during = recordInPlace(t.ctx.store);
+    const router = createRouter(toolStepRoutes(t.ctx), {
+      platformApiKey: t.ctx.platformApiKey,
+      scopedKey: (presented) => resolveScopedKey(t.ctx, presented),
+    });
+    const rpc = async (bearer: string, method: string, params: Record<string, unknown>) => {
+      const res = await router({
+        method: 'POST',
+        path: '/mcp',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        query: new URLSearchParams(),
+        body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })),
+      });
+      const data = /^data: (.*)$/m.exec(String(res.body))?.[1];
+      return JSON.parse(data ?? String(res.body));
+    };
+    const touched = await during(async () => {
+      expect((await rpc(await t.ctx.platformApiKey(), 'tools/list', {})).result.tools.length).toBeGreaterThan(0);
+      const called = await rpc(key.body.key, 'tools/call', { name: 'github_list_gists_for_user', arguments: {} });
+      expect(called.result.isError, JSON.stringify(called)).toBeFalsy();
+      const uri = `agent-integrations://connections/${gh.id}/subscriptions`;
+      expect((await rpc(key.body.key, 'resources/read', { uri })).result.contents).toHaveLength(1);
+    });
+    expect(families(touched)).toEqual(['CONN#', 'KEY#', 'gsi2:CONNS', 'gsi2:SUBS']);
     expectAllowed('tool-step', touched);
   });
 

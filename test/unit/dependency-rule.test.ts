@@ -18,12 +18,13 @@ const layers: readonly (readonly string[])[] = [
   ['shared/ports'], // what the code needs from outside: store, queue, secrets, clock, AppContext, tokens
   ['shared/store'], // the single table's design and its records (connections, subscriptions, endpoints, tokens, leases)
   ['shared/http', 'shared/adapters'], // outbound/inbound HTTP plumbing; the AWS and embedded adapters of the ports
-  ['shared/oauth', 'shared/tools'], // OAuth providers, tokens and refresh grant; the tool-step contract
+  ['shared/oauth', 'shared/tools', 'shared/keys'], // OAuth providers, tokens and refresh grant; the tool-step contract; scoped API keys
   ['shared/github', 'shared/contentsnare'], // the two providers: clients, code-host access, tool steps, webhooks
   ['shared/dispatch', 'shared/sweep'], // fan-out to the queue and delivery to the agent; the redelivery sweep
   ['shared/intake', 'shared/polling'], // webhook intake; polled triggers
   ['shared/subscriptions'], // creating and deleting subscriptions (hooks, baselines)
   ['shared/connections'], // creating, updating and disconnecting connections
+  ['shared/mcp'], // the tool catalog and the triggers over the Model Context Protocol
   ['shared/wiring'], // builds a role's context from the adapters: AWS (Lambda) and local
   ['functions/*'], // one Lambda function per folder: handler, routes, deps (the only reader of the environment)
   ['local/admin', 'local/examples', 'local/sandbox'], // operator tooling (dead letters, example deliveries); example payloads; the simulated services of `npm run dev`

@@ -1,0 +1,85 @@
+import * as z from 'zod';
+import type { Caller } from '../domain/caller';
+import { AppError, InvalidInputError } from '../domain/errors';
+import { parseOrThrow } from '../domain/validation';
+import { sameSecret } from '../domain/same-secret';
+import type { Clock, Store } from '../ports';
+import { ApiKeyRepo, type ApiKeyRecord } from '../store/api-key-repo';
+import { ConnectionRepo } from '../store/connection-repo';
+import { hashKeySecret, mintScopedKey, parseScopedKey } from './scoped-key-format';
+
+/** Bounds of a key's row (one item) and of what it may open. */
+export const scopedKeyBounds = {
+  labelLength: 100,
+  connections: 100,
+  /** A key lives at most a year; longer-lived access is what the platform key is for. */
+  maxLifetimeDays: 366,
+} as const;
+
+const connectionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a connection id');
+
+const createKeyInput = z.strictObject({
+  label: z.string().trim().min(1, 'must not be empty').max(scopedKeyBounds.labelLength),
+  connections: z
+    .array(connectionId)
+    .min(1, 'must list at least one connection')
+    .max(scopedKeyBounds.connections)
+    .transform((ids) => [...new Set(ids)]),
+  expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2027-01-31T00:00:00Z' }).optional(),
+});
+
+export type CreatedKey = ApiKeyRecord & { key: string };
+
+/**
+ * `POST /keys`: a key that opens only the listed connections. Every connection must exist
+ * (a typo would make a key that opens nothing); the key is returned once and only its
+ * secret's hash is kept.
+ */
+export async function createScopedKey(deps: { store: Store; clock: Clock }, body: unknown): Promise<CreatedKey> {
+  const input = parseOrThrow(createKeyInput, body);
+  const now = deps.clock.now();
+  if (input.expiresAt !== undefined) {
+    const at = Date.parse(input.expiresAt);
+    if (at <= now) throw new InvalidInputError([{ field: 'expiresAt', message: 'must be in the future' }]);
+    if (at > now + scopedKeyBounds.maxLifetimeDays * 86_400_000) {
+      throw new InvalidInputError([{ field: 'expiresAt', message: `must be within ${scopedKeyBounds.maxLifetimeDays} days` }]);
+    }
+  }
+  const connections = new ConnectionRepo(deps.store);
+  const found = await Promise.all(input.connections.map((id) => connections.get(id)));
+  const missing = input.connections.filter((_, i) => !found[i]);
+  if (missing.length > 0) {
+    throw new InvalidInputError(missing.map((id) => ({ field: 'connections', message: `no connection ${id}` })));
+  }
+  const minted = mintScopedKey();
+  const record: ApiKeyRecord = {
+    id: minted.id,
+    label: input.label,
+    connections: input.connections,
+    createdAt: new Date(now).toISOString(),
+    ...(input.expiresAt !== undefined ? { expiresAt: new Date(Date.parse(input.expiresAt)).toISOString() } : {}),
+  };
+  await new ApiKeyRepo(deps.store).create(record, minted.secretHash);
+  return { ...record, key: minted.key };
+}
+
+/** `DELETE /keys/{id}`: from the next request on, the key answers 401. */
+export async function revokeScopedKey(store: Store, id: string): Promise<{ id: string; revoked: true }> {
+  const deleted = await new ApiKeyRepo(store).delete(id);
+  if (!deleted) throw new AppError('not_found', `No key ${id}`);
+  return { id, revoked: true };
+}
+
+/**
+ * The caller a presented bearer token stands for, when it is a live scoped key: one strongly
+ * consistent read per request, no cache, so a revoke or an expiry takes effect at once on
+ * every container. Undefined for anything else (unknown, revoked, expired, malformed).
+ */
+export async function resolveScopedKey(deps: { store: Store; clock: Clock }, presented: string): Promise<Caller | undefined> {
+  const parsed = parseScopedKey(presented);
+  if (!parsed) return undefined;
+  const record = await new ApiKeyRepo(deps.store).getWithHash(parsed.id);
+  if (!record || !sameSecret(hashKeySecret(parsed.secret), record.secretHash)) return undefined;
+  if (record.expiresAt !== undefined && Date.parse(record.expiresAt) <= deps.clock.now()) return undefined;
+  return { kind: 'scoped', keyId: record.id, connections: record.connections };
+}

@@ -1,0 +1,146 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '../domain/caller';
+import { AppError } from '../domain/errors';
+import type { AppContext } from '../ports/app-context';
+import type { Sleep } from '../ports';
+import { SubscriptionRepo } from '../store/subscription-repo';
+import { catalog } from '../tools/catalog';
+import { invokeTool, type ToolResult } from '../tools/invoke';
+import type { ProviderTools } from '../tools/tool-step';
+import { chooseConnection, type McpCatalogEntry, mcpOutputSchema, type McpScope, mcpTools } from './mcp-tools';
+import { mcpToolName } from './tool-names';
+
+/** What one MCP request is served with: the context, the steps, who calls, and the connections it may see. */
+export interface McpRequestScope extends McpScope {
+  ctx: AppContext;
+  tools: ProviderTools[];
+  caller: Caller;
+}
+
+/** What the server announces at initialize. */
+export const mcpServerInfo = { name: 'agent-integrations', version: '1.0.0' } as const;
+
+const triggersUri = 'agent-integrations://triggers';
+const subscriptionsUri = (connectionId: string) => `agent-integrations://connections/${connectionId}/subscriptions`;
+const subscriptionsUriPattern = /^agent-integrations:\/\/connections\/([A-Za-z0-9_-]{1,128})\/subscriptions$/;
+
+function errorResult(error: { code: string; message: string; details?: Record<string, unknown> }): CallToolResult {
+  const text = `${error.code}: ${error.message}${error.details ? `\n${JSON.stringify(error.details)}` : ''}`;
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** A tool result as the protocol carries it: the data as text, and as structured content where the step declares an output. */
+function toCallToolResult(result: ToolResult, entry: McpCatalogEntry): CallToolResult {
+  if (!result.ok) return errorResult(result.error);
+  const text = JSON.stringify(result.data, null, 2);
+  if (!entry.outputSchema) return { content: [{ type: 'text', text }] };
+  const { wrapped } = mcpOutputSchema(entry.outputSchema);
+  const structured = wrapped ? { result: result.data } : (result.data as Record<string, unknown>);
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/**
+ * A sleep that tells the client what the call is waiting for (a rate limit), as progress
+ * notifications, when the client asked for them with a progress token.
+ */
+function reportingSleep(sleep: Sleep, notify: (message: string, progress: number) => Promise<void>): Sleep {
+  let progress = 0;
+  return async (ms) => {
+    progress += 1;
+    await notify(`waiting ${Math.ceil(ms / 1000)} s before the service may be called again (its rate limit or a retry)`, progress).catch(
+      () => undefined,
+    );
+    return sleep(ms);
+  };
+}
+
+/**
+ * The MCP server of one request (stateless: a Lambda container may never see the next
+ * request of a session, so nothing is kept between requests). `tools/call` goes through the
+ * same `invokeTool` as `POST /tools/{id}/invoke`: the same validation, allow-lists, rate
+ * limits, dry runs and error codes; a failure is a tool result with `isError`, never a
+ * protocol error, so a model can read it and correct itself.
+ */
+export function buildMcpServer(scope: McpRequestScope): Server {
+  const server = new Server(
+    { ...mcpServerInfo },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'Tools act on the connected GitHub and Content Snare accounts. Resources list the triggers that can start an agent and the subscriptions of each connection.',
+    },
+  );
+  const entries = catalog(scope.tools) as McpCatalogEntry[];
+  const byName = new Map(entries.map((e) => [mcpToolName(e.id), e]));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools(entries, scope) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const entry = byName.get(request.params.name);
+    const served = entry && mcpTools([entry], scope).length > 0;
+    if (!entry || !served) {
+      return errorResult(new AppError('not_found', `Unknown tool ${request.params.name}: tools/list names the tools of this endpoint`));
+    }
+    const choice = chooseConnection(entry.provider, request.params.arguments ?? {}, scope);
+    if (!choice.ok) return errorResult({ code: 'invalid_input', message: choice.message });
+    const progressToken = request.params._meta?.progressToken;
+    const ctx =
+      progressToken === undefined
+        ? scope.ctx
+        : {
+            ...scope.ctx,
+            sleep: reportingSleep(scope.ctx.sleep, (message, progress) =>
+              extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }),
+            ),
+          };
+    const result = await invokeTool(
+      ctx,
+      { toolId: entry.id, connectionId: choice.connectionId, input: choice.input, caller: scope.caller },
+      scope.tools,
+    );
+    return toCallToolResult(result, entry);
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      {
+        uri: triggersUri,
+        name: 'triggers',
+        title: 'Trigger catalog',
+        description: 'Every trigger that can start an agent: id, title, when it fires, its filters and an example event.',
+        mimeType: 'application/json',
+      },
+      ...(scope.pinned ? [scope.pinned] : scope.connections).map((c) => ({
+        uri: subscriptionsUri(c.id),
+        name: `subscriptions-${c.id}`,
+        title: `Subscriptions of ${c.label ?? c.accountLogin} (${c.provider})`,
+        description: `The triggers connection ${c.id} is subscribed to, and the agents they start.`,
+        mimeType: 'application/json',
+      })),
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    if (uri === triggersUri) {
+      const [{ triggerListing }, { loadExample }] = await Promise.all([
+        import('../subscriptions/trigger-listing'),
+        import('../subscriptions/example-docs'),
+      ]);
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ triggers: triggerListing(loadExample) }) }] };
+    }
+    const connectionId = subscriptionsUriPattern.exec(uri)?.[1];
+    const visible = (scope.pinned ? [scope.pinned] : scope.connections).some((c) => c.id === connectionId);
+    if (!connectionId || !visible) throw new AppError('not_found', `No resource ${uri} on this endpoint`);
+    const subscriptions = await new SubscriptionRepo(scope.ctx.store).list(connectionId);
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ subscriptions }) }] };
+  });
+  return server;
+}

@@ -1,0 +1,66 @@
+/**
+ * What an MCP client may assume of each tool step (the protocol's tool annotations), beside
+ * `destructiveHint`, which comes from the step's own `destructive` flag. Every tool reaches an
+ * outside service (`openWorldHint`). Read-only steps change nothing; idempotent ones leave the
+ * same state when called twice with the same input. A test holds that every step is listed.
+ */
+export interface ToolBehaviour {
+  readOnly: boolean;
+  idempotent: boolean;
+}
+
+const read: ToolBehaviour = { readOnly: true, idempotent: true };
+const write: ToolBehaviour = { readOnly: false, idempotent: false };
+const setState: ToolBehaviour = { readOnly: false, idempotent: true };
+
+export const toolBehaviour: Readonly<Record<string, ToolBehaviour>> = {
+  'github.create_repository': write,
+  'github.get_repository': read,
+  'github.get_repository_content': read,
+  'github.star_repo': setState,
+  'github.create_branch': write,
+  'github.get_commit': read,
+  'github.list_commits': read,
+  'github.create_or_update_file_contents': write,
+  'github.create_issue': write,
+  'github.create_issue_comment': write,
+  'github.update_issue': setState,
+  'github.get_issue_assignees': read,
+  'github.search_issues_and_pull_requests': read,
+  'github.create_pull_request': write,
+  'github.get_reviewers': read,
+  'github.update_project_v2_item_status': setState,
+  'github.create_workflow_dispatch': write,
+  'github.enable_workflow': setState,
+  'github.disable_workflow': setState,
+  'github.get_workflow_run': read,
+  'github.list_workflow_runs': read,
+  'github.create_gist': write,
+  'github.update_gist': setState,
+  'github.list_gists_for_user': read,
+  'github.list_releases': read,
+  'github.api_call': write,
+  'contentsnare.create_client': write,
+  'contentsnare.create_request': write,
+  'contentsnare.api_call': write,
+};
+
+export interface McpToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The annotations of one step; an unlisted step is assumed to write (the safe side). */
+export function toolAnnotations(step: { id: string; title: string; destructive: boolean }): McpToolAnnotations {
+  const behaviour = toolBehaviour[step.id] ?? write;
+  return {
+    title: step.title,
+    readOnlyHint: behaviour.readOnly,
+    destructiveHint: step.destructive,
+    idempotentHint: behaviour.idempotent,
+    openWorldHint: true,
+  };
+}
