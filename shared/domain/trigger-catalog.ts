@@ -96,7 +96,8 @@ const rows: Record<TriggerName, Row> = {
   new_pull_request: {
     title: 'New pull request',
     description: 'A pull request is opened or marked ready for review.',
-    includes: 'Opened while not a draft, or a draft marked ready for review.',
+    includes:
+      'Opened while not a draft, or a draft marked ready for review. One event per opening: labels, assignees and reviewers the opener adds within 10 s (the REST API, `gh pr create` and bots add them in calls of their own after creating) are part of it, and a labels filter sees them.',
     events: ['pull_request'],
     filters: ['branches', 'labels'],
     where: 'repo-or-org',
@@ -105,7 +106,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'Updated pull request',
     description: 'A pull request is modified or changes state.',
     includes:
-      'Edited, new commits, closed/merged, reopened, draft <-> ready, labels, assignees, requested reviewers, milestone, lock. Not: the labels, assignees, reviewers and milestone GitHub sends right after a pull request is opened with them (that is new_pull_request), auto-merge and merge-queue bookkeeping.',
+      'Edited, new commits, closed/merged, reopened, draft <-> ready, labels, assignees, requested reviewers, milestone, lock. Not: the labels, assignees, reviewers and milestone given at opening, in the same second or by the opener within 10 s of it (that is new_pull_request), auto-merge and merge-queue bookkeeping.',
     events: ['pull_request'],
     filters: ['branches', 'labels'],
     where: 'repo-or-org',

@@ -5,6 +5,7 @@ import {
   compact,
   labelNames,
   occurrence,
+  openerAddition,
   parse,
   partOfOpening,
   type Mapper,
@@ -24,6 +25,12 @@ import { envelopeSchema, labelSchema, pullRequestSchema, userSchema } from './sc
  *   (synchronize), closed/merged, reopened, draft <-> ready, labels, assignees, requested
  *   reviewers, milestone, lock. Not auto-merge or merge-queue bookkeeping.
  * - Facts: `branch` is the base branch (a branches filter reads "pull requests into main").
+ * - One opening, one event: labels, assignees, reviewers and a milestone given at opening
+ *   (in the same second, or by the opener within `openerAdditionWindowMs`: the REST API, the
+ *   CLI and bots add them in calls of their own after creating) fire no updated_pull_request.
+ *   They fire new_pull_request again under the opening's own dedupeKey, carrying the pull
+ *   request as it now is: dispatch's claim on the event id lets one copy per subscription
+ *   through, and a labels filter that only the added labels satisfy still sees the opening.
  */
 
 const prPayload = envelopeSchema.extend({
@@ -66,16 +73,28 @@ function fire(trigger: 'new_pull_request' | 'updated_pull_request' | 'new_review
   };
 }
 
-/** Labels, assignees, reviewers and a milestone given when the pull request was opened are not an update (`partOfOpening`). */
+/** The same for every delivery of one pull request's opening, whatever order they arrive in. */
+function openingKey(p: PrPayload): string {
+  return `pull_request_opened:${p.repository.full_name}#${p.pull_request.number}`;
+}
+
+function atOpening(p: PrPayload): boolean {
+  return partOfOpening(p.pull_request) || openerAddition(p.pull_request, p.sender);
+}
+
+/** Labels, assignees, reviewers and a milestone given when the pull request was opened are the opening, not an update. */
 const updatedAfterOpening: Mapper = (payload) => {
   const p = parse(prPayload, payload);
-  return p && !partOfOpening(p.pull_request) ? [occurrence('updated_pull_request', prEvent(p), prFacts(p))] : [];
+  if (!p) return [];
+  if (!atOpening(p)) return [occurrence('updated_pull_request', prEvent(p), prFacts(p))];
+  return p.pull_request.draft ? [] : [occurrence('new_pull_request', prEvent(p), prFacts(p), openingKey(p))];
 };
 
 const opened: Mapper = (payload) => {
   const p = parse(prPayload, payload);
   if (!p) return [];
-  return [occurrence(p.pull_request.draft ? 'updated_pull_request' : 'new_pull_request', prEvent(p), prFacts(p))];
+  if (p.pull_request.draft) return [occurrence('updated_pull_request', prEvent(p), prFacts(p))];
+  return [occurrence('new_pull_request', prEvent(p), prFacts(p), openingKey(p))];
 };
 
 const updatedActions: PullRequestAction[] = [
