@@ -44,6 +44,8 @@ export class FakeGitHub {
   readonly repos = new Map<string, Array<Record<string, unknown>>>();
   /** By `owner/name`: the repository's watchers (`GET /repos/{o}/{r}/subscribers`), in the order listed. */
   readonly watchers = new Map<string, Array<Record<string, unknown>>>();
+  /** By `owner/name`: the repository's tags (`GET /repos/{o}/{r}/tags`, `repos/list-tags`), in the order listed. */
+  readonly tags = new Map<string, Array<Record<string, unknown>>>();
   /**
    * By hook owner (`repos/o/r`, `orgs/x`): classic projects and their columns (Enterprise
    * Server; `projects/list-for-repo`, `projects/list-for-org`, `projects/list-columns` of the
@@ -179,16 +181,17 @@ export class FakeGitHub {
       }));
       return this.paged(req, view, p);
     }
-    const subscribers = /^\/repos\/([^/]+\/[^/]+)\/subscribers$/.exec(p) ?? /^\/repositories\/(\d+)\/subscribers$/.exec(p);
-    if (req.method === 'GET' && subscribers) {
-      const repository = present(subscribers[1], 'repository in the path');
+    const repoList = /^\/repos\/([^/]+\/[^/]+)\/(subscribers|tags)$/.exec(p) ?? /^\/repositories\/(\d+)\/(subscribers|tags)$/.exec(p);
+    if (req.method === 'GET' && repoList) {
+      const repository = present(repoList[1], 'repository in the path');
+      const list = repoList[2] === 'tags' ? this.tags : this.watchers;
       const name = /^\d+$/.test(repository)
-        ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === repository)
+        ? [...list.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === repository)
         : decodeURIComponent(repository);
-      const watchers = name ? this.watchers.get(name) : undefined;
-      if (!name || !watchers) return { status: 404, body: { message: 'Not Found' } };
+      const items = name ? list.get(name) : undefined;
+      if (!name || !items) return { status: 404, body: { message: 'Not Found' } };
       // The code host's Link header names the repository by id (`/repositories/{id}/...`).
-      return this.paged(req, watchers, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
+      return this.paged(req, items, `/repositories/${FakeGitHub.repositoryId(name)}/${repoList[2]}`);
     }
     const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
     if (m)
@@ -200,6 +203,17 @@ export class FakeGitHub {
         m[4] ? Number(m[4]) : undefined,
       );
     return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
+  }
+
+  /** A tag as `GET /repos/{o}/{r}/tags` lists it (`repos/list-tags`: name, commit, zipball_url, tarball_url, node_id). */
+  tag(repository: string, name: string, sha: string): Record<string, unknown> {
+    return {
+      name,
+      commit: { sha, url: `${this.url}/repos/${repository}/commits/${sha}` },
+      zipball_url: `${this.url}/repos/${repository}/zipball/refs/tags/${name}`,
+      tarball_url: `${this.url}/repos/${repository}/tarball/refs/tags/${name}`,
+      node_id: `MDM6UmVmcmVmcy90YWdzLw${Buffer.from(name).toString('base64')}`,
+    };
   }
 
   /** A stable numeric id for a repository name (what the code host's Link headers carry). */

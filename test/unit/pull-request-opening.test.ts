@@ -78,7 +78,11 @@ describe('a pull request opened by the API, the CLI or a bot is one opening', ()
   });
 
   it('each subscription gets one new_pull_request, one new_review_request per reviewer and no update for the whole opening', () => {
-    const subs = [sub('sub_new', 'github.new_pull_request'), sub('sub_upd', 'github.updated_pull_request'), sub('sub_rr', 'github.new_review_request')];
+    const subs = [
+      sub('sub_new', 'github.new_pull_request'),
+      sub('sub_upd', 'github.updated_pull_request'),
+      sub('sub_rr', 'github.new_review_request'),
+    ];
     const got = idsReceived(cliDeliveries(), subs);
     expect(got.get('sub_new')?.size).toBe(1);
     expect(got.get('sub_upd')?.size).toBe(0);
@@ -98,7 +102,8 @@ describe('a pull request opened by the API, the CLI or a bot is one opening', ()
   it('a labels filter that only the label added after creation satisfies still sees the opening, once', () => {
     const bare = example('pull_request.opened', 0);
     expect((bare.pull_request as { labels: unknown[] }).labels).toEqual([]);
-    const label = ((example('pull_request.labeled').pull_request as { labels: Array<{ name: string }> }).labels[0] as { name: string }).name;
+    const label = ((example('pull_request.labeled').pull_request as { labels: Array<{ name: string }> }).labels[0] as { name: string })
+      .name;
     const got = idsReceived(cliDeliveries(), [sub('sub_bug', 'github.new_pull_request', { labels: [label] })]);
     expect(got.get('sub_bug')?.size).toBe(1);
   });

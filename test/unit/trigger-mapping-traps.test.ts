@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
 import { triggerEventId } from '../../shared/dispatch/fan-out';
-import { mapPolledGist, mapPolledRepository } from '../../shared/domain/mapping/map-polled';
+import { mapPolledGist, mapPolledRepository, mapPolledTag } from '../../shared/domain/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import { example } from '../fixtures/webhooks/examples';
 import * as v from '../fixtures/webhooks/variants';
@@ -28,14 +28,19 @@ describe('tags from create only', () => {
     expect(triggers(map('push', example('push', 0)))).toEqual(['github.new_push']);
   });
 
-  it('a tag or branch deleted and created again fires again: keyed by the delivery, not the name', () => {
-    for (const payload of [example('create'), v.createBranch('feature/login')]) {
-      const [m] = map('create', payload);
-      expect(m?.dedupeKey).toBe('delivery');
-      // The event id the agent runtime and dispatch dedupe on: same for a redelivery, new for a new creation.
-      expect(triggerEventId('sub_1', m!, 'guid-created-again')).not.toBe(triggerEventId('sub_1', m!, 'guid-first'));
-      expect(triggerEventId('sub_1', m!, 'guid-first')).toBe(triggerEventId('sub_1', m!, 'guid-first'));
-    }
+  it('a branch deleted and created again fires again: keyed by the delivery, not the name', () => {
+    const [m] = map('create', v.createBranch('feature/login'));
+    expect(m?.dedupeKey).toBe('delivery');
+    // The event id the agent runtime and dispatch dedupe on: same for a redelivery, new for a new creation.
+    expect(triggerEventId('sub_1', m!, 'guid-created-again')).not.toBe(triggerEventId('sub_1', m!, 'guid-first'));
+    expect(triggerEventId('sub_1', m!, 'guid-first')).toBe(triggerEventId('sub_1', m!, 'guid-first'));
+  });
+
+  it('a tag is keyed by its name, as the tag poll keys it: seen by the webhook and the poll, it is one event id', () => {
+    const [m] = map('create', example('create'));
+    const polled = mapPolledTag({ name: 'simple-tag', commit: { sha: 'a'.repeat(40) } }, 'Codertocat/Hello-World');
+    expect(m?.dedupeKey).toBe('tag:simple-tag');
+    expect(triggerEventId('sub_1', m!, 'guid-create')).toBe(triggerEventId('sub_1', polled!, 'poll:sub_1:tag:simple-tag'));
   });
 
   it('a tag push carries no new_commit, and a deleted tag nothing at all', () => {

@@ -2,15 +2,18 @@ import * as z from 'zod';
 import type { MappedEvent } from './types';
 import { baseEvent, baseFacts, compact, occurrence, parse, type Mapper, type MapperTable } from './mapper';
 import { envelopeSchema } from './schemas';
+import { tagKey } from './map-polled';
 
 /**
  * Push, commit, tag and branch family (`push` and `create` deliveries).
  *
- * - new_tag: from `create` (ref_type tag) only, one per delivery. The code host sends both
- *   `create` and a `push` (created:true) for a new tag, and NEITHER when more than three tags
- *   are pushed at once, so reading `push` too would add duplicates and no coverage. Keyed by
- *   the delivery, not the name: a tag deleted and created again is a new tag, announced
- *   again (a redelivery keeps its delivery id, so it is still announced once).
+ * - new_tag: from `create` (ref_type tag) only. The code host sends both `create` and a
+ *   `push` (created:true) for a new tag, and NEITHER when more than three tags are pushed at
+ *   once, so reading `push` too would add duplicates and no coverage; the tags a webhook never
+ *   announces are found by polling the repository's tags (shared/polling/poll-tags.ts). Keyed
+ *   by the name (`tag:<name>`), as the poll's are, so a tag seen both ways is announced once
+ *   per subscription (dispatch remembers an event id 30 days: a tag deleted and created
+ *   again under the same name within them is not announced again).
  * - new_branch: from `create` (ref_type branch) only, one per delivery, likewise.
  *   Branches have no three-at-once limit.
  * - new_push: one per push to a branch or tag, multi-commit pushes included; not for ref
@@ -67,7 +70,7 @@ const fromCreate: Mapper = (payload) => {
   if (!p) return [];
   const extra = { master_branch: p.master_branch, pusher_type: p.pusher_type, description: p.description };
   if (p.ref_type === 'tag')
-    return [occurrence('new_tag', compact({ ...baseEvent(p), ref: p.ref, ref_type: 'tag', ...extra }), baseFacts(p))];
+    return [occurrence('new_tag', compact({ ...baseEvent(p), ref: p.ref, ref_type: 'tag', ...extra }), baseFacts(p), tagKey(p.ref))];
   const event = compact({ ...baseEvent(p), ref: p.ref, ref_type: 'branch', ...extra });
   return [occurrence('new_branch', event, { ...baseFacts(p), branch: p.ref })];
 };
