@@ -31,7 +31,14 @@ beforeAll(async () => {
   const connection = await api('POST', '/connections', { provider: 'github', token });
   expect(connection.status).toBe(201);
   connectionId = connection.body.id;
-  for (const trigger of ['new_pull_request', 'updated_pull_request', 'new_review_request', 'new_tag']) {
+  for (const trigger of [
+    'new_pull_request',
+    'updated_pull_request',
+    'new_review_request',
+    'new_tag',
+    'new_pull_request_review',
+    'new_comment',
+  ]) {
     const sub = await api('POST', '/subscriptions', { connectionId, trigger: `github.${trigger}`, agentId: 'counting-agent', repository });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     subs[trigger] = sub.body.id;
@@ -134,5 +141,49 @@ describe('GitHub as it behaves, counted at the agent runtime', () => {
     const reads = github.requests.filter((r) => r.path.endsWith('/tags')).length;
     expect(await pollOnce(rt.ctx)).toMatchObject({ subscriptions: 0, announced: 0 });
     expect(github.requests.filter((r) => r.path.endsWith('/tags')).length).toBe(reads);
+  });
+
+  it('a review of inline comments only ("Submit review -> Comment", empty summary) is a review; the wrapper of a standalone comment is not', async () => {
+    const submitted = (id: number, at: string) => {
+      const p = examplePayload('pull_request_review', 'submitted');
+      p.review = { ...(p.review as Record<string, unknown>), id, submitted_at: at, body: null, state: 'commented' };
+      return p;
+    };
+    const comment = (id: number, reviewId: number, createdAt: string) => {
+      const p = examplePayload('pull_request_review_comment', 'created');
+      p.comment = {
+        ...(p.comment as Record<string, unknown>),
+        id,
+        pull_request_review_id: reviewId,
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
+      return p;
+    };
+    // A review: two inline comments drafted, then submitted with an empty summary.
+    github.reviewComments.set(`${repository}#2#501`, [
+      comment(9001, 501, '2019-05-15T15:30:00Z').comment as Record<string, unknown>,
+      comment(9002, 501, '2019-05-15T15:31:00Z').comment as Record<string, unknown>,
+    ]);
+    expect(await deliver('pull_request_review_comment', comment(9001, 501, '2019-05-15T15:30:00Z'))).toBe(202);
+    expect(await deliver('pull_request_review_comment', comment(9002, 501, '2019-05-15T15:31:00Z'))).toBe(202);
+    expect(await deliver('pull_request_review', submitted(501, '2019-05-15T15:32:10Z'))).toBe(202);
+    // A review of ONE inline comment, drafted a minute before it was submitted.
+    github.reviewComments.set(`${repository}#2#502`, [comment(9003, 502, '2019-05-15T15:40:00Z').comment as Record<string, unknown>]);
+    expect(await deliver('pull_request_review_comment', comment(9003, 502, '2019-05-15T15:40:00Z'))).toBe(202);
+    expect(await deliver('pull_request_review', submitted(502, '2019-05-15T15:41:05Z'))).toBe(202);
+    // "Add single comment": the comment and the wrapper the code host makes around it, in the same second (as published: 1 s apart).
+    github.reviewComments.set(`${repository}#2#503`, [comment(9004, 503, '2019-05-15T15:50:37Z').comment as Record<string, unknown>]);
+    expect(await deliver('pull_request_review_comment', comment(9004, 503, '2019-05-15T15:50:37Z'))).toBe(202);
+    expect(await deliver('pull_request_review', submitted(503, '2019-05-15T15:50:38Z'))).toBe(202);
+    await drain();
+    expect(
+      received('new_pull_request_review')
+        .map((e) => e.event.review.id)
+        .sort(),
+    ).toEqual([501, 502]);
+    expect(received('new_comment')).toHaveLength(4);
+    // One read per comment-only review, with the connection's token.
+    expect(github.requests.filter((r) => /\/reviews\/\d+\/comments$/.test(r.path))).toHaveLength(3);
   });
 });

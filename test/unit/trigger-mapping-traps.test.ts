@@ -3,6 +3,7 @@ import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
 import { triggerEventId } from '../../shared/dispatch/fan-out';
 import { mapPolledGist, mapPolledRepository, mapPolledTag } from '../../shared/domain/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
+import { reviewNeedsCheck } from '../../shared/domain/mapping/follow-ups';
 import { example } from '../fixtures/webhooks/examples';
 import * as v from '../fixtures/webhooks/variants';
 
@@ -143,8 +144,14 @@ describe('one user action, one event', () => {
     expect(triggers(map('pull_request', v.actedLater('pull_request.assigned')))).toEqual(['github.updated_pull_request']);
   });
 
-  it('the empty commented review wrapping an inline comment is not a new review; an approval or a commented review with a body is', () => {
-    expect(map('pull_request_review', example('pull_request_review.submitted'))).toEqual([]);
+  it('a commented review without a summary is announced and marked for a read-back (wrapper or comment-only review); an approval or a commented review with a body needs none', () => {
+    const [m] = map('pull_request_review', example('pull_request_review.submitted'));
+    expect(m?.trigger).toBe('github.new_pull_request_review');
+    expect(reviewNeedsCheck(m?.event.review as Record<string, unknown>)).toBe(true);
+    expect(reviewNeedsCheck(map('pull_request_review', v.reviewApproved())[0]?.event.review as Record<string, unknown>)).toBe(false);
+    expect(reviewNeedsCheck(map('pull_request_review', v.reviewCommentedWithBody())[0]?.event.review as Record<string, unknown>)).toBe(
+      false,
+    );
     expect(triggers(map('pull_request_review', v.reviewApproved()))).toEqual(['github.new_pull_request_review']);
     expect(triggers(map('pull_request_review', v.reviewCommentedWithBody()))).toEqual(['github.new_pull_request_review']);
   });

@@ -130,17 +130,16 @@ const reviewPayload = envelopeSchema.extend({
 });
 
 /**
- * An inline comment (or a reply to one) made outside a review is wrapped by the code host in
- * a review of its own: state `commented`, no body. That is the comment (new_comment), not a
- * new review. A `commented` review with a summary body, an approval or a change request is.
+ * Every submitted review is announced, `commented` ones without a summary included: a review
+ * of inline comments only is a review a person made. The code host also wraps each inline
+ * comment (or reply) made outside a review in a `commented` review with no body; the delivery
+ * alone cannot tell the two apart, so such a review is read back once after the intake
+ * answered (`reviewNeedsCheck`, shared/dispatch/review-check.ts) and the wrapper is dropped
+ * there (its comment is new_comment).
  */
-function isCommentWrapper(review: { state: string; body?: string | null | undefined }): boolean {
-  return review.state.toLowerCase() === 'commented' && (review.body ?? '').trim() === '';
-}
-
 const reviewSubmitted: Mapper = (payload) => {
   const p = parse(reviewPayload, payload);
-  if (!p || isCommentWrapper(p.review)) return [];
+  if (!p) return [];
   const facts = { ...baseFacts(p), branch: p.pull_request.base.ref, labels: labelNames(p.pull_request.labels) ?? [] };
   return [occurrence('new_pull_request_review', { ...baseEvent(p), pull_request: p.pull_request, review: p.review }, facts)];
 };

@@ -3,6 +3,7 @@ import type { MappedEvent } from './types';
 import { baseEvent, baseFacts, compact, occurrence, parse, type Mapper, type MapperTable } from './mapper';
 import { envelopeSchema } from './schemas';
 import { tagKey } from './map-polled';
+import { followUpMember, pushPayloadCommitLimit, type PushCommitsFollowUp } from './follow-ups';
 
 /**
  * Push, commit, tag and branch family (`push` and `create` deliveries).
@@ -21,7 +22,11 @@ import { tagKey } from './map-polled';
  * - new_commit: one per commit in a push to a branch (refs/heads/*), dedupeKey
  *   `commit:<sha>` so a commit reaching a second branch is not announced again. Commits the
  *   code host marks `distinct: false` were already in the repository: skipped. Tag pushes
- *   and deletions carry no new commit.
+ *   and deletions carry no new commit. A payload carries at most 2,048 commits: a push cut
+ *   there adds one follow-up occurrence (never sent to the agent runtime) from which the
+ *   commits beyond it are read through the compare API after the intake answered
+ *   (follow-ups.ts). Those are announced without the `distinct` check (the compare does not
+ *   say) and without their file lists (`added`/`removed`/`modified`).
  */
 
 const person = z.object({ name: z.string().nullish(), email: z.string().nullish(), username: z.string().nullish() });
@@ -104,9 +109,33 @@ const fromPush: Mapper = (payload) => {
       const event = compact({ ...baseEvent(p), ref: p.ref, branch, compare: p.compare, pusher: p.pusher, commit });
       out.push(occurrence('new_commit', event, { ...baseFacts(p), branch }, `commit:${commit.id}`));
     }
+    const rest = commitsBeyondPayload(p, branch);
+    if (rest) out.push(rest);
   }
   return out;
 };
+
+const zeroSha = /^0+$/;
+
+/** The follow-up that reads the commits a push payload could not carry, when it was cut. */
+function commitsBeyondPayload(p: PushPayload, branch: string): MappedEvent | undefined {
+  const commits = p.commits ?? [];
+  if (commits.length < pushPayloadCommitLimit || !p.after || zeroSha.test(p.after)) return undefined;
+  // A new branch has no `before`: compare from the default branch, unless it is the default branch itself.
+  const base =
+    p.before && !zeroSha.test(p.before) ? p.before : p.repository.default_branch !== branch ? p.repository.default_branch : undefined;
+  if (!base) return undefined;
+  const followUp: PushCommitsFollowUp = {
+    kind: 'push_commits',
+    repository: p.repository.full_name,
+    base,
+    head: p.after,
+    page: 1,
+    inPayload: commits.map((c) => c.id),
+    push: compact({ ...baseEvent(p), ref: p.ref, branch, compare: p.compare, pusher: p.pusher }),
+  };
+  return occurrence('new_commit', { [followUpMember]: followUp }, { ...baseFacts(p), branch }, `commits_beyond_payload:${p.after}`);
+}
 
 export const pushMappers: MapperTable = {
   create: [fromCreate],
