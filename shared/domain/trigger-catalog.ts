@@ -140,7 +140,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'New pull request review',
     description: 'A review is submitted.',
     includes:
-      'Approvals, change requests, and comment reviews with a summary. Not the empty `commented` review GitHub wraps around an inline comment or reply made outside a review (that comment is new_comment).',
+      'Approvals, change requests, comment reviews with a summary, and comment reviews of inline comments only ("Submit review -> Comment" with an empty summary). A `commented` review without a summary is read back once after the delivery was answered (its comments, with the connection\'s token): the empty review GitHub wraps around one inline comment or reply made outside a review is not announced (that comment is new_comment). Limits: a review of exactly one inline comment written at the moment it was submitted (a tool creating review and comment in one call) reads as such a wrapper; when the read cannot be made (no access, rate limit) the review is announced.',
     events: ['pull_request_review'],
     filters: ['branches', 'labels'],
     where: 'repo-or-org',
@@ -149,7 +149,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'New commit',
     description: 'A commit is pushed to any branch (one event per commit).',
     includes:
-      'Each commit new to the repository, once even when it reaches several branches. Not tags, not commits already in the repository.',
+      "Each commit new to the repository, once even when it reaches several branches. Not tags, not commits already in the repository. A push payload carries at most 2,048 commits: the rest are read through the compare API after the delivery was answered (with the connection's token, within its rate budget) and announced the same way, without their file lists. Limits: at most 20,000 commits beyond the payload per push; the commits read that way are not checked for being already in the repository; a new branch's first push is compared with the default branch (the default branch's own first push beyond 2,048 commits is not read).",
     events: ['push'],
     filters: ['branches'],
     where: 'repo-or-org',
