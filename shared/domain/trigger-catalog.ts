@@ -71,7 +71,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'New tag',
     description: 'A tag is pushed / created.',
     includes:
-      "The `create` webhook for a tag, and for a repository also a conditional poll of its tags list (every minute; unchanged pages answer 304, free of rate limit), because the code host sends neither `create` nor `push` for tags pushed more than three at once. Each tag name once per subscription, whichever way it is seen first; the tags listed at subscription time are not announced. Limits: the poll reads the first 1,000 tags listed; an organization's repositories are not polled (their tags pushed more than three at once are not seen); a tag deleted and created again under the same name within 30 days is not announced again.",
+      "The `create` webhook for a tag, and for a repository also a conditional poll of its tags list (each poll round; unchanged pages answer 304, free of rate limit), because the code host sends neither `create` nor `push` for tags pushed more than three at once. Each tag name once per subscription, whichever way it is seen first; the tags listed at subscription time are not announced. Limits: the poll reads the first 1,000 tags listed; an organization's repositories are not polled (their tags pushed more than three at once are not seen); a tag deleted and created again under the same name within 30 days is not announced again.",
     events: ['create'],
     filters: [],
     where: 'repo-or-org',
