@@ -96,9 +96,13 @@ export class IntegrationsStack extends Stack {
     secrets.useArea(intake, 'endpoints/', ['read']);
 
     const dispatch = make('dispatch', 'Posts signed trigger events to the agent runtime', {
-      environment: { AGENT_RUNTIME_URL: s.agentRuntimeUrl },
+      environment: { ...providerEnv, AGENT_RUNTIME_URL: s.agentRuntimeUrl },
     });
-    data.useTable(dispatch, 'readWrite', tableAccessByRole.dispatch); // dispatch claims only
+    // Dispatch claims, and the connection's token for the follow-up reads of the code host (shared/dispatch/follow-up.ts).
+    data.useTable(dispatch, 'readWrite', tableAccessByRole.dispatch);
+    secrets.useArea(dispatch, 'connections/', ['read', 'write']);
+    secrets.useSecret(dispatch, 'GITHUB_CLIENT_SECRET_ARN');
+    secrets.useSecret(dispatch, 'CONTENTSNARE_CLIENT_SECRET_ARN');
     data.useBlobs(dispatch, 'consume');
     secrets.useSecret(dispatch, 'DISPATCH_SIGNING_SECRET_ARN');
     // Grants receive/delete/ChangeMessageVisibility on this queue only.

@@ -53,6 +53,17 @@ export class FakeGitHub {
   /** By `owner/name`: the repository's watchers (`GET /repos/{o}/{r}/subscribers`), in the order listed. */
   readonly watchers = new Map<string, Array<Record<string, unknown>>>();
   /**
+   * By `owner/name`: the repository's history, oldest first, as the compare API lists commits
+   * (`repos/compare-commits`: `sha`, `commit` {message, author, committer, tree}, `author`,
+   * `html_url`). `GET /repos/{o}/{r}/compare/{base}...{head}` answers the commits after `base`
+   * up to `head`, paged (`per_page` at most 100, `page`), with `total_commits`.
+   */
+  readonly history = new Map<string, Array<Record<string, unknown>>>();
+  /** By `owner/name#pull number#review id`: a review's comments (`pulls/list-comments-for-review`). */
+  readonly reviewComments = new Map<string, Array<Record<string, unknown>>>();
+  /** By `owner/name`: the repository's tags (`GET /repos/{o}/{r}/tags`, `repos/list-tags`), in the order listed. */
+  readonly tags = new Map<string, Array<Record<string, unknown>>>();
+  /**
    * By hook owner (`repos/o/r`, `orgs/x`): classic projects and their columns (Enterprise
    * Server; `projects/list-for-repo`, `projects/list-for-org`, `projects/list-columns` of the
    * REST description). An owner not listed answers 404, as github.com does since their removal.
@@ -233,16 +244,26 @@ export class FakeGitHub {
       }));
       return this.paged(req, view, p);
     }
-    const subscribers = /^\/repos\/([^/]+\/[^/]+)\/subscribers$/.exec(p) ?? /^\/repositories\/(\d+)\/subscribers$/.exec(p);
-    if (req.method === 'GET' && subscribers) {
-      const repository = present(subscribers[1], 'repository in the path');
+    const repoList = /^\/repos\/([^/]+\/[^/]+)\/(subscribers|tags)$/.exec(p) ?? /^\/repositories\/(\d+)\/(subscribers|tags)$/.exec(p);
+    if (req.method === 'GET' && repoList) {
+      const repository = present(repoList[1], 'repository in the path');
+      const list = repoList[2] === 'tags' ? this.tags : this.watchers;
       const name = /^\d+$/.test(repository)
-        ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === repository)
+        ? [...list.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === repository)
         : decodeURIComponent(repository);
-      const watchers = name ? this.watchers.get(name) : undefined;
-      if (!name || !watchers) return { status: 404, body: { message: 'Not Found' } };
+      const items = name ? list.get(name) : undefined;
+      if (!name || !items) return { status: 404, body: { message: 'Not Found' } };
       // The code host's Link header names the repository by id (`/repositories/{id}/...`).
-      return this.paged(req, watchers, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
+      return this.paged(req, items, `/repositories/${FakeGitHub.repositoryId(name)}/${repoList[2]}`);
+    }
+    const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^/]+)$/.exec(p);
+    if (req.method === 'GET' && compare) return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
+    const reviewComments = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(p);
+    if (req.method === 'GET' && reviewComments) {
+      const list = this.reviewComments.get(
+        `${decodeURIComponent(present(reviewComments[1], 'repository'))}#${reviewComments[2]}#${reviewComments[3]}`,
+      );
+      return list ? this.paged(req, list, p) : { status: 404, body: { message: 'Not Found' } };
     }
     const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
     if (m)
@@ -254,6 +275,56 @@ export class FakeGitHub {
         m[4] ? Number(m[4]) : undefined,
       );
     return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
+  }
+
+  /** A tag as `GET /repos/{o}/{r}/tags` lists it (`repos/list-tags`: name, commit, zipball_url, tarball_url, node_id). */
+  tag(repository: string, name: string, sha: string): Record<string, unknown> {
+    return {
+      name,
+      commit: { sha, url: `${this.url}/repos/${repository}/commits/${sha}` },
+      zipball_url: `${this.url}/repos/${repository}/zipball/refs/tags/${name}`,
+      tarball_url: `${this.url}/repos/${repository}/tarball/refs/tags/${name}`,
+      node_id: `MDM6UmVmcmVmcy90YWdzLw${Buffer.from(name).toString('base64')}`,
+    };
+  }
+
+  /** A commit as the compare API lists it. */
+  commit(repository: string, sha: string, message: string, date: string): Record<string, unknown> {
+    const person = { name: 'Monalisa Octocat', email: 'mona@github.com', date };
+    return {
+      sha,
+      node_id: `C_${sha.slice(0, 12)}`,
+      commit: { message, author: person, committer: person, tree: { sha: sha.split('').reverse().join('') } },
+      author: { login: 'octocat', id: 1 },
+      committer: { login: 'octocat', id: 1 },
+      parents: [],
+      url: `${this.url}/repos/${repository}/commits/${sha}`,
+      html_url: `https://github.example/${repository}/commit/${sha}`,
+    };
+  }
+
+  /** `GET /repos/{o}/{r}/compare/{base}...{head}` over `history`: the commits after base up to head, paged. */
+  private compare(req: RecordedRequest, repository: string, basehead: string): FakeResponse {
+    const [base = '', head = ''] = decodeURIComponent(basehead).split('...');
+    const list = this.history.get(repository) ?? [];
+    const at = (ref: string) => list.findIndex((c) => c.sha === ref);
+    const from = at(base);
+    const to = at(head);
+    if (from < 0 || to < 0) return { status: 404, body: { message: 'Not Found' } };
+    const commits = list.slice(from + 1, to + 1);
+    const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 250) || 250));
+    const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
+    return {
+      body: {
+        status: 'ahead',
+        ahead_by: commits.length,
+        behind_by: 0,
+        total_commits: commits.length,
+        commits: commits.slice((page - 1) * perPage, page * perPage),
+        files: [],
+      },
+      headers: { 'x-ratelimit-remaining': '4999', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600) },
+    };
   }
 
   /** A stable numeric id for a repository name (what the code host's Link headers carry). */

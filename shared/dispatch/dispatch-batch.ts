@@ -5,6 +5,7 @@ import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
 import { eventIdOfPointer, fromQueueMessage, PoisonMessageError, type ReadEvent } from './event-message';
 import { keys } from '../store/table-design';
 import { postEvent } from './post-event';
+import { runFollowUp } from './follow-up';
 import { isLastReceive } from './redrive-policy';
 
 export interface BatchResult {
@@ -94,6 +95,8 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
     deliveryId: event.deliveryId,
     messageId: m.messageId,
   });
+  // Follow-ups (follow-up.ts): a read of the code host finishes, or drops, what the delivery could not settle.
+  if ((await runFollowUp(ctx, event)) === 'handled') return 'done';
   const url = ctx.config.agentRuntimeUrl;
   if (url === undefined) {
     log.info(`trigger event ${event.trigger} for agent ${event.agentId} (AGENT_RUNTIME_URL is not set, so it is only logged)`, {

@@ -71,7 +71,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'New tag',
     description: 'A tag is pushed / created.',
     includes:
-      'The `create` webhook for a tag, once per creation: a tag deleted and created again under the same name fires again. Cannot see tags pushed more than three at once: the code host then sends neither `create` nor `push` for them.',
+      "The `create` webhook for a tag, and for a repository also a conditional poll of its tags list (each poll round; unchanged pages answer 304, free of rate limit), because the code host sends neither `create` nor `push` for tags pushed more than three at once. Each tag name once per subscription, whichever way it is seen first; the tags listed at subscription time are not announced. Limits: the poll reads the first 1,000 tags listed; an organization's repositories are not polled (their tags pushed more than three at once are not seen); a tag deleted and created again under the same name within 30 days is not announced again.",
     events: ['create'],
     filters: [],
     where: 'repo-or-org',
@@ -96,7 +96,8 @@ const rows: Record<TriggerName, Row> = {
   new_pull_request: {
     title: 'New pull request',
     description: 'A pull request is opened or marked ready for review.',
-    includes: 'Opened while not a draft, or a draft marked ready for review.',
+    includes:
+      'Opened while not a draft, or a draft marked ready for review. One event per opening: labels, assignees and reviewers the opener adds within 10 s (the REST API, `gh pr create` and bots add them in calls of their own after creating) are part of it, and a labels filter sees them.',
     events: ['pull_request'],
     filters: ['branches', 'labels'],
     where: 'repo-or-org',
@@ -105,7 +106,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'Updated pull request',
     description: 'A pull request is modified or changes state.',
     includes:
-      'Edited, new commits, closed/merged, reopened, draft <-> ready, labels, assignees, requested reviewers, milestone, lock. Not: the labels, assignees, reviewers and milestone GitHub sends right after a pull request is opened with them (that is new_pull_request), auto-merge and merge-queue bookkeeping.',
+      'Edited, new commits, closed/merged, reopened, draft <-> ready, labels, assignees, requested reviewers, milestone, lock. Not: the labels, assignees, reviewers and milestone given at opening, in the same second or by the opener within 10 s of it (that is new_pull_request), auto-merge and merge-queue bookkeeping.',
     events: ['pull_request'],
     filters: ['branches', 'labels'],
     where: 'repo-or-org',
@@ -139,7 +140,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'New pull request review',
     description: 'A review is submitted.',
     includes:
-      'Approvals, change requests, and comment reviews with a summary. Not the empty `commented` review GitHub wraps around an inline comment or reply made outside a review (that comment is new_comment).',
+      'Approvals, change requests, comment reviews with a summary, and comment reviews of inline comments only ("Submit review -> Comment" with an empty summary). A `commented` review without a summary is read back once after the delivery was answered (its comments, with the connection\'s token): the empty review GitHub wraps around one inline comment or reply made outside a review is not announced (that comment is new_comment). Limits: a review of exactly one inline comment written at the moment it was submitted (a tool creating review and comment in one call) reads as such a wrapper; when the read cannot be made (no access, rate limit) the review is announced.',
     events: ['pull_request_review'],
     filters: ['branches', 'labels'],
     where: 'repo-or-org',
@@ -148,7 +149,7 @@ const rows: Record<TriggerName, Row> = {
     title: 'New commit',
     description: 'A commit is pushed to any branch (one event per commit).',
     includes:
-      'Each commit new to the repository, once even when it reaches several branches. Not tags, not commits already in the repository.',
+      "Each commit new to the repository, once even when it reaches several branches. Not tags, not commits already in the repository. A push payload carries at most 2,048 commits: the rest are read through the compare API after the delivery was answered (with the connection's token, within its rate budget) and announced the same way, without their file lists. Limits: at most 20,000 commits beyond the payload per push; the commits read that way are not checked for being already in the repository; a new branch's first push is compared with the default branch (the default branch's own first push beyond 2,048 commits is not read).",
     events: ['push'],
     filters: ['branches'],
     where: 'repo-or-org',

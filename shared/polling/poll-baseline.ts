@@ -7,6 +7,8 @@ import { itemIdentity, pollSourceFor } from './poll-source';
 import { advanceCursor, readSourceCursor, writeSourceCursor } from './source-cursor';
 import { recordWatcherBaseline } from './poll-watchers';
 
+export { recordTagWatch } from './poll-tags';
+
 /**
  * Records what exists now for a polled subscription, so the poller only ever announces
  * what is created after: the newest creation time seen (the code host's clock, or ours

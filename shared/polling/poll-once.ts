@@ -10,6 +10,7 @@ import { readConnectionCursors, type SourceCursor } from './source-cursor';
 import type { RateBudget } from './poll-fetch';
 import { pollSharedSource, type SharedSource } from './poll-shared-source';
 import { pollWatchers } from './poll-watchers';
+import { pollTags, readTagWatches, type TagWatch } from './poll-tags';
 import { polledTriggers, pollSourceFor, sourceKeyFor } from './poll-source';
 
 export interface PollReport {
@@ -35,8 +36,11 @@ export interface PollOptions {
 
 export const pollDefaults: Required<PollOptions> = { concurrency: 32, perConnection: 4, rateReserve: 500 };
 
-/** One unit of a round: a shared list, or a new_watcher subscription (its own pages and cursor). */
-type Unit = { kind: 'source'; connectionId: string; shared: SharedSource } | { kind: 'watchers'; connectionId: string; sub: Subscription };
+/** One unit of a round: a shared list, a new_watcher subscription (its own pages and cursor), or a new_tag subscription's tag watch. */
+type Unit =
+  | { kind: 'source'; connectionId: string; shared: SharedSource }
+  | { kind: 'watchers'; connectionId: string; sub: Subscription }
+  | { kind: 'tags'; connectionId: string; watch: TagWatch };
 
 /** Groups the polled subscriptions by what they read: one unit per distinct (connection, list). */
 export function planRound(subs: readonly Subscription[]): Unit[] {
@@ -80,8 +84,19 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
   const connections = new ConnectionRepo(ctx.store);
   const subs: Subscription[] = [];
   for (const trigger of polledTriggers) subs.push(...(await repo.byRoute(keys.pollRoute(trigger))));
-  const units = planRound(subs);
-  const report: PollReport = { subscriptions: subs.length, sources: units.length, notModified: 0, announced: 0, failed: 0, deferred: 0 };
+  const watches = await readTagWatches(ctx);
+  const units: Unit[] = [
+    ...planRound(subs),
+    ...watches.map((watch) => ({ kind: 'tags' as const, connectionId: watch.subscription.connectionId, watch })),
+  ];
+  const report: PollReport = {
+    subscriptions: subs.length + watches.length,
+    sources: units.length,
+    notModified: 0,
+    announced: 0,
+    failed: 0,
+    deferred: 0,
+  };
   const cache = new Map<string, Promise<Connection | undefined>>();
   const connectionOf = (id: string) => {
     let read = cache.get(id);
@@ -113,6 +128,7 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
         let result: number | 'not_modified';
         let rate: RateBudget | undefined;
         if (unit.kind === 'watchers') result = await pollWatchers(roundCtx, connection, unit.sub);
+        else if (unit.kind === 'tags') result = await pollTags(roundCtx, connection, unit.watch);
         else
           ({ result, rate } = await pollSharedSource(
             roundCtx,
@@ -128,7 +144,7 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
         if (e instanceof AppError && e.code === 'rate_limited') defer(unit.connectionId, undefined);
         ctx.logger.warn('polling a source failed', {
           connectionId: unit.connectionId,
-          source: unit.kind === 'source' ? unit.shared.key : unit.sub.id,
+          source: unit.kind === 'source' ? unit.shared.key : unit.kind === 'tags' ? unit.watch.subscription.id : unit.sub.id,
           error: e,
         });
       }

@@ -1,12 +1,11 @@
 import type { AppContext } from '../ports/app-context';
 import { mapPolledWatcher } from '../domain/mapping/map-polled';
 import type { Connection, Subscription } from '../domain/model';
-import { present } from '../domain/present';
 import { repoPath } from '../github/webhooks/rest-call';
 import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
 import { keys } from '../store/table-design';
-import { fetchListPage } from './poll-fetch';
 import { maxPollPages } from './poll-pages';
+import { readUnorderedList } from './poll-unordered-list';
 
 /**
  * new_watcher: the code host has no webhook for watching (its `watch` event is sent for
@@ -25,6 +24,8 @@ interface WatcherCursor {
   updatedAt: string;
 }
 
+const subscribersPath = (repository: string) => `${repoPath(repository)}/subscribers?per_page=100`;
+
 const maxWatchersSeen = maxPollPages * 100 * 2;
 
 async function readWatcherCursor(ctx: AppContext, subscriptionId: string): Promise<WatcherCursor | undefined> {
@@ -37,38 +38,13 @@ async function writeWatcherCursor(ctx: AppContext, subscriptionId: string, curso
   await ctx.store.put({ ...keys.pollCursor(subscriptionId), ...cursor, seen: cursor.seen.slice(-maxWatchersSeen) });
 }
 
-interface Read {
-  /** Users on the pages that changed. */
-  users: Record<string, unknown>[];
-  etags: string[];
-}
-
-/** Every page of the subscribers list, each conditional on its stored ETag. */
-async function readPages(ctx: AppContext, connection: Connection, repository: string, etags: readonly string[]): Promise<Read> {
-  const out: Read = { users: [], etags: [] };
-  let path: string | undefined = `${repoPath(repository)}/subscribers?per_page=100`;
-  for (let n = 0; n < maxPollPages && path; n++) {
-    const page = await fetchListPage(ctx, connection, path, etags[n]);
-    if (page.kind === 'not_modified') {
-      out.etags.push(present(etags[n], `stored ETag of page ${n + 1} (the page answered 304 to it)`));
-      // Unchanged: nothing new on it. A 304 carries no Link, so go on only to pages read before.
-      path = n + 1 < etags.length ? `${repoPath(repository)}/subscribers?per_page=100&page=${n + 2}` : undefined;
-      continue;
-    }
-    out.users.push(...page.items);
-    out.etags.push(page.etag ?? '');
-    path = page.next;
-  }
-  return out;
-}
-
 const idOf = (user: Record<string, unknown>) => (typeof user.id === 'number' || typeof user.id === 'string' ? String(user.id) : undefined);
 
 /** At subscription time: who watches now is never announced. */
 export async function recordWatcherBaseline(ctx: AppContext, connection: Connection, sub: Subscription): Promise<void> {
   if (!sub.repository) return;
-  const read = await readPages(ctx, connection, sub.repository, []);
-  const seen = read.users.map(idOf).filter((x) => x !== undefined);
+  const read = await readUnorderedList(ctx, connection, subscribersPath(sub.repository), []);
+  const seen = read.items.map(idOf).filter((x) => x !== undefined);
   await writeWatcherCursor(ctx, sub.id, { etags: read.etags, seen, updatedAt: new Date(ctx.clock.now()).toISOString() });
 }
 
@@ -81,11 +57,11 @@ export async function pollWatchers(ctx: AppContext, connection: Connection, sub:
     await recordWatcherBaseline(ctx, connection, sub);
     return 0;
   }
-  const read = await readPages(ctx, connection, repository, cursor.etags);
-  if (read.users.length === 0 && read.etags.every((e, i) => e === cursor.etags[i])) return 'not_modified';
+  const read = await readUnorderedList(ctx, connection, subscribersPath(repository), cursor.etags);
+  if (read.items.length === 0 && read.etags.every((e, i) => e === cursor.etags[i])) return 'not_modified';
   const now = new Date(ctx.clock.now()).toISOString();
   const seen = new Set(cursor.seen);
-  const fresh = read.users.filter((u) => {
+  const fresh = read.items.filter((u) => {
     const id = idOf(u);
     if (id === undefined || seen.has(id)) return false;
     seen.add(id);

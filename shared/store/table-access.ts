@@ -23,8 +23,9 @@ export interface TableAccess {
 const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
 
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
-  // Dispatch claims only (shared/dispatch/dispatch-claim.ts).
-  dispatch: { table: ['EVT#*'] },
+  // Dispatch claims (shared/dispatch/dispatch-claim.ts); the connection and its token for the
+  // follow-up reads of the code host (shared/dispatch/follow-up.ts).
+  dispatch: { table: [...tokenUse, 'EVT#*'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'], gsi1: ['ROUTE#*'] },

@@ -79,6 +79,10 @@ export async function createSubscription(ctx: AppContext, body: unknown): Promis
           if (undo.warning) ctx.logger.warn('failed subscription: hook left widened', { endpointId, warning: undo.warning });
           throw e;
         }
+        // Tags pushed more than three at once reach no webhook: new_tag also watches the tags list (poll-tags.ts).
+        await (await loadPollBaseline())
+          .recordTagWatch(ctx, connection, made)
+          .catch((e: unknown) => ctx.logger.warn('tag watch not recorded: only tags the webhook announces will be seen', { error: e }));
         return made;
       });
     } catch (e) {

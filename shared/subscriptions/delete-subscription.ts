@@ -26,6 +26,8 @@ export async function deleteSubscription(ctx: AppContext, id: string): Promise<D
     return { id, deleted: true, hook: 'none' };
   }
   const endpointId = sub.endpointId;
+  // A new_tag subscription's tag watch (polling/poll-tags.ts) goes first, so it never outlives the subscription.
+  if (sub.trigger === 'github.new_tag') await ctx.store.delete(keys.pollCursor(id));
   const outcome = await withLease(ctx, `endpoint#${endpointId}`, async () => {
     await repo.delete(id);
     const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);

@@ -173,6 +173,27 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expectAllowed('dispatch', touched);
   });
 
+  it("dispatch: a follow-up read of the code host (a comment-only review read back) reads the event's connection", async () => {
+    const t = await context();
+    const connection = await t.connect({ accountLogin: 'octocat' }, ghToken);
+    const touched: string[] = [];
+    const dispatchCtx = { ...t.ctx, store: recording(t.ctx.store, touched) };
+    const review: TriggerEvent = {
+      ...event(3),
+      trigger: 'github.new_pull_request_review',
+      connectionId: connection.id,
+      event: {
+        repository: { full_name: 'octocat/hello' },
+        pull_request: { number: 1 },
+        review: { id: 7, state: 'commented', body: null, submitted_at: '2026-11-22T10:00:00Z' },
+      },
+    };
+    await enqueueEvents(t.ctx, [review]);
+    expect((await consumerPass(dispatchCtx, t.queues.queue)).received).toBe(1);
+    expect(families(touched)).toEqual(['CONN#', 'EVT#']);
+    expectAllowed('dispatch', touched);
+  });
+
   it('webhook-intake: a routed delivery, its duplicate, a replay under a new id, an unknown endpoint and a bad signature', async () => {
     const t = await context();
     const tenant = await seedTenant(t.ctx, 2);
@@ -413,7 +434,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       await expect(a.accessToken(dead)).rejects.toMatchObject({ code: 'reconnect_required' });
     });
     expect(families(touched)).toEqual(['CONN#', 'LEASE#']);
-    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api']) expectAllowed(role, touched);
+    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api', 'dispatch']) expectAllowed(role, touched);
   });
 
   it('oauth: authorize, start and callback for both providers, a reconnect, and a replayed callback', async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
 import { triggerEventId } from '../../shared/dispatch/fan-out';
-import { mapPolledGist, mapPolledRepository } from '../../shared/domain/mapping/map-polled';
+import { mapPolledGist, mapPolledRepository, mapPolledTag } from '../../shared/domain/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
+import { reviewNeedsCheck } from '../../shared/domain/mapping/follow-ups';
 import { example } from '../fixtures/webhooks/examples';
 import * as v from '../fixtures/webhooks/variants';
 
@@ -28,14 +29,19 @@ describe('tags from create only', () => {
     expect(triggers(map('push', example('push', 0)))).toEqual(['github.new_push']);
   });
 
-  it('a tag or branch deleted and created again fires again: keyed by the delivery, not the name', () => {
-    for (const payload of [example('create'), v.createBranch('feature/login')]) {
-      const [m] = map('create', payload);
-      expect(m?.dedupeKey).toBe('delivery');
-      // The event id the agent runtime and dispatch dedupe on: same for a redelivery, new for a new creation.
-      expect(triggerEventId('sub_1', m!, 'guid-created-again')).not.toBe(triggerEventId('sub_1', m!, 'guid-first'));
-      expect(triggerEventId('sub_1', m!, 'guid-first')).toBe(triggerEventId('sub_1', m!, 'guid-first'));
-    }
+  it('a branch deleted and created again fires again: keyed by the delivery, not the name', () => {
+    const [m] = map('create', v.createBranch('feature/login'));
+    expect(m?.dedupeKey).toBe('delivery');
+    // The event id the agent runtime and dispatch dedupe on: same for a redelivery, new for a new creation.
+    expect(triggerEventId('sub_1', m!, 'guid-created-again')).not.toBe(triggerEventId('sub_1', m!, 'guid-first'));
+    expect(triggerEventId('sub_1', m!, 'guid-first')).toBe(triggerEventId('sub_1', m!, 'guid-first'));
+  });
+
+  it('a tag is keyed by its name, as the tag poll keys it: seen by the webhook and the poll, it is one event id', () => {
+    const [m] = map('create', example('create'));
+    const polled = mapPolledTag({ name: 'simple-tag', commit: { sha: 'a'.repeat(40) } }, 'Codertocat/Hello-World');
+    expect(m?.dedupeKey).toBe('tag:simple-tag');
+    expect(triggerEventId('sub_1', m!, 'guid-create')).toBe(triggerEventId('sub_1', polled!, 'poll:sub_1:tag:simple-tag'));
   });
 
   it('a tag push carries no new_commit, and a deleted tag nothing at all', () => {
@@ -125,8 +131,12 @@ describe('one user action, one event', () => {
   });
 
   it('reviewers, assignees, labels given when a pull request is opened fire no updated_pull_request; new_review_request still fires', () => {
-    expect(triggers(map('pull_request', example('pull_request.review_requested')))).toEqual(['github.new_review_request']);
-    expect(map('pull_request', example('pull_request.assigned'))).toEqual([]);
+    // The opening again (new_pull_request under the opening's key, one event per subscription): see pull-request-opening.test.ts.
+    expect(triggers(map('pull_request', example('pull_request.review_requested'))).sort()).toEqual([
+      'github.new_pull_request',
+      'github.new_review_request',
+    ]);
+    expect(triggers(map('pull_request', example('pull_request.assigned')))).toEqual(['github.new_pull_request']);
     expect(triggers(map('pull_request', v.actedLater('pull_request.review_requested'))).sort()).toEqual([
       'github.new_review_request',
       'github.updated_pull_request',
@@ -134,8 +144,14 @@ describe('one user action, one event', () => {
     expect(triggers(map('pull_request', v.actedLater('pull_request.assigned')))).toEqual(['github.updated_pull_request']);
   });
 
-  it('the empty commented review wrapping an inline comment is not a new review; an approval or a commented review with a body is', () => {
-    expect(map('pull_request_review', example('pull_request_review.submitted'))).toEqual([]);
+  it('a commented review without a summary is announced and marked for a read-back (wrapper or comment-only review); an approval or a commented review with a body needs none', () => {
+    const [m] = map('pull_request_review', example('pull_request_review.submitted'));
+    expect(m?.trigger).toBe('github.new_pull_request_review');
+    expect(reviewNeedsCheck(m?.event.review as Record<string, unknown>)).toBe(true);
+    expect(reviewNeedsCheck(map('pull_request_review', v.reviewApproved())[0]?.event.review as Record<string, unknown>)).toBe(false);
+    expect(reviewNeedsCheck(map('pull_request_review', v.reviewCommentedWithBody())[0]?.event.review as Record<string, unknown>)).toBe(
+      false,
+    );
     expect(triggers(map('pull_request_review', v.reviewApproved()))).toEqual(['github.new_pull_request_review']);
     expect(triggers(map('pull_request_review', v.reviewCommentedWithBody()))).toEqual(['github.new_pull_request_review']);
   });

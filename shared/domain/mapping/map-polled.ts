@@ -77,3 +77,29 @@ export function mapPolledWatcher(user: unknown, repository: string): MappedEvent
   });
   return occurrence('new_watcher', event, { repository, organization: owner }, `watcher:${u.id}`);
 }
+
+const tagSchema = z.object({ name: z.string().min(1), commit: z.object({ sha: z.string() }).nullish() });
+
+/**
+ * One tag of `GET /repos/{owner}/{repo}/tags` not seen before as a new_tag occurrence: the
+ * code host sends no `create` (nor `push`) for tags pushed more than three at once. Keyed
+ * by the name (`tag:<name>`), as the `create` delivery of a tag is, so a tag both seen by
+ * the webhook and listed by the poll reaches each subscription once.
+ */
+export function mapPolledTag(tag: unknown, repository: string): MappedEvent | undefined {
+  const t = parse(tagSchema, tag);
+  if (!t) return undefined;
+  const [owner] = repository.split('/');
+  const event = compact({
+    ref: t.name,
+    ref_type: 'tag',
+    repository: { full_name: repository, owner: owner ? { login: owner } : undefined },
+    commit: t.commit ?? undefined,
+  });
+  return occurrence('new_tag', event, { repository, organization: owner }, tagKey(t.name));
+}
+
+/** The dedupeKey of a tag, the same from a `create` delivery and from the tags list. */
+export function tagKey(name: string): string {
+  return `tag:${name}`;
+}

@@ -131,9 +131,46 @@ const openingWindowMs = 1000;
  * is, to the user, part of opening it too). Needs no state. Undated bodies are not held back.
  */
 export function partOfOpening(subject: { created_at?: string | null | undefined; updated_at?: string | null | undefined }): boolean {
+  const age = ageAtAction(subject);
+  return age !== undefined && age <= openingWindowMs;
+}
+
+/**
+ * How long the opener's own additions may follow the opening and still be part of it. A pull
+ * request made through the REST API, `gh pr create -l -a -r` or a bot (Renovate,
+ * release-please) is created bare and then labeled, assigned and given reviewers in separate
+ * calls: the code host's published `labeled` example is 2 s after `created_at`, Enterprise
+ * Server's 3 s. Ten seconds covers a slow client's three calls; a change a minute later, or
+ * anyone else's change, is an update.
+ */
+export const openerAdditionWindowMs = 10_000;
+
+/**
+ * An addition the opener made right after opening: the sender is the subject's author and the
+ * subject, as the delivery carries it (a snapshot taken at the action, the same in a
+ * redelivery and whatever order deliveries arrive in), changed at most
+ * `openerAdditionWindowMs` after it was created. Needs no state.
+ */
+export function openerAddition(
+  subject: {
+    created_at?: string | null | undefined;
+    updated_at?: string | null | undefined;
+    user?: { login: string; id?: number | null | undefined } | null | undefined;
+  },
+  sender: { login: string; id?: number | null | undefined } | null | undefined,
+): boolean {
+  const age = ageAtAction(subject);
+  if (age === undefined || age > openerAdditionWindowMs || !sender || !subject.user) return false;
+  const { user } = subject;
+  return typeof user.id === 'number' && typeof sender.id === 'number' ? user.id === sender.id : user.login === sender.login;
+}
+
+/** `updated_at - created_at` in ms, when both are dates. */
+function ageAtAction(subject: { created_at?: string | null | undefined; updated_at?: string | null | undefined }): number | undefined {
   const created = Date.parse(subject.created_at ?? '');
   const updated = Date.parse(subject.updated_at ?? '');
-  return !Number.isNaN(created) && !Number.isNaN(updated) && updated - created <= openingWindowMs;
+  if (Number.isNaN(created) || Number.isNaN(updated)) return undefined;
+  return updated - created;
 }
 
 /** Label names of an issue or pull request (the `labels` facts). */

@@ -5,6 +5,7 @@ import {
   compact,
   labelNames,
   occurrence,
+  openerAddition,
   parse,
   partOfOpening,
   type Mapper,
@@ -24,6 +25,12 @@ import { envelopeSchema, labelSchema, pullRequestSchema, userSchema } from './sc
  *   (synchronize), closed/merged, reopened, draft <-> ready, labels, assignees, requested
  *   reviewers, milestone, lock. Not auto-merge or merge-queue bookkeeping.
  * - Facts: `branch` is the base branch (a branches filter reads "pull requests into main").
+ * - One opening, one event: labels, assignees, reviewers and a milestone given at opening
+ *   (in the same second, or by the opener within `openerAdditionWindowMs`: the REST API, the
+ *   CLI and bots add them in calls of their own after creating) fire no updated_pull_request.
+ *   They fire new_pull_request again under the opening's own dedupeKey, carrying the pull
+ *   request as it now is: dispatch's claim on the event id lets one copy per subscription
+ *   through, and a labels filter that only the added labels satisfy still sees the opening.
  */
 
 const prPayload = envelopeSchema.extend({
@@ -66,16 +73,28 @@ function fire(trigger: 'new_pull_request' | 'updated_pull_request' | 'new_review
   };
 }
 
-/** Labels, assignees, reviewers and a milestone given when the pull request was opened are not an update (`partOfOpening`). */
+/** The same for every delivery of one pull request's opening, whatever order they arrive in. */
+function openingKey(p: PrPayload): string {
+  return `pull_request_opened:${p.repository.full_name}#${p.pull_request.number}`;
+}
+
+function atOpening(p: PrPayload): boolean {
+  return partOfOpening(p.pull_request) || openerAddition(p.pull_request, p.sender);
+}
+
+/** Labels, assignees, reviewers and a milestone given when the pull request was opened are the opening, not an update. */
 const updatedAfterOpening: Mapper = (payload) => {
   const p = parse(prPayload, payload);
-  return p && !partOfOpening(p.pull_request) ? [occurrence('updated_pull_request', prEvent(p), prFacts(p))] : [];
+  if (!p) return [];
+  if (!atOpening(p)) return [occurrence('updated_pull_request', prEvent(p), prFacts(p))];
+  return p.pull_request.draft ? [] : [occurrence('new_pull_request', prEvent(p), prFacts(p), openingKey(p))];
 };
 
 const opened: Mapper = (payload) => {
   const p = parse(prPayload, payload);
   if (!p) return [];
-  return [occurrence(p.pull_request.draft ? 'updated_pull_request' : 'new_pull_request', prEvent(p), prFacts(p))];
+  if (p.pull_request.draft) return [occurrence('updated_pull_request', prEvent(p), prFacts(p))];
+  return [occurrence('new_pull_request', prEvent(p), prFacts(p), openingKey(p))];
 };
 
 const updatedActions: PullRequestAction[] = [
@@ -111,17 +130,16 @@ const reviewPayload = envelopeSchema.extend({
 });
 
 /**
- * An inline comment (or a reply to one) made outside a review is wrapped by the code host in
- * a review of its own: state `commented`, no body. That is the comment (new_comment), not a
- * new review. A `commented` review with a summary body, an approval or a change request is.
+ * Every submitted review is announced, `commented` ones without a summary included: a review
+ * of inline comments only is a review a person made. The code host also wraps each inline
+ * comment (or reply) made outside a review in a `commented` review with no body; the delivery
+ * alone cannot tell the two apart, so such a review is read back once after the intake
+ * answered (`reviewNeedsCheck`, shared/dispatch/review-check.ts) and the wrapper is dropped
+ * there (its comment is new_comment).
  */
-function isCommentWrapper(review: { state: string; body?: string | null | undefined }): boolean {
-  return review.state.toLowerCase() === 'commented' && (review.body ?? '').trim() === '';
-}
-
 const reviewSubmitted: Mapper = (payload) => {
   const p = parse(reviewPayload, payload);
-  if (!p || isCommentWrapper(p.review)) return [];
+  if (!p) return [];
   const facts = { ...baseFacts(p), branch: p.pull_request.base.ref, labels: labelNames(p.pull_request.labels) ?? [] };
   return [occurrence('new_pull_request_review', { ...baseEvent(p), pull_request: p.pull_request, review: p.review }, facts)];
 };

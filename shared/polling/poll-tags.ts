@@ -1,0 +1,141 @@
+import * as z from 'zod';
+import type { AppContext } from '../ports/app-context';
+import type { Store } from '../ports';
+import { mapPolledTag } from '../domain/mapping/map-polled';
+import type { Connection, Subscription } from '../domain/model';
+import { repoPath } from '../github/webhooks/rest-call';
+import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
+import { keys } from '../store/table-design';
+import { maxPollPages } from './poll-pages';
+import { readUnorderedList } from './poll-unordered-list';
+
+/**
+ * new_tag beyond the webhook: the code host sends neither `create` nor `push` for tags pushed
+ * more than three at once, so a repository's new_tag subscription also watches its tags list
+ * (`GET /repos/{owner}/{repo}/tags`). The list has no time and no order by creation, so each
+ * page is read conditionally with its own ETag (an unchanged page answers 304, free of rate
+ * limit) and a tag is new when its name was not listed before. Those listed when the
+ * subscription was made are its baseline. A tag announced by a `create` delivery has the same
+ * event id (keyed by name, map-polled.ts), so dispatch lets one of the two through.
+ *
+ * The watch is a row of its own (the subscription's poll cursor, `CURSOR#<id>`) in the gsi1
+ * partition `tagWatchRoute`: the subscription itself stays routed to its webhook. The row
+ * carries the subscription (subscriptions are never changed after they are made) and is
+ * deleted before it (delete-subscription.ts), so a row never outlives its subscription.
+ */
+
+/** The gsi1 partition of every tag watch: one Query a round finds them all. */
+export const tagWatchRoute = `${keys.pollRoute('github.new_tag')}#watch`;
+
+const maxTagsSeen = maxPollPages * 100 * 2;
+
+const watchSchema = z.object({
+  subscription: z.object({
+    id: z.string(),
+    connectionId: z.string(),
+    trigger: z.literal('github.new_tag'),
+    agentId: z.string(),
+    repository: z.string(),
+    filters: z.object({}).passthrough(),
+    delivery: z.enum(['webhook', 'polling']),
+    endpointId: z.string().optional(),
+    createdAt: z.string(),
+  }),
+  etags: z.array(z.string()),
+  seen: z.array(z.string()),
+  updatedAt: z.string(),
+});
+
+export interface TagWatch {
+  subscription: Subscription;
+  /** ETag of each page read, by page number - 1. */
+  etags: string[];
+  /** Names of every tag listed so far (bounded). */
+  seen: string[];
+  updatedAt: string;
+}
+
+/** Whether a subscription gets a tag watch: new_tag on one repository (an organization's repositories are not polled). */
+export function watchesTags(sub: Subscription): boolean {
+  return sub.trigger === 'github.new_tag' && sub.repository !== undefined;
+}
+
+const tagsPath = (repository: string) => `${repoPath(repository)}/tags?per_page=100`;
+
+const nameOf = (tag: Record<string, unknown>) => (typeof tag.name === 'string' && tag.name !== '' ? tag.name : undefined);
+
+async function writeWatch(store: Store, watch: TagWatch): Promise<void> {
+  await store.put({
+    ...keys.pollCursor(watch.subscription.id),
+    gsi1pk: tagWatchRoute,
+    gsi1sk: watch.subscription.id,
+    subscription: watch.subscription,
+    etags: watch.etags,
+    seen: watch.seen.slice(-maxTagsSeen),
+    updatedAt: watch.updatedAt,
+  });
+}
+
+/** At subscription time: the tags listed now are never announced. */
+export async function recordTagWatch(ctx: AppContext, connection: Connection, sub: Subscription): Promise<void> {
+  if (!watchesTags(sub) || sub.repository === undefined) return;
+  const read = await readUnorderedList(ctx, connection, tagsPath(sub.repository), []);
+  const seen = read.items.map(nameOf).filter((x) => x !== undefined);
+  await writeWatch(ctx.store, { subscription: sub, etags: read.etags, seen, updatedAt: new Date(ctx.clock.now()).toISOString() });
+}
+
+/** Every tag watch (one Query per page of the partition); rows that do not read as one are skipped. */
+export async function readTagWatches(ctx: Pick<AppContext, 'store' | 'logger'>): Promise<TagWatch[]> {
+  const out: TagWatch[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.query<{ pk: string; sk: string } & Record<string, unknown>>({ pk: tagWatchRoute, index: 'gsi1', cursor });
+    for (const item of page.items) {
+      const parsed = watchSchema.safeParse(item);
+      if (parsed.success) out.push({ ...parsed.data, subscription: parsed.data.subscription as Subscription });
+      else ctx.logger.warn('tag watch row does not read as one; skipped', { pk: item.pk });
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return out;
+}
+
+/** One round for one tag watch: events enqueued, or `not_modified` when every page was unchanged. */
+export async function pollTags(ctx: AppContext, connection: Connection, watch: TagWatch): Promise<number | 'not_modified'> {
+  const sub = watch.subscription;
+  const repository = sub.repository ?? '';
+  const read = await readUnorderedList(ctx, connection, tagsPath(repository), watch.etags);
+  if (read.items.length === 0 && read.etags.every((e, i) => e === watch.etags[i])) return 'not_modified';
+  const now = new Date(ctx.clock.now()).toISOString();
+  const seen = new Set(watch.seen);
+  const fresh = read.items.filter((tag) => {
+    const name = nameOf(tag);
+    if (name === undefined || seen.has(name)) return false;
+    seen.add(name);
+    return true;
+  });
+  const subscriptions = new Map([[sub.trigger, [sub]]]);
+  const events = fresh.flatMap((tag) => {
+    const mapped = mapPolledTag(tag, repository);
+    if (!mapped) {
+      ctx.logger.warn('polled tag does not have the expected shape; skipped', { subscriptionId: sub.id });
+      return [];
+    }
+    return buildTriggerEvents({
+      connection,
+      subscriptions,
+      mapped: [mapped],
+      deliveryId: `poll:${sub.id}:tag:${nameOf(tag)}`,
+      occurredAt: now,
+    });
+  });
+  // Enqueue before moving the watch: a crash in between re-announces with the same event ids, which dispatch drops.
+  await enqueueEvents(ctx, events);
+  await writeWatch(ctx.store, { subscription: sub, etags: read.etags, seen: [...seen], updatedAt: now });
+  return events.length;
+}
+
+/** Deleted before its subscription (delete-subscription.ts). */
+export async function deleteTagWatch(store: Store, subscriptionId: string): Promise<void> {
+  await store.delete(keys.pollCursor(subscriptionId));
+}
