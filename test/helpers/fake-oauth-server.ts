@@ -47,6 +47,8 @@ export interface FakeOAuthBehaviour {
   extraTokenFields: Record<string, unknown>;
   /** The collection service's `GET /partner_api/v1/me` answer (the reference documents `full_name`). */
   contentsnareMe: Record<string, unknown>;
+  /** When set, `GET /partner_api/v1/me` answers this status (an outage or a refusal) instead. */
+  contentsnareMeStatus?: number;
   /**
    * The code host's app uses user access tokens that expire (GitHub Apps by default): code
    * exchanges answer `expires_in` (28800), `refresh_token` (ghr_...) and
@@ -252,6 +254,7 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
           meCalls++;
           const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
           if (!validAccessTokens.has(token)) return send(401, { errors: ['Not authorized'] });
+          if (behaviour.contentsnareMeStatus !== undefined) return send(behaviour.contentsnareMeStatus, { errors: ['fake outage'] });
           return send(200, behaviour.contentsnareMe);
         }
         if (path.startsWith('/applications/') || path === '/oauth/revoke') {
