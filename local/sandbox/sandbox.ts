@@ -7,8 +7,8 @@ import type { Connection } from '../../shared/domain/model';
 import type { Route } from '../../shared/http/types';
 import { defaultAnswers } from './github-answers';
 import { checkAgainstOpenApi } from './openapi-check';
-import { FakeGitHub } from './simulated-github';
-import { startFakeContentSnare, type FakeContentSnare } from './simulated-contentsnare';
+import { SimulatedGitHub } from './simulated-github';
+import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
 import { defaultMe } from './simulated-contentsnare-api';
 import { SandboxInbox, inboxPath } from './inbox';
 
@@ -48,7 +48,7 @@ export interface Sandbox {
  * API on loopback, with an agent-runtime inbox. Nothing here runs under `npm start`.
  */
 export async function startSandbox(): Promise<Sandbox> {
-  const github = await FakeGitHub.start({ record: false });
+  const github = await SimulatedGitHub.start({ record: false });
   github.addUser(demo.githubToken, demo.githubLogin);
   const answers = defaultAnswers(() => github.url);
   github.otherwise = (req) => {
@@ -60,7 +60,7 @@ export async function startSandbox(): Promise<Sandbox> {
     const answer = answers[match.operationId];
     return answer ? answer(match) : { status: 200, body: {} };
   };
-  const contentsnare: FakeContentSnare = await startFakeContentSnare({ tokens: [demo.contentsnareToken], record: false });
+  const contentsnare: SimulatedContentSnare = await startSimulatedContentSnare({ tokens: [demo.contentsnareToken], record: false });
   const inbox = new SandboxInbox();
 
   return {

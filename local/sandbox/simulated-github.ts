@@ -1,8 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { present } from '../../shared/domain/present';
-import { startFakeHttp, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
+import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
 
-export interface FakeHook {
+export interface SimulatedHook {
   id: number;
   /** `repos/owner/name` or `orgs/org`. */
   owner: string;
@@ -12,7 +12,7 @@ export interface FakeHook {
   config: { url: string; content_type: string; secret?: string; insecure_ssl?: string };
 }
 
-export interface FakeDelivery {
+export interface SimulatedDelivery {
   id: number;
   guid: string;
   delivered_at: string;
@@ -21,23 +21,23 @@ export interface FakeDelivery {
   event: string;
 }
 
-export interface FakeUser {
+export interface SimulatedUser {
   login: string;
   id: number;
 }
 
 /**
- * A stateful fake of the code host's REST interface on 127.0.0.1, enough for the trigger
+ * A stateful simulation of the code host's REST interface on 127.0.0.1, enough for the trigger
  * machinery: `GET /user`, repository and organization hooks (create, list, update,
  * delete, deliveries, redelivery), gists and repositories with ETags and 304s.
  * Tests set state directly (`users`, `gists`, `refuseHooks` ...) and read `requests`.
  */
-export class FakeGitHub {
-  readonly users = new Map<string, FakeUser>();
-  readonly hooks = new Map<number, FakeHook>();
+export class SimulatedGitHub {
+  readonly users = new Map<string, SimulatedUser>();
+  readonly hooks = new Map<number, SimulatedHook>();
   /** Hook owners (`repos/o/r`, `orgs/x`) where hook management answers this status. */
   readonly refuseHooks = new Map<string, number>();
-  readonly deliveries = new Map<number, FakeDelivery[]>();
+  readonly deliveries = new Map<number, SimulatedDelivery[]>();
   readonly redeliveries: Array<{ hookId: number; deliveryId: number }> = [];
   /** By login: the account's gists / owned repositories, newest first. */
   readonly gists = new Map<string, Array<Record<string, unknown>>>();
@@ -54,7 +54,7 @@ export class FakeGitHub {
    * Requests none of the routes above answer (the tool steps' operations): the sandbox
    * answers them from the REST description (openapi-check.ts); unset, 404 as before.
    */
-  otherwise?: (req: RecordedRequest) => FakeResponse | Promise<FakeResponse>;
+  otherwise?: (req: RecordedRequest) => SimulatedResponse | Promise<SimulatedResponse>;
   /**
    * As github.com: a hook URL on a host that is not reachable over the public Internet
    * (localhost, loopback, private addresses) is refused with 422 and an `errors[]` entry.
@@ -62,15 +62,15 @@ export class FakeGitHub {
   refusePrivateHookUrls = false;
   private nextId = 1000;
 
-  private constructor(readonly server: FakeServer) {}
+  private constructor(readonly server: SimulatedServer) {}
 
-  static async start(options: { port?: number; record?: boolean } = {}): Promise<FakeGitHub> {
-    let self: FakeGitHub | undefined;
-    const server = await startFakeHttp(
+  static async start(options: { port?: number; record?: boolean } = {}): Promise<SimulatedGitHub> {
+    let self: SimulatedGitHub | undefined;
+    const server = await startSimulatedHttp(
       (req) => present(self, 'the simulated GitHub (a request came before it started)').handle(req),
       options,
     );
-    self = new FakeGitHub(server);
+    self = new SimulatedGitHub(server);
     return self;
   }
 
@@ -86,18 +86,18 @@ export class FakeGitHub {
     return this.server.close();
   }
 
-  addUser(token: string, login: string): FakeUser {
+  addUser(token: string, login: string): SimulatedUser {
     const user = { login, id: this.nextId++ };
     this.users.set(token, user);
     return user;
   }
 
-  hooksOf(owner: string): FakeHook[] {
+  hooksOf(owner: string): SimulatedHook[] {
     return [...this.hooks.values()].filter((h) => h.owner === owner);
   }
 
   /** Signs `body` with the hook's secret and POSTs it to the hook's URL, as the code host does. */
-  async deliver(hook: FakeHook, event: string, body: string, guid: string): Promise<Response> {
+  async deliver(hook: SimulatedHook, event: string, body: string, guid: string): Promise<Response> {
     const secret = hook.config.secret ?? '';
     const [kind, name] = hook.owner.split('/');
     // The headers the code host documents for every delivery, not only the three the intake reads.
@@ -122,13 +122,18 @@ export class FakeGitHub {
     return res;
   }
 
-  recordDelivery(hookId: number, d: { guid: string; event: string; status_code: number; redelivery?: boolean }): FakeDelivery {
-    const delivery: FakeDelivery = { id: this.nextId++, delivered_at: new Date().toISOString(), redelivery: d.redelivery ?? false, ...d };
+  recordDelivery(hookId: number, d: { guid: string; event: string; status_code: number; redelivery?: boolean }): SimulatedDelivery {
+    const delivery: SimulatedDelivery = {
+      id: this.nextId++,
+      delivered_at: new Date().toISOString(),
+      redelivery: d.redelivery ?? false,
+      ...d,
+    };
     this.deliveries.set(hookId, [delivery, ...(this.deliveries.get(hookId) ?? [])]);
     return delivery;
   }
 
-  private handle(req: RecordedRequest): FakeResponse | Promise<FakeResponse> {
+  private handle(req: RecordedRequest): SimulatedResponse | Promise<SimulatedResponse> {
     // The code host takes both schemes for a token (`Bearer`, and `token` as Octokit sends it).
     const auth = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''));
     const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
@@ -183,12 +188,12 @@ export class FakeGitHub {
     if (req.method === 'GET' && subscribers) {
       const repository = present(subscribers[1], 'repository in the path');
       const name = /^\d+$/.test(repository)
-        ? [...this.watchers.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === repository)
+        ? [...this.watchers.keys()].find((n) => String(SimulatedGitHub.repositoryId(n)) === repository)
         : decodeURIComponent(repository);
       const watchers = name ? this.watchers.get(name) : undefined;
       if (!name || !watchers) return { status: 404, body: { message: 'Not Found' } };
       // The code host's Link header names the repository by id (`/repositories/{id}/...`).
-      return this.paged(req, watchers, `/repositories/${FakeGitHub.repositoryId(name)}/subscribers`);
+      return this.paged(req, watchers, `/repositories/${SimulatedGitHub.repositoryId(name)}/subscribers`);
     }
     const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
     if (m)
@@ -212,7 +217,7 @@ export class FakeGitHub {
    * a `Link` header with absolute `next`/`last` URLs, an ETag per page and 304 for an
    * unchanged one (documented in "Using pagination in the REST API" and "conditional requests").
    */
-  private paged(req: RecordedRequest, items: unknown[], linkPath: string): FakeResponse {
+  private paged(req: RecordedRequest, items: unknown[], linkPath: string): SimulatedResponse {
     const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 30) || 30));
     const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
     const slice = items.slice((page - 1) * perPage, page * perPage);
@@ -234,11 +239,11 @@ export class FakeGitHub {
     hookId: number | undefined,
     sub: string | undefined,
     deliveryId: number | undefined,
-  ): FakeResponse {
+  ): SimulatedResponse {
     const refused = this.refuseHooks.get(owner);
     if (refused)
       return { status: refused, body: { message: refused === 404 ? 'Not Found' : 'Resource not accessible by personal access token' } };
-    const view = (h: FakeHook) => ({
+    const view = (h: SimulatedHook) => ({
       id: h.id,
       name: 'web',
       active: h.active,
@@ -248,7 +253,7 @@ export class FakeGitHub {
     if (hookId === undefined) {
       if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
       if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
-      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: FakeHook['config'] };
+      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: SimulatedHook['config'] };
       const config = body?.config;
       if (!config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
       const host = URL.canParse(config.url) ? new URL(config.url).hostname : '';
@@ -270,7 +275,7 @@ export class FakeGitHub {
       }
       if (this.hooksOf(owner).some((h) => h.config.url === config.url))
         return { status: 422, body: { message: 'Hook already exists on this repository' } };
-      const hook: FakeHook = {
+      const hook: SimulatedHook = {
         id: this.nextId++,
         owner,
         name: body.name ?? 'web',
@@ -295,7 +300,7 @@ export class FakeGitHub {
       return { status: 204 };
     }
     if (req.method === 'PATCH') {
-      const body = req.json as Partial<FakeHook>;
+      const body = req.json as Partial<SimulatedHook>;
       if (body.events) hook.events = body.events;
       if (body.config) hook.config = { ...hook.config, ...body.config };
       if (body.active !== undefined) hook.active = body.active;

@@ -111,7 +111,7 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     // The account was named at connect time from the partner API's GET /me (documented with full_name only).
     expect(calls()).toEqual(['GET /partner_api/v1/me']);
     const named = (await api('GET', `/connections/${connectionId}`)).body;
-    expect(named).toMatchObject({ accountLogin: 'Fake Snare Admin' });
+    expect(named).toMatchObject({ accountLogin: 'Simulated Snare Admin' });
     expect(named.accountId).toBeUndefined();
     const invoke = (toolId: string, input: unknown) => api('POST', `/tools/${toolId}/invoke`, { connectionId, input });
     // The catalog describes the inputs the steps take (the friendly names and the pair rules).
