@@ -15,6 +15,7 @@ export function sandboxBanner(runtime: Pick<LocalRuntime, 'url' | 'config' | 'sa
     `  simulated GitHub:        ${s.githubUrl}   (demo account ${demo.githubLogin})`,
     `  simulated Content Snare: ${s.contentsnareUrl}`,
     `  demo connections:        ${s.demo.github.id} (github), ${s.demo.contentsnare.id} (contentsnare)`,
+    `  data dir:                ${runtime.config.dataDir} (the sandbox's own; DATA_DIR overrides it)`,
     `  inbox (agent runtime):   ${base}/sandbox/inbox`,
     `  platform key:            ${key}`,
     '',

@@ -32,6 +32,11 @@ export interface Connection {
   scopes?: string[];
   /** Access-token expiry (epoch ms) for providers whose tokens expire. */
   tokenExpiresAt?: number;
+  /**
+   * Made by the sandbox (`npm run dev`) as a demo connection, with a token of its own: the
+   * only connections whose token the sandbox re-binds to its simulated services. No API sets it.
+   */
+  sandboxDemo?: true;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,10 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTriggerCommand } from '../../local/cli/trigger';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { demo } from '../../local/sandbox/sandbox';
+import { sandboxBanner } from '../../local/sandbox/banner';
+import { signBody } from '../../shared/dispatch/sign-event';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
 import { until } from '../helpers/runtime-support';
 
 const key = 'sandbox-test-platform-key-0123456789abcdef';
@@ -151,6 +155,93 @@ describe('npm run dev: the sandbox', () => {
       input: { owner: 'octocat', repo: 'hello-world' },
     });
     expect(repo.body).toMatchObject({ ok: true, data: { full_name: 'octocat/hello-world' } });
+  });
+
+  it('never adopts a connection it did not make, even one labelled like a demo connection, nor rewrites its token origin', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    // npm start with real connections in the same DATA_DIR (set on purpose: DATA_DIR wins).
+    const plain = await startLocalRuntime({ env: { DATA_DIR: dir, PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' }, write: () => {} });
+    const repo = new ConnectionRepo(plain.ctx.store);
+    const now = new Date().toISOString();
+    const real = { authMethod: 'token' as const, status: 'connected' as const, repositories: [], createdAt: now, updatedAt: now };
+    await writeStoredToken(plain.ctx.secrets, 'conn_realgithub', {
+      accessToken: 'ghp_realUserToken0123456789',
+      origin: 'https://api.github.com',
+    });
+    await repo.create({ ...real, id: 'conn_realgithub', provider: 'github', accountLogin: 'someone' });
+    await writeStoredToken(plain.ctx.secrets, 'conn_realsnare', {
+      accessToken: 'real-snare-token',
+      origin: 'https://api.contentsnare.com',
+    });
+    await repo.create({ ...real, id: 'conn_realsnare', provider: 'contentsnare', accountLogin: 'Real Admin', authMethod: 'oauth' });
+    // Labels are anyone's to set; the mark is not.
+    expect((await call(plain, 'PATCH', '/connections/conn_realgithub', { label: demo.githubLabel })).status).toBe(200);
+    expect((await call(plain, 'PATCH', '/connections/conn_realsnare', { label: demo.contentsnareLabel })).status).toBe(200);
+    const refused = await call(plain, 'PATCH', '/connections/conn_realgithub', { sandboxDemo: true });
+    expect(refused.status).toBe(400);
+    await plain.close();
+
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const s = rt.sandbox!;
+    expect(s.demo.github.id).not.toBe('conn_realgithub');
+    expect(s.demo.contentsnare.id).not.toBe('conn_realsnare');
+    expect((await readStoredToken(rt.ctx.secrets, 'conn_realgithub'))?.origin).toBe('https://api.github.com');
+    expect((await readStoredToken(rt.ctx.secrets, 'conn_realsnare'))?.origin).toBe('https://api.contentsnare.com');
+    const listed = (await call(rt, 'GET', '/connections')).body.connections as Array<{ id: string; sandboxDemo?: boolean }>;
+    expect(
+      listed
+        .filter((c) => c.sandboxDemo)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([s.demo.github.id, s.demo.contentsnare.id].sort());
+    // The real token is still refused for the simulated host, as for any other origin.
+    const used = await call(rt, 'POST', '/tools/github.get_repository/invoke', {
+      connectionId: 'conn_realgithub',
+      input: { owner: 'octocat', repo: 'hello-world' },
+    });
+    expect(used.body).toMatchObject({ ok: false, error: { code: 'token_origin_mismatch' } });
+  });
+
+  it('keeps its own data directory (.data/sandbox) unless DATA_DIR is set, apart from npm start, and says so in the banner', async () => {
+    const cwd = process.cwd();
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cwd-'));
+    process.chdir(dir);
+    try {
+      const rt = await startLocalRuntime({
+        env: { PORT: '0', PLATFORM_API_KEY: key, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'WARN' },
+        write: () => {},
+        sandbox: true,
+      });
+      started.push({ rt });
+      expect(rt.config.dataDir).toBe(resolve(dir, '.data', 'sandbox'));
+      expect(sandboxBanner(rt).join('\n')).toContain(`data dir:                ${resolve(dir, '.data', 'sandbox')}`);
+      await rt.close();
+      started.length = 0;
+      const plain = await startLocalRuntime({ env: { PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' }, write: () => {} });
+      started.push({ rt: plain, dir });
+      expect(plain.config.dataDir).toBe(resolve(dir, '.data'));
+      expect((await call(plain, 'GET', '/connections')).body.connections).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('the inbox takes only posts signed by the dispatch: unsigned or wrongly signed ones get 401 and are not stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const body = JSON.stringify({ id: 'evt_x', trigger: 'github.new_issue', event: {} });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${rt.url}/sandbox/agent-runtime`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ 'x-signature-256': signBody('not-the-dispatch-secret', body) })).status).toBe(401);
+    expect((await call(rt, 'GET', '/sandbox/inbox')).body.count).toBe(0);
+    expect((await post({ 'x-signature-256': signBody(rt.config.dispatchSigningSecret!, body) })).status).toBe(200);
+    expect((await call(rt, 'GET', '/sandbox/inbox')).body).toMatchObject({
+      count: 1,
+      events: [{ signatureValid: true, body: { id: 'evt_x' } }],
+    });
   });
 
   it('runs nothing of the sandbox under npm start', async () => {
