@@ -7,6 +7,7 @@ import { originOf } from '../../shared/oauth/token-origin';
 import type { Connection } from '../../shared/domain/model';
 import type { Route } from '../../shared/http/types';
 import { defaultAnswers } from './github-answers';
+import { SimulatedGitHubWorld } from './github-world';
 import { checkAgainstOpenApi } from './openapi-check';
 import { SimulatedGitHub } from './simulated-github';
 import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
@@ -59,8 +60,14 @@ export interface Sandbox {
  */
 export async function startSandbox(): Promise<Sandbox> {
   const github = await SimulatedGitHub.start({ record: false });
-  github.addUser(demo.githubToken, demo.githubLogin);
-  const answers = defaultAnswers(() => github.url);
+  const user = github.addUser(demo.githubToken, demo.githubLogin);
+  // One world behind the lists and the single resources: what a list shows can be fetched.
+  const world = new SimulatedGitHubWorld(github, demo.githubLogin, user.id);
+  world.addRepository(demo.repository.split('/')[1] ?? 'hello-world', { description: 'My first repository on GitHub!' });
+  world.addGist('Hello World Examples', {
+    'hello_world.rb': 'class HelloWorld\n  def initialize(name)\n    @name = name.capitalize\n  end\nend\n',
+  });
+  const answers = { ...defaultAnswers(() => github.url), ...world.answers() };
   github.otherwise = (req) => {
     const { problems, match } = checkAgainstOpenApi(req);
     if (!match) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };

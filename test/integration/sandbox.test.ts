@@ -244,6 +244,79 @@ describe('npm run dev: the sandbox', () => {
     });
   });
 
+  it('every list of the simulated services lists what their single-resource endpoints serve, created resources included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const s = rt.sandbox!;
+    const gh = async (endpoint: string, query?: Record<string, string>) => {
+      const r = await call(rt, 'POST', '/tools/github.api_call/invoke', {
+        connectionId: s.demo.github.id,
+        input: { method: 'GET', endpoint, ...(query ? { query } : {}) },
+      });
+      // A code-host error is ok:false with the status in details.
+      return (r.body.ok ? r.body.data : { status: r.body.error.details?.status, data: undefined }) as { status: number; data: any };
+    };
+    const ids = (items: Array<Record<string, unknown>>, key = 'id') => items.map((i) => String(i[key]));
+
+    // The banner's repository is the account's, listed and served.
+    const repos = (await gh('/user/repos')).data as Array<{ full_name: string; id: number }>;
+    expect(repos.map((r) => r.full_name)).toContain(demo.repository);
+    for (const r of repos) expect((await gh(`/repos/${r.full_name}`)).data.id).toBe(r.id);
+    expect((await gh('/repos/octocat/no-such-repo')).status).toBe(404);
+
+    for (const [list, item] of [
+      [`/repos/${demo.repository}/commits`, (c: any) => `/repos/${demo.repository}/commits/${c.sha}`],
+      [`/repos/${demo.repository}/releases`, undefined],
+      ['/gists', (g: any) => `/gists/${g.id}`],
+      ['/users/octocat/gists', (g: any) => `/gists/${g.id}`],
+    ] as const) {
+      const listed = (await gh(list)).data as Array<Record<string, unknown>>;
+      expect(listed.length, list).toBeGreaterThan(0);
+      if (item) for (const one of listed) expect((await gh(item(one))).status, item(one)).toBe(200);
+    }
+    const runs = (await gh(`/repos/${demo.repository}/actions/runs`)).data.workflow_runs as Array<Record<string, unknown>>;
+    expect(runs.length).toBeGreaterThan(0);
+    for (const run of runs) expect((await gh(`/repos/${demo.repository}/actions/runs/${String(run.id)}`)).data.id).toBe(run.id);
+
+    // What a step creates is then listed, and served.
+    const issue = await call(rt, 'POST', '/tools/github.create_issue/invoke', {
+      connectionId: s.demo.github.id,
+      input: { owner: 'octocat', repo: 'hello-world', title: 'Listed afterwards' },
+    });
+    expect(issue.body.ok).toBe(true);
+    const found = (await gh('/search/issues', { q: `repo:${demo.repository} Listed afterwards` })).data.items as Array<
+      Record<string, unknown>
+    >;
+    expect(found.map((i) => i.title)).toEqual(['Listed afterwards']);
+    expect((await gh(`/repos/${demo.repository}/issues/${String(found[0]?.number)}`)).data.title).toBe('Listed afterwards');
+    const gist = await call(rt, 'POST', '/tools/github.create_gist/invoke', {
+      connectionId: s.demo.github.id,
+      input: { description: 'made here', files: { 'a.txt': { content: 'hi' } } },
+    });
+    expect(gist.body.ok, JSON.stringify(gist.body)).toBe(true);
+    expect(ids((await gh('/gists')).data)).toContain(String(gist.body.data.id));
+
+    // The simulated collection service: each listed client, request and team member is served by its own endpoint.
+    const created = await call(rt, 'POST', '/tools/contentsnare.create_client/invoke', {
+      connectionId: s.demo.contentsnare.id,
+      input: { name: 'Ann Example', email: 'ann@example.com' },
+    });
+    expect(created.body.ok).toBe(true);
+    const snare = async (endpoint: string) =>
+      (
+        await call(rt, 'POST', '/tools/contentsnare.api_call/invoke', {
+          connectionId: s.demo.contentsnare.id,
+          input: { method: 'GET', endpoint },
+        })
+      ).body.data as { status: number; data: any };
+    for (const kind of ['clients', 'requests', 'team_members']) {
+      const listed = (await snare(kind)).data.results as Array<Record<string, unknown>>;
+      if (kind === 'clients') expect(ids(listed)).toContain(String(created.body.data.id));
+      for (const one of listed) expect((await snare(`${kind}/${String(one.id)}`)).status, `${kind}/${String(one.id)}`).toBe(200);
+    }
+  });
+
   it('runs nothing of the sandbox under npm start', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
     const rt = await startLocalRuntime({ env: { DATA_DIR: dir, PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' }, write: () => {} });
