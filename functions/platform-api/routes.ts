@@ -83,7 +83,10 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       method: 'POST',
       pattern: '/subscriptions',
       auth: 'platform',
-      handle: async (req) => json(201, await createSubscription(ctx, parseJson(req))),
+      handle: async (req) => {
+        const made = await createSubscription(ctx, parseJson(req));
+        return json(made.existing ? 200 : 201, made);
+      },
     },
     {
       method: 'GET',
