@@ -26,7 +26,7 @@ import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
 import { listenError, parsePort } from './startup-checks';
 import { runWebhookProxy } from './webhook-proxy';
-import { startSandbox, type RunningSandbox, type Sandbox } from './sandbox/sandbox';
+import { sandboxDataDir, startSandbox, type RunningSandbox, type Sandbox } from './sandbox/sandbox';
 import { stdoutLines } from './stdout-lines';
 
 export interface LocalRuntime {
@@ -70,7 +70,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env = { ...(options.env ?? process.env) };
   const wantedPort = parsePort(env.PORT);
-  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  // The sandbox keeps its own data: a real connection of `npm start` is never in its reach.
+  const dataDir = resolve(env.DATA_DIR ?? (options.sandbox ? sandboxDataDir : '.data'));
   secureDataDir(dataDir);
   env.DATA_DIR = dataDir;
 

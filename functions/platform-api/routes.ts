@@ -100,7 +100,8 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
         const connectionId = (body as { connectionId?: unknown } | null)?.connectionId;
         // A scoped key subscribes only its own connections; a missing or malformed id is refused by the input check below.
         if (typeof connectionId === 'string') assertCallerMayUse(req.caller ?? platformCaller, connectionId);
-        return json(201, await createSubscription(ctx, body));
+        const made = await createSubscription(ctx, body);
+        return json(made.existing ? 200 : 201, made);
       },
     },
     {

@@ -2,7 +2,11 @@ import type { Config } from '../../shared/config/config';
 import { demo, type RunningSandbox } from './sandbox';
 
 /** The "where to look" lines of `npm run dev`: URLs, the platform key, and the first commands to run. */
-export function sandboxBanner(runtime: { url: string; config: Pick<Config, 'platformApiKey'>; sandbox?: RunningSandbox }): string[] {
+export function sandboxBanner(runtime: {
+  url: string;
+  config: Pick<Config, 'platformApiKey' | 'dataDir'>;
+  sandbox?: RunningSandbox;
+}): string[] {
   const s = runtime.sandbox;
   if (!s) return [];
   // Under the sandbox the key is shown: it guards a loopback runtime on simulated back ends.
@@ -15,6 +19,7 @@ export function sandboxBanner(runtime: { url: string; config: Pick<Config, 'plat
     `  simulated GitHub:        ${s.githubUrl}   (demo account ${demo.githubLogin})`,
     `  simulated Content Snare: ${s.contentsnareUrl}`,
     `  demo connections:        ${s.demo.github.id} (github), ${s.demo.contentsnare.id} (contentsnare)`,
+    `  data dir:                ${runtime.config.dataDir} (the sandbox's own; DATA_DIR overrides it)`,
     `  inbox (agent runtime):   ${base}/sandbox/inbox`,
     `  platform key:            ${key}`,
     '',

@@ -7,7 +7,7 @@ import type { Route } from '../../shared/http/types';
 /** One trigger event as the sandbox's agent runtime received it. */
 export interface InboxEntry {
   receivedAt: string;
-  /** Whether `X-Signature-256` matched the body under DISPATCH_SIGNING_SECRET (an agent runtime must check it). */
+  /** `X-Signature-256` matched the body under DISPATCH_SIGNING_SECRET: always true, as only signed posts are kept. */
   signatureValid: boolean;
   /** The body as posted: `{id, trigger, subscriptionId, agentId, connectionId, deliveryId, occurredAt, event}`. */
   body: unknown;
@@ -21,7 +21,8 @@ export const inboxPath = '/sandbox/agent-runtime';
 /**
  * The agent runtime of `npm run dev`: AGENT_RUNTIME_URL points at `POST /sandbox/agent-runtime`
  * unless set, and `GET /sandbox/inbox` (platform key) lists what arrived, newest first
- * (`?trigger=` and `?subscriptionId=` narrow it). Kept in memory: a restart empties it.
+ * (`?trigger=` and `?subscriptionId=` narrow it). Only posts signed by the dispatch are
+ * taken, as an agent runtime must do. Kept in memory: a restart empties it.
  */
 export class SandboxInbox {
   private readonly entries: InboxEntry[] = [];
@@ -46,21 +47,30 @@ export class SandboxInbox {
       {
         method: 'POST',
         pattern: inboxPath,
-        // The dispatcher signs instead: the signature is checked and reported, as an agent runtime would.
+        // No platform key (the dispatcher does not send one): the dispatch signature instead. An
+        // unsigned or wrongly signed post (another page of the browser posting cross-site) is refused.
         auth: 'none',
         handle: async (req) => {
           const secret = ctx.config.dispatchSigningSecret;
           const given = String(req.headers['x-signature-256'] ?? '');
-          const signatureValid = secret !== undefined && sameSecret(given, signBody(secret, req.body));
+          if (secret === undefined || !sameSecret(given, signBody(secret, req.body))) {
+            ctx.logger.warn('sandbox inbox: refused a post without a valid X-Signature-256');
+            return json(401, {
+              error: {
+                code: 'unauthorized',
+                message: 'X-Signature-256 is missing or does not match the body under the dispatch signing secret',
+              },
+            });
+          }
           let body: unknown;
           try {
             body = JSON.parse(req.body.toString('utf8'));
           } catch {
             return json(400, { error: { code: 'invalid_input', message: 'The body is not JSON' } });
           }
-          this.add({ receivedAt: new Date().toISOString(), signatureValid, body });
+          this.add({ receivedAt: new Date().toISOString(), signatureValid: true, body });
           const b = body as { trigger?: string; id?: string };
-          ctx.logger.info('sandbox inbox: trigger event received', { trigger: b.trigger, eventId: b.id, signatureValid });
+          ctx.logger.info('sandbox inbox: trigger event received', { trigger: b.trigger, eventId: b.id });
           return json(200, { received: true });
         },
       },

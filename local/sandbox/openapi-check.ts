@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startFakeHttp, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
+import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
 
 /**
- * A fake code host on loopback that holds every request against the code host's published
+ * A simulated code host on loopback that holds every request against the code host's published
  * OpenAPI description (the operations extracted by test/fixtures/extract-github-openapi.ts):
  * the method and path template must be a documented operation, query parameters must be
  * declared ones, the JSON body must carry the required fields, no undeclared field, and
@@ -129,10 +129,10 @@ export function checkAgainstOpenApi(req: RecordedRequest, basePath = ''): { prob
   return { problems, match: { ...req, operationId: op.operationId, params } };
 }
 
-export type OperationResponder = (req: MatchedRequest) => FakeResponse | Promise<FakeResponse>;
+export type OperationResponder = (req: MatchedRequest) => SimulatedResponse | Promise<SimulatedResponse>;
 
-export interface OpenApiFakeGitHub {
-  server: FakeServer;
+export interface OpenApiSimulatedGitHub {
+  server: SimulatedServer;
   /** API base URL to configure (GITHUB_API_URL or a connection's apiBaseUrl). */
   url: string;
   /** Every departure from the description seen so far. */
@@ -148,14 +148,17 @@ export interface OpenApiFakeGitHub {
 }
 
 /**
- * Starts the fake. `defaults` answer each operation (by operationId); anything unanswered
+ * Starts the simulated code host. `defaults` answer each operation (by operationId); anything unanswered
  * gets `{}` with 200. `basePath` serves the API under a prefix (an enterprise `/api/v3`).
  */
-export async function startOpenApiFakeGitHub(defaults: Record<string, OperationResponder>, basePath = ''): Promise<OpenApiFakeGitHub> {
+export async function startOpenApiSimulatedGitHub(
+  defaults: Record<string, OperationResponder>,
+  basePath = '',
+): Promise<OpenApiSimulatedGitHub> {
   const problems: string[] = [];
   const calls: MatchedRequest[] = [];
   let overrides: Record<string, OperationResponder> = {};
-  const server = await startFakeHttp(async (req) => {
+  const server = await startSimulatedHttp(async (req) => {
     if (!/^(?:token|bearer) \S+/i.test(String(req.headers.authorization ?? ''))) problems.push(`${req.method} ${req.url}: no token`);
     const { problems: found, match } = checkAgainstOpenApi(req, basePath);
     problems.push(...found);

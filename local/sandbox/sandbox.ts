@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
@@ -6,11 +7,18 @@ import { originOf } from '../../shared/oauth/token-origin';
 import type { Connection } from '../../shared/domain/model';
 import type { Route } from '../../shared/http/types';
 import { defaultAnswers } from './github-answers';
+import { SimulatedGitHubWorld } from './github-world';
 import { checkAgainstOpenApi } from './openapi-check';
-import { FakeGitHub } from './simulated-github';
-import { startFakeContentSnare, type FakeContentSnare } from './simulated-contentsnare';
+import { SimulatedGitHub } from './simulated-github';
+import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
 import { defaultMe } from './simulated-contentsnare-api';
 import { SandboxInbox, inboxPath } from './inbox';
+
+/**
+ * Where `npm run dev` keeps its data unless DATA_DIR is set: its own directory, apart from
+ * `npm start`'s `.data`, so the sandbox never sees (let alone re-binds) a real connection.
+ */
+export const sandboxDataDir = join('.data', 'sandbox');
 
 /** The demo account of the simulated code host, and the repository the examples use. */
 export const demo = {
@@ -44,7 +52,10 @@ export interface Sandbox {
    */
   environment(env: Record<string, string | undefined>, runtimePort: number): Record<string, string>;
   routes(ctx: AppContext): Route[];
-  /** The demo connections, made at the first start and found again (tokens re-bound to this run's ports) at the next ones. */
+  /**
+   * The demo connections, made at the first start and found again at the next ones by their
+   * `sandboxDemo` mark and their sandbox-made token (re-bound to this run's ports).
+   */
   ensureDemoConnections(ctx: AppContext): Promise<DemoConnections>;
   close(): Promise<void>;
 }
@@ -55,9 +66,15 @@ export interface Sandbox {
  * API on loopback, with an agent-runtime inbox. Nothing here runs under `npm start`.
  */
 export async function startSandbox(): Promise<Sandbox> {
-  const github = await FakeGitHub.start({ record: false });
-  github.addUser(demo.githubToken, demo.githubLogin);
-  const answers = defaultAnswers(() => github.url);
+  const github = await SimulatedGitHub.start({ record: false });
+  const user = github.addUser(demo.githubToken, demo.githubLogin);
+  // One world behind the lists and the single resources: what a list shows can be fetched.
+  const world = new SimulatedGitHubWorld(github, demo.githubLogin, user.id);
+  world.addRepository(demo.repository.split('/')[1] ?? 'hello-world', { description: 'My first repository on GitHub!' });
+  world.addGist('Hello World Examples', {
+    'hello_world.rb': 'class HelloWorld\n  def initialize(name)\n    @name = name.capitalize\n  end\nend\n',
+  });
+  const answers = { ...defaultAnswers(() => github.url), ...world.answers() };
   github.otherwise = (req) => {
     const { problems, match } = checkAgainstOpenApi(req);
     if (!match) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
@@ -67,7 +84,7 @@ export async function startSandbox(): Promise<Sandbox> {
     const answer = answers[match.operationId];
     return answer ? answer(match) : { status: 200, body: {} };
   };
-  const contentsnare: FakeContentSnare = await startFakeContentSnare({ tokens: [demo.contentsnareToken], record: false });
+  const contentsnare: SimulatedContentSnare = await startSimulatedContentSnare({ tokens: [demo.contentsnareToken], record: false });
   const inbox = new SandboxInbox();
 
   return {
@@ -85,21 +102,28 @@ export async function startSandbox(): Promise<Sandbox> {
     async ensureDemoConnections(ctx) {
       const repo = new ConnectionRepo(ctx.store);
       const all = await repo.list();
-      const find = (label: string) => all.find((c) => c.label === label);
-      const rebind = async (c: Connection, origin: string) => {
-        const token = await readStoredToken(ctx.secrets, c.id);
-        if (token && token.origin !== origin) await writeStoredToken(ctx.secrets, c.id, { ...token, origin });
-        return c;
+      /**
+       * A demo connection of this sandbox: marked `sandboxDemo` (which no API sets) and still
+       * holding the token the sandbox made. Its token is re-bound to this run's port; nothing
+       * else is touched, whatever its label (a label is anyone's to set).
+       */
+      const adopt = async (provider: Connection['provider'], accessToken: string, origin: string) => {
+        for (const c of all) {
+          if (c.sandboxDemo !== true || c.provider !== provider) continue;
+          const token = await readStoredToken(ctx.secrets, c.id);
+          if (token?.accessToken !== accessToken) continue;
+          if (token.origin !== origin) await writeStoredToken(ctx.secrets, c.id, { ...token, origin });
+          return c;
+        }
+        return undefined;
       };
-      const githubOrigin = originOf(ctx.config.github.apiUrl);
-      const gh = find(demo.githubLabel);
-      const githubConnection = gh
-        ? await rebind(gh, githubOrigin)
-        : await createTokenConnection(ctx, { provider: 'github', token: demo.githubToken, label: demo.githubLabel });
+      const marked = async (c: Connection) => (await repo.update(c.id, (x) => ({ ...x, sandboxDemo: true }))) ?? c;
+      const githubConnection =
+        (await adopt('github', demo.githubToken, originOf(ctx.config.github.apiUrl))) ??
+        (await marked(await createTokenConnection(ctx, { provider: 'github', token: demo.githubToken, label: demo.githubLabel })));
       const snareOrigin = originOf(ctx.config.contentsnare.apiUrl);
-      let cs = find(demo.contentsnareLabel);
-      if (cs) await rebind(cs, snareOrigin);
-      else {
+      let cs = await adopt('contentsnare', demo.contentsnareToken, snareOrigin);
+      if (!cs) {
         // The collection service connects by OAuth only: the demo connection is what its callback would store.
         const now = new Date(ctx.clock.now()).toISOString();
         cs = {
@@ -110,6 +134,7 @@ export async function startSandbox(): Promise<Sandbox> {
           authMethod: 'oauth',
           status: 'connected',
           repositories: [],
+          sandboxDemo: true,
           createdAt: now,
           updatedAt: now,
         };

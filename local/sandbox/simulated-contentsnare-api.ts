@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
  * - answers: the bare resource (200), lists as `{pagination, results}` with `limit`
  *   (default 200) and `offset`, errors as `{errors: [strings]}`, an existing e-mail on
  *   client create as `errors: ["already_invited"]`.
- * Documented endpoints this fake does not simulate answer 501 (no problem recorded); a path
+ * Documented endpoints this simulation leaves out answer 501 (no problem recorded); a path
  * the reference does not document answers 404 and is a problem.
  */
 
@@ -124,8 +124,8 @@ const unsimulated = new Set([
   'GET /pages/{id}',
 ]);
 
-/** Records the fake starts with: templates, folders, schedules and team members to refer to. */
-export const fakeSnareSeed = {
+/** Records the simulated service starts with: templates, folders, schedules and team members to refer to. */
+export const simulatedSnareSeed = {
   requestTemplates: [
     { id: 'tpl_1', name: 'Onboarding', description: 'New client onboarding' },
     { id: 'tpl_2', name: 'Tax return documents', description: 'Year-end paperwork' },
@@ -147,9 +147,9 @@ export const fakeSnareSeed = {
 };
 
 /** The documented `GET /me` answer: the reference lists only `full_name`. */
-export const defaultMe: Json = { full_name: 'Fake Snare Admin' };
+export const defaultMe: Json = { full_name: 'Simulated Snare Admin' };
 
-export interface FakeSnareState {
+export interface SimulatedSnareState {
   clients: Map<string, Json>;
   requests: Map<string, Json>;
   /** Answer of `GET /me` (per token when a function). */
@@ -182,11 +182,11 @@ function typeOk(type: FieldType, v: unknown): boolean {
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 const hex = () => randomBytes(6).toString('hex');
 
-export class FakeSnareApi {
+export class SimulatedSnareApi {
   readonly problems: string[] = [];
-  readonly state: FakeSnareState = { clients: new Map(), requests: new Map(), me: defaultMe };
+  readonly state: SimulatedSnareState = { clients: new Map(), requests: new Map(), me: defaultMe };
   private readonly companies = new Map<string, Json>();
-  private readonly folders: Json[] = fakeSnareSeed.folders.map((f) => ({ ...f }));
+  private readonly folders: Json[] = simulatedSnareSeed.folders.map((f) => ({ ...f }));
   private seq = 0;
 
   constructor(private readonly now: () => number) {}
@@ -210,7 +210,7 @@ export class FakeSnareApi {
   }
 
   handle(method: string, apiPath: string, query: URLSearchParams, body: unknown, token: string): Answer {
-    const { key, id } = FakeSnareApi.template(method, apiPath);
+    const { key, id } = SimulatedSnareApi.template(method, apiPath);
     const documented =
       key in queries || key in bodies || unsimulated.has(key) || key === 'DELETE /clients/{id}' || key === 'DELETE /requests/{id}';
     if (!documented) {
@@ -219,7 +219,7 @@ export class FakeSnareApi {
     }
     const errors = [...this.checkQuery(key, query), ...this.checkBody(key, method, body)];
     if (errors.length > 0) return { status: 422, body: { errors } };
-    if (unsimulated.has(key)) return { status: 501, body: { errors: [`${key} is documented but not simulated by the fake`] } };
+    if (unsimulated.has(key)) return { status: 501, body: { errors: [`${key} is documented but not simulated here`] } };
     const input = (body ?? {}) as Json;
     switch (key) {
       case 'GET /me':
@@ -247,7 +247,7 @@ export class FakeSnareApi {
       case 'DELETE /requests/{id}':
         return this.state.requests.delete(id ?? '') ? { status: 204 } : this.notFound();
       case 'GET /request_templates':
-        return this.list(fakeSnareSeed.requestTemplates, query);
+        return this.list(simulatedSnareSeed.requestTemplates, query);
       case 'GET /page_templates':
       case 'GET /section_templates':
       case 'GET /webhooks':
@@ -255,11 +255,11 @@ export class FakeSnareApi {
       case 'GET /folders':
         return this.list(this.folders, query);
       case 'GET /communication_templates':
-        return this.list(fakeSnareSeed.communicationTemplates, query);
+        return this.list(simulatedSnareSeed.communicationTemplates, query);
       case 'GET /team_members':
-        return this.list(this.search(fakeSnareSeed.teamMembers, query, ['full_name', 'phone']), query);
+        return this.list(this.search(simulatedSnareSeed.teamMembers, query, ['full_name', 'phone']), query);
       case 'GET /team_members/{id}':
-        return this.one(fakeSnareSeed.teamMembers.find((m) => m.id === id));
+        return this.one(simulatedSnareSeed.teamMembers.find((m) => m.id === id));
       default:
         return this.notFound();
     }
@@ -426,7 +426,7 @@ export class FakeSnareApi {
     if (!usesPages) {
       if (byId === byName) errors.push('Set request_template_id or request_template_name (one of them)');
       else {
-        template = fakeSnareSeed.requestTemplates.find((t) =>
+        template = simulatedSnareSeed.requestTemplates.find((t) =>
           byId ? t.id === input.request_template_id : t.name === input.request_template_name,
         );
         if (!template) errors.push('Request template not found');
@@ -494,9 +494,10 @@ export class FakeSnareApi {
       errors.push('status must be draft or published');
     if (input.due !== undefined && !isDate(input.due)) errors.push('due must be a date yyyy-mm-dd');
     if (!blank(input.folder_id) && !this.folders.some((f) => f.id === input.folder_id)) errors.push('Folder not found');
-    if (!blank(input.owner_id) && !fakeSnareSeed.teamMembers.some((m) => m.id === input.owner_id)) errors.push('Owner not found');
-    if (!blank(input.owner_email) && !fakeSnareSeed.teamMembers.some((m) => m.email === input.owner_email)) errors.push('Owner not found');
-    const schedules = fakeSnareSeed.communicationTemplates;
+    if (!blank(input.owner_id) && !simulatedSnareSeed.teamMembers.some((m) => m.id === input.owner_id)) errors.push('Owner not found');
+    if (!blank(input.owner_email) && !simulatedSnareSeed.teamMembers.some((m) => m.email === input.owner_email))
+      errors.push('Owner not found');
+    const schedules = simulatedSnareSeed.communicationTemplates;
     if (typeof input.communication_template_id === 'string' && !schedules.some((s) => s.id === input.communication_template_id)) {
       errors.push('Communication template not found');
     }
@@ -519,10 +520,10 @@ export class FakeSnareApi {
       if (!this.folders.includes(folder)) this.folders.push(folder);
     }
     if (folder || 'folder_id' in input || 'folder_name' in input) out.folder_name = folder?.name ?? null;
-    const owner = fakeSnareSeed.teamMembers.find((m) => m.id === input.owner_id || m.email === input.owner_email);
+    const owner = simulatedSnareSeed.teamMembers.find((m) => m.id === input.owner_id || m.email === input.owner_email);
     if (owner || 'owner_id' in input || 'owner_email' in input)
       Object.assign(out, { owner_id: owner?.id ?? null, owner_name: owner?.full_name ?? null });
-    const schedule = fakeSnareSeed.communicationTemplates.find(
+    const schedule = simulatedSnareSeed.communicationTemplates.find(
       (s) => s.id === input.communication_template_id || s.name === input.communication_template_name,
     );
     if (schedule || 'communication_template_id' in input || 'communication_template_name' in input)

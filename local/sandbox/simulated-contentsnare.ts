@@ -1,11 +1,11 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FakeSnareApi, type FakeSnareState } from './simulated-contentsnare-api';
+import { SimulatedSnareApi, type SimulatedSnareState } from './simulated-contentsnare-api';
 
-export { defaultMe, fakeSnareSeed } from './simulated-contentsnare-api';
+export { defaultMe, simulatedSnareSeed } from './simulated-contentsnare-api';
 
 /**
- * A fake of the collection service's partner API on 127.0.0.1, written from the partner API's
+ * A simulation of the collection service's partner API on 127.0.0.1, written from the partner API's
  * published reference (the endpoints, fields and answers are in simulated-contentsnare-api.ts). It ENFORCES the documented rate limits: per bearer
  * token, at most `writes` writes (POST/PUT/DELETE) and `reads` reads (GET) in any sliding
  * window of `windowMs`; beyond that 429 with `Retry-After` (seconds). Every request is
@@ -15,17 +15,17 @@ export { defaultMe, fakeSnareSeed } from './simulated-contentsnare-api';
  * query parameter, a body field) is answered 422/404 AND listed in `problems`.
  */
 
-export type FakeKind = 'read' | 'write';
+export type SimulatedKind = 'read' | 'write';
 
-export interface FakeLogEntry {
-  /** Arrival time (the fake's clock, ms). */
+export interface SimulatedLogEntry {
+  /** Arrival time (the simulated service's clock, ms). */
   at: number;
   method: string;
   path: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   token?: string;
-  kind: FakeKind;
+  kind: SimulatedKind;
   status: number;
   json?: unknown;
 }
@@ -36,51 +36,51 @@ export interface ScriptedAnswer {
   body?: unknown;
 }
 
-export interface FakeContentSnareOptions {
+export interface SimulatedContentSnareOptions {
   windowMs?: number;
   reads?: number;
   writes?: number;
-  /** Time source for the window and the log; tests with a fake clock pass theirs. */
+  /** Time source for the window and the log; tests with a test clock pass theirs. */
   now?: () => number;
   /** Accepted bearer tokens; empty = any non-empty token. */
   tokens?: string[];
   /** The answer of `GET /me` (default: the documented shape, `full_name` only). */
-  me?: FakeSnareState['me'];
+  me?: SimulatedSnareState['me'];
   /** Listen on this loopback port (default: any free one). */
   port?: number;
   /** Keep the request log (default true; the long-running sandbox turns it off). */
   record?: boolean;
 }
 
-export interface FakeContentSnare {
+export interface SimulatedContentSnare {
   url: string;
-  log: FakeLogEntry[];
+  log: SimulatedLogEntry[];
   /** Answers sent before the normal handling, first in first out (e.g. a 429 with Retry-After: 7). */
   script: ScriptedAnswer[];
   tokens: Set<string>;
   /** What a wrong client did: undocumented paths, query parameters, body fields, wrong types. Tests assert it stays empty. */
   problems: string[];
-  /** Clients and requests as the fake holds them, and the `GET /me` answer (tests may change it). */
-  state: FakeSnareState;
+  /** Clients and requests as the simulated service holds them, and the `GET /me` answer (tests may change it). */
+  state: SimulatedSnareState;
   /** Arrival times of accepted requests (not 401/429), optionally of one token and kind. */
-  acceptedTimes(filter?: { token?: string; kind?: FakeKind }): number[];
+  acceptedTimes(filter?: { token?: string; kind?: SimulatedKind }): number[];
   count(status: number): number;
   close(): Promise<void>;
 }
 
-export async function startFakeContentSnare(options: FakeContentSnareOptions = {}): Promise<FakeContentSnare> {
+export async function startSimulatedContentSnare(options: SimulatedContentSnareOptions = {}): Promise<SimulatedContentSnare> {
   const windowMs = options.windowMs ?? 10_000;
-  const limits: Record<FakeKind, number> = { read: options.reads ?? 50, write: options.writes ?? 20 };
+  const limits: Record<SimulatedKind, number> = { read: options.reads ?? 50, write: options.writes ?? 20 };
   const now = options.now ?? (() => Date.now());
   const tokens = new Set(options.tokens ?? []);
-  const log: FakeLogEntry[] = [];
+  const log: SimulatedLogEntry[] = [];
   const script: ScriptedAnswer[] = [];
   const accepted = new Map<string, number[]>();
-  const api = new FakeSnareApi(now);
+  const api = new SimulatedSnareApi(now);
   if (options.me) api.state.me = options.me;
   const prefix = '/partner_api/v1/';
 
-  function throttle(token: string, kind: FakeKind, at: number): number | undefined {
+  function throttle(token: string, kind: SimulatedKind, at: number): number | undefined {
     const key = `${token}#${kind}`;
     const times = (accepted.get(key) ?? []).filter((t) => t > at - windowMs);
     accepted.set(key, times);
@@ -106,8 +106,8 @@ export async function startFakeContentSnare(options: FakeContentSnareOptions = {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const method = req.method ?? 'GET';
-      const url = new URL(req.url ?? '/', 'http://fake.invalid');
-      const kind: FakeKind = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+      const url = new URL(req.url ?? '/', 'http://simulated.invalid');
+      const kind: SimulatedKind = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
       const text = Buffer.concat(chunks).toString('utf8');
       let json: unknown;
       let unreadable = false;

@@ -1,8 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { present } from '../../shared/domain/present';
-import { startFakeHttp, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
+import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
 
-export interface FakeHook {
+export interface SimulatedHook {
   id: number;
   /** `repos/owner/name` or `orgs/org`. */
   owner: string;
@@ -12,7 +12,7 @@ export interface FakeHook {
   config: { url: string; content_type: string; secret?: string; insecure_ssl?: string };
 }
 
-export interface FakeDelivery {
+export interface SimulatedDelivery {
   id: number;
   guid: string;
   delivered_at: string;
@@ -21,23 +21,23 @@ export interface FakeDelivery {
   event: string;
 }
 
-export interface FakeUser {
+export interface SimulatedUser {
   login: string;
   id: number;
 }
 
 /**
- * A stateful fake of the code host's REST interface on 127.0.0.1, enough for the trigger
+ * A stateful simulation of the code host's REST interface on 127.0.0.1, enough for the trigger
  * machinery: `GET /user`, repository and organization hooks (create, list, update,
  * delete, deliveries, redelivery), gists and repositories with ETags and 304s.
  * Tests set state directly (`users`, `gists`, `refuseHooks` ...) and read `requests`.
  */
-export class FakeGitHub {
-  readonly users = new Map<string, FakeUser>();
-  readonly hooks = new Map<number, FakeHook>();
+export class SimulatedGitHub {
+  readonly users = new Map<string, SimulatedUser>();
+  readonly hooks = new Map<number, SimulatedHook>();
   /** Hook owners (`repos/o/r`, `orgs/x`) where hook management answers this status. */
   readonly refuseHooks = new Map<string, number>();
-  readonly deliveries = new Map<number, FakeDelivery[]>();
+  readonly deliveries = new Map<number, SimulatedDelivery[]>();
   readonly redeliveries: Array<{ hookId: number; deliveryId: number }> = [];
   /**
    * When set, the token's hourly budget as the code host counts it: each authenticated
@@ -73,7 +73,7 @@ export class FakeGitHub {
    * Requests none of the routes above answer (the tool steps' operations): the sandbox
    * answers them from the REST description (openapi-check.ts); unset, 404 as before.
    */
-  otherwise?: (req: RecordedRequest) => FakeResponse | Promise<FakeResponse>;
+  otherwise?: (req: RecordedRequest) => SimulatedResponse | Promise<SimulatedResponse>;
   /**
    * As github.com: a hook URL on a host that is not reachable over the public Internet
    * (localhost, loopback, private addresses) is refused with 422 and an `errors[]` entry.
@@ -81,15 +81,15 @@ export class FakeGitHub {
   refusePrivateHookUrls = false;
   private nextId = 1000;
 
-  private constructor(readonly server: FakeServer) {}
+  private constructor(readonly server: SimulatedServer) {}
 
-  static async start(options: { port?: number; record?: boolean } = {}): Promise<FakeGitHub> {
-    let self: FakeGitHub | undefined;
-    const server = await startFakeHttp(
+  static async start(options: { port?: number; record?: boolean } = {}): Promise<SimulatedGitHub> {
+    let self: SimulatedGitHub | undefined;
+    const server = await startSimulatedHttp(
       (req) => present(self, 'the simulated GitHub (a request came before it started)').handle(req),
       options,
     );
-    self = new FakeGitHub(server);
+    self = new SimulatedGitHub(server);
     return self;
   }
 
@@ -105,22 +105,22 @@ export class FakeGitHub {
     return this.server.close();
   }
 
-  addUser(token: string, login: string): FakeUser {
+  addUser(token: string, login: string): SimulatedUser {
     const user = { login, id: this.nextId++ };
     this.users.set(token, user);
     return user;
   }
 
-  hooksOf(owner: string): FakeHook[] {
+  hooksOf(owner: string): SimulatedHook[] {
     return [...this.hooks.values()].filter((h) => h.owner === owner);
   }
 
   /** Signs `body` with the hook's secret and POSTs it to the hook's URL, as the code host does. */
-  async deliver(hook: FakeHook, event: string, body: string, guid: string): Promise<Response> {
+  async deliver(hook: SimulatedHook, event: string, body: string, guid: string): Promise<Response> {
     return this.send(hook, event, body, guid, false);
   }
 
-  private async send(hook: FakeHook, event: string, body: string, guid: string, redelivery: boolean): Promise<Response> {
+  private async send(hook: SimulatedHook, event: string, body: string, guid: string, redelivery: boolean): Promise<Response> {
     const secret = hook.config.secret ?? '';
     const [kind, name] = hook.owner.split('/');
     // The headers the code host documents for every delivery, not only the three the intake reads.
@@ -159,8 +159,8 @@ export class FakeGitHub {
   recordDelivery(
     hookId: number,
     d: { guid: string; event: string; status_code: number; redelivery?: boolean; delivered_at?: string },
-  ): FakeDelivery {
-    const delivery: FakeDelivery = {
+  ): SimulatedDelivery {
+    const delivery: SimulatedDelivery = {
       id: this.nextId++,
       ...d,
       delivered_at: d.delivered_at ?? new Date().toISOString(),
@@ -170,7 +170,7 @@ export class FakeGitHub {
     return delivery;
   }
 
-  private async handle(req: RecordedRequest): Promise<FakeResponse> {
+  private async handle(req: RecordedRequest): Promise<SimulatedResponse> {
     const budget = this.rateBudget;
     const authenticated = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!budget || !authenticated || !this.users.has(authenticated)) return this.route(req);
@@ -193,7 +193,7 @@ export class FakeGitHub {
     return { ...answer, headers: { ...answer.headers, ...rateHeaders() } };
   }
 
-  private route(req: RecordedRequest): FakeResponse | Promise<FakeResponse> {
+  private route(req: RecordedRequest): SimulatedResponse | Promise<SimulatedResponse> {
     // The code host takes both schemes for a token (`Bearer`, and `token` as Octokit sends it).
     const auth = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''));
     const user = auth?.[1] ? this.users.get(auth[1]) : undefined;
@@ -249,12 +249,12 @@ export class FakeGitHub {
       const repository = present(repoList[1], 'repository in the path');
       const list = repoList[2] === 'tags' ? this.tags : this.watchers;
       const name = /^\d+$/.test(repository)
-        ? [...list.keys()].find((n) => String(FakeGitHub.repositoryId(n)) === repository)
+        ? [...list.keys()].find((n) => String(SimulatedGitHub.repositoryId(n)) === repository)
         : decodeURIComponent(repository);
       const items = name ? list.get(name) : undefined;
       if (!name || !items) return { status: 404, body: { message: 'Not Found' } };
       // The code host's Link header names the repository by id (`/repositories/{id}/...`).
-      return this.paged(req, items, `/repositories/${FakeGitHub.repositoryId(name)}/${repoList[2]}`);
+      return this.paged(req, items, `/repositories/${SimulatedGitHub.repositoryId(name)}/${repoList[2]}`);
     }
     const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^/]+)$/.exec(p);
     if (req.method === 'GET' && compare) return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
@@ -304,7 +304,7 @@ export class FakeGitHub {
   }
 
   /** `GET /repos/{o}/{r}/compare/{base}...{head}` over `history`: the commits after base up to head, paged. */
-  private compare(req: RecordedRequest, repository: string, basehead: string): FakeResponse {
+  private compare(req: RecordedRequest, repository: string, basehead: string): SimulatedResponse {
     const [base = '', head = ''] = decodeURIComponent(basehead).split('...');
     const list = this.history.get(repository) ?? [];
     const at = (ref: string) => list.findIndex((c) => c.sha === ref);
@@ -337,7 +337,7 @@ export class FakeGitHub {
    * a `Link` header with absolute `next`/`last` URLs, an ETag per page and 304 for an
    * unchanged one (documented in "Using pagination in the REST API" and "conditional requests").
    */
-  private paged(req: RecordedRequest, items: unknown[], linkPath: string): FakeResponse {
+  private paged(req: RecordedRequest, items: unknown[], linkPath: string): SimulatedResponse {
     const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 30) || 30));
     const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
     const slice = items.slice((page - 1) * perPage, page * perPage);
@@ -359,7 +359,7 @@ export class FakeGitHub {
    * `next` URL carries the next page's), `status` (`success`: status codes 200-399,
    * `failure`: 400-599, so an attempt that got no answer, status code 0, is in neither).
    */
-  private deliveryPage(req: RecordedRequest, hook: FakeHook): FakeResponse {
+  private deliveryPage(req: RecordedRequest, hook: SimulatedHook): SimulatedResponse {
     const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 30) || 30));
     const status = req.query.get('status');
     if (status !== null && status !== 'success' && status !== 'failure')
@@ -389,11 +389,11 @@ export class FakeGitHub {
     hookId: number | undefined,
     sub: string | undefined,
     deliveryId: number | undefined,
-  ): FakeResponse {
+  ): SimulatedResponse {
     const refused = this.refuseHooks.get(owner);
     if (refused)
       return { status: refused, body: { message: refused === 404 ? 'Not Found' : 'Resource not accessible by personal access token' } };
-    const view = (h: FakeHook) => ({
+    const view = (h: SimulatedHook) => ({
       id: h.id,
       name: 'web',
       active: h.active,
@@ -403,7 +403,7 @@ export class FakeGitHub {
     if (hookId === undefined) {
       if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
       if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
-      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: FakeHook['config'] };
+      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: SimulatedHook['config'] };
       const config = body?.config;
       if (!config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
       const host = URL.canParse(config.url) ? new URL(config.url).hostname : '';
@@ -425,7 +425,7 @@ export class FakeGitHub {
       }
       if (this.hooksOf(owner).some((h) => h.config.url === config.url))
         return { status: 422, body: { message: 'Hook already exists on this repository' } };
-      const hook: FakeHook = {
+      const hook: SimulatedHook = {
         id: this.nextId++,
         owner,
         name: body.name ?? 'web',
@@ -455,7 +455,7 @@ export class FakeGitHub {
       return { status: 204 };
     }
     if (req.method === 'PATCH') {
-      const body = req.json as Partial<FakeHook>;
+      const body = req.json as Partial<SimulatedHook>;
       if (body.events) hook.events = body.events;
       if (body.config) hook.config = { ...hook.config, ...body.config };
       if (body.active !== undefined) hook.active = body.active;

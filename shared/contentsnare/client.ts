@@ -153,7 +153,7 @@ export class ContentSnareClient {
       }
       if (res.status === 401 && !refreshed) {
         refreshed = true;
-        this.token = await tokens.accessToken(connection, { forceRefresh: true });
+        this.token = await tokens.accessToken(connection, { forceRefresh: true, rejected: this.token });
         continue;
       }
       if (res.status >= 500 && kind === 'read' && failures < (this.options.maxReadRetries ?? 2)) {

@@ -12,7 +12,15 @@ export interface Connection {
   label?: string;
   /** The account's login at the provider (code host), or its name/e-mail (collection service). */
   accountLogin: string;
+  /** The account's stable id where the provider has one (the code host's numeric user id). */
   accountId?: string;
+  /**
+   * `unknown`: the provider did not say whose token this is when it was (re)connected (the
+   * collection service's `GET /me` failed); the connection works all the same, and
+   * `accountLogin` is then the previous name or `unknown`. `identityReason` says why.
+   */
+  identity?: 'unknown';
+  identityReason?: string;
   authMethod: 'token' | 'oauth';
   status: ConnectionStatus;
   /** Why the status is what it is, for people (e.g. "refresh token was revoked"). */
@@ -24,6 +32,11 @@ export interface Connection {
   scopes?: string[];
   /** Access-token expiry (epoch ms) for providers whose tokens expire. */
   tokenExpiresAt?: number;
+  /**
+   * Made by the sandbox (`npm run dev`) as a demo connection, with a token of its own: the
+   * only connections whose token the sandbox re-binds to its simulated services. No API sets it.
+   */
+  sandboxDemo?: true;
   createdAt: string;
   updatedAt: string;
 }

@@ -9,6 +9,7 @@ import { githubApiBase, githubTimeoutMs, githubUserAgent } from './github-base';
 import type { GitHubClient } from './octokit';
 import { pickHeaders, readResponseData } from '../http/read-response';
 import { codeHostAccess } from './code-host-access';
+import { tokenRenewingFetch } from './token-renewing-fetch';
 
 /**
  * `github.api_call`: any REST call the pre-built steps do not cover, with the connected
@@ -92,16 +93,17 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   if (args.dryRun) return { dryRun: true, request: { method: args.method, url: url.toString(), headers, body: args.body } };
 
   // The token comes from the one place that refuses to send it outside its origin.
-  const { token } = await codeHostAccess(ctx.app, ctx.connection);
+  const access = await codeHostAccess(ctx.app, ctx.connection);
   // No redirect is followed (0 hops): a 3xx comes back as it is, and the caller may send the
   // Location path itself, through the same guard and allow-list. Every exchange has a time limit.
-  const send = timedFetch(sameOriginFetch(ctx.app.fetch, base, 0), {
+  // A 401 gets one more try with a token another worker stored meanwhile (code-host-access.ts).
+  const send = timedFetch(sameOriginFetch(tokenRenewingFetch(ctx.app.fetch, access), base, 0), {
     timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
     service: 'The code host',
     maxBytes: maxResponseBytes,
   });
   for (let attempt = 0; ; attempt++) {
-    const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
+    const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${access.token}` }, body });
     const responseHeaders = pickHeaders(res, safeResponseHeaders);
     const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the code host', json: 'when-declared' });
     if (res.status < 400) return { status: res.status, headers: responseHeaders, data };

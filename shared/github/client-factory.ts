@@ -3,6 +3,7 @@ import { codeHostAccess } from './code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
 import { githubTimeoutMs } from './github-base';
 import type { GitHubClient } from './octokit';
+import { tokenRenewingFetch } from './token-renewing-fetch';
 
 // Octokit is loaded on the first code-host step, not with the function (cold start).
 const loadOctokit = loadOnce(() => import('./octokit'));
@@ -10,7 +11,8 @@ const loadOctokit = loadOnce(() => import('./octokit'));
 /**
  * The code host's client for one connection: its token and API base (enterprise servers
  * override GITHUB_API_URL) from codeHostAccess, which refuses a token outside its origin,
- * its own limiter key, RATE_LIMIT_MAX_WAIT_SECONDS and UPSTREAM_TIMEOUT_SECONDS.
+ * its own limiter key, RATE_LIMIT_MAX_WAIT_SECONDS and UPSTREAM_TIMEOUT_SECONDS. A 401 is
+ * tried once more with the stored token when another worker has replaced it meanwhile.
  */
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
   const access = await codeHostAccess(ctx.app, connection);
@@ -18,7 +20,7 @@ export const githubClientFactory: ClientFactory<GitHubClient> = async (connectio
   return createGitHubClient({
     token: access.token,
     baseUrl: access.baseUrl,
-    fetch: ctx.app.fetch,
+    fetch: tokenRenewingFetch(ctx.app.fetch, access),
     timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
     logger: ctx.logger,
     metrics: ctx.app.metrics,

@@ -1,11 +1,18 @@
 import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
+import type { TokenOptions } from '../ports/token-provider';
 import { assertTokenOrigin, boundOrigin, connectionApiBase } from '../oauth/token-origin';
 
 export interface CodeHostAccess {
   baseUrl: string;
+  /** The token to send; replaced in place when `renew` finds a newer one. */
   token: string;
+  /**
+   * After the code host answered 401 to `rejected`: the token to send once more (re-read past
+   * any cache, or refreshed where it expires), or undefined when there is none newer.
+   */
+  renew?(rejected: string): Promise<string | undefined>;
 }
 
 /**
@@ -14,12 +21,35 @@ export interface CodeHostAccess {
  * request (Octokit steps, `github.api_call`, webhook registration, polling, the sweep)
  * gets its token here, and a token is refused (`token_origin_mismatch`, before any I/O)
  * for any origin but the one it was issued for.
+ *
+ * The code host ends a user token the moment its refresh token is used, so a token read
+ * by this worker may already be dead when another worker refreshed it: `renew` is how a 401
+ * gets one more try with the stored token, as the collection service's client does.
  */
 export async function codeHostAccess(ctx: Pick<AppContext, 'config' | 'tokens'>, connection: Connection): Promise<CodeHostAccess> {
   const baseUrl = connectionApiBase(connection, ctx.config);
+  const access: CodeHostAccess = {
+    baseUrl,
+    token: await originBoundToken(ctx, connection, baseUrl),
+    async renew(rejected) {
+      const next = await originBoundToken(ctx, connection, baseUrl, { forceRefresh: true, rejected });
+      if (next === rejected) return undefined;
+      access.token = next;
+      return next;
+    },
+  };
+  return access;
+}
+
+async function originBoundToken(
+  ctx: Pick<AppContext, 'config' | 'tokens'>,
+  connection: Connection,
+  baseUrl: string,
+  options?: TokenOptions,
+): Promise<string> {
   if (!ctx.tokens.credential)
     throw new AppError('internal', 'The token provider cannot say which origin a token belongs to; nothing is sent');
-  const credential = await ctx.tokens.credential(connection);
+  const credential = await ctx.tokens.credential(connection, options);
   assertTokenOrigin(boundOrigin(credential, connection, ctx.config), baseUrl, connection.id);
-  return { baseUrl, token: credential.accessToken };
+  return credential.accessToken;
 }

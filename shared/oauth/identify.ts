@@ -8,6 +8,8 @@ export interface AccountIdentity {
   accountLogin: string;
   accountId?: string;
   scopes?: string[];
+  /** Set when the provider did not say who the token belongs to: why (the connection is made all the same). */
+  unknownBecause?: string;
 }
 
 /** The account behind a new token could not be read (the connection is not created). */
@@ -50,24 +52,23 @@ async function identifyGithub(config: Config, fetch: Fetch, answer: TokenAnswer)
 
 /**
  * `GET /partner_api/v1/me` (the partner API reference): documented only with `full_name`; an
- * `id` and `email` are likely (Inf) and preferred when present.
+ * `email` is likely (Inf) and preferred as the name shown when present.
  */
 const contentSnareMeSchema = z.looseObject({
-  id: z
-    .union([z.string().min(1), z.number()])
-    .optional()
-    .catch(undefined),
-  email: z.string().min(3).optional().catch(undefined),
+  email: z.string().trim().min(3).optional().catch(undefined),
   full_name: z.string().trim().min(1).optional().catch(undefined),
 });
 
 /**
- * The collection service's account: `GET /partner_api/v1/me` with the new token (no scope
- * needed). The account id is always set, so a reconnect into another account is refused:
- * the user's `id` when the answer has one, else `email:<address>`, else `name:<full name>`
- * (the only documented field; weaker, but the same account answers the same name).
+ * The collection service's user behind the new token: `GET /partner_api/v1/me` (no scope
+ * needed), for the connection's name only. It answers who authorised, not which account
+ * (another admin of the same account is another user; a user may rename themselves), so no
+ * account id is taken from it. Its failure does not fail the connect: the token works
+ * without it, and the connection says its identity is unknown.
  */
 async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenAnswer): Promise<AccountIdentity> {
+  const scopes = splitScopes(answer.token.scope);
+  const unknown = (why: string): AccountIdentity => ({ accountLogin: 'unknown', unknownBecause: why, ...(scopes ? { scopes } : {}) });
   let res: Response;
   try {
     res = await fetch(`${config.contentsnare.apiUrl}/partner_api/v1/me`, {
@@ -75,24 +76,16 @@ async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenA
       signal: AbortSignal.timeout(10_000),
     });
   } catch {
-    throw new AccountLookupError();
+    return unknown('GET /me could not be reached');
   }
-  if (!res.ok) throw new AccountLookupError(res.status);
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    return unknown(`GET /me answered HTTP ${res.status}`);
+  }
   const me = contentSnareMeSchema.safeParse(await res.json().catch(() => undefined));
-  if (!me.success) throw new AccountLookupError(res.status);
-  const { id, email, full_name: fullName } = me.data;
-  const accountId =
-    id !== undefined
-      ? String(id)
-      : email !== undefined
-        ? `email:${email.toLowerCase()}`
-        : fullName !== undefined
-          ? `name:${fullName}`
-          : undefined;
-  const accountLogin = email ?? fullName;
-  if (accountId === undefined || accountLogin === undefined) throw new AccountLookupError(res.status);
-  const scopes = splitScopes(answer.token.scope);
-  return { accountLogin, accountId, ...(scopes ? { scopes } : {}) };
+  const accountLogin = me.success ? (me.data.email ?? me.data.full_name) : undefined;
+  if (accountLogin === undefined) return unknown('GET /me named nobody (no full_name or email)');
+  return { accountLogin, ...(scopes ? { scopes } : {}) };
 }
 
 /** Who the new token belongs to. */

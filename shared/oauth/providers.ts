@@ -35,6 +35,12 @@ export interface OAuthProviderDef {
    * account id, and they are equal; a missing id on either side is a refusal, not a skip.
    */
   reconnectNeedsAccountId: boolean;
+  /**
+   * Whether the provider names the account behind a token with a stable identifier a
+   * reconnect can be checked against. Without one, a reconnect is never refused for who
+   * authorised it (a name, or another user of the same account, proves nothing either way).
+   */
+  stableAccountId: boolean;
   /** Lifetime assumed when the token answer has no `expires_in` (seconds). */
   defaultExpiresInSeconds?: number;
 }
@@ -58,6 +64,7 @@ export const oauthProviders: Record<Provider, OAuthProviderDef> = {
     // with a refresh token; tokens answered without `expires_in` never expire and are never refreshed.
     refreshable: true,
     reconnectNeedsAccountId: true,
+    stableAccountId: true,
   },
   contentsnare: {
     id: 'contentsnare',
@@ -72,10 +79,10 @@ export const oauthProviders: Record<Provider, OAuthProviderDef> = {
     apiBase: (c) => c.contentsnare.apiUrl,
     tokenBody: 'json',
     refreshable: true,
-    // Its account is read from the partner API's GET /me, which always yields an id (identify.ts),
-    // so a different account is refused. Connections made before that carry no id: their
-    // reconnect adopts the GET /me id instead of being stuck unrepairable.
+    // GET /me describes the user who authorised (documented with `full_name` only), not the
+    // account: another admin of the same account, or a renamed user, is the same account.
     reconnectNeedsAccountId: false,
+    stableAccountId: false,
     // Its access tokens last about two hours.
     defaultExpiresInSeconds: 2 * 60 * 60,
   },

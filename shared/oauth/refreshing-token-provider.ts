@@ -9,7 +9,7 @@ import { ConnectionRepo } from '../store/connection-repo';
 import { acquireLease, releaseLease } from '../store/lease';
 import { credentialOf, SecretTokenProvider } from './secret-token-provider';
 import { readStoredToken, writeStoredToken } from '../store/stored-token';
-import type { TokenCredential, TokenProvider } from '../ports/token-provider';
+import type { TokenCredential, TokenOptions, TokenProvider } from '../ports/token-provider';
 import { providerApiOrigin } from './token-origin';
 
 export type RefreshDeps = Pick<
@@ -64,22 +64,28 @@ export class RefreshingTokenProvider implements TokenProvider {
     };
   }
 
-  async accessToken(connection: Connection, options?: { forceRefresh?: boolean }): Promise<string> {
+  async accessToken(connection: Connection, options?: TokenOptions): Promise<string> {
     return (await this.credential(connection, options)).accessToken;
   }
 
-  async credential(connection: Connection, options?: { forceRefresh?: boolean }): Promise<TokenCredential> {
+  async credential(connection: Connection, options?: TokenOptions): Promise<TokenCredential> {
+    const refused = options?.forceRefresh === true;
     if (!oauthProviders[connection.provider].refreshable || connection.authMethod !== 'oauth') {
-      return this.plain.credential(connection);
+      return this.plain.credential(connection, options);
     }
     if (connection.status === 'reconnect_required') return this.plain.credential(connection);
-    let token = await this.readToken(connection.id);
+    // After a 401 the cache is not trusted: another worker may have refreshed the token.
+    let token = await this.readToken(connection.id, refused);
     // The table says a newer token exists than the (cached) secret shows: read it afresh.
     if (connection.tokenExpiresAt !== undefined && token.expiresAt !== undefined && connection.tokenExpiresAt > token.expiresAt) {
       token = await this.readToken(connection.id, true);
     }
+    // Replaced since the caller read it: the newer token is the answer, not another refresh.
+    if (refused && options?.rejected !== undefined && token.accessToken !== options.rejected && !this.needsRefresh(token, connection)) {
+      return credentialOf(token);
+    }
     // A token stored without an expiry does not expire: there is nothing to refresh.
-    const force = options?.forceRefresh === true && (token.expiresAt ?? connection.tokenExpiresAt) !== undefined;
+    const force = refused && (token.expiresAt ?? connection.tokenExpiresAt) !== undefined;
     if (!force && !this.needsRefresh(token, connection)) return credentialOf(token);
     const running = this.inflight.get(connection.id);
     if (running) return running;

@@ -44,6 +44,10 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
   };
   if (input.label !== undefined) connection.label = input.label;
   if (input.identity.accountId !== undefined) connection.accountId = input.identity.accountId;
+  if (input.identity.unknownBecause !== undefined) {
+    connection.identity = 'unknown';
+    connection.identityReason = input.identity.unknownBecause;
+  }
   if (input.identity.scopes !== undefined) connection.scopes = input.identity.scopes;
   if (token.expiresAt !== undefined) connection.tokenExpiresAt = token.expiresAt;
   try {
@@ -57,11 +61,13 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
 
 /**
  * Why a reconnect of `existing` with a token for `tokenOrigin` and `identity` is refused, if
- * it is: it must be the same account (its subscriptions and webhooks belong to it) on the
- * same origin (the connection keeps its base, so another origin would carry the new token there).
+ * it is: it must be on the same origin (the connection keeps its base, so another origin
+ * would carry the new token there) and, where the provider names accounts with a stable id,
+ * the same account (its subscriptions and webhooks belong to it).
  */
 function reconnectRefusal(ctx: AppContext, existing: Connection, tokenOrigin: string, identity: AccountIdentity): SaveError | undefined {
   if (connectionTargetOrigin(existing, ctx.config) !== tokenOrigin) return 'token_origin_mismatch';
+  if (!oauthProviders[existing.provider].stableAccountId) return undefined;
   const newId = identity.accountId;
   if (oauthProviders[existing.provider].reconnectNeedsAccountId && (existing.accountId === undefined || newId === undefined)) {
     return 'account_unverified';
@@ -81,8 +87,18 @@ async function reconnect(ctx: AppContext, repo: ConnectionRepo, id: string, inpu
     // A user-made token reconnected through OAuth becomes an OAuth connection.
     const next: Connection = { ...c, authMethod: 'oauth', status: 'connected', updatedAt: now };
     delete next.statusReason;
-    if (input.provider === 'github') next.accountLogin = input.identity.accountLogin;
+    if (input.identity.unknownBecause === undefined) {
+      next.accountLogin = input.identity.accountLogin;
+      delete next.identity;
+      delete next.identityReason;
+    } else {
+      // The previous name stays, marked: the new token's user was not named.
+      next.identity = 'unknown';
+      next.identityReason = input.identity.unknownBecause;
+    }
     if (newId !== undefined) next.accountId = newId;
+    // An id once taken from a name or a user (older versions did) identifies no account.
+    if (!oauthProviders[input.provider].stableAccountId) delete next.accountId;
     if (input.label !== undefined) next.label = input.label;
     if (input.identity.scopes !== undefined) next.scopes = input.identity.scopes;
     if (input.token.expiresAt !== undefined) next.tokenExpiresAt = input.token.expiresAt;

@@ -1,10 +1,11 @@
 import type { Connection } from '../domain/model';
-import type { TokenCredential, TokenProvider } from '../ports/token-provider';
+import type { TokenCredential, TokenOptions, TokenProvider } from '../ports/token-provider';
 
 /**
  * A token provider for one polling round: each connection's credential is read once and
  * shared by its sources' reads (thousands of sources, a few seconds apart). A forced refresh
- * and a failed read go to the provider underneath every time.
+ * goes to the provider underneath and its answer serves the rest of the round; a failed read
+ * is not kept.
  */
 export function roundTokens(tokens: TokenProvider): TokenProvider {
   const held = new Map<string, Promise<TokenCredential>>();
@@ -13,11 +14,11 @@ export function roundTokens(tokens: TokenProvider): TokenProvider {
     accessToken: (connection, options) => tokens.accessToken(connection, options),
     ...(credential
       ? {
-          credential(connection: Connection, options?: { forceRefresh?: boolean }) {
-            if (options?.forceRefresh) return credential(connection, options);
+          credential(connection: Connection, options?: TokenOptions) {
             let p = held.get(connection.id);
-            if (!p) {
-              p = credential(connection);
+            // A refused token is replaced for the rest of the round, not refused again source by source.
+            if (!p || options?.forceRefresh) {
+              p = credential(connection, options);
               held.set(connection.id, p);
               p.catch(() => held.delete(connection.id));
             }

@@ -6,6 +6,20 @@ export interface TokenCredential {
   origin?: string;
 }
 
+export interface TokenOptions {
+  /**
+   * The provider answered 401 to the caller's token: read the stored token past any cache
+   * (another worker may have refreshed or replaced it) and, where tokens expire and the
+   * stored one is still the refused one, refresh it.
+   */
+  forceRefresh?: boolean;
+  /**
+   * The token that was refused. A stored token that differs from it is newer and is given
+   * as it is: refreshing again would end a token another call has just begun to use.
+   */
+  rejected?: string;
+}
+
 /**
  * Gives the access token of a connection, refreshing it first where the provider's tokens
  * expire (the collection service's OAuth tokens, the code host's expiring user tokens;
@@ -13,11 +27,11 @@ export interface TokenCredential {
  * can no longer be used.
  */
 export interface TokenProvider {
-  accessToken(connection: Connection, options?: { forceRefresh?: boolean }): Promise<string>;
+  accessToken(connection: Connection, options?: TokenOptions): Promise<string>;
   /**
    * The token with its origin: what code-host requests need (code-host-access.ts), which
    * send nothing through a provider that lacks it. Both real providers have it; it is
    * optional only so that test doubles of the collection service's token need not.
    */
-  credential?(connection: Connection, options?: { forceRefresh?: boolean }): Promise<TokenCredential>;
+  credential?(connection: Connection, options?: TokenOptions): Promise<TokenCredential>;
 }

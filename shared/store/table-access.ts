@@ -40,9 +40,10 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // The OAuth state rows and the connection the callback saves (or reconnects).
   oauth: { table: ['STATE#*', 'CONN#*'] },
   // Connections, subscriptions, endpoints, scoped keys and the listings; the poll baseline (a subscription's
-  // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; token refresh.
+  // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; the
+  // per-identity lease that keeps a subscription from being made twice; token refresh.
   'platform-api': {
-    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'KEY#*'],
+    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'LEASE#subscribe#*', 'KEY#*'],
     gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS'],
   },
 };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { isRepositoryAllowed } from '../domain/allow-list';
@@ -36,21 +37,79 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
   return connection;
 }
 
+/** A subscription as `POST /subscriptions` answers it: `existing` when an identical one was there already. */
+export type CreatedSubscription = Subscription & { existing?: true };
+
+type SameParts = Pick<Subscription, 'connectionId' | 'trigger' | 'agentId' | 'repository' | 'organization' | 'filters'>;
+
 /**
- * `POST /subscriptions`. Webhook triggers get (or share) the connection's hook on the
- * repository or organization; the subscription item is written last, under the endpoint's
- * lease, so a crash midway leaves at worst a hook that routes to nobody, never an event
- * routed to the wrong place; a write that fails puts the hook back as it was. Everything in
- * the body is validated and bounded before the code host is asked anything. Polled triggers record their baseline before the
- * subscription exists, so nothing that existed at subscription time is announced.
+ * What makes two subscriptions the same: connection, trigger, agent, target and filters.
+ * The code host's names are case-insensitive; filter lists are sets.
  */
-export async function createSubscription(ctx: AppContext, body: unknown): Promise<Subscription> {
+export function sameSubscriptionKey(s: SameParts): string {
+  const f = s.filters;
+  return JSON.stringify([
+    s.connectionId,
+    s.trigger,
+    s.agentId,
+    s.repository?.toLowerCase() ?? null,
+    s.organization?.toLowerCase() ?? null,
+    f.branches ? [...f.branches].sort() : null,
+    f.labels ? [...f.labels].sort() : null,
+    f.column ?? null,
+    f.project ?? null,
+  ]);
+}
+
+/**
+ * `POST /subscriptions`. The same subscription asked for again (the same command pasted
+ * after a restart) answers the one there is, marked `existing`, rather than making a second
+ * that would bring every event to the agent twice; `allowDuplicate: true` makes the second.
+ * The look and the write are under one lease per identity, so two identical requests at
+ * once make one subscription.
+ */
+export async function createSubscription(ctx: AppContext, body: unknown): Promise<CreatedSubscription> {
   const req = parseSubscriptionRequest(body);
   const connection = await connectionFor(ctx, req);
   // Payloads name classic project columns by id only: a column given by name becomes its id here.
   if (req.trigger === 'github.new_card_in_column' && req.filters.column !== undefined) {
     req.filters.column = await resolveColumn(ctx, connection, req.target, req.filters.column);
   }
+  if (req.allowDuplicate) return makeSubscription(ctx, req, connection);
+  const key = sameSubscriptionKey({
+    connectionId: connection.id,
+    trigger: req.trigger,
+    agentId: req.agentId,
+    repository: req.target.kind === 'repository' ? req.target.repository : undefined,
+    organization: req.target.kind === 'organization' ? req.target.organization : undefined,
+    filters: req.filters,
+  });
+  const lease = `subscribe#${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+  return withLease(
+    ctx,
+    lease,
+    async () => {
+      const same = (await new SubscriptionRepo(ctx.store).list(connection.id)).find((s) => sameSubscriptionKey(s) === key);
+      if (same) {
+        ctx.logger.info('subscription asked for again: the existing one answers', { subscriptionId: same.id });
+        return { ...same, existing: true as const };
+      }
+      return makeSubscription(ctx, req, connection);
+    },
+    // A polled trigger's baseline reads its list first: room for that.
+    { ttlSeconds: 120 },
+  );
+}
+
+/**
+ * One new subscription. Webhook triggers get (or share) the connection's hook on the
+ * repository or organization; the subscription item is written last, under the endpoint's
+ * lease, so a crash midway leaves at worst a hook that routes to nobody, never an event
+ * routed to the wrong place; a write that fails puts the hook back as it was. Everything in
+ * the body is validated and bounded before the code host is asked anything. Polled triggers record their baseline before the
+ * subscription exists, so nothing that existed at subscription time is announced.
+ */
+async function makeSubscription(ctx: AppContext, req: SubscriptionRequest, connection: Connection): Promise<Subscription> {
   const source = sourceFor(req.trigger, req.target);
   const repo = new SubscriptionRepo(ctx.store);
   const sub: Subscription = {

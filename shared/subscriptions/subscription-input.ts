@@ -68,6 +68,7 @@ const bodySchema = z
     repository: repositoryName.optional(),
     organization: organizationName.optional(),
     filters: filtersSchema.optional(),
+    allowDuplicate: z.boolean().optional(),
   })
   .strict();
 
@@ -77,6 +78,8 @@ export interface SubscriptionRequest {
   agentId: string;
   target: SubscriptionTarget;
   filters: SubscriptionFilters;
+  /** A second subscription identical to an existing one is wanted (each event then reaches the agent once per subscription). */
+  allowDuplicate: boolean;
 }
 
 function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): {
@@ -144,5 +147,12 @@ export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
     }
   }
   if (problems.length > 0) throw new InvalidInputError(problems);
-  return { connectionId: input.connectionId, trigger, agentId: input.agentId, target, filters };
+  return {
+    connectionId: input.connectionId,
+    trigger,
+    agentId: input.agentId,
+    target,
+    filters,
+    allowDuplicate: input.allowDuplicate === true,
+  };
 }

@@ -110,10 +110,9 @@ describe('npm start: OAuth round trips and Content Snare steps on the resulting 
     const connectionId = location.searchParams.get('connectionId') ?? '';
     // The account was named at connect time from the partner API's GET /me (documented with full_name only).
     expect(calls()).toEqual(['GET /partner_api/v1/me']);
-    expect((await api('GET', `/connections/${connectionId}`)).body).toMatchObject({
-      accountLogin: 'Fake Snare Admin',
-      accountId: 'name:Fake Snare Admin',
-    });
+    const named = (await api('GET', `/connections/${connectionId}`)).body;
+    expect(named).toMatchObject({ accountLogin: 'Simulated Snare Admin' });
+    expect(named.accountId).toBeUndefined();
     const invoke = (toolId: string, input: unknown) => api('POST', `/tools/${toolId}/invoke`, { connectionId, input });
     // The catalog describes the inputs the steps take (the friendly names and the pair rules).
     const tools = (await api('GET', '/tools')).body.tools as Array<{

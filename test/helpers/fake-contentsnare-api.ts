@@ -1,2 +1,9 @@
-// The simulated partner API is product code of the sandbox (`npm run dev`); tests use the same one.
-export * from '../../local/sandbox/simulated-contentsnare-api';
+// The simulated partner API is product code of the sandbox (`npm run dev`); tests use the same one under their own names.
+export {
+  defaultMe,
+  simulatedSnareSeed as fakeSnareSeed,
+  SimulatedSnareApi as FakeSnareApi,
+  type Answer,
+  type Json,
+  type SimulatedSnareState as FakeSnareState,
+} from '../../local/sandbox/simulated-contentsnare-api';

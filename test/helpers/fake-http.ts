@@ -1,2 +1,9 @@
-// The loopback fake server lives with the sandbox (`npm run dev`); tests use the same one.
-export * from '../../local/sandbox/fake-http';
+// The loopback server lives with the sandbox (`npm run dev`); tests use the same one under their own names.
+export {
+  startSimulatedHttp as startFakeHttp,
+  start,
+  type RecordedRequest,
+  type SimulatedHandler as FakeHandler,
+  type SimulatedResponse as FakeResponse,
+  type SimulatedServer as FakeServer,
+} from '../../local/sandbox/simulated-http';

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * A fake authorization server on 127.0.0.1 speaking both providers' dialects:
  * the code host (`/login/oauth/authorize`, `/login/oauth/access_token` answering HTTP 200
  * with `error` for a bad code or a dead refresh token (`bad_refresh_token`), expiring user
- * tokens with rotating refresh tokens when asked, `/user`, `/applications/:client/grant|token`) and the
+ * tokens with rotating refresh tokens when asked, `/user`, `PUT /user/starred/{owner}/{repo}`,
+ * `/applications/:client/grant|token`) and the
  * collection service (`/oauth/authorization`, the path of the partner API reference's
  * OpenAPI security scheme; `/oauth/token` JSON with refresh_token grant; `/oauth/revoke`;
  * and the partner API's `GET /partner_api/v1/me` for the tokens it issued). It really checks the client credentials, the redirect URI and the PKCE
@@ -46,6 +47,8 @@ export interface FakeOAuthBehaviour {
   extraTokenFields: Record<string, unknown>;
   /** The collection service's `GET /partner_api/v1/me` answer (the reference documents `full_name`). */
   contentsnareMe: Record<string, unknown>;
+  /** When set, `GET /partner_api/v1/me` answers this status (an outage or a refusal) instead. */
+  contentsnareMeStatus?: number;
   /**
    * The code host's app uses user access tokens that expire (GitHub Apps by default): code
    * exchanges answer `expires_in` (28800), `refresh_token` (ghr_...) and
@@ -234,14 +237,24 @@ export async function startFakeOAuthServer(options: { clientId?: string; clientS
         }
         if (req.method === 'GET' && path === '/user') {
           userCalls++;
-          const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+          // The code host takes both `Bearer` and `token` (Octokit's word) before a token.
+          const token = (req.headers.authorization ?? '').replace(/^(Bearer|token) /, '');
           if (!validAccessTokens.has(token)) return send(401, { message: 'Bad credentials' });
           return send(200, { login: 'octocat', id: 583231 }, { 'x-oauth-scopes': 'repo, gist, workflow' });
+        }
+        if (req.method === 'PUT' && /^\/user\/starred\/[^/]+\/[^/]+$/.test(path)) {
+          // activity/star-repo-for-authenticated-user: 204 without a body; 401 for a dead token.
+          const token = (req.headers.authorization ?? '').replace(/^(Bearer|token) /, '');
+          if (!validAccessTokens.has(token)) return send(401, { message: 'Bad credentials' });
+          res.writeHead(204);
+          res.end();
+          return;
         }
         if (req.method === 'GET' && path === '/partner_api/v1/me') {
           meCalls++;
           const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
           if (!validAccessTokens.has(token)) return send(401, { errors: ['Not authorized'] });
+          if (behaviour.contentsnareMeStatus !== undefined) return send(behaviour.contentsnareMeStatus, { errors: ['fake outage'] });
           return send(200, behaviour.contentsnareMe);
         }
         if (path.startsWith('/applications/') || path === '/oauth/revoke') {

@@ -1,2 +1,8 @@
-// The OpenAPI-checked code host is product code of the sandbox (`npm run dev`); tests use the same one.
-export * from '../../local/sandbox/openapi-check';
+// The OpenAPI-checked code host is product code of the sandbox (`npm run dev`); tests use the same one under their own names.
+export {
+  checkAgainstOpenApi,
+  startOpenApiSimulatedGitHub as startOpenApiFakeGitHub,
+  type MatchedRequest,
+  type OpenApiSimulatedGitHub as OpenApiFakeGitHub,
+  type OperationResponder,
+} from '../../local/sandbox/openapi-check';

@@ -103,7 +103,7 @@ describe('fake partner API', () => {
   });
 
   it('beyond the limits, 429 with Retry-After in seconds; reads and writes count apart', async () => {
-    expect((await call('GET', 'me')).body).toEqual({ full_name: 'Fake Snare Admin' });
+    expect((await call('GET', 'me')).body).toEqual({ full_name: 'Simulated Snare Admin' });
     await call('GET', 'folders');
     const throttled = await call('GET', 'folders');
     expect(throttled.status).toBe(429);

@@ -5,6 +5,9 @@ import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
 import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { oauthConnectionId } from '../helpers/oauth-connect';
+import { RefreshingTokenProvider } from '../../shared/oauth/refreshing-token-provider';
+import type { AppContext } from '../../shared/ports/app-context';
+import type { SecretStore } from '../../shared/ports';
 
 // The code host's user access tokens that expire (GitHub Apps, OAuth apps
 // that opted in) are refreshed like the collection service's; the others stay as they are.
@@ -116,6 +119,90 @@ describe('expiring code-host tokens', () => {
     const before = t.fake.tokenCalls.length;
     expect((await whoAmI(id)).ok).toBe(true);
     expect(t.fake.tokenCalls.length).toBe(before);
+  });
+});
+
+/**
+ * The deployed secret store's read cache (secrets-manager-store.ts): a value read stays
+ * served for its time to live unless the read asks for `fresh`.
+ */
+class CachingSecretStore implements SecretStore {
+  private readonly cache = new Map<string, string>();
+  constructor(private readonly under: SecretStore) {}
+  async get(name: string, opts?: { fresh?: boolean }) {
+    const hit = this.cache.get(name);
+    if (!opts?.fresh && hit !== undefined) return hit;
+    const value = await this.under.get(name);
+    if (value !== undefined) this.cache.set(name, value);
+    return value;
+  }
+  async put(name: string, value: string) {
+    this.cache.delete(name);
+    await this.under.put(name, value);
+  }
+  async delete(name: string) {
+    this.cache.delete(name);
+    await this.under.delete(name);
+  }
+}
+
+/** Another container over the same table and secrets, with its own secret cache and token provider. */
+function container(ownerId: string): AppContext {
+  const secrets = new CachingSecretStore(t.ctx.secrets);
+  const base = { ...t.ctx, secrets };
+  return { ...base, tokens: new RefreshingTokenProvider(base, { ownerId, sleep: async () => undefined }) };
+}
+
+const invokeIn = (ctx: AppContext, toolId: string, connectionId: string, input: Record<string, unknown>) =>
+  invokeTool(ctx, { toolId, connectionId, input }, allProviderTools());
+
+describe('a token refreshed by another worker', () => {
+  it('github.api_call: the container still holding the old token gets 401, reads the stored one and succeeds, with no second refresh', async () => {
+    const id = await connectGithub();
+    const a = container('container-a');
+    expect((await invokeIn(a, 'github.api_call', id, { method: 'GET', endpoint: '/user' })).ok).toBe(true);
+    // Container B refreshes (a 401 of its own, or the refresh-ahead): the code host ends the old token at once.
+    const connection = (await new ConnectionRepo(t.ctx.store).get(id))!;
+    await container('container-b').tokens.accessToken(connection, { forceRefresh: true });
+    const refreshes = t.fake.refreshCalls().length;
+    const result = await invokeIn(a, 'github.api_call', id, { method: 'GET', endpoint: '/user' });
+    expect(result).toMatchObject({ ok: true, data: { status: 200, data: { login: 'octocat' } } });
+    expect(t.fake.refreshCalls().length).toBe(refreshes);
+    expect((await new ConnectionRepo(t.ctx.store).get(id))?.status).toBe('connected');
+  });
+
+  it('a pre-built (Octokit) step: the same', async () => {
+    const id = await connectGithub();
+    const a = container('container-a');
+    expect((await invokeIn(a, 'github.star_repo', id, { owner: 'octo-org', repo: 'hello-world' })).ok).toBe(true);
+    const connection = (await new ConnectionRepo(t.ctx.store).get(id))!;
+    await container('container-b').tokens.accessToken(connection, { forceRefresh: true });
+    const refreshes = t.fake.refreshCalls().length;
+    const result = await invokeIn(a, 'github.star_repo', id, { owner: 'octo-org', repo: 'hello-world' });
+    expect(result).toMatchObject({ ok: true, data: { starred: true, repository: 'octo-org/hello-world' } });
+    expect(t.fake.refreshCalls().length).toBe(refreshes);
+  });
+
+  it('a stored token that is itself refused is refreshed once, and the call succeeds with the new one', async () => {
+    const id = await connectGithub();
+    const stored = await readStoredToken(t.ctx.secrets, id);
+    // The code host ended the token (as a refresh elsewhere would) but our store still holds it.
+    t.fake.validAccessTokens.delete(stored!.accessToken);
+    const refreshes = t.fake.refreshCalls().length;
+    expect((await whoAmI(id)).ok).toBe(true);
+    expect(t.fake.refreshCalls().length).toBe(refreshes + 1);
+  });
+
+  it('a token that does not expire and is refused: one fresh read, no refresh, then reconnect_required', async () => {
+    t.fake.behaviour.githubExpiringTokens = false;
+    const id = await connectGithub();
+    const stored = await readStoredToken(t.ctx.secrets, id);
+    t.fake.validAccessTokens.delete(stored!.accessToken);
+    const userCalls = t.fake.userCalls;
+    const tokenCalls = t.fake.tokenCalls.length;
+    expect(await whoAmI(id)).toMatchObject({ ok: false, error: { code: 'reconnect_required' } });
+    expect(t.fake.userCalls).toBe(userCalls + 1);
+    expect(t.fake.tokenCalls.length).toBe(tokenCalls);
   });
 });
 

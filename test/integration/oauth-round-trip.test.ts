@@ -99,9 +99,10 @@ describe('OAuth browser round trip', () => {
       authMethod: 'oauth',
       status: 'connected',
       accountLogin: 'admin@agency.example',
-      accountId: 'usr_fake_1',
       label: 'Agency A',
     });
+    // GET /me names the user who authorised, not the account: no account id is taken from it.
+    expect(connection?.accountId).toBeUndefined();
     expect(connection?.tokenExpiresAt).toBe(t.clock.now() + 7200 * 1000);
     const token = await readStoredToken(t.ctx.secrets, connectionId);
     expect(token?.refreshToken).toMatch(/^fake-rt-/);

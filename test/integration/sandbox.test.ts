@@ -1,10 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTriggerCommand } from '../../local/cli/trigger';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { demo } from '../../local/sandbox/sandbox';
+import { sandboxBanner } from '../../local/sandbox/banner';
+import { signBody } from '../../shared/dispatch/sign-event';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
 import { until } from '../helpers/runtime-support';
 
 const key = 'sandbox-test-platform-key-0123456789abcdef';
@@ -151,6 +155,166 @@ describe('npm run dev: the sandbox', () => {
       input: { owner: 'octocat', repo: 'hello-world' },
     });
     expect(repo.body).toMatchObject({ ok: true, data: { full_name: 'octocat/hello-world' } });
+  });
+
+  it('never adopts a connection it did not make, even one labelled like a demo connection, nor rewrites its token origin', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    // npm start with real connections in the same DATA_DIR (set on purpose: DATA_DIR wins).
+    const plain = await startLocalRuntime({ env: { DATA_DIR: dir, PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' }, write: () => {} });
+    const repo = new ConnectionRepo(plain.ctx.store);
+    const now = new Date().toISOString();
+    const real = { authMethod: 'token' as const, status: 'connected' as const, repositories: [], createdAt: now, updatedAt: now };
+    await writeStoredToken(plain.ctx.secrets, 'conn_realgithub', {
+      accessToken: 'ghp_realUserToken0123456789',
+      origin: 'https://api.github.com',
+    });
+    await repo.create({ ...real, id: 'conn_realgithub', provider: 'github', accountLogin: 'someone' });
+    await writeStoredToken(plain.ctx.secrets, 'conn_realsnare', {
+      accessToken: 'real-snare-token',
+      origin: 'https://api.contentsnare.com',
+    });
+    await repo.create({ ...real, id: 'conn_realsnare', provider: 'contentsnare', accountLogin: 'Real Admin', authMethod: 'oauth' });
+    // Labels are anyone's to set; the mark is not.
+    expect((await call(plain, 'PATCH', '/connections/conn_realgithub', { label: demo.githubLabel })).status).toBe(200);
+    expect((await call(plain, 'PATCH', '/connections/conn_realsnare', { label: demo.contentsnareLabel })).status).toBe(200);
+    const refused = await call(plain, 'PATCH', '/connections/conn_realgithub', { sandboxDemo: true });
+    expect(refused.status).toBe(400);
+    await plain.close();
+
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const s = rt.sandbox!;
+    expect(s.demo.github.id).not.toBe('conn_realgithub');
+    expect(s.demo.contentsnare.id).not.toBe('conn_realsnare');
+    expect((await readStoredToken(rt.ctx.secrets, 'conn_realgithub'))?.origin).toBe('https://api.github.com');
+    expect((await readStoredToken(rt.ctx.secrets, 'conn_realsnare'))?.origin).toBe('https://api.contentsnare.com');
+    const listed = (await call(rt, 'GET', '/connections')).body.connections as Array<{ id: string; sandboxDemo?: boolean }>;
+    expect(
+      listed
+        .filter((c) => c.sandboxDemo)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([s.demo.github.id, s.demo.contentsnare.id].sort());
+    // The real token is still refused for the simulated host, as for any other origin.
+    const used = await call(rt, 'POST', '/tools/github.get_repository/invoke', {
+      connectionId: 'conn_realgithub',
+      input: { owner: 'octocat', repo: 'hello-world' },
+    });
+    expect(used.body).toMatchObject({ ok: false, error: { code: 'token_origin_mismatch' } });
+  });
+
+  it('keeps its own data directory (.data/sandbox) unless DATA_DIR is set, apart from npm start, and says so in the banner', async () => {
+    const cwd = process.cwd();
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cwd-'));
+    process.chdir(dir);
+    try {
+      const rt = await startLocalRuntime({
+        env: { PORT: '0', PLATFORM_API_KEY: key, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'WARN' },
+        write: () => {},
+        sandbox: true,
+      });
+      started.push({ rt });
+      expect(rt.config.dataDir).toBe(resolve(dir, '.data', 'sandbox'));
+      expect(sandboxBanner(rt).join('\n')).toContain(`data dir:                ${resolve(dir, '.data', 'sandbox')}`);
+      await rt.close();
+      started.length = 0;
+      const plain = await startLocalRuntime({ env: { PORT: '0', PLATFORM_API_KEY: key, LOG_LEVEL: 'WARN' }, write: () => {} });
+      started.push({ rt: plain, dir });
+      expect(plain.config.dataDir).toBe(resolve(dir, '.data'));
+      expect((await call(plain, 'GET', '/connections')).body.connections).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('the inbox takes only posts signed by the dispatch: unsigned or wrongly signed ones get 401 and are not stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const body = JSON.stringify({ id: 'evt_x', trigger: 'github.new_issue', event: {} });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${rt.url}/sandbox/agent-runtime`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ 'x-signature-256': signBody('not-the-dispatch-secret', body) })).status).toBe(401);
+    expect((await call(rt, 'GET', '/sandbox/inbox')).body.count).toBe(0);
+    expect((await post({ 'x-signature-256': signBody(rt.config.dispatchSigningSecret!, body) })).status).toBe(200);
+    expect((await call(rt, 'GET', '/sandbox/inbox')).body).toMatchObject({
+      count: 1,
+      events: [{ signatureValid: true, body: { id: 'evt_x' } }],
+    });
+  });
+
+  it('every list of the simulated services lists what their single-resource endpoints serve, created resources included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const s = rt.sandbox!;
+    const gh = async (endpoint: string, query?: Record<string, string>) => {
+      const r = await call(rt, 'POST', '/tools/github.api_call/invoke', {
+        connectionId: s.demo.github.id,
+        input: { method: 'GET', endpoint, ...(query ? { query } : {}) },
+      });
+      // A code-host error is ok:false with the status in details.
+      return (r.body.ok ? r.body.data : { status: r.body.error.details?.status, data: undefined }) as { status: number; data: any };
+    };
+    const ids = (items: Array<Record<string, unknown>>, key = 'id') => items.map((i) => String(i[key]));
+
+    // The banner's repository is the account's, listed and served.
+    const repos = (await gh('/user/repos')).data as Array<{ full_name: string; id: number }>;
+    expect(repos.map((r) => r.full_name)).toContain(demo.repository);
+    for (const r of repos) expect((await gh(`/repos/${r.full_name}`)).data.id).toBe(r.id);
+    expect((await gh('/repos/octocat/no-such-repo')).status).toBe(404);
+
+    for (const [list, item] of [
+      [`/repos/${demo.repository}/commits`, (c: any) => `/repos/${demo.repository}/commits/${c.sha}`],
+      [`/repos/${demo.repository}/releases`, undefined],
+      ['/gists', (g: any) => `/gists/${g.id}`],
+      ['/users/octocat/gists', (g: any) => `/gists/${g.id}`],
+    ] as const) {
+      const listed = (await gh(list)).data as Array<Record<string, unknown>>;
+      expect(listed.length, list).toBeGreaterThan(0);
+      if (item) for (const one of listed) expect((await gh(item(one))).status, item(one)).toBe(200);
+    }
+    const runs = (await gh(`/repos/${demo.repository}/actions/runs`)).data.workflow_runs as Array<Record<string, unknown>>;
+    expect(runs.length).toBeGreaterThan(0);
+    for (const run of runs) expect((await gh(`/repos/${demo.repository}/actions/runs/${String(run.id)}`)).data.id).toBe(run.id);
+
+    // What a step creates is then listed, and served.
+    const issue = await call(rt, 'POST', '/tools/github.create_issue/invoke', {
+      connectionId: s.demo.github.id,
+      input: { owner: 'octocat', repo: 'hello-world', title: 'Listed afterwards' },
+    });
+    expect(issue.body.ok).toBe(true);
+    const found = (await gh('/search/issues', { q: `repo:${demo.repository} Listed afterwards` })).data.items as Array<
+      Record<string, unknown>
+    >;
+    expect(found.map((i) => i.title)).toEqual(['Listed afterwards']);
+    expect((await gh(`/repos/${demo.repository}/issues/${String(found[0]?.number)}`)).data.title).toBe('Listed afterwards');
+    const gist = await call(rt, 'POST', '/tools/github.create_gist/invoke', {
+      connectionId: s.demo.github.id,
+      input: { description: 'made here', files: { 'a.txt': { content: 'hi' } } },
+    });
+    expect(gist.body.ok, JSON.stringify(gist.body)).toBe(true);
+    expect(ids((await gh('/gists')).data)).toContain(String(gist.body.data.id));
+
+    // The simulated collection service: each listed client, request and team member is served by its own endpoint.
+    const created = await call(rt, 'POST', '/tools/contentsnare.create_client/invoke', {
+      connectionId: s.demo.contentsnare.id,
+      input: { name: 'Ann Example', email: 'ann@example.com' },
+    });
+    expect(created.body.ok).toBe(true);
+    const snare = async (endpoint: string) =>
+      (
+        await call(rt, 'POST', '/tools/contentsnare.api_call/invoke', {
+          connectionId: s.demo.contentsnare.id,
+          input: { method: 'GET', endpoint },
+        })
+      ).body.data as { status: number; data: any };
+    for (const kind of ['clients', 'requests', 'team_members']) {
+      const listed = (await snare(kind)).data.results as Array<Record<string, unknown>>;
+      if (kind === 'clients') expect(ids(listed)).toContain(String(created.body.data.id));
+      for (const one of listed) expect((await snare(`${kind}/${String(one.id)}`)).status, `${kind}/${String(one.id)}`).toBe(200);
+    }
   });
 
   it('runs nothing of the sandbox under npm start', async () => {

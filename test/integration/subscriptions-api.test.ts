@@ -109,6 +109,41 @@ describe('subscriptions API', () => {
     expect(hooks[0]!.events).toEqual(['fork', 'issues', 'star']);
   });
 
+  it('the same subscription asked for again answers the existing one (200, existing: true) and makes no second', async () => {
+    const { call, connection, subscribe } = await setup();
+    const body = { trigger: 'github.new_issue', repository: 'octocat/again', filters: { labels: ['bug', 'p1'] } };
+    const first = await subscribe(body);
+    expect(first.status).toBe(201);
+    expect(first.body.existing).toBeUndefined();
+    // Pasted again (after a restart), with the labels in another order and the repository in another case.
+    const again = await subscribe({ ...body, repository: 'OctoCat/again', filters: { labels: ['p1', 'bug'] } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, existing: true, endpointId: first.body.endpointId });
+    const listed = (await call('GET', `/subscriptions?connectionId=${connection.id}`)).body.subscriptions as Array<{ repository?: string }>;
+    expect(listed.filter((x) => x.repository === 'octocat/again')).toHaveLength(1);
+    // Two identical requests at once make one subscription too.
+    const both = await Promise.all([
+      subscribe({ trigger: 'github.new_star', repository: 'octocat/again' }),
+      subscribe({ trigger: 'github.new_star', repository: 'octocat/again' }),
+    ]);
+    expect(both.map((a) => a.status).sort()).toEqual([200, 201]);
+    expect(new Set(both.map((a) => a.body.id)).size).toBe(1);
+  });
+
+  it('a different agent, target or filter is a new subscription; allowDuplicate: true makes a second identical one', async () => {
+    const { subscribe } = await setup();
+    const body = { trigger: 'github.new_issue', repository: 'octocat/twice' };
+    const first = await subscribe(body);
+    expect((await subscribe({ ...body, agentId: 'agent-2' })).status).toBe(201);
+    expect((await subscribe({ ...body, filters: { label: 'bug' } })).status).toBe(201);
+    expect((await subscribe({ ...body, repository: 'octocat/other' })).status).toBe(201);
+    const second = await subscribe({ ...body, allowDuplicate: true });
+    expect(second.status).toBe(201);
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(second.body.existing).toBeUndefined();
+    expect((await subscribe({ ...body, allowDuplicate: 'yes' })).status).toBe(400);
+  });
+
   it('refuses with forbidden naming the missing permission when the code host will not create the hook', async () => {
     const { t, subscribe, call } = await setup();
     host.github.refuseHooks.set('repos/someone/else', 403);

@@ -1,11 +1,15 @@
 import { AppError } from '../../domain/errors';
 import { networkCauseSuffix } from '../../http/network-cause';
 import type { Fetch } from '../../ports';
+import type { CodeHostAccess } from '../code-host-access';
+import { tokenRenewingFetch } from '../token-renewing-fetch';
 
 export interface RestCall {
   /** REST base, e.g. the configured `GITHUB_API_URL` or a connection's own. */
   baseUrl: string;
   token: string;
+  /** Renews the token after a 401 (code-host-access.ts): the call is then sent once more. */
+  renew?: CodeHostAccess['renew'];
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
   /** Path under the base, segments already encoded. */
   path: string;
@@ -38,7 +42,8 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetchFn(`${call.baseUrl}${call.path}`, {
+    const send = call.renew ? tokenRenewingFetch(fetchFn, { baseUrl: call.baseUrl, token: call.token, renew: call.renew }) : fetchFn;
+    res = await send(`${call.baseUrl}${call.path}`, {
       method: call.method,
       headers,
       body: call.body === undefined ? undefined : JSON.stringify(call.body),

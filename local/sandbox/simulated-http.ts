@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One request as the fake server received it. */
+/** One request as the simulated server received it. */
 export interface RecordedRequest {
   method: string;
   /** Path and query exactly as sent on the wire, e.g. `/repos/o/r?x=1`. */
@@ -15,21 +15,21 @@ export interface RecordedRequest {
 }
 
 /** What a handler answers; `body` objects are sent as JSON. */
-export interface FakeResponse {
+export interface SimulatedResponse {
   status?: number;
   headers?: Record<string, string>;
   body?: unknown;
 }
 
-export type FakeHandler = (req: RecordedRequest) => FakeResponse | Promise<FakeResponse>;
+export type SimulatedHandler = (req: RecordedRequest) => SimulatedResponse | Promise<SimulatedResponse>;
 
-export interface FakeServer {
+export interface SimulatedServer {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:41234`. */
   url: string;
   port: number;
   requests: RecordedRequest[];
   /** Replace the handler mid-test. */
-  setHandler(handler: FakeHandler): void;
+  setHandler(handler: SimulatedHandler): void;
   close(): Promise<void>;
 }
 
@@ -38,10 +38,10 @@ export interface FakeServer {
  * `handler`. Use it as the code host or the collection service in tests: assert on
  * `requests` (what was sent), never on module mocks.
  */
-export async function startFakeHttp(
-  handler: FakeHandler = () => ({ status: 200, body: {} }),
+export async function startSimulatedHttp(
+  handler: SimulatedHandler = () => ({ status: 200, body: {} }),
   options: { port?: number; record?: boolean } = {},
-): Promise<FakeServer> {
+): Promise<SimulatedServer> {
   let current = handler;
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
@@ -50,7 +50,7 @@ export async function startFakeHttp(
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const url = req.url ?? '/';
-      const parsed = new URL(url, 'http://fake.invalid');
+      const parsed = new URL(url, 'http://simulated.invalid');
       let json: unknown;
       try {
         json = body ? JSON.parse(body) : undefined;
@@ -86,7 +86,7 @@ export async function startFakeHttp(
         })
         .catch((e: unknown) => {
           res.writeHead(500, { 'content-type': 'text/plain' });
-          res.end(`fake handler failed: ${(e as Error).message}`);
+          res.end(`simulated handler failed: ${(e as Error).message}`);
         });
     });
   });
@@ -111,4 +111,4 @@ export async function startFakeHttp(
 }
 
 /** Alias matching the `start(handler)` name other helpers may look for. */
-export const start = startFakeHttp;
+export const start = startSimulatedHttp;
