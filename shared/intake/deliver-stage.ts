@@ -113,7 +113,13 @@ function notClaimed(ctx: AppContext, log: Logger, outcome: Exclude<DeliveryClaim
       body: { error: { code: 'unavailable', message: 'Another attempt of this delivery is in progress; it will be retried' } },
     };
   }
-  ctx.metrics.count(outcome === 'duplicate' ? 'webhook_duplicate' : 'webhook_replay');
-  log.info(outcome === 'duplicate' ? 'duplicate delivery: already processed' : 'replayed body under a new delivery id: already processed');
+  // Each name counted literally: the stack's metric check reads the names from the code.
+  if (outcome === 'duplicate') {
+    ctx.metrics.count('webhook_duplicate');
+    log.info('duplicate delivery: already processed');
+  } else {
+    ctx.metrics.count('webhook_replay');
+    log.info('replayed body under a new delivery id: already processed');
+  }
   return { status: 200, body: { ok: true, duplicate: true } };
 }
