@@ -1,8 +1,6 @@
 import type { Connection, Subscription } from '../domain/model';
-import type { MappedEvent } from '../domain/mapping/types';
 import type { TriggerId } from '../domain/triggers';
 import type { Logger } from '../observability/logger';
-import type { AppContext } from '../ports/app-context';
 
 /**
  * What a source of deliveries plugs into the intake pipeline (pipeline.ts): how its
@@ -91,15 +89,6 @@ export interface RefusedDelivery {
 /** Who else hears of what the pipeline decided (the local console's recent events). */
 export interface IntakeObserver {
   refused?(delivery: RefusedDelivery): void;
-}
-
-/** The context a source is built from. */
-export type IntakeContext = AppContext;
-
-/** Trigger occurrences of one delivery, with who they are for. */
-export interface MappedDelivery {
-  tenant: Tenant;
-  mapped: MappedEvent[];
 }
 
 export function refusal(reason: string, status: number, code: string, message: string): Refusal {
