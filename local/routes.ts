@@ -19,7 +19,8 @@ export function localRoutes(ctx: AppContext, queues: LocalQueues, recent: Recent
   return [
     healthzRoute,
     ...platformApiRoutes(ctx, { revoke: revokeForDisconnect(ctx) }),
-    ...intakeRoutes(ctx),
+    // Deliveries the intake refuses for their shape show among the console's recent events.
+    ...intakeRoutes(ctx, { observer: { refused: (d) => recent.refused(d) } }),
     // A browser finishing a flow without returnTo is offered the way back to the console (GET /).
     ...oauthRoutes(ctx, { consoleUrl: `${ctx.config.publicUrl}/` }),
     ...toolRoutes(ctx),

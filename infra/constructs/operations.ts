@@ -116,6 +116,22 @@ export class Operations extends Construct {
       threshold: 1,
       evaluationPeriods: 1,
     });
+    // A body refused for its shape is answered 2xx, so the code host shows nothing: should it add
+    // a field to an event under a name another event uses, that trigger would stop in silence.
+    // Metrics Insights sums the count over its `event` (and `service`) dimension.
+    this.alarm('RejectedShape', {
+      alarmName: `${base}-webhook-rejected-shape`,
+      alarmDescription:
+        'Signed webhook deliveries were refused because their body did not fit their event: a trigger may have stopped. The intake logs each at WARN with the event, delivery id and offending keys.',
+      metric: new cloudwatch.MathExpression({
+        expression: `SELECT SUM(${appMetrics.deliveriesRejectedShape}) FROM SCHEMA("${metricNamespace}", event, service, stage) WHERE stage = '${stage}'`,
+        usingMetrics: {},
+        period,
+        label: 'deliveries refused for their shape',
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
     this.alarm('SweepFailures', {
       alarmName: `${base}-redelivery-sweep-failures`,
       alarmDescription: 'The redelivery sweep failed twice running: missed webhook deliveries are not being recovered.',

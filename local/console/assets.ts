@@ -26,7 +26,7 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5
 th{font-weight:600;color:#57606a;border-top:none}
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto;max-height:24rem;margin:.3rem 0}
 .badge{display:inline-block;padding:0 .45rem;border-radius:1rem;font-size:12px;background:#eaeef2}
-.s-delivered,.s-connected,.ok{background:#dafbe1;color:#116329}.s-dead_lettered,.s-reconnect_required,.bad{background:#ffebe9;color:#a40e26}
+.s-delivered,.s-connected,.ok{background:#dafbe1;color:#116329}.s-dead_lettered,.s-refused,.s-reconnect_required,.bad{background:#ffebe9;color:#a40e26}
 .s-retrying,.s-queued,.s-delivering{background:#fff8c5;color:#7d4e00}
 button{font:inherit;padding:.25rem .7rem;border:1px solid #d0d7de;border-radius:6px;background:#f6f8fa;cursor:pointer}
 button.primary{background:#1f883d;border-color:#1a7f37;color:#fff}

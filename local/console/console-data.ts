@@ -17,7 +17,7 @@ import type { RecentEvents } from './recent-events';
 export const shownEvents = 50;
 export const shownDeadLetters = 100;
 
-export type DeliveryStatus = 'queued' | 'retrying' | 'delivering' | 'delivered' | 'logged' | 'dead_lettered' | 'finished';
+export type DeliveryStatus = 'queued' | 'retrying' | 'delivering' | 'delivered' | 'logged' | 'dead_lettered' | 'finished' | 'refused';
 
 export interface EventView {
   eventId: string;
@@ -35,6 +35,10 @@ export interface EventView {
   replayOf?: string;
   /** The whole trigger event as sent to the agent runtime, when this process has it. */
   payload?: TriggerEvent;
+  /** Why the intake refused the delivery (status `refused`): nothing was queued for it. */
+  reason?: string;
+  /** The code host's event name of a refused delivery. */
+  event?: string;
 }
 
 export interface SubscriptionView extends Subscription {
@@ -79,6 +83,11 @@ async function eventOfMessage(ctx: Pick<AppContext, 'blobs'>, body: string): Pro
 export async function recentEventViews(ctx: AppContext, queues: LocalQueues, recent: RecentEvents): Promise<EventView[]> {
   const views = new Map<string, EventView>();
   for (const r of recent.list()) {
+    if (r.refused) {
+      const { deliveryId, event, reason } = r.refused;
+      views.set(r.eventId, { eventId: r.eventId, queuedAt: r.queuedAt, status: 'refused', deliveryId, event, reason });
+      continue;
+    }
     const payload = parseEvent(r.body);
     views.set(r.eventId, {
       eventId: r.eventId,

@@ -1,4 +1,5 @@
 import { eventIdOfPointer } from '../../shared/dispatch/event-message';
+import type { RefusedDelivery } from '../../shared/intake/intake-source';
 import type { BlobStore, Clock, OutgoingMessage, Queue } from '../../shared/ports';
 
 /**
@@ -18,6 +19,8 @@ export interface RecentEvent {
   queuedAt: number;
   /** The event this one replays (console replay). */
   replayOf?: string;
+  /** A delivery the intake refused (its body did not fit its event): nothing was queued for it. */
+  refused?: { deliveryId: string; event: string; reason: string };
 }
 
 /** How the queue's producers name a trigger event's message: by the event's id (event-message.ts, dispatch's re-enqueue). */
@@ -59,6 +62,19 @@ export class RecentEvents {
   /** Marks the next queuing of `eventId` as a replay of `originalId`. */
   replaying(eventId: string, originalId: string): void {
     this.replays.set(eventId, originalId);
+  }
+
+  /**
+   * Records a delivery the intake refused, so that it shows among the recent events with
+   * why (intake-source.ts `IntakeObserver`). Listed under `refused:<delivery id>`.
+   */
+  refused(d: RefusedDelivery): void {
+    const eventId = `refused:${d.deliveryId}`;
+    const previous = this.events.get(eventId);
+    if (previous) this.drop(eventId, previous);
+    const reason = `${d.reason}: ${d.keys.join(', ')}`.slice(0, 500);
+    this.events.set(eventId, { eventId, queuedAt: this.clock.now(), refused: { deliveryId: d.deliveryId, event: d.event, reason } });
+    this.trim();
   }
 
   list(): RecentEvent[] {

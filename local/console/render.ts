@@ -100,13 +100,17 @@ function eventRow(e: EventView, csrf: string): string {
   const status =
     e.status === 'retrying' || e.status === 'dead_lettered'
       ? badge(e.status, `${e.status.replace(/_/g, ' ')} (${e.attempts ?? 0} tries)`)
-      : badge(e.status);
+      : e.status === 'refused'
+        ? `${badge(e.status)}<br><small>${h(e.event ?? '')} ${h(e.reason ?? '')}</small>`
+        : badge(e.status);
   const replay = e.payload
     ? `<form class="inline replay" method="post" action="/console/events/${encodeURIComponent(e.eventId)}/replay">${csrfField(csrf)}<button type="submit">Replay</button></form>`
     : '';
   const payload = e.payload
     ? `<details><summary>payload</summary><pre class="payload">${h(JSON.stringify(e.payload, null, 2))}</pre></details>`
-    : '<span class="muted">payload not kept</span>';
+    : e.status === 'refused'
+      ? '<span class="muted">refused by the intake: nothing was queued</span>'
+      : '<span class="muted">payload not kept</span>';
   return (
     `<tr data-event="${h(e.eventId)}"><td>${time(e.queuedAt)}</td><td>${h(e.trigger ?? '')}</td><td><code>${h(e.subscriptionId ?? '')}</code><br><small>${h(e.agentId ?? '')}</small></td>` +
     `<td><code>${h(e.eventId)}</code>${e.replayOf ? `<br><small>replay of <code>${h(e.replayOf)}</code></small>` : ''}<br><small>delivery ${h(e.deliveryId ?? '')}</small></td><td class="status">${status}</td><td>${replay}</td></tr>` +

@@ -105,7 +105,7 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
     ctx.metrics.count('dispatch_logged');
     return 'done';
   }
-  const claim = await claimEvent(ctx.store, event.id, ctx.clock.now());
+  const claim = await claimEvent(ctx.store, ctx.clock, event.id);
   if (claim.kind === 'done') {
     ctx.metrics.count('dispatch_duplicate');
     log.info('event already delivered; copy dropped');
@@ -118,13 +118,13 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
   }
   const outcome = await postEvent(ctx, url, event);
   if (outcome.kind === 'delivered') {
-    await markDone(ctx.store, event.id, ctx.clock.now());
+    await markDone(ctx.store, ctx.clock, event.id);
     if (read.blobKey) await ctx.blobs.delete(read.blobKey).catch(() => undefined);
     ctx.metrics.count('dispatch_delivered');
     log.info('trigger event delivered', { status: outcome.status });
     return 'done';
   }
-  await releaseClaim(ctx.store, event.id).catch((e: unknown) => log.warn('could not release dispatch claim', { error: e }));
+  await releaseClaim(ctx.store, ctx.clock, claim.held).catch((e: unknown) => log.warn('could not release dispatch claim', { error: e }));
   const delay = backoffSeconds(m.receiveCount, outcome.retryAfterSeconds);
   if (outcome.throttled) {
     try {

@@ -1,7 +1,6 @@
-import type { Store } from '../ports';
-import { ConditionFailedError } from '../domain/errors';
-import { keys, ttlIn } from '../store/table-design';
-import { putCoalesced } from '../store/coalesced-puts';
+import type { Clock, Store } from '../ports';
+import { claimOnce, doneMark, finishTogether, releaseOnce, type HeldClaim } from '../store/once-claim';
+import { keys } from '../store/table-design';
 
 /**
  * How long an attempt holds an event before another worker may try it: twice the 10 s POST
@@ -13,32 +12,31 @@ export const inProgressLeaseSeconds = 20;
 /** Delivered events are remembered this long: a commit or tag is announced once within it. */
 export const doneTtlSeconds = 30 * 24 * 3600;
 
-export type ClaimResult = { kind: 'claimed' } | { kind: 'done' } | { kind: 'busy'; retryInSeconds: number };
+export type ClaimResult = { kind: 'claimed'; held: HeldClaim } | { kind: 'done' } | { kind: 'busy'; retryInSeconds: number };
 
 /**
  * Claims an event for delivery so that two copies processed at once reach the agent
- * runtime once: the first takes an in-progress lease; the second sees it (retry later)
- * or sees it done (drop).
+ * runtime once: a once-claim on the event id (store/once-claim.ts). The first takes an
+ * in-progress lease; the second sees it (retry once it may have lapsed) or sees it done (drop).
  */
-export async function claimEvent(store: Store, eventId: string, nowMs: number): Promise<ClaimResult> {
+export async function claimEvent(store: Store, clock: Clock, eventId: string): Promise<ClaimResult> {
   const key = keys.dispatchClaim(eventId);
-  try {
-    await store.put({ ...key, state: 'in_progress', ttl: ttlIn(nowMs, inProgressLeaseSeconds) }, { ifNotExists: true });
-    return { kind: 'claimed' };
-  } catch (e) {
-    if (!(e instanceof ConditionFailedError)) throw e;
-  }
-  const existing = await store.get(key);
-  if (existing?.state === 'done') return { kind: 'done' };
-  const ttl = typeof existing?.ttl === 'number' ? existing.ttl : Math.floor(nowMs / 1000) + inProgressLeaseSeconds;
-  return { kind: 'busy', retryInSeconds: Math.max(5, ttl - Math.floor(nowMs / 1000)) };
+  const claim = await claimOnce(store, clock, key, inProgressLeaseSeconds);
+  if (claim.kind === 'claimed') return { kind: 'claimed', held: { key, fence: claim.fence } };
+  if (claim.kind === 'done') return { kind: 'done' };
+  return { kind: 'busy', retryInSeconds: Math.max(5, Math.ceil((claim.leaseEndsAtMs - clock.now()) / 1000)) };
 }
 
-/** Marks the event delivered; the marks of events answered in the same turn share one call (coalesced-puts.ts). */
-export async function markDone(store: Store, eventId: string, nowMs: number): Promise<void> {
-  await putCoalesced(store, [{ ...keys.dispatchClaim(eventId), state: 'done', ttl: ttlIn(nowMs, doneTtlSeconds) }]);
+/** Marks the event delivered; the marks of events answered in the same turn share one call. */
+export function markDone(store: Store, clock: Clock, eventId: string): Promise<void> {
+  return finishTogether(store, [doneMark(clock, keys.dispatchClaim(eventId), doneTtlSeconds)]);
 }
 
-export async function releaseClaim(store: Store, eventId: string): Promise<void> {
-  await store.delete(keys.dispatchClaim(eventId));
+/**
+ * Gives the claim back for the event's next try, only if this attempt still holds it: after
+ * its lease lapsed another worker may have taken it over, and freeing that worker's claim
+ * would let a third copy POST the event again.
+ */
+export function releaseClaim(store: Store, clock: Clock, held: HeldClaim): Promise<boolean> {
+  return releaseOnce(store, clock, held);
 }

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import type { Logger } from '../observability/logger';
 import type { Item, Key } from '../ports';
-import { claimOnce, doneMark, releaseOnce, type HeldClaim } from '../store/once-claim';
-import { putCoalesced } from '../store/coalesced-puts';
+import { doneMark, finishTogether, releaseOnce, waitForClaim, type HeldClaim } from '../store/once-claim';
 import { keys } from '../store/table-design';
 
 /** How long a processed delivery (id and body) is remembered; the sweep only looks at recent deliveries. */
@@ -36,10 +35,6 @@ export interface DeliveryIdentity {
   body: Buffer;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
-}
-
 /**
  * The claim of one delivery attempt, taken on the signed body (its sha256): a GitHub
  * redelivery carries the same id and the same bytes, and a replay under a new id carries
@@ -51,20 +46,23 @@ function sleep(ms: number): Promise<void> {
  */
 export class DeliveryClaims {
   private held: HeldClaim | undefined;
+  /** The take in flight: a release waits for it, so a claim it wins after the answer left is still given back. */
+  private taking: Promise<unknown> | undefined;
   /** The rows `finish` marks done: the body's, then the id's. */
   private marked: Array<{ key: Key; attrs: Record<string, unknown> }> = [];
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'store' | 'clock'>,
+    private readonly ctx: Pick<AppContext, 'store' | 'clock' | 'sleep'>,
     private readonly log: Logger,
   ) {}
 
   /**
-   * Takes the claim. When another attempt holds it, tries again for up to `busyWaitMs`
-   * (real time) with a growing pause, since most attempts finish in milliseconds (ten copies
-   * at once: one fan-out, all answered 2xx); `stop` ends the wait early (the deadline passed).
+   * Takes the claim. When another attempt holds it, tries again for up to `busyWaitMs` with
+   * a growing pause (the injected sleep), since most attempts finish in milliseconds (ten
+   * copies at once: one fan-out, all answered 2xx); `signal` ends the wait early (the answer
+   * is due).
    */
-  async take(d: DeliveryIdentity, busyWaitMs: number, stop: () => boolean): Promise<DeliveryClaimOutcome> {
+  async take(d: DeliveryIdentity, busyWaitMs: number, signal: AbortSignal): Promise<DeliveryClaimOutcome> {
     const attrs = { endpointId: d.endpointId, deliveryId: d.deliveryId, event: d.event };
     const idKey = keys.deliveryClaim(d.endpointId, d.deliveryId);
     const bodyKey = keys.deliveryBodyClaim(d.endpointId, createHash('sha256').update(d.body).digest('hex'));
@@ -72,37 +70,42 @@ export class DeliveryClaims {
       { key: bodyKey, attrs },
       { key: idKey, attrs },
     ];
-    const giveUpAt = Date.now() + busyWaitMs;
-    for (let attempt = 0; ; attempt++) {
-      const body = await claimOnce(this.ctx.store, this.ctx.clock, bodyKey, deliveryLeaseSeconds, attrs);
-      if (body.kind === 'claimed') {
-        this.held = { key: bodyKey, fence: body.fence };
-        return 'claimed';
-      }
-      if (body.kind === 'done') {
-        // Done under this id: this delivery was processed. Under another id: a replay.
-        if (body.item.deliveryId !== undefined && body.item.deliveryId !== d.deliveryId) return 'replay';
-        // The id's mark may have been lost with a crash after the body's: write it again, so the sweep sees it.
-        const [, idMark] = this.marks();
-        await putCoalesced(this.ctx.store, idMark ? [idMark] : []).catch((e: unknown) =>
-          this.log.warn('could not mark a processed delivery done', { error: e }),
-        );
-        return 'duplicate';
-      }
-      const left = giveUpAt - Date.now();
-      if (stop() || left <= 0) return 'busy';
-      await sleep(Math.min(left, Math.round((10 << Math.min(attempt, 4)) * (0.5 + Math.random()))));
-    }
+    const taking = waitForClaim(this.ctx, bodyKey, {
+      leaseSeconds: deliveryLeaseSeconds,
+      attrs,
+      waitMs: busyWaitMs,
+      pauseMs: (attempt) => Math.round((10 << Math.min(attempt, 4)) * (0.5 + Math.random())),
+      signal,
+    });
+    this.taking = taking.then(
+      (c) => {
+        if (c.kind === 'claimed') this.held = { key: bodyKey, fence: c.fence };
+      },
+      () => undefined,
+    );
+    const body = await taking;
+    await this.taking;
+    if (body.kind === 'busy') return 'busy';
+    if (body.kind === 'claimed') return 'claimed';
+    // Done under this id: this delivery was processed. Under another id: a replay.
+    if (body.item.deliveryId !== undefined && body.item.deliveryId !== d.deliveryId) return 'replay';
+    // The id's mark may have been lost with a crash after the body's: write it again, so the sweep sees it.
+    const [, idMark] = this.marks();
+    await finishTogether(this.ctx.store, idMark ? [idMark] : []).catch((e: unknown) =>
+      this.log.warn('could not mark a processed delivery done', { error: e }),
+    );
+    return 'duplicate';
   }
 
   /** Marks the body and the id done (one call, shared with other marks of the same turn): the delivery's events are queued. */
   async finish(): Promise<void> {
     this.held = undefined;
-    await putCoalesced(this.ctx.store, this.marks());
+    await finishTogether(this.ctx.store, this.marks());
   }
 
   /** Gives back the claim if this attempt still holds it (never one taken over or marked done since). */
   async release(): Promise<void> {
+    await this.taking;
     const mine = this.held;
     this.held = undefined;
     if (!mine) return;

@@ -8,6 +8,8 @@ export const metricNames = {
   deliveriesAccepted: 'DeliveriesAccepted',
   deliveriesRefused: 'DeliveriesRefused',
   deliveriesDuplicated: 'DeliveriesDuplicated',
+  /** Signed deliveries whose body did not fit their event (answered 2xx, never processed). Dimension `event`. */
+  deliveriesRejectedShape: 'DeliveriesRejectedShape',
   eventsDispatched: 'EventsDispatched',
   eventsRetried: 'EventsRetried',
   eventsDeadLettered: 'EventsDeadLettered',
@@ -32,6 +34,7 @@ export const metricAliases: Readonly<Record<string, string>> = {
   webhook_accepted: metricNames.deliveriesAccepted,
   webhook_refused: metricNames.deliveriesRefused,
   webhook_duplicate: metricNames.deliveriesDuplicated,
+  webhook_rejected_shape: metricNames.deliveriesRejectedShape,
   dispatch_delivered: metricNames.eventsDispatched,
   // No AGENT_RUNTIME_URL: the event was handled by logging it.
   dispatch_logged: metricNames.eventsDispatched,

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors';
-import type { Clock, Store } from '../ports';
-import { releaseFencedRow, takeFencedRow } from './fenced-row';
+import type { Clock, Sleep, Store } from '../ports';
+import { claimOnce, releaseOnce, waitForClaim } from './once-claim';
 import { keys } from './table-design';
 
 /**
- * Named leases: one lock row per name (`keys.lease(name)`) in the table. Used to keep the
- * changes to one webhook endpoint in one line (there are no transactions) and to let one
- * worker refresh a connection's token while the others wait for its result.
+ * Named leases: one claim row per name (`keys.lease(name)`), taken and given back through
+ * the once-claim module (once-claim.ts) and never marked done. Used to keep the changes to
+ * one webhook endpoint in one line (there are no transactions) and to let one worker refresh
+ * a connection's token while the others wait for its result.
  */
 
 /** A held lease: `fence` identifies this acquisition, so only its holder can release it. */
@@ -28,13 +29,13 @@ export async function acquireLease(
   owner: string,
   ttlSeconds: number,
 ): Promise<Lease | undefined> {
-  const fence = await takeFencedRow(store, clock, keys.lease(name), ttlSeconds, { owner, acquiredAt: clock.now() });
-  return fence === undefined ? undefined : { name, owner, fence };
+  const claim = await claimOnce(store, clock, keys.lease(name), ttlSeconds, { owner, acquiredAt: clock.now() });
+  return claim.kind === 'claimed' ? { name, owner, fence: claim.fence } : undefined;
 }
 
 /** Releases the lease if it is still ours; false when it had expired and was taken over. */
 export function releaseLease(store: Store, clock: Clock, lease: Lease): Promise<boolean> {
-  return releaseFencedRow(store, clock, keys.lease(lease.name), lease.fence, { owner: lease.owner, releasedAt: clock.now() });
+  return releaseOnce(store, clock, { key: keys.lease(lease.name), fence: lease.fence }, { owner: lease.owner, releasedAt: clock.now() });
 }
 
 export interface WithLeaseOptions {
@@ -48,25 +49,27 @@ export interface WithLeaseOptions {
 }
 
 /**
- * Runs `fn` while holding the named lease, waiting `waitMs` between up to `attempts`
- * tries, then answering `conflict` (the caller may retry). Released owner-safely when
- * `fn` settles, whichever way.
+ * Runs `fn` while holding the named lease, waiting `waitMs` (through the injected sleep)
+ * between up to `attempts` tries, then answering `conflict` (the caller may retry).
+ * Released owner-safely when `fn` settles, whichever way.
  */
 export async function withLease<T>(
-  ctx: { store: Store; clock: Clock },
+  ctx: { store: Store; clock: Clock; sleep: Sleep },
   name: string,
   fn: () => Promise<T>,
   options: WithLeaseOptions = {},
 ): Promise<T> {
   const attempts = options.attempts ?? 60;
+  const waitMs = options.waitMs ?? 100;
   const owner = options.owner ?? randomUUID();
-  let lease: Lease | undefined;
-  for (let i = 0; !lease; i++) {
-    lease = await acquireLease(ctx.store, ctx.clock, name, owner, options.ttlSeconds ?? 30);
-    if (lease) break;
-    if (i + 1 >= attempts) throw new AppError('conflict', `Another change to ${name} is in progress; try again`);
-    await new Promise((r) => setTimeout(r, options.waitMs ?? 100));
-  }
+  const claim = await waitForClaim(ctx, keys.lease(name), {
+    leaseSeconds: options.ttlSeconds ?? 30,
+    attrs: { owner, acquiredAt: ctx.clock.now() },
+    waitMs: (attempts - 1) * waitMs,
+    pauseMs: () => waitMs,
+  });
+  if (claim.kind !== 'claimed') throw new AppError('conflict', `Another change to ${name} is in progress; try again`);
+  const lease: Lease = { name, owner, fence: claim.fence };
   try {
     return await fn();
   } finally {

@@ -373,6 +373,19 @@ describe('operations', () => {
     for (const a of alarms) expect(a.AlarmActions).toHaveLength(1);
   });
 
+  it('alarms on any signed delivery refused for its shape, summed over every event, in this stage', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const rejected = alarms.find((a) => a.AlarmName === 'agent-integrations-test-webhook-rejected-shape')!;
+    expect(rejected).toBeDefined();
+    expect(rejected.Threshold).toBe(1);
+    expect(rejected.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+    expect(rejected.AlarmActions).toHaveLength(1);
+    const query = String(rejected.Metrics?.[0]?.Expression);
+    expect(query).toContain('SUM(DeliveriesRejectedShape)');
+    expect(query).toContain('FROM SCHEMA("AgentIntegrations", event, service, stage)');
+    expect(query).toContain("WHERE stage = 'test'");
+  });
+
   it('sends alarms to an encrypted, TLS-only topic only when an e-mail is given', () => {
     s.template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     s.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });

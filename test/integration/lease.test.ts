@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/domain/errors';
-import type { Store } from '../../shared/ports';
+import { realSleep, type Store } from '../../shared/ports';
 import { acquireLease, releaseLease, withLease } from '../../shared/store/lease';
 import { stopTestDynamo, TestClock, testStore } from '../helpers/dynamo';
 
@@ -44,8 +44,9 @@ describe('withLease', () => {
     const order: number[] = [];
     await Promise.all(
       [1, 2, 3, 4].map((n) =>
+        // Holders that take real time, waited for in real time.
         withLease(
-          { store, clock },
+          { store, clock, sleep: realSleep },
           'endpoint#e1',
           async () => {
             inside++;
@@ -66,7 +67,7 @@ describe('withLease', () => {
 
   it('leaves alone a lease another owner took after its own expired', async () => {
     await withLease(
-      { store, clock },
+      { store, clock, sleep: clock.sleep },
       'endpoint#e2',
       async () => {
         clock.advance(31_000);
@@ -80,12 +81,14 @@ describe('withLease', () => {
 
   it('answers conflict when the lease stays held, and releases after fn throws', async () => {
     const held = await acquireLease(store, clock, 'endpoint#e3', 'holder', 30);
-    const e = await withLease({ store, clock }, 'endpoint#e3', async () => 'ran', { attempts: 2, waitMs: 1 }).catch((x: unknown) => x);
+    const e = await withLease({ store, clock, sleep: clock.sleep }, 'endpoint#e3', async () => 'ran', { attempts: 2, waitMs: 1 }).catch(
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe('conflict');
     await releaseLease(store, clock, held!);
     await expect(
-      withLease({ store, clock }, 'endpoint#e3', async () => {
+      withLease({ store, clock, sleep: clock.sleep }, 'endpoint#e3', async () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');

@@ -153,8 +153,18 @@ export { subjectKeys };
 
 /** False when the body lacks what `event` always carries, or carries another event's subject. */
 export function fitsEvent(event: string, payload: Record<string, unknown>): boolean {
+  return misfitKeys(event, payload).length === 0;
+}
+
+/**
+ * The keys that make a body not fit `event` (none when it fits): those `event` always
+ * carries that are missing, then those naming another event's subject. For the log line of
+ * a refused body, so that a new field the code host adds under a subject key is seen at once.
+ */
+export function misfitKeys(event: string, payload: Record<string, unknown>): string[] {
   const shape = eventShapes[event];
-  if (!shape) return true;
-  if (!shape.must.every((key) => key in payload)) return false;
-  return Object.keys(payload).every((key) => !subjectKeys.has(key) || shape.must.includes(key) || shape.may.includes(key));
+  if (!shape) return [];
+  const missing = shape.must.filter((key) => !(key in payload));
+  const foreign = Object.keys(payload).filter((key) => subjectKeys.has(key) && !shape.must.includes(key) && !shape.may.includes(key));
+  return [...missing, ...foreign];
 }

@@ -1,0 +1,125 @@
+import type { Subscription, TriggerEvent } from '../domain/model';
+import type { MappedEvent } from '../domain/mapping/types';
+import type { TriggerId } from '../domain/triggers';
+import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
+import type { Logger } from '../observability/logger';
+import type { AppContext } from '../ports/app-context';
+import { DeliveryClaims, type DeliveryClaimOutcome } from './delivery-claims';
+import type { DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
+
+/** What the claim, route, fan-out and done steps ended with: an answer, or stopped because the answer was already given. */
+export type DeliverOutcome = { kind: 'answered'; answer: DeliveryAnswer } | { kind: 'abandoned' };
+
+export interface DeliverInput<V> {
+  req: IntakeRequest;
+  headers: DeliveryHeaders;
+  verified: V;
+  tenant: Tenant;
+  mapped: MappedEvent[];
+  router: Router<V>;
+  busyWaitMs: number;
+}
+
+type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
+
+/**
+ * The claim of the signed body (delivery-claims.ts), the route, fan-out and one enqueue, then
+ * the claim and the delivery id marked done. Any failure after the claim gives it back (fenced)
+ * and is passed on, so that a redelivery is processed rather than dropped as a duplicate; an
+ * attempt that dies leaves a claim whose short lease lapses, with the same effect. When
+ * `signal` aborts (the answer was given without it), the claim is given back at once and the
+ * steps stop at the next one.
+ */
+export async function deliverStage<V>(ctx: AppContext, log: Logger, input: DeliverInput<V>, signal: AbortSignal): Promise<DeliverOutcome> {
+  const claims = new DeliveryClaims(ctx, log);
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<DeliverOutcome>((resolve) => {
+    onAbort = () => void claims.release().then(() => resolve({ kind: 'abandoned' }));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const work = claimAndEnqueue(ctx, log, claims, input, signal).catch(async (e: unknown) => {
+    await claims.release();
+    throw e;
+  });
+  try {
+    return await Promise.race([work, stopped]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    // Whichever way the work ends after an abort, a claim it took is not left to look like a duplicate.
+    if (signal.aborted)
+      work.then(
+        () => claims.release(),
+        () => undefined,
+      );
+  }
+}
+
+async function claimAndEnqueue<V>(
+  ctx: AppContext,
+  log: Logger,
+  claims: DeliveryClaims,
+  input: DeliverInput<V>,
+  signal: AbortSignal,
+): Promise<DeliverOutcome> {
+  const { req, headers, tenant, mapped } = input;
+  // The route Query does not depend on the claim: run both at once (one round trip of latency, not two).
+  const routes = input.router.subscriptions(
+    input.verified,
+    tenant,
+    mapped.map((m) => m.trigger),
+  );
+  routes.catch(() => undefined);
+  const identity = { endpointId: tenant.claimScope, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
+  const claimed = await claims.take(identity, input.busyWaitMs, signal);
+  if (claimed !== 'claimed') return { kind: 'answered', answer: notClaimed(ctx, log, claimed) };
+  if (signal.aborted) return abandon(claims);
+  const subscriptions = await routes;
+  // Steps on the routed events (between route and fan-out) go here, one call each.
+  const events = fanOut(ctx, tenant, mapped, subscriptions, headers.deliveryId);
+  if (signal.aborted) return abandon(claims);
+  await enqueueEvents(ctx, events);
+  // Done only now that the events are queued: a crash before this leaves leases that lapse.
+  // The events are queued whatever happens to the marks, so a failed mark is logged, not
+  // answered 5xx (its redelivery would only queue copies that dispatch drops by event id).
+  await claims.finish().catch((e: unknown) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }));
+  ctx.metrics.count('webhook_accepted');
+  ctx.metrics.count('trigger_events_enqueued', events.length);
+  log.info('webhook delivery accepted', { triggers: [...new Set(mapped.map((m) => m.trigger))], enqueued: events.length });
+  return { kind: 'answered', answer: { status: 202, body: { ok: true, accepted: events.length } } };
+}
+
+async function abandon(claims: DeliveryClaims): Promise<DeliverOutcome> {
+  await claims.release();
+  return { kind: 'abandoned' };
+}
+
+function fanOut(ctx: AppContext, tenant: Tenant, mapped: MappedEvent[], subscriptions: Routes, deliveryId: string): TriggerEvent[] {
+  return buildTriggerEvents({
+    connection: tenant.connection,
+    subscriptions,
+    mapped,
+    deliveryId,
+    occurredAt: new Date(ctx.clock.now()).toISOString(),
+  });
+}
+
+/** The answer when this attempt did not get the claim. */
+function notClaimed(ctx: AppContext, log: Logger, outcome: Exclude<DeliveryClaimOutcome, 'claimed'>): DeliveryAnswer {
+  if (outcome === 'busy') {
+    ctx.metrics.count('webhook_failed', 1, { reason: 'in_progress' });
+    log.warn('another attempt of this delivery is in progress; answering 5xx so that it is tried again');
+    return {
+      status: 503,
+      body: { error: { code: 'unavailable', message: 'Another attempt of this delivery is in progress; it will be retried' } },
+    };
+  }
+  // Each name counted literally: the stack's metric check reads the names from the code.
+  if (outcome === 'duplicate') {
+    ctx.metrics.count('webhook_duplicate');
+    log.info('duplicate delivery: already processed');
+  } else {
+    ctx.metrics.count('webhook_replay');
+    log.info('replayed body under a new delivery id: already processed');
+  }
+  return { status: 200, body: { ok: true, duplicate: true } };
+}

@@ -1,0 +1,96 @@
+import type { Connection, Subscription } from '../domain/model';
+import type { TriggerId } from '../domain/triggers';
+import type { Logger } from '../observability/logger';
+
+/**
+ * What a source of deliveries plugs into the intake pipeline (pipeline.ts): how its
+ * deliveries are verified and whose they are (`Verifier`), and which subscriptions they
+ * reach (`Router`). The pipeline does the rest the same way for every source: required
+ * headers, verification on the raw bytes, JSON, mapping, the claim, the route, fan-out, done.
+ */
+
+/** One delivery as the transport read it. */
+export interface IntakeRequest {
+  /** The id in the delivery's URL path (the webhook endpoint, or the source's own token). */
+  pathId: string;
+  /** Lower-case header names. */
+  headers: Record<string, string | undefined>;
+  /** The raw body bytes, exactly as signed. */
+  body: Buffer;
+}
+
+/** The HTTP answer to a delivery. */
+export interface DeliveryAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** A delivery refused before it was processed: counted `webhook_refused` by `reason`. */
+export interface Refusal {
+  reason: string;
+  answer: DeliveryAnswer;
+}
+
+export type Verdict<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+/** What the pipeline needs from the headers, whatever the source. */
+export interface DeliveryHeaders {
+  /** The event name the mapping is keyed by. */
+  event: string;
+  /** The delivery's id (redeliveries keep it). */
+  deliveryId: string;
+  /** What authenticates the body, when the source signs it. */
+  signature?: string;
+}
+
+/** Whose delivery this is: the connection its events belong to, and the scope its claims are kept under. */
+export interface Tenant {
+  connection: Connection;
+  /** Claims of this tenant's deliveries are keyed under it (the endpoint id of a repository hook). */
+  claimScope: string;
+}
+
+/** Authenticates a delivery. `V` is what it learned (e.g. the endpoint the URL names). */
+export interface Verifier<V> {
+  /** The required headers, checked as one list before the body is trusted. */
+  headers(raw: Record<string, string | undefined>): Verdict<DeliveryHeaders>;
+  /** Checks the raw bytes (or the URL's token) and says whose they may be. */
+  verify(req: IntakeRequest, headers: DeliveryHeaders): Promise<Verdict<V>>;
+  /**
+   * Events answered by the source itself before mapping (the code host's `ping`), or
+   * undefined to go on.
+   */
+  answerEvent?(verified: V, headers: DeliveryHeaders, log: Logger): Promise<DeliveryAnswer | undefined>;
+}
+
+/** Says whose a verified delivery is, and which subscriptions its trigger events reach. */
+export interface Router<V> {
+  tenant(verified: V, payload: unknown): Promise<Verdict<Tenant>>;
+  /** The subscriptions that may receive each trigger (fan-out still matches filters and the allow-list). */
+  subscriptions(verified: V, tenant: Tenant, triggers: readonly TriggerId[]): Promise<ReadonlyMap<TriggerId, readonly Subscription[]>>;
+}
+
+/** One source of deliveries, built per context (its verifier and router close over it). */
+export interface IntakeSource<V> {
+  verifier: Verifier<V>;
+  router: Router<V>;
+}
+
+/** A delivery whose body did not fit its event: answered 2xx (the code host must not retry it), and told. */
+export interface RefusedDelivery {
+  pathId: string;
+  deliveryId: string;
+  event: string;
+  reason: 'shape';
+  /** The keys that made it not fit. */
+  keys: string[];
+}
+
+/** Who else hears of what the pipeline decided (the local console's recent events). */
+export interface IntakeObserver {
+  refused?(delivery: RefusedDelivery): void;
+}
+
+export function refusal(reason: string, status: number, code: string, message: string): Refusal {
+  return { reason, answer: { status, body: { error: { code, message } } } };
+}

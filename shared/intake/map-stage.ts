@@ -1,0 +1,46 @@
+import { mapDelivery } from '../domain/mapping/map-delivery';
+import { misfitKeys } from '../domain/mapping/subject-guard';
+import type { MappedEvent } from '../domain/mapping/types';
+import type { Logger } from '../observability/logger';
+import type { AppContext } from '../ports/app-context';
+import type { DeliveryAnswer, DeliveryHeaders, IntakeObserver, IntakeRequest, Tenant } from './intake-source';
+
+export type MapOutcome = { kind: 'mapped'; mapped: MappedEvent[] } | { kind: 'answered'; answer: DeliveryAnswer };
+
+const nothingAccepted: DeliveryAnswer = { status: 200, body: { ok: true, accepted: 0 } };
+
+/**
+ * The delivery's trigger occurrences. A body whose shape does not fit its event is answered
+ * 2xx like an ignored one (a 4xx/5xx would only make the code host count a failure and retry
+ * the same bytes), but never silently: counted `webhook_rejected_shape` by event, logged at
+ * WARN with the keys that did not fit, and told to the observer. Should the code host add a
+ * field to an event under a name another event uses, its trigger stops here, in plain view.
+ */
+export function mapStage(
+  ctx: Pick<AppContext, 'metrics'>,
+  log: Logger,
+  observer: IntakeObserver | undefined,
+  input: { req: IntakeRequest; headers: DeliveryHeaders; payload: unknown; tenant: Tenant },
+): MapOutcome {
+  const { event, deliveryId } = input.headers;
+  const body = typeof input.payload === 'object' && input.payload !== null && !Array.isArray(input.payload) ? input.payload : {};
+  const misfit = misfitKeys(event, body as Record<string, unknown>);
+  if (misfit.length > 0) {
+    ctx.metrics.count('webhook_rejected_shape', 1, { event });
+    log.warn('webhook body does not fit its event; refused', { deliveryId, event, offendingKeys: misfit });
+    observer?.refused?.({ pathId: input.req.pathId, deliveryId, event, reason: 'shape', keys: misfit });
+    return { kind: 'answered', answer: nothingAccepted };
+  }
+  let mapped: MappedEvent[];
+  try {
+    mapped = mapDelivery({ event, payload: input.payload, accountLogin: input.tenant.connection.accountLogin });
+  } catch (e) {
+    // A payload the mapping cannot read is not a trigger; a 4xx/5xx would only make the code host count a failure.
+    log.error('mapping failed; delivery dropped', { error: e });
+    mapped = [];
+  }
+  if (mapped.length > 0) return { kind: 'mapped', mapped };
+  ctx.metrics.count('webhook_ignored');
+  log.info('webhook delivery maps to no trigger');
+  return { kind: 'answered', answer: nothingAccepted };
+}
