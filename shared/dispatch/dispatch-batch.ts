@@ -36,8 +36,8 @@ export interface Lane {
   overflow?: Queue;
   /** Seconds before a failed event's next try on this lane. */
   backoff(receiveCount: number, retryAfterSeconds?: number): number;
-  /** The POST's deadline signal (tests end it by hand). */
-  deadline?: (ms: number) => AbortSignal;
+  /** The POST's deadline signal (tests end the one of a chosen event by hand). */
+  deadline?: (ms: number, eventId: string) => AbortSignal;
 }
 
 export interface DispatchOptions {

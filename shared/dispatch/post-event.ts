@@ -18,8 +18,8 @@ const maxAnswerBytes = 64 * 1024;
 export interface PostOptions {
   /** Limit for the whole exchange, answer body included. */
   timeoutMs?: number;
-  /** The signal that ends the exchange after `ms` (tests end it by hand). */
-  deadline?: (ms: number) => AbortSignal;
+  /** The signal that ends the exchange after `ms` (tests end the one of a chosen event by hand). */
+  deadline?: (ms: number, eventId: string) => AbortSignal;
 }
 
 /** POSTs one trigger event to the agent runtime, signed with `X-Signature-256` and the timestamped pair (sign-event.ts). */
@@ -27,7 +27,7 @@ export async function postEvent(ctx: AppContext, url: string, event: TriggerEven
   const { timeoutMs = 10_000, deadline = (ms: number) => AbortSignal.timeout(ms) } = options;
   const body = eventBody(event);
   const signatures = signatureHeaders(await ctx.dispatchSigningSecret(), body, ctx.clock.now());
-  const signal = deadline(timeoutMs);
+  const signal = deadline(timeoutMs, event.id);
   let res: Response;
   try {
     res = await ctx.fetch(url, {
