@@ -19,7 +19,7 @@ import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-
 import { buildLocalContext } from '../shared/wiring/local-context';
 import { localRoutes } from './routes';
 import { RecentEvents } from './console/recent-events';
-import { localJobs } from './jobs';
+import { localCircuit, localJobs } from './jobs';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
@@ -117,7 +117,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const recent = new RecentEvents(systemClock, ctx.blobs);
   ctx.queue = recent.watch(ctx.queue);
 
-  const router = createRouter([...localRoutes(ctx, queues, recent), ...(sandbox?.routes(ctx) ?? [])], {
+  // The consumer's circuit over the agent runtime: the console shows its state.
+  const circuit = localCircuit(ctx);
+  const router = createRouter([...localRoutes(ctx, queues, recent, circuit), ...(sandbox?.routes(ctx) ?? [])], {
     platformApiKey: ctx.platformApiKey,
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
   });
@@ -131,7 +133,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const demo = sandbox ? await sandbox.ensureDemoConnections(ctx) : undefined;
   const stop = new AbortController();
-  const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy });
+  const jobs = localJobs(ctx, queues, { intakeBusy: pressure.busy, circuit });
   const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
   // WEBHOOK_PROXY_URL: real deliveries from a relay channel, replayed into this runtime's intake.
   const ownUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
