@@ -20,6 +20,7 @@ import { buildLocalContext } from '../shared/wiring/local-context';
 import { localRoutes } from './routes';
 import { RecentEvents } from './console/recent-events';
 import { localCircuit, localJobs } from './jobs';
+import { maxReceiveCount } from '../shared/dispatch/redrive-policy';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
@@ -111,7 +112,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const client = new DynamoDBClient(embeddedDynamoClientConfig(dynamo.endpoint));
   await ensureTable(client, config.tableName);
   const store = new DynamoStore(config.tableName, client, systemClock);
-  const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock });
+  const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock, maxReceives: maxReceiveCount });
   const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger, metrics: new InMemoryMetrics() });
   // The console's recent events: every event put on the queue, as it is put there.
   const recent = new RecentEvents(systemClock, ctx.blobs);
