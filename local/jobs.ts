@@ -19,7 +19,7 @@ export const consumerPoolSize = 100;
  * waits. So while the intake is behind (`intakeBusy`), at most this many deliveries younger
  * than a second run (the ones still using this process's CPU); held POSTs do not count.
  */
-export const consumerNarrowSize = 100;
+export const consumerNarrowSize = 10;
 /** Above the 10 s POST limit; no longer, since it is also how long the events a killed process had in flight wait after a restart. */
 export const consumerVisibilitySeconds = 20;
 
