@@ -26,7 +26,8 @@ const receiveMax = 10;
  * events received with it. Each message is deleted as soon as its own delivery is done.
  */
 export class DispatchPool {
-  private readonly inFlight = new Map<string, { startedAt: number; work: Promise<void> }>();
+  /** By message id; `receipt` is the latest one the queue handed out for it. */
+  private readonly inFlight = new Map<string, { startedAt: number; work: Promise<void>; receipt: string }>();
   private settled: Array<() => void> = [];
 
   constructor(
@@ -57,7 +58,14 @@ export class DispatchPool {
     let started = 0;
     for (let room = this.room(); room > 0; room = this.room()) {
       const messages = await this.queue.receive(Math.min(receiveMax, room), this.options.visibilitySeconds);
-      for (const m of messages) this.start(m);
+      for (const m of messages) {
+        const running = this.inFlight.get(m.messageId);
+        // Visible again while its delivery still runs here (a process starved of CPU for
+        // longer than the visibility timeout): the running one goes on, with the new receipt
+        // to delete it by; a second delivery would POST the event twice.
+        if (running) running.receipt = m.receiptHandle;
+        else this.start(m);
+      }
       started += messages.length;
       if (messages.length < Math.min(receiveMax, room)) break;
     }
@@ -76,17 +84,18 @@ export class DispatchPool {
 
   private start(m: InboundMessage): void {
     const { lane, circuit } = this.options;
-    const work = dispatchMessage(this.ctx, m, lane.consumer, { lane, circuit })
+    const entry = { startedAt: this.ctx.clock.now(), work: Promise.resolve(), receipt: m.receiptHandle };
+    entry.work = dispatchMessage(this.ctx, m, lane.consumer, { lane, circuit })
       .then(async (outcome) => {
-        if (outcome === 'done') await this.queue.delete(m.receiptHandle);
+        if (outcome === 'done') await this.queue.delete(entry.receipt);
       })
       .catch((e: unknown) => this.ctx.logger.error('dispatch failed unexpectedly', { messageId: m.messageId, error: e }))
       .finally(() => {
-        this.inFlight.delete(m.receiptHandle);
+        this.inFlight.delete(m.messageId);
         const waiting = this.settled;
         this.settled = [];
         for (const w of waiting) w();
       });
-    this.inFlight.set(m.receiptHandle, { startedAt: this.ctx.clock.now(), work });
+    this.inFlight.set(m.messageId, entry);
   }
 }

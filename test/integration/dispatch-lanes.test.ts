@@ -6,7 +6,8 @@ import { localJobs } from '../../local/jobs';
 import { runLoop } from '../../local/background';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { DispatchCircuit, defaultCircuitOptions } from '../../shared/dispatch/circuit';
-import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { dispatchBatch, singleLane } from '../../shared/dispatch/dispatch-batch';
+import { DispatchPool } from '../../local/dispatch-pool';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { awsLanes, mainLanePostTimeoutMs } from '../../shared/dispatch/lanes';
 import type { TriggerEvent } from '../../shared/domain/model';
@@ -167,6 +168,32 @@ describe('the local consumer: a pool of deliveries in flight', () => {
     expect([...new Set(runtime.answered)].sort()).toEqual(ids(0, 52).sort());
     // Only a held event may have been sent twice (its first answer never arrived in time).
     expect(runtime.received.filter((id) => !['evt_0', 'evt_10', 'evt_20', 'evt_30', 'evt_40'].includes(id))).toHaveLength(47);
+    expect(t.queues.queue.size()).toBe(0);
+  });
+});
+
+describe('the local consumer when its process is starved', () => {
+  it('does not start a second delivery of a message that became visible again while its first still runs, and deletes it by the newer receipt', async () => {
+    const t = await setup();
+    runtime.held.add('evt_1');
+    await enqueueEvents(t.ctx, [event(1)]);
+    const pool = new DispatchPool(t.ctx, t.queues.queue, {
+      size: 10,
+      narrowSize: 10,
+      visibilitySeconds: 20,
+      lane: singleLane(t.ctx, t.queues.queue),
+      circuit: new DispatchCircuit(t.clock),
+    });
+    expect(await pool.fill()).toBe(1);
+    await runtime.until(() => runtime.received.length === 1);
+    // The visibility timeout passes while the POST is still out (the process was starved).
+    t.clock.advance(25_000);
+    expect(await pool.fill()).toBe(1);
+    expect(pool.size).toBe(1);
+    runtime.release();
+    await pool.drain();
+    expect(runtime.received).toEqual(['evt_1']);
+    expect(runtime.answered).toEqual(['evt_1']);
     expect(t.queues.queue.size()).toBe(0);
   });
 });
