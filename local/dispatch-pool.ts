@@ -1,6 +1,6 @@
 import type { DispatchCircuit } from '../shared/dispatch/circuit';
 import { dispatchMessage, type Lane } from '../shared/dispatch/dispatch-batch';
-import type { InboundMessage, PollableQueue } from '../shared/ports';
+import type { ConsumerQueue, InboundMessage, PollableQueue } from '../shared/ports';
 import type { AppContext } from '../shared/ports/app-context';
 
 export interface DispatchPoolOptions {
@@ -84,10 +84,24 @@ export class DispatchPool {
 
   private start(m: InboundMessage): void {
     const { lane, circuit } = this.options;
-    const entry = { startedAt: this.ctx.clock.now(), work: Promise.resolve(), receipt: m.receiptHandle };
-    entry.work = dispatchMessage(this.ctx, m, lane.consumer, { lane, circuit })
+    const entry = {
+      startedAt: this.ctx.clock.now(),
+      work: Promise.resolve(),
+      receipt: m.receiptHandle,
+      postpone: undefined as number | undefined,
+    };
+    // A postponement is applied once the delivery has left the pool: applied at once, a
+    // message released with 0 (poison) would be received again while still counted in flight.
+    const consumer: ConsumerQueue = {
+      changeVisibility: async (_receipt, seconds) => {
+        entry.postpone = seconds;
+      },
+    };
+    entry.work = dispatchMessage(this.ctx, m, consumer, { lane: { ...lane, consumer }, circuit })
       .then(async (outcome) => {
+        this.inFlight.delete(m.messageId);
         if (outcome === 'done') await this.queue.delete(entry.receipt);
+        else if (entry.postpone !== undefined) await this.queue.changeVisibility(entry.receipt, entry.postpone);
       })
       .catch((e: unknown) => this.ctx.logger.error('dispatch failed unexpectedly', { messageId: m.messageId, error: e }))
       .finally(() => {
