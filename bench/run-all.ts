@@ -4,7 +4,7 @@
  * measured in the same run, as a ratio, with PASS/FAIL against its goal; then a summary.
  * Short by default (about 3-4 minutes); BENCH_FULL=1 runs the 60 s load and saturation runs.
  *   BENCH_ONLY=intake,fanout   runs some of them
- *   BENCH_LOAD_SECONDS, BENCH_CONTENTSNARE_SECONDS override the two timed runs
+ *   BENCH_LOAD_SECONDS, BENCH_SOAK_SECONDS, BENCH_CONTENTSNARE_SECONDS override the timed runs
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ const benches: Array<{ key: string; file: string; env: Record<string, string> }>
   { key: 'polling', file: 'polling-scale.ts', env: {} },
   { key: 'cold', file: 'cold-start.ts', env: { BENCH_LOADS: process.env.BENCH_LOADS ?? '3' } },
   { key: 'load', file: 'load-200rps.ts', env: { BENCH_SECONDS: process.env.BENCH_LOAD_SECONDS ?? (full ? '60' : '10') } },
+  { key: 'soak', file: 'dispatch-soak.ts', env: { BENCH_SECONDS: process.env.BENCH_SOAK_SECONDS ?? (full ? '180' : '60') } },
   {
     key: 'contentsnare',
     file: 'contentsnare-saturation.ts',

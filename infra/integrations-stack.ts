@@ -2,7 +2,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from
 import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { SqsEventSource, type SqsEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { DataStores } from './constructs/data-stores';
@@ -26,6 +26,34 @@ export const timeouts: Record<FunctionName, Duration> = {
   'tool-step': Duration.seconds(60),
   oauth: Duration.seconds(15),
   'platform-api': Duration.seconds(29),
+};
+
+/**
+ * How the dispatch function reads its two queues (the throughput model is in
+ * docs/reliability.md, "Throughput"). Both report partial batch failures. A backlog must not
+ * take every concurrent execution: the intake answers the code host, which does not retry a
+ * 5xx; and there is no reserved concurrency, which an account with the new-account limit of
+ * 10 cannot set (Lambda keeps 100 unreserved).
+ * - main: batches of up to 50 gathered for at most 1 s. A batch lasts as long as its slowest
+ *   POST, cut at 2 s on this lane, so big batches carry the slow answers of many events at
+ *   once: 2 executions move about 50 events a second even when one POST in twenty is slow,
+ *   and hundreds when none is.
+ * - slow: batches of 10 with the full 10 s per POST, at most 2 at once (the least SQS allows):
+ *   about 2 events a second when every one of them is held for the full 10 s.
+ */
+export const dispatchEventSources = {
+  main: (maxConcurrency: number): SqsEventSourceProps => ({
+    batchSize: 50,
+    maxBatchingWindow: Duration.seconds(1),
+    reportBatchItemFailures: true,
+    maxConcurrency,
+  }),
+  slow: {
+    batchSize: 10,
+    maxBatchingWindow: Duration.seconds(1),
+    reportBatchItemFailures: true,
+    maxConcurrency: 2,
+  } satisfies SqsEventSourceProps,
 };
 
 /**
@@ -105,20 +133,13 @@ export class IntegrationsStack extends Stack {
     secrets.useSecret(dispatch, 'CONTENTSNARE_CLIENT_SECRET_ARN');
     data.useBlobs(dispatch, 'consume');
     secrets.useSecret(dispatch, 'DISPATCH_SIGNING_SECRET_ARN');
-    // Grants receive/delete/ChangeMessageVisibility on this queue only.
-    dispatch.fn.addEventSource(
-      new SqsEventSource(data.queue, {
-        batchSize: 10,
-        maxBatchingWindow: Duration.seconds(1),
-        reportBatchItemFailures: true,
-        // A backlog must not take every concurrent execution: the intake answers the code
-        // host, which does not retry a 5xx. No reserved concurrency: an account with the new
-        // account limit of 10 cannot reserve any (Lambda keeps 100 unreserved).
-        maxConcurrency: s.dispatchMaxConcurrency,
-      }),
-    );
-    // Throttled events go back on the queue with a delay (shared/dispatch/dispatch-batch.ts).
+    // Each grants receive/delete/ChangeMessageVisibility on its queue only.
+    dispatch.fn.addEventSource(new SqsEventSource(data.queue, dispatchEventSources.main(s.dispatchMaxConcurrency)));
+    dispatch.fn.addEventSource(new SqsEventSource(data.slowQueue, dispatchEventSources.slow));
+    // Throttled and deferred events go back on their queue with a delay; unanswered ones move
+    // to the slow lane (shared/dispatch/dispatch-batch.ts).
     data.sendToDispatchQueue(dispatch);
+    data.sendToSlowLane(dispatch);
 
     // Functions calling the providers with a stored token, which they may refresh.
     const tokenUser = (f: IntegrationFunction, name: FunctionName) => {
@@ -213,6 +234,7 @@ export class IntegrationsStack extends Stack {
       stage: s.stage,
       functions: this.functions,
       queue: data.queue,
+      slowQueue: data.slowQueue,
       deadLetterQueue: data.deadLetterQueue,
       alarmEmail: s.alarmEmail,
       removalPolicy,
@@ -224,6 +246,7 @@ export class IntegrationsStack extends Stack {
     out('ToolStepFunctionArn', toolStep.fn.functionArn, 'Invoke directly with {toolId, connectionId, input}');
     out('TableName', data.table.tableName, 'DynamoDB table');
     out('DispatchQueueUrl', data.queue.queueUrl, 'Dispatch queue');
+    out('SlowQueueUrl', data.slowQueue.queueUrl, 'Dispatch slow lane: events the agent runtime did not answer within 2 s');
     out('DeadLetterQueueUrl', data.deadLetterQueue.queueUrl, 'DLQ_URL for `npm run dlq -- list|redrive`');
     out('PayloadBucketName', data.bucket.bucketName, 'Claim-check payloads');
     out('PlatformApiKeySecretArn', secrets.secrets.PLATFORM_API_KEY_SECRET_ARN.secretArn, 'Read the platform bearer key here');

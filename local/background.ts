@@ -13,6 +13,8 @@ export interface BackgroundJob {
   concurrency?: number;
   /** While this answers true, only the first loop runs; the others wait `idleMs` and ask again. */
   narrow?: () => boolean;
+  /** Waits for the work a round started and left running (the consumer's deliveries in flight), once the loops stop. */
+  drain?: () => Promise<void>;
 }
 
 function pause(ms: number, signal: AbortSignal, wake?: (s: AbortSignal) => Promise<void>): Promise<void> {
@@ -37,6 +39,7 @@ function pause(ms: number, signal: AbortSignal, wake?: (s: AbortSignal) => Promi
  */
 export async function runLoop(job: BackgroundJob, signal: AbortSignal, logger: Logger): Promise<void> {
   await Promise.all(Array.from({ length: Math.max(1, job.concurrency ?? 1) }, (_, i) => loop(job, i, signal, logger)));
+  await job.drain?.();
 }
 
 async function loop(job: BackgroundJob, index: number, signal: AbortSignal, logger: Logger): Promise<void> {

@@ -1,26 +1,27 @@
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
-import { dispatchBatch } from '../shared/dispatch/dispatch-batch';
+import { DispatchCircuit, defaultCircuitOptions } from '../shared/dispatch/circuit';
+import { singleLane } from '../shared/dispatch/dispatch-batch';
 import { pollOnce } from '../shared/polling/poll-once';
 import { sweepOnce } from '../shared/sweep/sweep-once';
 import type { BackgroundJob } from './background';
+import { DispatchPool } from './dispatch-pool';
 
 /**
- * As on AWS: batches of 10, and a visibility timeout well above one batch's worst case (its
- * events are posted together, each within the 10 s POST timeout); no longer, since it is
- * also how long the events a killed process had in flight wait after a restart.
+ * Deliveries in flight at most. A POST the agent runtime holds takes one slot for up to its
+ * 10 s limit, so the pool is sized for the held ones as well as the quick ones: at 40 events
+ * a second with one POST in 20 held, about 20 slots are waiting at any time (the throughput
+ * model is in docs/reliability.md).
  */
-export const consumerBatchSize = 10;
-export const consumerVisibilitySeconds = 20;
+export const consumerPoolSize = 100;
 /**
- * Batches in flight at once. On AWS the event source mapping starts with five concurrent
- * batches and scales up; one at a time here (waiting for the slowest event of a batch before
- * the next receive) left the consumer behind the intake under load, and events waited in the
- * queue for most of a second. The intake comes first, though: it has the code host's 10 s
- * to answer, while a queued event only waits. So while the intake is behind (`intakeBusy`),
- * the consumer narrows to one batch and the queue absorbs the burst.
+ * The intake comes first: it has the code host's 10 s to answer, while a queued event only
+ * waits. So while the intake is behind (`intakeBusy`), at most this many deliveries younger
+ * than a second run (the ones still using this process's CPU); held POSTs do not count.
  */
-export const consumerConcurrency = 4;
+export const consumerNarrowSize = 10;
+/** Above the 10 s POST limit; no longer, since it is also how long the events a killed process had in flight wait after a restart. */
+export const consumerVisibilitySeconds = 20;
 
 export interface LocalJobsOptions {
   /** True while the intake is falling behind (local/intake-pressure.ts). */
@@ -31,7 +32,23 @@ export interface LocalJobsOptions {
    * sweep waits for the reader instead of spending its few redeliveries per delivery.
    */
   relayListening?: () => boolean;
+  /** The circuit over the agent runtime (the console shows it); a new one when not given. */
+  circuit?: DispatchCircuit;
+  /** Deliveries in flight at most (default `consumerPoolSize`). */
+  poolSize?: number;
 }
+
+/** The local runtime's circuit: its opening is counted (`dispatch_circuit_open`) and logged. */
+export function localCircuit(ctx: Pick<AppContext, 'clock' | 'metrics' | 'logger'>): DispatchCircuit {
+  return new DispatchCircuit(ctx.clock, defaultCircuitOptions, (s) => {
+    ctx.metrics.count('dispatch_circuit_open');
+    ctx.logger.warn('agent runtime circuit opened: events wait until a probe is answered', {
+      reason: s.reason,
+      openUntil: s.openUntil === undefined ? undefined : new Date(s.openUntil).toISOString(),
+    });
+  });
+}
+
 /**
  * The in-process stand-ins for what AWS runs: the SQS event source mapping (the consumer
  * loop: receive, dispatch, delete what succeeded, leave failures to their backoff) and the
@@ -39,24 +56,35 @@ export interface LocalJobsOptions {
  */
 export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJobsOptions = {}): BackgroundJob[] {
   const { queue } = queues;
+  const circuit = options.circuit ?? localCircuit(ctx);
+  const pool = new DispatchPool(ctx, queue, {
+    size: options.poolSize ?? consumerPoolSize,
+    narrowSize: consumerNarrowSize,
+    narrow: options.intakeBusy,
+    visibilitySeconds: consumerVisibilitySeconds,
+    lane: singleLane(ctx, queue),
+    circuit,
+  });
   const consumer: BackgroundJob = {
     name: 'dispatch-consumer',
     idleMs: 1000,
-    concurrency: consumerConcurrency,
-    narrow: options.intakeBusy,
+    // With no room (pool full, circuit open), a queued message is no reason to wake: the idle pause runs out instead.
     wake: (signal) =>
       new Promise<void>((resolve) => {
         signal.addEventListener('abort', () => resolve(), { once: true });
-        queue.waitForMessages(1000).then(resolve, resolve);
+        if (pool.room() > 0) queue.waitForMessages(1000).then(resolve, resolve);
       }),
+    // One round: fill the pool, then wait for a delivery to end or, while there is room, for a message to arrive.
     async runOnce() {
-      const messages = await queue.receive(consumerBatchSize, consumerVisibilitySeconds);
-      if (messages.length === 0) return false;
-      const { failedMessageIds } = await dispatchBatch(ctx, messages, queue);
-      const failed = new Set(failedMessageIds);
-      for (const m of messages) if (!failed.has(m.messageId)) await queue.delete(m.receiptHandle);
-      return messages.length === consumerBatchSize;
+      await pool.fill();
+      if (pool.size === 0) return false;
+      const waits = [pool.nextSettled()];
+      if (pool.room() > 0) waits.push(queue.waitForMessages(1000));
+      else if (options.intakeBusy?.()) waits.push(ctx.sleep(250)); // fresh deliveries age out of the narrowing
+      await Promise.race(waits);
+      return true;
     },
+    drain: () => pool.drain(),
   };
   const poller: BackgroundJob = {
     name: 'poller',

@@ -10,12 +10,19 @@ import { routes as toolRoutes } from '../functions/tool-step/routes';
 import { adminRoutes } from './admin-routes';
 import { consoleRoutes } from './console/routes';
 import { RecentEvents } from './console/recent-events';
+import type { DispatchCircuit } from '../shared/dispatch/circuit';
 
 /**
  * Every function's routes on one router, the HTTP surface of docs/api.md, wired as on AWS
  * (functions/platform-api/handler.ts): disconnecting revokes the OAuth grant first.
  */
-export function localRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents = new RecentEvents(ctx.clock, ctx.blobs)): Route[] {
+export function localRoutes(
+  ctx: AppContext,
+  queues: LocalQueues,
+  recent: RecentEvents = new RecentEvents(ctx.clock, ctx.blobs),
+  /** The consumer's circuit over the agent runtime, for the console. */
+  circuit?: DispatchCircuit,
+): Route[] {
   return [
     healthzRoute,
     ...platformApiRoutes(ctx, { revoke: revokeForDisconnect(ctx) }),
@@ -25,6 +32,6 @@ export function localRoutes(ctx: AppContext, queues: LocalQueues, recent: Recent
     ...oauthRoutes(ctx, { consoleUrl: `${ctx.config.publicUrl}/` }),
     ...toolRoutes(ctx),
     ...adminRoutes(ctx, queues),
-    ...consoleRoutes(ctx, queues, recent),
+    ...consoleRoutes(ctx, queues, recent, circuit),
   ];
 }

@@ -20,7 +20,8 @@ import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-
 import { buildLocalContext } from '../shared/wiring/local-context';
 import { localRoutes } from './routes';
 import { RecentEvents } from './console/recent-events';
-import { localJobs } from './jobs';
+import { localCircuit, localJobs } from './jobs';
+import { maxReceiveCount } from '../shared/dispatch/redrive-policy';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
@@ -113,13 +114,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const client = new DynamoDBClient(embeddedDynamoClientConfig(dynamo.endpoint));
   await ensureTable(client, config.tableName);
   const store = new DynamoStore(config.tableName, client, systemClock);
-  const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock });
+  const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock, maxReceives: maxReceiveCount });
   const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger, metrics: new InMemoryMetrics() });
   // The console's recent events: every event put on the queue, as it is put there.
   const recent = new RecentEvents(systemClock, ctx.blobs);
   ctx.queue = recent.watch(ctx.queue);
 
-  const router = createRouter([...localRoutes(ctx, queues, recent), ...(sandbox?.routes(ctx) ?? [])], {
+  // The consumer's circuit over the agent runtime: the console shows its state.
+  const circuit = localCircuit(ctx);
+  const router = createRouter([...localRoutes(ctx, queues, recent, circuit), ...(sandbox?.routes(ctx) ?? [])], {
     platformApiKey: ctx.platformApiKey,
     scopedKey: (token) => resolveScopedKey(ctx, token),
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
@@ -137,6 +140,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const relay = { listening: false };
   const jobs = localJobs(ctx, queues, {
     intakeBusy: pressure.busy,
+    circuit,
     ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
   });
   const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));

@@ -1,7 +1,9 @@
+import { DispatchCircuit } from '../../shared/dispatch/circuit';
 import { s3Blobs } from '../../shared/wiring/aws-s3';
 import { sqsQueue } from '../../shared/wiring/aws-sqs';
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
 import { lambdaAppContext } from '../../shared/wiring/lambda-context';
+import { systemClock } from '../../shared/ports';
 
 /** This function's name: the `service` of its log lines and metrics. */
 export const role = 'dispatch';
@@ -14,7 +16,23 @@ export const observability = lambdaObservability(role, process.env);
 
 /**
  * The function's AppContext (see lambdaAppContext). SDK clients: DynamoDB,
- * Secrets Manager, SQS (visibility, throttled re-enqueue) and S3 (claim-check bodies, loaded
- * on first use); no others.
+ * Secrets Manager, SQS (visibility, throttled re-enqueue, the slow lane) and S3 (claim-check
+ * bodies, loaded on first use); no others.
  */
 export const appContext = lambdaAppContext(observability, process.env, { queue: sqsQueue(), blobs: s3Blobs() });
+
+/** The slow lane's queue (SLOW_QUEUE_URL): events whose POST went unanswered on the main lane. Unset: one lane. */
+export const slowQueueUrl = process.env.SLOW_QUEUE_URL || undefined;
+export const slowQueue = slowQueueUrl ? sqsQueue()(slowQueueUrl) : undefined;
+
+/**
+ * The container's circuit over the agent runtime, shared by its invocations and both lanes.
+ * Per container, not shared through the table: see docs/reliability.md ("The circuit").
+ */
+export const circuit = new DispatchCircuit(systemClock, undefined, (s) => {
+  observability.metrics.count('dispatch_circuit_open');
+  observability.logger.warn('agent runtime circuit opened: events are deferred until a probe is answered', {
+    reason: s.reason,
+    openUntil: s.openUntil === undefined ? undefined : new Date(s.openUntil).toISOString(),
+  });
+});

@@ -1,10 +1,14 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { dispatchBatch, singleLane } from '../../shared/dispatch/dispatch-batch';
+import { awsLanes, laneOfSource } from '../../shared/dispatch/lanes';
 import type { InboundMessage } from '../../shared/ports';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, observability } from './deps';
+import { appContext, circuit, observability, slowQueue, slowQueueUrl } from './deps';
 
-/** SQS batch -> dispatchBatch -> partial batch failures (the event source has ReportBatchItemFailures). */
+/**
+ * SQS batch -> dispatchBatch on the lane its queue is (main or slow) -> partial batch
+ * failures (both event sources have ReportBatchItemFailures).
+ */
 export const handler = withObservability(observability, async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const ctx = await appContext();
   const messages: InboundMessage[] = event.Records.map((r) => ({
@@ -14,7 +18,10 @@ export const handler = withObservability(observability, async (event: SQSEvent):
     receiveCount: Number(r.attributes.ApproximateReceiveCount) || 1,
     sentAt: Number(r.attributes.SentTimestamp) || undefined,
   }));
+  // One event source per invocation: every record of a batch comes from the same queue.
   // The role's queue is typed to postpone messages (LambdaQueue): no run-time check of its kind.
-  const { failedMessageIds } = await dispatchBatch(ctx, messages, ctx.queue);
+  const lanes = slowQueue ? awsLanes(ctx.queue, slowQueue) : undefined;
+  const lane = lanes ? lanes[laneOfSource(event.Records[0]?.eventSourceARN, slowQueueUrl)] : singleLane(ctx, ctx.queue);
+  const { failedMessageIds } = await dispatchBatch(ctx, messages, lane.consumer, { lane, circuit });
   return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
 });

@@ -21,8 +21,8 @@ export interface DataStoresProps {
 }
 
 /**
- * The stateful part of the stack: the single table, the dispatch queue with its dead-letter
- * queue, and the claim-check bucket for bodies too large for a queue message. All encrypted
+ * The stateful part of the stack: the single table, the dispatch queue and its slow lane
+ * (events whose POST went unanswered for 2 s) with their dead-letter queue, and the claim-check bucket for bodies too large for a queue message. All encrypted
  * at rest, TLS-only, and retained on stack deletion unless the stage opts out.
  * CloudFormation names them (the functions get the names through TABLE_NAME, QUEUE_URL,
  * BLOB_BUCKET), so a retained one never blocks the next create; see unique-name.ts for the
@@ -31,6 +31,8 @@ export interface DataStoresProps {
 export class DataStores extends Construct {
   readonly table: dynamodb.Table;
   readonly queue: sqs.Queue;
+  /** The slow lane: events whose POST the agent runtime did not answer within the main lane's limit. */
+  readonly slowQueue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly bucket: s3.Bucket;
 
@@ -57,9 +59,12 @@ export class DataStores extends Construct {
       });
     }
 
-    // The dispatch queue's name is known before it exists, so the dead-letter queue can name
-    // it as its only source (a reference to the queue would be a cycle: the queue names its DLQ).
+    // The dispatch queues' names are known before they exist, so the dead-letter queue can name
+    // them as its only sources (a reference to a queue would be a cycle: the queue names its DLQ).
     const queueName = stackUniqueName(`agent-integrations-${props.stage}-dispatch`);
+    const slowQueueName = stackUniqueName(`agent-integrations-${props.stage}-dispatch-slow`);
+    const byName = (id: string, name: string) =>
+      sqs.Queue.fromQueueArn(this, id, `arn:${Aws.PARTITION}:sqs:${Aws.REGION}:${Aws.ACCOUNT_ID}:${name}`);
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -67,9 +72,7 @@ export class DataStores extends Construct {
       removalPolicy: props.removalPolicy,
       redriveAllowPolicy: {
         redrivePermission: sqs.RedrivePermission.BY_QUEUE,
-        sourceQueues: [
-          sqs.Queue.fromQueueArn(this, 'DispatchQueueByName', `arn:${Aws.PARTITION}:sqs:${Aws.REGION}:${Aws.ACCOUNT_ID}:${queueName}`),
-        ],
+        sourceQueues: [byName('DispatchQueueByName', queueName), byName('SlowQueueByName', slowQueueName)],
       },
     });
     this.queue = new sqs.Queue(this, 'DispatchQueue', {
@@ -79,6 +82,17 @@ export class DataStores extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // The same count the dispatch code uses to tell a message's last receive (events_dead_lettered).
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
+      removalPolicy: props.removalPolicy,
+    });
+    // The same settings; one dead-letter queue for both, so an operator looks in one place
+    // and a redrive sends an event back through the main lane.
+    this.slowQueue = new sqs.Queue(this, 'SlowQueue', {
+      queueName: slowQueueName,
+      visibilityTimeout: Duration.seconds(props.dispatchTimeout.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
       removalPolicy: props.removalPolicy,
     });
@@ -136,6 +150,12 @@ export class DataStores extends Construct {
   sendToDispatchQueue(f: IntegrationFunction): void {
     f.setEnv('QUEUE_URL', this.queue.queueUrl);
     f.allow(['sqs:SendMessage', 'sqs:GetQueueAttributes'], [this.queue.queueArn]);
+  }
+
+  /** SLOW_QUEUE_URL + permission to send to the slow lane (the dispatch consumer moves unanswered events there). */
+  sendToSlowLane(f: IntegrationFunction): void {
+    f.setEnv('SLOW_QUEUE_URL', this.slowQueue.queueUrl);
+    f.allow(['sqs:SendMessage', 'sqs:GetQueueAttributes'], [this.slowQueue.queueArn]);
   }
 
   /**

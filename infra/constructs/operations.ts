@@ -14,6 +14,8 @@ export interface OperationsProps {
   stage: string;
   functions: Record<FunctionName, IntegrationFunction>;
   queue: sqs.IQueue;
+  /** The dispatch slow lane. */
+  slowQueue: sqs.IQueue;
   deadLetterQueue: sqs.IQueue;
   /** Alarm notifications go to an SNS topic with this e-mail subscribed, when given. */
   alarmEmail?: string;
@@ -79,6 +81,30 @@ export class Operations extends Construct {
       metric: queueAge,
       threshold: 900,
       evaluationPeriods: 3,
+    });
+    const slowAge = props.slowQueue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' });
+    this.alarm('SlowLaneAge', {
+      alarmName: `${base}-dispatch-slow-lane-backlog`,
+      alarmDescription: 'The oldest event in the slow lane is over 15 minutes old: the agent runtime answers too slowly, or not at all.',
+      metric: slowAge,
+      threshold: 900,
+      evaluationPeriods: 3,
+    });
+    // Counted by the dispatch function only (service dimension), once per opening per container.
+    const circuitOpened = new cloudwatch.Metric({
+      namespace: metricNamespace,
+      metricName: appMetrics.dispatchCircuitOpened,
+      dimensionsMap: { service: 'dispatch', stage },
+      statistic: 'Sum',
+      period,
+    });
+    this.alarm('DispatchCircuit', {
+      alarmName: `${base}-dispatch-circuit-open`,
+      alarmDescription:
+        'The dispatch circuit opened in two 5-minute periods running: most POSTs to the agent runtime fail, or it asks for pauses (Retry-After). Events wait; nothing is lost.',
+      metric: circuitOpened,
+      threshold: 1,
+      evaluationPeriods: 2,
     });
     for (const [name, f] of Object.entries(fns) as [FunctionName, IntegrationFunction][]) {
       this.alarm(`${pascal(name)}ErrorRate`, {
@@ -178,6 +204,7 @@ export class Operations extends Construct {
         app(appMetrics.eventsDispatched, 'dispatched'),
         app(appMetrics.eventsRetried, 'retried'),
         app(appMetrics.eventsDeadLettered, 'dead-lettered'),
+        app(appMetrics.dispatchCircuitOpened, 'circuit opened'),
       ]),
       graph('Tool steps by outcome', [
         // One line per dimension combination: outcome (and tool id, when the step adds it).
@@ -192,6 +219,7 @@ export class Operations extends Construct {
       ]),
       graph('Dead letters and backlog', [dlqDepth.with({ label: 'dead-letter depth' })], 8, [
         queueAge.with({ label: 'oldest message age (s)' }),
+        slowAge.with({ label: 'slow lane: oldest message age (s)' }),
       ]),
       graph(
         'Lambda errors',

@@ -12,6 +12,7 @@ import { keys } from '../../shared/store/table-design';
 import { webhookUrl } from '../../shared/subscriptions/endpoint-hook';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { RecentEvents } from './recent-events';
+import type { CircuitSnapshot, DispatchCircuit } from '../../shared/dispatch/circuit';
 
 /** How many events and dead letters the page shows. */
 export const shownEvents = 50;
@@ -55,6 +56,8 @@ export interface ConsoleData {
   deadLetters: DeadLetterSummary[];
   deadLetterDepth: number;
   agentRuntimeUrl?: string;
+  /** The consumer's circuit over the agent runtime, when the runtime runs one. */
+  circuit?: CircuitSnapshot;
 }
 
 function parseEvent(body: string | undefined): TriggerEvent | undefined {
@@ -126,7 +129,12 @@ export async function recentEventViews(ctx: AppContext, queues: LocalQueues, rec
   return list;
 }
 
-export async function consoleData(ctx: AppContext, queues: LocalQueues, recent: RecentEvents): Promise<ConsoleData> {
+export async function consoleData(
+  ctx: AppContext,
+  queues: LocalQueues,
+  recent: RecentEvents,
+  circuit?: DispatchCircuit,
+): Promise<ConsoleData> {
   const [connections, keys, subscriptions, events, deadLetters] = await Promise.all([
     new ConnectionRepo(ctx.store).list(),
     new ApiKeyRepo(ctx.store).list(),
@@ -148,6 +156,7 @@ export async function consoleData(ctx: AppContext, queues: LocalQueues, recent: 
     deadLetters,
     deadLetterDepth: queues.dlq.size(),
     ...(ctx.config.agentRuntimeUrl ? { agentRuntimeUrl: ctx.config.agentRuntimeUrl } : {}),
+    ...(circuit && ctx.config.agentRuntimeUrl ? { circuit: circuit.snapshot() } : {}),
   };
 }
 

@@ -118,11 +118,25 @@ function eventRow(e: EventView, csrf: string): string {
   );
 }
 
+/** One line on the dispatch circuit: whether events are being sent to the agent runtime, or wait for it. */
+export function circuitLine(data: Pick<ConsoleData, 'circuit'>): string {
+  const c = data.circuit;
+  if (!c) return '';
+  const recent = `${c.failures} of the last ${c.samples} attempts failed`;
+  const line =
+    c.state === 'closed'
+      ? `<span class="badge ok">closed</span> sending (${recent})`
+      : c.state === 'half_open'
+        ? `<span class="badge s-retrying">half-open</span> one probe goes to the agent runtime; the other events wait for its answer`
+        : `<span class="badge bad">open</span> not sending until ${time(c.openUntil)}: ${c.reason === 'retry_after' ? 'the agent runtime asked for a pause (Retry-After)' : 'most recent attempts failed'}; events wait in the queue, then one probe goes`;
+  return `<p id="circuit">Agent runtime circuit: ${line}</p>`;
+}
+
 function eventsSection(data: ConsoleData, csrf: string): string {
   const where = data.agentRuntimeUrl
     ? `to <code>${h(data.agentRuntimeUrl)}</code>`
     : '<span class="muted">AGENT_RUNTIME_URL is not set: events are only logged</span>';
-  return `<section id="events"><h2>Recent trigger events <small>${data.events.length}, delivered ${where}</small></h2>${
+  return `<section id="events"><h2>Recent trigger events <small>${data.events.length}, delivered ${where}</small></h2>${circuitLine(data)}${
     data.events.length
       ? `<table><tr><th>queued</th><th>trigger</th><th>subscription / agent</th><th>event</th><th>delivery</th><th></th></tr>${data.events.map((e) => eventRow(e, csrf)).join('')}</table>`
       : '<p class="muted">No events since this runtime started.</p>'

@@ -1,3 +1,4 @@
+import type { DispatchCircuit } from '../../shared/dispatch/circuit';
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import type { LocalQueues } from '../../shared/adapters/local/local-queues';
@@ -68,7 +69,7 @@ function form(req: RouteRequest): URLSearchParams {
 const forbidden = () =>
   errorResponse(new AppError('forbidden', 'Cross-site request, or a missing or wrong CSRF token: use the console page itself'));
 
-export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents): Route[] {
+export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents, circuit?: DispatchCircuit): Route[] {
   const sessions = new ConsoleSessions(ctx.clock);
   const tools = allProviderTools();
   const toolCatalog = catalog(tools);
@@ -94,7 +95,7 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     const n = nonce();
     // A Bearer caller has no session: its forms carry no token and act through the Bearer header alone.
     const csrf = caller.kind === 'session' ? caller.session.csrf : '';
-    const data = await consoleData(ctx, queues, recent);
+    const data = await consoleData(ctx, queues, recent, circuit);
     return html(extra.status ?? 200, consolePage(data, { csrf, nonce: n, tools: toolCatalog, ...extra }), n);
   };
 

@@ -13,3 +13,13 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
+
+/**
+ * The slow lane's: 30 s doubling per receive, capped at 15 minutes. Its events already went
+ * unanswered once, so they are tried less often than a plain failure (5 s); a runtime that
+ * is only slow still gets each within minutes.
+ */
+export function slowLaneBackoffSeconds(receiveCount: number, retryAfterSeconds?: number): number {
+  const exp = 30 * 2 ** Math.max(0, Math.min(receiveCount - 1, 16));
+  return Math.min(900, Math.ceil(Math.max(exp, retryAfterSeconds ?? 0)));
+}

@@ -1,6 +1,7 @@
 import type { AppContext } from '../ports/app-context';
-import type { ConsumerQueue, InboundMessage } from '../ports';
+import type { ConsumerQueue, InboundMessage, Queue } from '../ports';
 import { backoffSeconds } from './backoff';
+import type { DispatchCircuit } from './circuit';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
 import { eventIdOfPointer, fromQueueMessage, PoisonMessageError, type ReadEvent } from './event-message';
 import { keys } from '../store/table-design';
@@ -13,44 +14,101 @@ export interface BatchResult {
   failedMessageIds: string[];
 }
 
-type Outcome = 'done' | 'failed';
+export type Outcome = 'done' | 'failed';
+
+/** The 10 s an agent runtime has to answer a POST (the slow lane's and the local runtime's limit). */
+export const postTimeoutMs = 10_000;
 
 /**
- * Delivers a batch of queued trigger events to the agent runtime, each independently:
+ * How one queue of trigger events is worked: where its messages are postponed and copied to,
+ * how long a POST may take, and where an event goes whose POST did not answer in time.
+ */
+export interface Lane {
+  name: 'main' | 'slow';
+  /** Postpones this lane's messages (receipt handles belong to their queue). */
+  consumer: ConsumerQueue;
+  /** This lane's queue: throttled and deferred events are copied back onto it. */
+  queue: Queue;
+  postTimeoutMs: number;
+  /**
+   * Where an event whose POST got no answer within `postTimeoutMs` goes, to be tried there
+   * with the full limit: the slow lane. Without it the event is retried in place.
+   */
+  overflow?: Queue;
+  /** Seconds before a failed event's next try on this lane. */
+  backoff(receiveCount: number, retryAfterSeconds?: number): number;
+  /** The POST's deadline signal (tests end the one of a chosen event by hand). */
+  deadline?: (ms: number, eventId: string) => AbortSignal;
+}
+
+export interface DispatchOptions {
+  /** The lane the messages came from; by default the one lane of the local runtime (10 s limit, retried in place). */
+  lane?: Lane;
+  /** Shared by every attempt of the process or container; without it every event is tried (no circuit). */
+  circuit?: DispatchCircuit;
+}
+
+/** The local runtime's one lane, and the default: every POST gets the full limit, failures back off in place. */
+export function singleLane(ctx: Pick<AppContext, 'queue'>, consumer: ConsumerQueue): Lane {
+  return { name: 'main', consumer, queue: ctx.queue, postTimeoutMs, backoff: backoffSeconds };
+}
+
+/**
+ * Delivers a batch of queued trigger events to the agent runtime, each independently (see
+ * `dispatchMessage`); the batch is done when each of its events is, and no event waits for
+ * another longer than its lane's POST limit.
+ */
+export async function dispatchBatch(
+  ctx: AppContext,
+  messages: readonly InboundMessage[],
+  consumer: ConsumerQueue,
+  options: DispatchOptions = {},
+): Promise<BatchResult> {
+  const outcomes = await Promise.all(messages.map((m) => dispatchMessage(ctx, m, consumer, options)));
+  return { failedMessageIds: messages.filter((_, i) => outcomes[i] === 'failed').map((m) => m.messageId) };
+}
+
+/**
+ * Delivers one queued trigger event to the agent runtime:
  * - a message that can never be read (poison) is reported failed at once with no delay,
  *   so it reaches the dead-letter queue intact after the queue's last receive (RELIABILITY 17);
- * - a claim per event id makes two copies in flight deliver once (RELIABILITY 18);
- * - a non-2xx or network failure postpones the message with exponential backoff and
- *   reports it failed, so the queue dead-letters it after its last try;
+ * - while the circuit is open the event is not sent: a delayed copy goes back on its lane's
+ *   queue, so an agent runtime that is down does not use up the event's receives;
+ * - a claim per event id makes two copies in flight deliver once, on any lane (RELIABILITY 18);
+ * - a POST without an answer within the lane's limit moves the event to the slow lane, where
+ *   it gets the full limit (on a lane without one, it is retried in place);
+ * - a non-2xx or network failure postpones the message with its lane's backoff and reports it
+ *   failed, so the queue dead-letters it after its last try;
  * - throttling (429, or 503 with Retry-After) re-enqueues a delayed copy instead, so
  *   throttling alone never dead-letters an event (RELIABILITY 19).
  * A message that fails on its last allowed receive is counted `events_dead_lettered` (and
  * logged) here, since the queue moves it to the dead-letter queue without telling anyone.
  */
-export async function dispatchBatch(ctx: AppContext, messages: readonly InboundMessage[], consumer: ConsumerQueue): Promise<BatchResult> {
-  const outcomes = await Promise.all(
-    messages.map((m) =>
-      dispatchOne(ctx, m, consumer).catch(async (e: unknown) => {
-        ctx.logger.error('dispatch failed unexpectedly', { messageId: m.messageId, error: e });
-        await postpone(ctx, consumer, m, backoffSeconds(m.receiveCount));
-        return 'failed' as Outcome;
-      }),
-    ),
-  );
-  const failed = messages.filter((_, i) => outcomes[i] === 'failed');
-  for (const m of failed) {
-    if (!isLastReceive(m.receiveCount)) continue;
+export async function dispatchMessage(
+  ctx: AppContext,
+  m: InboundMessage,
+  consumer: ConsumerQueue,
+  options: DispatchOptions = {},
+): Promise<Outcome> {
+  const lane = options.lane ?? singleLane(ctx, consumer);
+  const outcome = await dispatchOne(ctx, m, lane, options.circuit).catch(async (e: unknown) => {
+    ctx.logger.error('dispatch failed unexpectedly', { messageId: m.messageId, error: e });
+    await postpone(ctx, lane, m, lane.backoff(m.receiveCount));
+    return 'failed' as Outcome;
+  });
+  if (outcome === 'failed' && isLastReceive(m.receiveCount)) {
     ctx.metrics.count('events_dead_lettered');
     ctx.logger.error('message failed on its last receive; the queue moves it to the dead-letter queue', {
       messageId: m.messageId,
       receiveCount: m.receiveCount,
+      lane: lane.name,
     });
   }
-  return { failedMessageIds: failed.map((m) => m.messageId) };
+  return outcome;
 }
 
-async function postpone(ctx: AppContext, consumer: ConsumerQueue, m: InboundMessage, seconds: number): Promise<void> {
-  await consumer.changeVisibility(m.receiptHandle, seconds).catch((e: unknown) => {
+async function postpone(ctx: AppContext, lane: Lane, m: InboundMessage, seconds: number): Promise<void> {
+  await lane.consumer.changeVisibility(m.receiptHandle, seconds).catch((e: unknown) => {
     ctx.logger.warn('could not postpone message', { messageId: m.messageId, error: e });
   });
 }
@@ -67,7 +125,19 @@ async function copyOfDelivered(ctx: AppContext, body: string): Promise<boolean> 
   return (await ctx.store.get(keys.dispatchClaim(eventId)))?.state === 'done';
 }
 
-async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: ConsumerQueue): Promise<Outcome> {
+/** Copies the message onto `queue` with a delay; false when the queue did not take it. */
+async function sendCopy(ctx: AppContext, queue: Queue, eventId: string, body: string, delaySeconds: number): Promise<boolean> {
+  try {
+    // Named by the event, as every trigger-event message is (event-message.ts).
+    await queue.sendBatch([{ id: eventId, body, delaySeconds: Math.max(0, Math.min(900, Math.ceil(delaySeconds))) }]);
+    return true;
+  } catch (e) {
+    ctx.logger.warn('could not re-enqueue event; retrying in place', { eventId, error: e });
+    return false;
+  }
+}
+
+async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circuit: DispatchCircuit | undefined): Promise<Outcome> {
   let read: ReadEvent;
   try {
     read = await fromQueueMessage(ctx, m.body);
@@ -84,7 +154,7 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
       receiveCount: m.receiveCount,
       problem: e.message,
     });
-    await postpone(ctx, consumer, m, 0);
+    await postpone(ctx, lane, m, 0);
     return 'failed';
   }
   const { event } = read;
@@ -94,6 +164,7 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
     subscriptionId: event.subscriptionId,
     deliveryId: event.deliveryId,
     messageId: m.messageId,
+    ...(lane.name === 'main' ? {} : { lane: lane.name }),
   });
   // Follow-ups (follow-up.ts): a read of the code host finishes, or drops, what the delivery could not settle.
   if ((await runFollowUp(ctx, event)) === 'handled') return 'done';
@@ -105,19 +176,41 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
     ctx.metrics.count('dispatch_logged');
     return 'done';
   }
-  const claim = await claimEvent(ctx.store, ctx.clock, event.id);
+  const admission = circuit?.admit() ?? { kind: 'go' };
+  if (admission.kind === 'wait') {
+    // Spread over a few seconds, so the events held while it was open do not all come back in the same instant.
+    const delay = (admission.untilMs - ctx.clock.now()) / 1000 + (m.messageId.charCodeAt(m.messageId.length - 1) % 5);
+    if (await sendCopy(ctx, lane.queue, event.id, m.body, delay)) {
+      ctx.metrics.count('dispatch_deferred');
+      log.info('agent runtime circuit is open; event deferred', { delaySeconds: Math.ceil(delay) });
+      return 'done';
+    }
+    await postpone(ctx, lane, m, delay);
+    return 'failed';
+  }
+  const probe = admission.kind === 'probe';
+  let claim: Awaited<ReturnType<typeof claimEvent>>;
+  try {
+    claim = await claimEvent(ctx.store, ctx.clock, event.id);
+  } catch (e) {
+    circuit?.abandon(probe);
+    throw e;
+  }
   if (claim.kind === 'done') {
+    circuit?.abandon(probe);
     ctx.metrics.count('dispatch_duplicate');
     log.info('event already delivered; copy dropped');
     return 'done';
   }
   if (claim.kind === 'busy') {
+    circuit?.abandon(probe);
     log.info('event is being delivered by another worker; checking back later');
-    await postpone(ctx, consumer, m, claim.retryInSeconds);
+    await postpone(ctx, lane, m, claim.retryInSeconds);
     return 'failed';
   }
-  const outcome = await postEvent(ctx, url, event);
+  const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });
   if (outcome.kind === 'delivered') {
+    circuit?.record({ failed: false, probe });
     await markDone(ctx.store, ctx.clock, event.id);
     if (read.blobKey) await ctx.blobs.delete(read.blobKey).catch(() => undefined);
     ctx.metrics.count('dispatch_delivered');
@@ -125,17 +218,24 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
     return 'done';
   }
   await releaseClaim(ctx.store, ctx.clock, claim.held).catch((e: unknown) => log.warn('could not release dispatch claim', { error: e }));
-  const delay = backoffSeconds(m.receiveCount, outcome.retryAfterSeconds);
-  if (outcome.throttled) {
-    try {
-      // Named by the event, as every trigger-event message is (event-message.ts).
-      await ctx.queue.sendBatch([{ id: event.id, body: m.body, delaySeconds: delay }]);
-      ctx.metrics.count('dispatch_throttled');
-      log.warn('agent runtime is throttling; event re-enqueued', { status: outcome.status, delaySeconds: delay });
+  if (outcome.timedOut && lane.overflow) {
+    // Slow is not failed: the circuit hears of it only if the slow lane's full limit passes too.
+    circuit?.abandon(probe);
+    if (await sendCopy(ctx, lane.overflow, event.id, m.body, 0)) {
+      ctx.metrics.count('dispatch_slow_lane');
+      log.warn('agent runtime did not answer within the main lane limit; event moved to the slow lane', {
+        limitMs: lane.postTimeoutMs,
+      });
       return 'done';
-    } catch (e) {
-      log.warn('could not re-enqueue throttled event; retrying in place', { error: e });
     }
+  } else {
+    circuit?.record({ failed: true, retryAfterSeconds: outcome.retryAfterSeconds, probe });
+  }
+  const delay = lane.backoff(m.receiveCount, outcome.retryAfterSeconds);
+  if (outcome.throttled && (await sendCopy(ctx, lane.queue, event.id, m.body, delay))) {
+    ctx.metrics.count('dispatch_throttled');
+    log.warn('agent runtime is throttling; event re-enqueued', { status: outcome.status, delaySeconds: delay });
+    return 'done';
   }
   ctx.metrics.count('dispatch_retry');
   log.warn('agent runtime did not take the event; will retry', {
@@ -143,6 +243,6 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, consumer: Consume
     receiveCount: m.receiveCount,
     delaySeconds: delay,
   });
-  await postpone(ctx, consumer, m, delay);
+  await postpone(ctx, lane, m, delay);
   return 'failed';
 }

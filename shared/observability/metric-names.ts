@@ -13,6 +13,8 @@ export const metricNames = {
   eventsDispatched: 'EventsDispatched',
   eventsRetried: 'EventsRetried',
   eventsDeadLettered: 'EventsDeadLettered',
+  /** The dispatch circuit over the agent runtime opened (once per opening, per container). */
+  dispatchCircuitOpened: 'DispatchCircuitOpened',
   /** Dimensions `toolId` and `outcome` (`ok` or the error code). */
   toolSteps: 'ToolSteps',
   rateLimitWaits: 'RateLimitWaits',
@@ -40,6 +42,7 @@ export const metricAliases: Readonly<Record<string, string>> = {
   dispatch_logged: metricNames.eventsDispatched,
   dispatch_retry: metricNames.eventsRetried,
   events_dead_lettered: metricNames.eventsDeadLettered,
+  dispatch_circuit_open: metricNames.dispatchCircuitOpened,
   tool_step: metricNames.toolSteps,
   contentsnare_throttled: metricNames.rateLimitWaits,
   rate_limit_waits: metricNames.rateLimitWaits,

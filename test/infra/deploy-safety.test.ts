@@ -67,10 +67,10 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     expect(table.Properties.DeletionProtectionEnabled).toBe(true);
   });
 
-  it('bounds the dispatch consumer to 2 concurrent executions and reserves none (a new account has 10)', () => {
+  it('bounds each dispatch lane to 2 concurrent executions and reserves none (a new account has 10)', () => {
     const esm = ofType(s(), 'AWS::Lambda::EventSourceMapping');
-    expect(esm).toHaveLength(1);
-    expect(esm[0]![1].Properties.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
+    expect(esm).toHaveLength(2);
+    for (const [, m] of esm) expect(m.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
     for (const [, f] of ofType(s(), 'AWS::Lambda::Function')) expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
@@ -93,9 +93,10 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     const queues = ofType(s(), 'AWS::SQS::Queue');
     const main = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
     const dlq = queues.find(([id]) => id === main[1].Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0])!;
+    // The two dispatch lanes, main and slow.
     expect(dlq[1].Properties.RedriveAllowPolicy).toEqual({
       redrivePermission: 'byQueue',
-      sourceQueueArns: [expect.anything()],
+      sourceQueueArns: [expect.anything(), expect.anything()],
     });
     // The main queue's ARN, built from its name (a reference to the queue itself would be a cycle).
     const arn = JSON.stringify(dlq[1].Properties.RedriveAllowPolicy.sourceQueueArns[0]);

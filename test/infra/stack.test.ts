@@ -51,16 +51,31 @@ describe('functions', () => {
     }
   });
 
-  it('consumes the dispatch queue in batches of 10 reporting partial batch failures', () => {
-    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: fnId('dispatch') },
-      BatchSize: 10,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      MaximumBatchingWindowInSeconds: Match.anyValue(),
-    });
-    const esm = ofType('AWS::Lambda::EventSourceMapping')[0]![1];
-    expect(esm.Properties.MaximumBatchingWindowInSeconds).toBeLessThanOrEqual(5);
-    expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(1);
+  it('consumes the main dispatch lane in batches of up to 50 and the slow lane in batches of 10, both reporting partial batch failures, at most 2 executions each', () => {
+    const queues = Object.fromEntries(
+      ofType('AWS::SQS::Queue')
+        .filter(([, q]) => q.Properties.RedrivePolicy)
+        .map(([id, q]) => [id, JSON.stringify(q.Properties.QueueName).includes('dispatch-slow') ? 'slow' : 'main']),
+    );
+    const sources = ofType('AWS::Lambda::EventSourceMapping').map(([, r]) => r.Properties);
+    expect(sources).toHaveLength(2);
+    const byLane = Object.fromEntries(sources.map((p) => [queues[p.EventSourceArn['Fn::GetAtt'][0]], p]));
+    expect(Object.keys(byLane).sort()).toEqual(['main', 'slow']);
+    for (const p of sources) {
+      expect(p.FunctionName).toEqual({ Ref: fnId('dispatch') });
+      expect(p.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+      // Over 10 needs a batching window; a short one keeps a quiet queue's latency low.
+      expect(p.MaximumBatchingWindowInSeconds).toBe(1);
+      expect(p.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
+    }
+    expect(byLane.main.BatchSize).toBe(50);
+    expect(byLane.slow.BatchSize).toBe(10);
+    // The function knows which queue is the slow lane, and may move events there.
+    const env = resources[fnId('dispatch')]!.Properties.Environment.Variables;
+    const slowId = Object.keys(queues).find((id) => queues[id] === 'slow')!;
+    expect(env.SLOW_QUEUE_URL).toEqual({ Ref: slowId });
+    const sends = statementsOf('dispatch').filter((st) => actions([st]).includes('sqs:SendMessage'));
+    expect(sends.map((st) => JSON.stringify(st.Resource)).join()).toContain(slowId);
   });
 
   it('runs the poller every minute and the redelivery sweep every five', () => {
@@ -170,16 +185,21 @@ describe('data', () => {
     });
   });
 
-  it('dead-letters after the receives the dispatch code counts as last (at least 5), keeps dead letters 14 days, and hides messages 6x the dispatch timeout', () => {
+  it('dead-letters both dispatch lanes into one queue after the receives the dispatch code counts as last (at least 5), keeps dead letters 14 days, and hides messages 6x the dispatch timeout', () => {
     const queues = ofType('AWS::SQS::Queue');
-    const main = queues.find(([, q]) => q.Properties.RedrivePolicy)![1];
-    const dlq = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
+    const lanes = queues.filter(([, q]) => q.Properties.RedrivePolicy).map(([, q]) => q);
+    const dlqs = queues.filter(([, q]) => !q.Properties.RedrivePolicy);
+    expect(lanes).toHaveLength(2);
+    expect(dlqs).toHaveLength(1);
+    const dlq = dlqs[0]!;
     expect(maxReceiveCount).toBeGreaterThanOrEqual(5);
-    expect(main.Properties.RedrivePolicy.maxReceiveCount).toBe(maxReceiveCount);
-    expect(main.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [dlq[0], 'Arn'] });
-    expect(dlq[1].Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     const dispatchTimeout = resources[fnId('dispatch')]!.Properties.Timeout as number;
-    expect(main.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dispatchTimeout);
+    for (const lane of lanes) {
+      expect(lane.Properties.RedrivePolicy.maxReceiveCount).toBe(maxReceiveCount);
+      expect(lane.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [dlq[0], 'Arn'] });
+      expect(lane.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dispatchTimeout);
+    }
+    expect(dlq[1].Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     for (const [, q] of queues) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
   });
 
@@ -384,6 +404,34 @@ describe('operations', () => {
     expect(query).toContain('SUM(DeliveriesRejectedShape)');
     expect(query).toContain('FROM SCHEMA("AgentIntegrations", event, service, stage)');
     expect(query).toContain("WHERE stage = 'test'");
+  });
+
+  it('alarms when the dispatch circuit keeps opening, and when the slow lane falls behind', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const circuit = alarms.find((a) => a.AlarmName === 'agent-integrations-test-dispatch-circuit-open')!;
+    expect(circuit).toMatchObject({
+      Namespace: 'AgentIntegrations',
+      MetricName: 'DispatchCircuitOpened',
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      EvaluationPeriods: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    // Powertools puts the function's name and the stage on every data point.
+    expect(circuit.Dimensions).toEqual(
+      expect.arrayContaining([
+        { Name: 'service', Value: 'dispatch' },
+        { Name: 'stage', Value: 'test' },
+      ]),
+    );
+    const slow = alarms.find((a) => a.AlarmName === 'agent-integrations-test-dispatch-slow-lane-backlog')!;
+    expect(slow).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 900 });
+    const slowQueueId = ofType('AWS::SQS::Queue').find(([, q]) =>
+      JSON.stringify(q.Properties.QueueName ?? '').includes('dispatch-slow'),
+    )![0];
+    expect(JSON.stringify(slow.Dimensions)).toContain(slowQueueId);
   });
 
   it('sends alarms to an encrypted, TLS-only topic only when an e-mail is given', () => {

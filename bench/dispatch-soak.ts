@@ -1,0 +1,336 @@
+/**
+ * Dispatch soak: a steady BENCH_RATE (40) signed deliveries a second for BENCH_SECONDS (60)
+ * into the product as `npm start` runs it (`tsx local/main.ts` in its own process: embedded
+ * DynamoDB, file queue, the in-process consumer), a `github.new_issue` subscription made over
+ * the platform API, and an agent runtime on loopback that misbehaves the way overloaded
+ * services do: of its POSTs, 15% answered 503, 2% cut (connection destroyed unanswered), 5%
+ * held past the 10 s limit (then cut). The same run with a healthy agent runtime is the baseline.
+ * Open loop: deliveries leave on schedule whatever the answers. After the load, up to
+ * BENCH_DRAIN_SECONDS (300) for the backlog to drain.
+ * Prints, per run: delivery p50/p99 (first acknowledgment at the agent runtime - send of the
+ * delivery), events still undelivered at the end (the backlog, dead letters included),
+ * events acknowledged twice (2xx on a live connection more than once: must be 0), and the
+ * product's memory growth (RSS of the child) over the second half of the load.
+ * Goals with the faults: p99 < 2 minutes, nothing undelivered, no event acknowledged twice,
+ * RSS growth < 60 MB over the second half.
+ *   BENCH_SECONDS=180 npx tsx bench/dispatch-soak.ts    (npm run bench:soak)
+ *   BENCH_MODES=faulty                                  runs only the run with faults
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { Agent, createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeGitHub } from '../test/helpers/fake-github-server';
+import { subscribeOverApi } from '../test/helpers/runtime-support';
+import { issueOpenedBody, signedShot } from '../test/helpers/seed';
+import { post } from './lib/load';
+import { startProductProcess } from './lib/product-process';
+import { envNumber, percentile, printFigures, runMain, type Figure } from './lib/report';
+
+const rate = envNumber('BENCH_RATE', 40);
+const seconds = envNumber('BENCH_SECONDS', 60);
+const drainSeconds = envNumber('BENCH_DRAIN_SECONDS', 300);
+const modes = (process.env.BENCH_MODES ?? 'faulty,healthy').split(',').map((m) => m.trim()) as Mode[];
+type Mode = 'faulty' | 'healthy';
+
+/** The fault mix, as shares of the POSTs. */
+const faults = { unavailable: 0.15, cut: 0.02, held: 0.05 };
+/** How long a held POST is kept before its connection is cut: past the dispatcher's 10 s. */
+const heldMs = 12_000;
+
+/** The agent runtime on loopback: acknowledgments by event id, with their times, and the faults it played. */
+class SoakRuntime {
+  /** Event id -> times it was answered 2xx (on a connection still open). */
+  readonly acks = new Map<string, number[]>();
+  /** Delivery id -> first acknowledgment time. */
+  readonly firstAck = new Map<string, number>();
+  readonly played = { ok: 0, unavailable: 0, cut: 0, held: 0 };
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(mode: Mode): Promise<SoakRuntime> {
+    let self: SoakRuntime | undefined;
+    const held = new Set<NodeJS.Timeout>();
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const rt = self!;
+        const r = mode === 'healthy' ? 1 : Math.random();
+        if (r < faults.unavailable) {
+          rt.played.unavailable++;
+          res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
+          return;
+        }
+        if (r < faults.unavailable + faults.cut) {
+          rt.played.cut++;
+          req.socket.destroy();
+          return;
+        }
+        if (r < faults.unavailable + faults.cut + faults.held) {
+          rt.played.held++;
+          const timer = setTimeout(() => {
+            held.delete(timer);
+            req.socket.destroy();
+          }, heldMs);
+          held.add(timer);
+          return;
+        }
+        let e: { id: string; deliveryId: string };
+        try {
+          e = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; deliveryId: string };
+        } catch {
+          res.writeHead(400).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}', () => {
+          // Acknowledged only once the answer is on its way on a live connection.
+          if (req.socket.destroyed) return;
+          const at = Date.now();
+          rt.played.ok++;
+          rt.acks.set(e.id, [...(rt.acks.get(e.id) ?? []), at]);
+          if (!rt.firstAck.has(e.deliveryId)) rt.firstAck.set(e.deliveryId, at);
+        });
+      });
+    });
+    server.on('close', () => {
+      for (const t of held) clearTimeout(t);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    self = new SoakRuntime(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/trigger-events`);
+    return self;
+  }
+
+  get ackedTwice(): number {
+    return [...this.acks.values()].filter((a) => a.length > 1).length;
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => {
+      this.server.closeAllConnections();
+      this.server.close(() => r());
+    });
+  }
+}
+
+/** Resident set size of a process in MB (Linux /proc), or NaN where there is none. */
+function rssMb(pid: number | undefined): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+interface RunResult {
+  mode: Mode;
+  sent: number;
+  accepted: number;
+  refused: number;
+  achievedRate: number;
+  deliveryMs: number[];
+  /** From the intake's 2xx answer to the first acknowledgment. */
+  dispatchMs: number[];
+  intakeMs: number[];
+  /** The machine's 1-minute load average at the end of the run (the machine is shared). */
+  load: number;
+  undelivered: number;
+  ackedTwice: number;
+  rssHalf: number;
+  rssEnd: number;
+  rssMax: number;
+  drainSeconds: number;
+  played: SoakRuntime['played'];
+}
+
+async function run(mode: Mode): Promise<RunResult> {
+  const runtime = await SoakRuntime.start(mode);
+  const github = await FakeGitHub.start();
+  const token = 'ghp_soakBenchToken000000000000000000000000000';
+  github.addUser(token, 'Codertocat');
+  const product = await startProductProcess({ GITHUB_API_URL: github.url, AGENT_RUNTIME_URL: runtime.url });
+  const sub = await subscribeOverApi(product.url, github, token);
+  const tenant = { endpointId: sub.endpointId, secret: sub.hook.config.secret ?? '' };
+  const body = issueOpenedBody();
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const total = Math.round(rate * seconds);
+  const sentAt = new Map<string, number>();
+  /** When the intake answered 2xx: delivery time from there is the dispatch's own. */
+  const acceptedAt = new Map<string, number>();
+  const intakeMs: number[] = [];
+  let refused = 0;
+  let sent = 0;
+  const answers = new Set<Promise<void>>();
+  const rss: Array<{ at: number; mb: number }> = [];
+  const sampler = setInterval(() => rss.push({ at: performance.now(), mb: rssMb(product.child.pid) }), 1000);
+
+  const started = performance.now();
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
+    while (sent < due) {
+      const shot = signedShot(tenant, body);
+      const guid = shot.headers['x-github-delivery']!;
+      const at = Date.now();
+      const p = post(product.url, shot, agent).then(
+        (a) => {
+          const now = Date.now();
+          intakeMs.push(now - at);
+          if (a.status >= 200 && a.status < 300) {
+            sentAt.set(guid, at);
+            acceptedAt.set(guid, now);
+          } else refused++;
+        },
+        () => {
+          refused++;
+        },
+      );
+      answers.add(p);
+      void p.finally(() => answers.delete(p));
+      sent++;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const loadEnded = performance.now();
+  const sendSeconds = (loadEnded - started) / 1000;
+  await Promise.all(answers);
+  // Memory over the second half of the load: from its midpoint to its end.
+  const half = started + (loadEnded - started) / 2;
+  const inHalf = rss.filter((s) => s.at >= half && s.at <= loadEnded && Number.isFinite(s.mb));
+  const rssHalf = inHalf[0]?.mb ?? Number.NaN;
+  const rssEnd = inHalf.at(-1)?.mb ?? Number.NaN;
+  const rssMax = Math.max(...inHalf.map((s) => s.mb));
+
+  const drainStart = performance.now();
+  const delivered = () => [...sentAt.keys()].filter((g) => runtime.firstAck.has(g)).length;
+  while (delivered() < sentAt.size && performance.now() - drainStart < drainSeconds * 1000) await new Promise((r) => setTimeout(r, 250));
+  const drainTook = (performance.now() - drainStart) / 1000;
+  clearInterval(sampler);
+  const deliveryMs = [...sentAt].flatMap(([guid, at]) => {
+    const ack = runtime.firstAck.get(guid);
+    return ack === undefined ? [] : [ack - at];
+  });
+  const dispatchMs = [...acceptedAt].flatMap(([guid, at]) => {
+    const ack = runtime.firstAck.get(guid);
+    return ack === undefined ? [] : [Math.max(0, ack - at)];
+  });
+  const result: RunResult = {
+    mode,
+    intakeMs,
+    dispatchMs,
+    load: loadavg()[0] ?? Number.NaN,
+    sent,
+    accepted: sentAt.size,
+    refused,
+    achievedRate: sent / sendSeconds,
+    deliveryMs,
+    undelivered: sentAt.size - delivered(),
+    ackedTwice: runtime.ackedTwice,
+    rssHalf,
+    rssEnd,
+    rssMax,
+    drainSeconds: drainTook,
+    played: { ...runtime.played },
+  };
+  agent.destroy();
+  await product.stop();
+  await runtime.close();
+  await github.close();
+  return result;
+}
+
+function describeRun(r: RunResult): void {
+  const p = r.played;
+  console.log(
+    `  ${r.mode}: sent ${r.sent} (${r.achievedRate.toFixed(1)}/s), accepted ${r.accepted}, refused ${r.refused}; agent runtime answered ok ${p.ok}, 503 ${p.unavailable}, cut ${p.cut}, held ${p.held}`,
+  );
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(
+    `    intake answer p50 ${s(percentile(r.intakeMs, 50))}, p99 ${s(percentile(r.intakeMs, 99))}; accepted -> agent runtime p50 ${s(percentile(r.dispatchMs, 50))}, p99 ${s(percentile(r.dispatchMs, 99))}; machine load average ${r.load.toFixed(1)} (2 cores)`,
+  );
+  console.log(
+    `    delivery p50 ${(percentile(r.deliveryMs, 50) / 1000).toFixed(2)} s, p99 ${(percentile(r.deliveryMs, 99) / 1000).toFixed(2)} s, max ${(Math.max(...r.deliveryMs) / 1000).toFixed(1)} s; undelivered ${r.undelivered} after a drain of ${r.drainSeconds.toFixed(0)} s; acknowledged twice ${r.ackedTwice}; RSS ${r.rssHalf.toFixed(0)} MB at mid-load, ${r.rssEnd.toFixed(0)} MB at the end (max ${r.rssMax.toFixed(0)} MB)`,
+  );
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `dispatch soak: ${rate} deliveries/s for ${seconds} s (open loop) into npm start in a child process; agent runtime faults: ${faults.unavailable * 100}% 503, ${faults.cut * 100}% cut, ${faults.held * 100}% held ${heldMs / 1000} s; runs: ${modes.join(', ')}`,
+  );
+  const results = new Map<Mode, RunResult>();
+  for (const mode of modes) {
+    const r = await run(mode);
+    results.set(mode, r);
+    describeRun(r);
+  }
+  const faulty = results.get('faulty');
+  const healthy = results.get('healthy');
+  const baseline = (pick: (r: RunResult) => number, name: string) => (healthy ? { baseline: { name, value: pick(healthy) } } : {});
+  const figures: Figure[] = [];
+  const subject = faulty ?? healthy!;
+  const label = faulty ? 'with the fault mix' : 'healthy agent runtime';
+  const p99 = percentile(subject.deliveryMs, 99);
+  figures.push(
+    {
+      name: `achieved send rate (${label})`,
+      value: subject.achievedRate,
+      unit: '/s',
+      goal: `>= 0.95x ${rate}/s`,
+      pass: subject.achievedRate >= 0.95 * rate,
+    },
+    { name: `deliveries refused by the intake (${label})`, value: subject.refused, unit: '', goal: '0', pass: subject.refused === 0 },
+    {
+      name: `delivery p99 (${label})`,
+      value: p99 / 1000,
+      unit: 's',
+      ...baseline((r) => percentile(r.deliveryMs, 99) / 1000, 'healthy'),
+      goal: '< 120 s',
+      pass: p99 < 120_000,
+    },
+    {
+      name: `delivery p50 (${label})`,
+      value: percentile(subject.deliveryMs, 50) / 1000,
+      unit: 's',
+      ...baseline((r) => percentile(r.deliveryMs, 50) / 1000, 'healthy'),
+      goal: 'informational',
+      pass: true,
+    },
+    {
+      name: `accepted -> agent runtime p99, the dispatch alone (${label})`,
+      value: percentile(subject.dispatchMs, 99) / 1000,
+      unit: 's',
+      ...baseline((r) => percentile(r.dispatchMs, 99) / 1000, 'healthy'),
+      goal: 'informational',
+      pass: true,
+    },
+    {
+      name: `undelivered at the end (${label})`,
+      value: subject.undelivered,
+      unit: '',
+      ...baseline((r) => r.undelivered, 'healthy'),
+      goal: '0',
+      pass: subject.undelivered === 0,
+    },
+    { name: `events acknowledged twice (${label})`, value: subject.ackedTwice, unit: '', goal: '0', pass: subject.ackedTwice === 0 },
+    {
+      name: `RSS growth over the second half of the load (${label})`,
+      value: subject.rssEnd - subject.rssHalf,
+      unit: 'MB',
+      ...baseline((r) => r.rssEnd - r.rssHalf, 'healthy'),
+      goal: '< 60 MB',
+      pass: subject.rssEnd - subject.rssHalf < 60,
+    },
+  );
+  if (faulty && healthy) {
+    figures.push(
+      { name: 'healthy run: undelivered at the end', value: healthy.undelivered, unit: '', goal: '0', pass: healthy.undelivered === 0 },
+      { name: 'healthy run: events acknowledged twice', value: healthy.ackedTwice, unit: '', goal: '0', pass: healthy.ackedTwice === 0 },
+    );
+  }
+  printFigures(`dispatch soak, ${rate}/s for ${seconds} s`, figures);
+}
+
+runMain(main);

@@ -1,0 +1,308 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { localJobs } from '../../local/jobs';
+import { runLoop } from '../../local/background';
+import { openLocalQueues } from '../../shared/adapters/local/local-queues';
+import { DispatchCircuit, defaultCircuitOptions } from '../../shared/dispatch/circuit';
+import { dispatchBatch, singleLane } from '../../shared/dispatch/dispatch-batch';
+import { DispatchPool } from '../../local/dispatch-pool';
+import { enqueueEvents } from '../../shared/dispatch/fan-out';
+import { awsLanes, mainLanePostTimeoutMs } from '../../shared/dispatch/lanes';
+import type { TriggerEvent } from '../../shared/domain/model';
+import type { PollableQueue } from '../../shared/ports';
+import { stopTestDynamo } from '../helpers/dynamo';
+import { startFakeHttp, type FakeResponse, type FakeServer } from '../helpers/fake-http';
+import { testContext, type TestContext } from '../helpers/test-context';
+
+/**
+ * An agent runtime that holds the POSTs of chosen events (an overloaded service that keeps a
+ * request past its caller's limit) and answers the others at once, noting every event it
+ * answered. `until` resolves once a condition on what it saw holds: the tests wait on what
+ * happened, never on the wall clock.
+ */
+class HoldingRuntime {
+  readonly held = new Set<string>();
+  readonly answered: string[] = [];
+  readonly received: string[] = [];
+  /** Answer of the runtime to everything it does not hold (200 by default). */
+  answer: () => FakeResponse = () => ({ status: 200, body: { ok: true } });
+  private releases: Array<() => void> = [];
+  private checks: Array<() => void> = [];
+
+  private constructor(readonly server: FakeServer) {}
+
+  static async start(): Promise<HoldingRuntime> {
+    let self: HoldingRuntime | undefined;
+    const server = await startFakeHttp(async (req) => {
+      const rt = self!;
+      const id = (req.json as { id: string }).id;
+      rt.received.push(id);
+      rt.changed();
+      if (rt.held.has(id)) await new Promise<void>((r) => rt.releases.push(r));
+      const answer = rt.answer();
+      if ((answer.status ?? 200) < 300) rt.answered.push(id);
+      // After the answer is on its way: a check may look at `answered` at once.
+      setImmediate(() => rt.changed());
+      return answer;
+    });
+    self = new HoldingRuntime(server);
+    return self;
+  }
+
+  get url(): string {
+    return `${this.server.url}/trigger-events`;
+  }
+
+  /** Resolves when `condition` holds (checked on every request and answer). */
+  until(condition: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        this.checks = this.checks.filter((c) => c !== check);
+        resolve();
+      };
+      this.checks.push(check);
+      check();
+    });
+  }
+
+  /** Lets every held POST be answered, and holds no more. */
+  release(): void {
+    this.held.clear();
+    for (const r of this.releases.splice(0)) r();
+  }
+
+  get holding(): number {
+    return this.releases.length;
+  }
+
+  private changed(): void {
+    for (const c of [...this.checks]) c();
+  }
+
+  close(): Promise<void> {
+    this.release();
+    return this.server.close();
+  }
+}
+
+let runtime: HoldingRuntime;
+beforeAll(async () => {
+  runtime = await HoldingRuntime.start();
+});
+afterAll(async () => {
+  await runtime.close();
+  await stopTestDynamo();
+});
+const open: TestContext[] = [];
+afterEach(() => {
+  runtime.release();
+  runtime.answered.length = 0;
+  runtime.received.length = 0;
+  runtime.answer = () => ({ status: 200, body: { ok: true } });
+  for (const t of open.splice(0)) t.close();
+});
+
+async function setup(): Promise<TestContext> {
+  const t = await testContext({ AGENT_RUNTIME_URL: runtime.url });
+  open.push(t);
+  return t;
+}
+
+function event(n: number): TriggerEvent {
+  return {
+    id: `evt_${n}`,
+    trigger: 'github.new_issue',
+    subscriptionId: 'sub_1',
+    agentId: 'agent-1',
+    connectionId: 'conn_1',
+    deliveryId: `guid-${n}`,
+    occurredAt: '2026-11-22T10:00:00.000Z',
+    event: { issue: { number: n } },
+  };
+}
+
+const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `evt_${from + i}`);
+
+/** One pass of an SQS event source over `queue`: receive, dispatch on `lane`, delete what succeeded. */
+async function eventSourcePass(
+  t: TestContext,
+  queue: PollableQueue,
+  options: Parameters<typeof dispatchBatch>[3],
+): Promise<{ received: number; failed: string[] }> {
+  const messages = await queue.receive(10, 180);
+  const { failedMessageIds } = await dispatchBatch(t.ctx, messages, queue, options);
+  for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await queue.delete(m.receiptHandle);
+  return { received: messages.length, failed: failedMessageIds };
+}
+
+describe('the local consumer: a pool of deliveries in flight', () => {
+  it('keeps delivering while the agent runtime holds some POSTs: the events received with them and after them are not held up', async () => {
+    const t = await setup();
+    // One held POST in every ten events: as many as there used to be batches in flight, one in each.
+    for (const n of [0, 10, 20, 30, 40]) runtime.held.add(`evt_${n}`);
+    await enqueueEvents(
+      t.ctx,
+      Array.from({ length: 50 }, (_, n) => event(n)),
+    );
+    const stop = new AbortController();
+    const loop = runLoop(localJobs(t.ctx, t.queues)[0]!, stop.signal, t.ctx.logger);
+
+    const fast = ids(0, 50).filter((id) => !runtime.held.has(id));
+    await runtime.until(() => fast.every((id) => runtime.answered.includes(id)));
+    // Every other event is delivered while the five POSTs are still held (a held POST that
+    // passed its 10 s on a slow machine is tried again and held again: at least five).
+    expect(runtime.holding).toBeGreaterThanOrEqual(5);
+    expect(runtime.answered.some((id) => runtime.held.has(id))).toBe(false);
+    // Events queued after the held ones go straight through as well.
+    await enqueueEvents(t.ctx, [event(50), event(51)]);
+    await runtime.until(() => runtime.answered.includes('evt_50') && runtime.answered.includes('evt_51'));
+    expect(runtime.answered.some((id) => runtime.held.has(id))).toBe(false);
+
+    runtime.release();
+    await runtime.until(() => new Set(runtime.answered).size === 52);
+    stop.abort();
+    await loop;
+    expect([...new Set(runtime.answered)].sort()).toEqual(ids(0, 52).sort());
+    // Only a held event may have been sent twice (its first answer never arrived in time).
+    expect(runtime.received.filter((id) => !['evt_0', 'evt_10', 'evt_20', 'evt_30', 'evt_40'].includes(id))).toHaveLength(47);
+    expect(t.queues.queue.size()).toBe(0);
+  });
+});
+
+describe('the local consumer when its process is starved', () => {
+  it('does not start a second delivery of a message that became visible again while its first still runs, and deletes it by the newer receipt', async () => {
+    const t = await setup();
+    runtime.held.add('evt_1');
+    await enqueueEvents(t.ctx, [event(1)]);
+    const pool = new DispatchPool(t.ctx, t.queues.queue, {
+      size: 10,
+      narrowSize: 10,
+      visibilitySeconds: 20,
+      lane: singleLane(t.ctx, t.queues.queue),
+      circuit: new DispatchCircuit(t.clock),
+    });
+    expect(await pool.fill()).toBe(1);
+    await runtime.until(() => runtime.received.length === 1);
+    // The visibility timeout passes while the POST is still out (the process was starved).
+    t.clock.advance(25_000);
+    expect(await pool.fill()).toBe(1);
+    expect(pool.size).toBe(1);
+    runtime.release();
+    await pool.drain();
+    expect(runtime.received).toEqual(['evt_1']);
+    expect(runtime.answered).toEqual(['evt_1']);
+    expect(t.queues.queue.size()).toBe(0);
+  });
+});
+
+describe('the Lambda consumer: a main lane that does not wait out a slow POST, and a slow lane', () => {
+  async function lanesFor(t: TestContext) {
+    const slowQueues = openLocalQueues({ dir: mkdtempSync(join(tmpdir(), 'slow-lane-')), name: 'slow', clock: t.clock });
+    const main = t.queues.queue;
+    const slow = slowQueues.queue;
+    const lanes = awsLanes(main, slow);
+    // The deadline of each POST, by event: the test ends the held one's by hand.
+    const deadlines = new Map<string, { ms: number; controller: AbortController }>();
+    const limits: number[] = [];
+    for (const lane of [lanes.main, lanes.slow]) {
+      lane.deadline = (ms, eventId) => {
+        const controller = new AbortController();
+        deadlines.set(eventId, { ms, controller });
+        limits.push(ms);
+        return controller.signal;
+      };
+    }
+    return { main, slow, lanes, deadlines, limits, close: () => slowQueues.close() };
+  }
+
+  it('answers the batch once the slow POST passes the main lane limit; the slow event is delivered on the slow lane, once', async () => {
+    const t = await setup();
+    const { main, slow, lanes, deadlines, limits, close } = await lanesFor(t);
+    runtime.held.add('evt_3');
+    await enqueueEvents(
+      t.ctx,
+      ids(0, 10).map((_, n) => event(n)),
+    );
+
+    const batch = eventSourcePass(t, main, { lane: lanes.main });
+    await runtime.until(() => runtime.answered.length === 9 && runtime.received.includes('evt_3'));
+    // The main lane's limit passes for the held POST (2 s on AWS), and for it only.
+    expect(limits.every((ms) => ms === mainLanePostTimeoutMs)).toBe(true);
+    deadlines.get('evt_3')!.controller.abort();
+    expect(await batch).toEqual({ received: 10, failed: [] });
+    // The batch is answered while the runtime still holds that POST.
+    expect(runtime.holding).toBe(1);
+    expect(main.size()).toBe(0);
+    expect(slow.size()).toBe(1);
+    expect(t.metrics.counts.get('dispatch_slow_lane')).toBe(1);
+
+    // The slow lane tries it with the full 10 s; the runtime answers this time.
+    runtime.held.clear();
+    expect(await eventSourcePass(t, slow, { lane: lanes.slow })).toEqual({ received: 1, failed: [] });
+    expect(deadlines.get('evt_3')!.ms).toBe(10_000);
+    expect(runtime.answered.filter((id) => id === 'evt_3')).toHaveLength(1);
+    expect(slow.size()).toBe(0);
+    // Two POSTs of evt_3: the first one's answer never arrived. Every other event: one.
+    expect(runtime.received.filter((id) => id === 'evt_3')).toHaveLength(2);
+    expect(runtime.received).toHaveLength(11);
+    close();
+  });
+
+  it('never sends an acknowledged event again, on either lane: the dispatch claim gates both', async () => {
+    const t = await setup();
+    const { main, slow, lanes, close } = await lanesFor(t);
+    await enqueueEvents(t.ctx, [event(1)]);
+    expect(await eventSourcePass(t, main, { lane: lanes.main })).toEqual({ received: 1, failed: [] });
+    // Copies of the delivered event on both queues (an intake retry, a redrive, a move that was repeated).
+    await enqueueEvents(t.ctx, [event(1)]);
+    await enqueueEvents({ ...t.ctx, queue: slow }, [event(1)]);
+    expect(await eventSourcePass(t, main, { lane: lanes.main })).toEqual({ received: 1, failed: [] });
+    expect(await eventSourcePass(t, slow, { lane: lanes.slow })).toEqual({ received: 1, failed: [] });
+    expect(runtime.received).toEqual(['evt_1']);
+    expect(t.metrics.counts.get('dispatch_duplicate')).toBe(2);
+    close();
+  });
+
+  it('backs off as a whole when most POSTs fail: the open circuit defers events without sending them or using up their receives, then probes and closes', async () => {
+    const t = await setup();
+    const { main, lanes, close } = await lanesFor(t);
+    let opened = 0;
+    const circuit = new DispatchCircuit(t.clock, defaultCircuitOptions, () => opened++);
+    runtime.answer = () => ({ status: 503 });
+    await enqueueEvents(
+      t.ctx,
+      ids(0, 30).map((_, n) => event(n)),
+    );
+    // The first ten all fail: the circuit opens.
+    expect((await eventSourcePass(t, main, { lane: lanes.main, circuit })).failed).toHaveLength(10);
+    expect(opened).toBe(1);
+    expect(runtime.received).toHaveLength(10);
+    // The next twenty are not sent: each goes back on its queue, delayed past the open spell, as a new message.
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuit })).toEqual({ received: 10, failed: [] });
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuit })).toEqual({ received: 10, failed: [] });
+    expect(runtime.received).toHaveLength(10);
+    expect(t.metrics.counts.get('dispatch_deferred')).toBe(20);
+    expect(await main.receive(10, 180)).toHaveLength(0);
+
+    // The runtime recovers; after the spell, one probe goes and is answered; the circuit closes.
+    runtime.answer = () => ({ status: 200, body: { ok: true } });
+    t.clock.advance(10_000);
+    const probe = await eventSourcePass(t, main, { lane: lanes.main, circuit });
+    expect(runtime.received).toHaveLength(11);
+    expect(circuit.snapshot().state).toBe('closed');
+    expect(probe.received - probe.failed.length).toBe(10);
+    // Everything is delivered in the end, once each, with nothing dead-lettered.
+    for (let i = 0; i < 10 && main.size() > 0; i++) {
+      t.clock.advance(15_000);
+      await eventSourcePass(t, main, { lane: lanes.main, circuit });
+    }
+    expect(new Set(runtime.answered)).toEqual(new Set(ids(0, 30)));
+    expect(runtime.answered).toHaveLength(30);
+    expect(t.queues.dlq.size()).toBe(0);
+    expect(opened).toBe(1);
+    close();
+  });
+});
