@@ -13,15 +13,15 @@ const loadOctokit = loadOnce(() => import('./octokit'));
  * its own limiter key, RATE_LIMIT_MAX_WAIT_SECONDS and UPSTREAM_TIMEOUT_SECONDS.
  */
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
-  const access = await codeHostAccess(ctx.app, connection);
+  const access = await codeHostAccess(ctx, connection);
   const { createGitHubClient } = await loadOctokit();
   return createGitHubClient({
     token: access.token,
     baseUrl: access.baseUrl,
-    fetch: ctx.app.fetch,
-    timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
+    fetch: ctx.fetch,
+    timeoutMs: githubTimeoutMs(ctx.config.upstreamTimeoutSeconds),
     logger: ctx.logger,
-    metrics: ctx.app.metrics,
-    throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds, sleep: ctx.app.sleep },
+    metrics: ctx.metrics,
+    throttle: { id: connection.id, maxWaitSeconds: ctx.config.rateLimitMaxWaitSeconds, sleep: ctx.sleep },
   });
 };

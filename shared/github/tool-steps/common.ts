@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { outcomeOf, type Outcome } from '../../domain/outcome';
-import { lazyInput, type LazyInputStep, type ToolStep } from '../../tools/tool-step';
+import { lazySchemas, type LazyStep, type StepPermissions, type ToolStep } from '../../tools/tool-step';
 import type { GitHubClient } from '../octokit';
 
 /**
@@ -9,11 +9,21 @@ import type { GitHubClient } from '../octokit';
  * repository's default branch.
  */
 
-export type GitHubStep<S extends z.ZodType = z.ZodType> = ToolStep<S, GitHubClient>;
+export type GitHubStep<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = ToolStep<S, O, GitHubClient>;
 
-/** Declares a step with its input type inferred from its schema, built on first use (lazyInput). */
-export function githubStep<S extends z.ZodType>(step: Omit<LazyInputStep<S, GitHubClient>, 'provider'>): GitHubStep<S> {
-  return lazyInput<S, GitHubClient>({ provider: 'github', ...step });
+/** Declares a step with its input and output types inferred from its schemas, built on first use (lazySchemas). */
+export function githubStep<S extends z.ZodType, O extends z.ZodType>(
+  step: Omit<LazyStep<S, O, GitHubClient>, 'provider'>,
+): GitHubStep<S, O> {
+  return lazySchemas<S, O, GitHubClient>({ provider: 'github', ...step });
+}
+
+/**
+ * A step's grant: the fine-grained token / GitHub App permissions and the classic OAuth
+ * scopes (`repo` stands for `public_repo` too on public repositories).
+ */
+export function needs(fineGrained: Record<string, 'read' | 'write'>, ...oauthScopes: string[]): StepPermissions {
+  return { fineGrained, oauthScopes };
 }
 
 // The code host's own rules: logins are letters, digits and single hyphens (enterprise

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './common';
+import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf, needs } from './common';
 import { workflowId } from './workflow-id';
 
 const input = () =>
@@ -18,7 +18,15 @@ export const createWorkflowDispatch = githubStep({
   id: 'github.create_workflow_dispatch',
   title: 'Create Workflow Dispatch',
   description: 'Starts a workflow run (the workflow must have a `workflow_dispatch` trigger).',
-  outputDescription: '{dispatched: true, workflow_id, ref}; the code host does not return the run (list workflow runs to follow it).',
+  output: () =>
+    z.object({
+      dispatched: z.literal(true),
+      workflow_id: z.union([z.number().int(), z.string()]),
+      ref: z.string(),
+      workflow_run_id: z.number().int().optional().describe('The run started, where the code host says'),
+      html_url: z.string().optional().describe('The run started, where the code host says'),
+    }),
+  permissions: needs({ actions: 'write' }, 'repo'),
   input,
   repositoryOf,
   async run(args, client) {
