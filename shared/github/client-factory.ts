@@ -1,3 +1,4 @@
+import { AppError } from '../domain/errors';
 import { loadOnce } from '../domain/load-once';
 import { codeHostAccess } from './code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
@@ -15,7 +16,7 @@ const loadOctokit = loadOnce(() => import('./octokit'));
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
   const access = await codeHostAccess(ctx, connection);
   const { createGitHubClient } = await loadOctokit();
-  return createGitHubClient({
+  const client = createGitHubClient({
     token: access.token,
     baseUrl: access.baseUrl,
     fetch: ctx.fetch,
@@ -24,4 +25,21 @@ export const githubClientFactory: ClientFactory<GitHubClient> = async (connectio
     metrics: ctx.metrics,
     throttle: { id: connection.id, maxWaitSeconds: ctx.config.rateLimitMaxWaitSeconds, sleep: ctx.sleep },
   });
+  // Octokit hands a 3xx it did not follow (one leaving the base) back as a success with an
+  // empty body; for a step that is no answer at all.
+  client.hook.after('request', (response) => {
+    if (response.status >= 300 && response.status < 400) throw redirectNotFollowed(response.status, response.headers.location);
+  });
+  return client;
 };
+
+function redirectNotFollowed(status: number, location: unknown): AppError {
+  const where = typeof location === 'string' ? ` to ${location.slice(0, 200)}` : '';
+  return new AppError(
+    'upstream_error',
+    `The code host answered ${status}, a redirect${where}, which is not followed outside the API base`,
+    {
+      status,
+    },
+  );
+}

@@ -40,11 +40,15 @@ function declaredOutput(step: ToolStep, answer: unknown): unknown {
   const parsed = (dry ? dryRunSchema(step) : step.output).safeParse(answer);
   if (parsed.success) return parsed.data ?? null;
   const problems = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
-  throw new AppError(
-    'upstream_error',
-    `${providerNames[step.provider]}'s answer to ${step.id} was not what the step returns (${problems[0]})`,
-    { problems },
-  );
+  const provider = providerNames[step.provider];
+  // A body that was not JSON reaches the step as its text (or as nothing at all).
+  const what =
+    typeof answer === 'string'
+      ? answer.trim() === ''
+        ? 'was empty'
+        : 'was text that is not JSON'
+      : `was not what the step returns (${problems[0]})`;
+  throw new AppError('upstream_error', `${provider}'s answer to ${step.id} ${what}`, { problems });
 }
 
 /**

@@ -263,6 +263,33 @@ describe('contentsnare.create_request', () => {
       data(await invoke('contentsnare.create_request', { name: 'Docs', client_email: 'ada@example.com', template_id: 'tpl_1' })),
     ).toMatchObject({ id: 'req_x', sent: false });
   });
+
+  it.each(['scheduled', 'waiting', 'completed'])(
+    'a request the service reports %s is answered with that status and not as sent (only published reaches the client)',
+    async (status) => {
+      fake.script.push({ status: 200, body: { id: 'req_s', status, share_link: null } });
+      const r = data(
+        await invoke('contentsnare.create_request', {
+          name: 'Docs',
+          client_email: 'new@example.com',
+          client_name: 'New',
+          template_id: 'tpl_1',
+        }),
+      );
+      expect(r).toMatchObject({ id: 'req_s', status, sent: false });
+    },
+  );
+
+  it('a request answer without a status is upstream_error: whether it was sent cannot be told', async () => {
+    fake.script.push({ status: 200, body: { id: 'req_n', share_link: null } });
+    const r = await invoke('contentsnare.create_request', {
+      name: 'Docs',
+      client_email: 'new@example.com',
+      client_name: 'New',
+      template_id: 'tpl_1',
+    });
+    expect(r).toMatchObject({ ok: false, error: { code: 'upstream_error', details: { problems: [expect.stringMatching(/^status: /)] } } });
+  });
 });
 
 describe('the fake holds a wrong client to the reference', () => {

@@ -429,6 +429,29 @@ describe('code-host tool steps against the OpenAPI description', () => {
     });
   });
 
+  it('answers upstream_error, not success, when the code host answers a redirect the step does not follow', async () => {
+    gh.on('repos/get', () => ({ status: 302, headers: { location: 'https://elsewhere.example/repos/octo/allowed' } }));
+    const r = await call('github.get_repository', { owner: 'octo', repo: 'allowed' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'upstream_error', details: { status: 302 } } });
+    expect(!r.ok && r.error.message).toMatch(/302.*redirect.*elsewhere\.example/);
+  });
+
+  it('answers upstream_error, not the text as data, when the code host answers malformed JSON', async () => {
+    gh.on('repos/get', () => ({ headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"id": 1, "full_name": ' }));
+    const r = await call('github.get_repository', { owner: 'octo', repo: 'allowed' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'upstream_error' } });
+    expect(!r.ok && r.error.message).toMatch(/github\.get_repository.*not JSON/);
+  });
+
+  it('answers upstream_error naming the field when an answer lacks what the step returns', async () => {
+    gh.on('repos/get', () => ({ body: { name: 'allowed' } }));
+    const r = await call('github.get_repository', { owner: 'octo', repo: 'allowed' });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'upstream_error', details: { problems: expect.arrayContaining([expect.stringMatching(/^id: /)]) } },
+    });
+  });
+
   it('maps a permission 403 to forbidden without retrying, and a 404 to not_found', async () => {
     gh.on('issues/create', () => ({
       status: 403,

@@ -31,13 +31,15 @@ export const createWorkflowDispatch = githubStep({
   repositoryOf,
   async run(args, client) {
     const ref = args.ref ?? (await defaultBranch(client, args));
-    await client.request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+    const res = await client.request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
       owner: args.owner,
       repo: args.repo,
       workflow_id: args.workflow_id,
       ref,
       ...(args.inputs ? { inputs: args.inputs } : {}),
     });
-    return { dispatched: true, workflow_id: args.workflow_id, ref };
+    // The code host answers 204 with no body, or 200 naming the run it started.
+    const run = (typeof res.data === 'object' && res.data !== null ? res.data : {}) as { workflow_run_id?: unknown; html_url?: unknown };
+    return { dispatched: true, workflow_id: args.workflow_id, ref, workflow_run_id: run.workflow_run_id, html_url: run.html_url };
   },
 });

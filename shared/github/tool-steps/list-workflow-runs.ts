@@ -54,12 +54,13 @@ export const listWorkflowRuns = githubStep({
     const { max_items, workflow_id, ...params } = args;
     const listed =
       workflow_id === undefined
-        ? await collectPages<Run>(client, 'GET /repos/{owner}/{repo}/actions/runs', defined(params), max_items)
+        ? await collectPages<Run>(client, 'GET /repos/{owner}/{repo}/actions/runs', defined(params), max_items, 'workflow_runs')
         : await collectPages<Run>(
             client,
             'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs',
             defined({ ...params, workflow_id }),
             max_items,
+            'workflow_runs',
           );
     return { ...listed, items: listed.items.map(withOutcome) };
   },

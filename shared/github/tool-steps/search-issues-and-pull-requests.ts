@@ -53,7 +53,7 @@ export const searchIssuesAndPullRequests = githubStep({
   input,
   async run(args, client, ctx) {
     const { max_items, ...params } = args;
-    const found = await collectPages<Found>(client, 'GET /search/issues', defined(params), max_items);
+    const found = await collectPages<Found>(client, 'GET /search/issues', defined(params), max_items, 'items');
     if (ctx.connection.repositories.length === 0) return { ...found, left_out: 0 };
     const items = found.items.filter((hit) => {
       const repository = repositoryOfHit(hit);
