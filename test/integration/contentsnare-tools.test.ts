@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContentsnareTools } from '../../shared/contentsnare/tools';
 import type { Connection } from '../../shared/domain/model';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import type { ProviderTools } from '../../shared/tools/tool-step';
 import { keys } from '../../shared/store/table-design';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { fakeSnareSeed, startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
@@ -20,7 +19,7 @@ let evil: FakeServer;
 let t: ToolTestContext;
 let conn: Connection;
 // Short backoffs keep the 5xx read-retry test fast; the limits themselves are the real ones.
-const tools = [createContentsnareTools({ sleep: async () => undefined }) as unknown as ProviderTools];
+const tools = [createContentsnareTools({ sleep: async () => undefined })];
 
 beforeEach(async () => {
   fake = await startFakeContentSnare();
