@@ -4,5 +4,5 @@ import type { ProviderTools } from '../../shared/tools/tool-step';
 
 /** Every provider's tool steps, in catalog order (code host first, then the collection service). */
 export function allProviderTools(): ProviderTools[] {
-  return [githubTools as unknown as ProviderTools, contentsnareTools as unknown as ProviderTools];
+  return [githubTools, contentsnareTools];
 }

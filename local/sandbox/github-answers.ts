@@ -35,7 +35,12 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     }),
     'issues/create': (r) => ({ status: 201, body: { number: 7, title: body(r).title } }),
     'issues/create-comment': (r) => ({ status: 201, body: { id: 9, body: body(r).body } }),
-    'issues/update': (r) => ({ body: { number: Number(r.params.issue_number), ...body(r) } }),
+    'issues/update': (r) => {
+      const { assignees, ...changes } = body(r);
+      // The code host answers assignees as accounts, not the logins it was sent.
+      const accounts = Array.isArray(assignees) ? { assignees: assignees.map((login) => ({ login })) } : {};
+      return { body: { number: Number(r.params.issue_number), ...changes, ...accounts } };
+    },
     'issues/get': (r) => ({ body: { number: Number(r.params.issue_number), assignees: [{ login: 'hubot' }, { login: 'octocat' }] } }),
     'search/issues-and-pull-requests': () => ({
       body: {

@@ -19,30 +19,29 @@ export interface ContentSnareFactoryOptions {
 export function contentSnareClientFactory(options: ContentSnareFactoryOptions = {}): ClientFactory<ContentSnareClient> {
   const limiters = new WeakMap<Store, ContentSnareRateLimiter>();
   return async (connection, ctx) => {
-    const { app } = ctx;
-    let limiter = limiters.get(app.store);
+    let limiter = limiters.get(ctx.store);
     if (!limiter) {
       limiter = new ContentSnareRateLimiter({
-        store: app.store,
-        clock: app.clock,
-        maxWaitMs: app.config.rateLimitMaxWaitSeconds * 1000,
-        metrics: app.metrics,
-        sleep: options.sleep ?? app.sleep,
+        store: ctx.store,
+        clock: ctx.clock,
+        maxWaitMs: ctx.config.rateLimitMaxWaitSeconds * 1000,
+        metrics: ctx.metrics,
+        sleep: options.sleep ?? ctx.sleep,
         random: options.random,
         ...options.limits,
       });
-      limiters.set(app.store, limiter);
+      limiters.set(ctx.store, limiter);
     }
     return new ContentSnareClient({
-      apiUrl: app.config.contentsnare.apiUrl,
+      apiUrl: ctx.config.contentsnare.apiUrl,
       connection,
-      tokens: app.tokens,
-      fetch: app.fetch,
-      clock: app.clock,
+      tokens: ctx.tokens,
+      fetch: ctx.fetch,
+      clock: ctx.clock,
       limiter,
-      sleep: options.sleep ?? app.sleep,
+      sleep: options.sleep ?? ctx.sleep,
       logger: ctx.logger,
-      metrics: app.metrics,
+      metrics: ctx.metrics,
     });
   };
 }

@@ -3,7 +3,8 @@ import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } fro
 import { sameOriginFetch } from '../http/same-origin-fetch';
 import { timedFetch } from '../http/timed-fetch';
 import { assertApiCallInScope } from './api-call-scope';
-import { lazyInput, type StepContext, type ToolStep } from '../tools/tool-step';
+import type { StepContext } from '../tools/tool-step';
+import { githubStep } from './tool-steps/common';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
 import { githubApiBase, githubTimeoutMs, githubUserAgent } from './github-base';
 import type { GitHubClient } from './octokit';
@@ -77,7 +78,7 @@ const safeResponseHeaders = [
 ];
 
 async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
-  const base = githubApiBase(ctx.connection, ctx.app.config);
+  const base = githubApiBase(ctx.connection, ctx.config);
   const url = resolveEndpoint(base, args.endpoint, args.query);
   const relative = url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length);
   // The allow-list is checked on the path exactly as it will be sent (api-call-scope.ts).
@@ -93,12 +94,12 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   if (args.dryRun) return { dryRun: true, request: { method: args.method, url: url.toString(), headers, body: args.body } };
 
   // The token comes from the one place that refuses to send it outside its origin.
-  const access = await codeHostAccess(ctx.app, ctx.connection);
+  const access = await codeHostAccess(ctx, ctx.connection);
   // No redirect is followed (0 hops): a 3xx comes back as it is, and the caller may send the
   // Location path itself, through the same guard and allow-list. Every exchange has a time limit.
   // A 401 gets one more try with a token another worker stored meanwhile (code-host-access.ts).
-  const send = timedFetch(sameOriginFetch(tokenRenewingFetch(ctx.app.fetch, access), base, 0), {
-    timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
+  const send = timedFetch(sameOriginFetch(tokenRenewingFetch(ctx.fetch, access), base, 0), {
+    timeoutMs: githubTimeoutMs(ctx.config.upstreamTimeoutSeconds),
     service: 'The code host',
     maxBytes: maxResponseBytes,
   });
@@ -110,26 +111,37 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
     const message = typeof (data as { message?: unknown })?.message === 'string' ? (data as { message: string }).message : '';
     if (isRateLimitAnswer(res.status, responseHeaders, message)) {
       // A rate-limited request was not carried out, so waiting and sending it again is safe even for writes.
-      const wait = retryAfterSeconds(responseHeaders, ctx.app.clock.now()) ?? 60;
-      if (attempt < maxRateLimitRetries && wait <= ctx.app.config.rateLimitMaxWaitSeconds) {
+      const wait = retryAfterSeconds(responseHeaders, ctx.clock.now()) ?? 60;
+      if (attempt < maxRateLimitRetries && wait <= ctx.config.rateLimitMaxWaitSeconds) {
         ctx.logger.warn('code host rate limit reached; waiting', { retryAfter: wait, attempt });
-        ctx.app.metrics.count('rate_limit_waits', 1, { provider: 'github' });
-        await ctx.app.sleep(wait * 1000);
+        ctx.metrics.count('rate_limit_waits', 1, { provider: 'github' });
+        await ctx.sleep(wait * 1000);
         continue;
       }
     }
-    throw githubHttpError(res.status, responseHeaders, data, ctx.app.clock.now());
+    throw githubHttpError(res.status, responseHeaders, data, ctx.clock.now());
   }
 }
 
-export const apiCall: ToolStep<ReturnType<typeof input>, GitHubClient> = lazyInput({
+export const apiCall = githubStep({
   id: 'github.api_call',
-  provider: 'github',
   title: 'API Call',
   description:
     "Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection's enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list).",
-  outputDescription:
-    '{status, headers (a safe subset: content-type, etag, link, location, rate-limit headers...), data (parsed JSON or text)}. Code host errors (4xx/5xx) answer ok:false with details.status; redirects are returned (status and location), never followed. A code host that does not answer within UPSTREAM_TIMEOUT_SECONDS answers ok:false with code timeout.',
+  output: () =>
+    z.object({
+      status: z.number().int().describe('The HTTP status of the answer (2xx or 3xx; 4xx and 5xx answer ok:false)'),
+      headers: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('A safe subset: content-type, etag, link, location, rate-limit and request-id headers'),
+      data: z.unknown().describe('The body: parsed JSON when declared as JSON, else text; null when empty'),
+    }),
+  permissions: {
+    fineGrained: {},
+    oauthScopes: [],
+    note: 'Whatever the endpoint needs; the code host names it in x-accepted-github-permissions and x-accepted-oauth-scopes',
+  },
   input,
   destructive: true,
   run,

@@ -1,3 +1,4 @@
+import { AppError } from '../domain/errors';
 import { loadOnce } from '../domain/load-once';
 import { codeHostAccess } from './code-host-access';
 import type { ClientFactory } from '../tools/tool-step';
@@ -15,15 +16,32 @@ const loadOctokit = loadOnce(() => import('./octokit'));
  * tried once more with the stored token when another worker has replaced it meanwhile.
  */
 export const githubClientFactory: ClientFactory<GitHubClient> = async (connection, ctx) => {
-  const access = await codeHostAccess(ctx.app, connection);
+  const access = await codeHostAccess(ctx, connection);
   const { createGitHubClient } = await loadOctokit();
-  return createGitHubClient({
+  const client = createGitHubClient({
     token: access.token,
     baseUrl: access.baseUrl,
-    fetch: tokenRenewingFetch(ctx.app.fetch, access),
-    timeoutMs: githubTimeoutMs(ctx.app.config.upstreamTimeoutSeconds),
+    fetch: tokenRenewingFetch(ctx.fetch, access),
+    timeoutMs: githubTimeoutMs(ctx.config.upstreamTimeoutSeconds),
     logger: ctx.logger,
-    metrics: ctx.app.metrics,
-    throttle: { id: connection.id, maxWaitSeconds: ctx.app.config.rateLimitMaxWaitSeconds, sleep: ctx.app.sleep },
+    metrics: ctx.metrics,
+    throttle: { id: connection.id, maxWaitSeconds: ctx.config.rateLimitMaxWaitSeconds, sleep: ctx.sleep },
   });
+  // Octokit hands a 3xx it did not follow (one leaving the base) back as a success with an
+  // empty body; for a step that is no answer at all.
+  client.hook.after('request', (response) => {
+    if (response.status >= 300 && response.status < 400) throw redirectNotFollowed(response.status, response.headers.location);
+  });
+  return client;
 };
+
+function redirectNotFollowed(status: number, location: unknown): AppError {
+  const where = typeof location === 'string' ? ` to ${location.slice(0, 200)}` : '';
+  return new AppError(
+    'upstream_error',
+    `The code host answered ${status}, a redirect${where}, which is not followed outside the API base`,
+    {
+      status,
+    },
+  );
+}

@@ -36,11 +36,10 @@ function errorResult(error: { code: string; message: string; details?: Record<st
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-/** A tool result as the protocol carries it: the data as text, and as structured content where the step declares an output. */
+/** A tool result as the protocol carries it: the data as text, and as structured content matching the step's declared output. */
 function toCallToolResult(result: ToolResult, entry: McpCatalogEntry): CallToolResult {
   if (!result.ok) return errorResult(result.error);
   const text = JSON.stringify(result.data, null, 2);
-  if (!entry.outputSchema) return { content: [{ type: 'text', text }] };
   const { wrapped } = mcpOutputSchema(entry.outputSchema);
   const structured = wrapped ? { result: result.data } : (result.data as Record<string, unknown>);
   return { content: [{ type: 'text', text }], structuredContent: structured };

@@ -17,7 +17,7 @@ export interface McpTool {
   title: string;
   description: string;
   inputSchema: JsonSchema;
-  outputSchema?: JsonSchema;
+  outputSchema: JsonSchema;
   annotations: McpToolAnnotations;
 }
 
@@ -27,8 +27,8 @@ export const connectionArgument = 'connectionId';
 /** Connections listed by value in a schema's enum; past this the argument is described, not enumerated. */
 const maxEnumeratedConnections = 50;
 
-/** A step's catalog entry, and the output schema steps declare (absent on steps that declare none). */
-export type McpCatalogEntry = CatalogEntry & { outputSchema?: JsonSchema };
+/** A step's catalog entry: its input and output schemas, permissions and whether it is destructive. */
+export type McpCatalogEntry = CatalogEntry;
 
 /** JSON Schema without the `$schema` dialect line: clients validate with their own draft. */
 function bare(schema: JsonSchema): JsonSchema {
@@ -40,15 +40,21 @@ function isObjectSchema(schema: JsonSchema): boolean {
   return schema.type === 'object';
 }
 
+/** `anyOf` of objects (a destructive step's answer, or its dry run's description) is an object too. */
+function isUnionOfObjects(schema: JsonSchema): boolean {
+  const branches = schema.anyOf;
+  return Array.isArray(branches) && branches.length > 0 && branches.every((b) => isObjectSchema(b as JsonSchema));
+}
+
 /**
  * The protocol's output schema must describe an object: a step whose output is a list (or a
  * scalar) is published as `{result: <output>}`, and its structured result is wrapped alike.
  */
 export function mcpOutputSchema(output: JsonSchema): { schema: JsonSchema; wrapped: boolean } {
   const schema = bare(output);
-  return isObjectSchema(schema)
-    ? { schema, wrapped: false }
-    : { schema: { type: 'object', properties: { result: schema }, required: ['result'] }, wrapped: true };
+  if (isObjectSchema(schema)) return { schema, wrapped: false };
+  if (isUnionOfObjects(schema)) return { schema: { type: 'object', ...schema }, wrapped: false };
+  return { schema: { type: 'object', properties: { result: schema }, required: ['result'] }, wrapped: true };
 }
 
 function connectionsByProvider(scope: McpScope): Map<Provider, Connection[]> {
@@ -77,7 +83,6 @@ function withConnectionArgument(input: JsonSchema, choices: Connection[]): JsonS
 
 function modelDescription(entry: McpCatalogEntry): string {
   const parts = [entry.description];
-  if (entry.outputDescription) parts.push(`Returns: ${entry.outputDescription}`);
   if (entry.destructive) parts.push('Pass "dryRun": true to see the request it would send without sending it.');
   return parts.join('\n\n');
 }
@@ -95,7 +100,7 @@ export function mcpTools(catalog: McpCatalogEntry[], scope: McpScope): McpTool[]
         title: entry.title,
         description: modelDescription(entry),
         inputSchema: choices.length > 1 ? withConnectionArgument(input, choices) : input,
-        ...(entry.outputSchema ? { outputSchema: mcpOutputSchema(entry.outputSchema).schema } : {}),
+        outputSchema: mcpOutputSchema(entry.outputSchema).schema,
         annotations: toolAnnotations(entry),
       },
     ];

@@ -28,3 +28,10 @@ export interface AppContext {
   /** OAuth client secret of a provider, or undefined when it is not configured. */
   oauthClientSecret: (provider: 'github' | 'contentsnare') => Promise<string | undefined>;
 }
+
+/**
+ * What a tool step may use of the context: its connection's access tokens, configuration,
+ * fetch, clock, sleep, logger and metrics. A step is not handed the store, queue, blobs,
+ * secrets or the platform's own keys.
+ */
+export type StepPorts = Pick<AppContext, 'tokens' | 'config' | 'fetch' | 'clock' | 'sleep' | 'logger' | 'metrics'>;

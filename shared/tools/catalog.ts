@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Provider } from '../domain/model';
-import type { ProviderTools, ToolStep } from './tool-step';
+import { dryRunRequest, type ProviderTools, type StepPermissions, type ToolStep } from './tool-step';
 
 export interface CatalogEntry {
   id: string;
@@ -9,7 +9,10 @@ export interface CatalogEntry {
   description: string;
   /** JSON Schema of the input, generated from the step's zod schema (what a caller sends). */
   inputSchema: Record<string, unknown>;
-  outputDescription: string;
+  /** JSON Schema of the answer's `data`, generated from the step's zod output schema (what a caller gets). */
+  outputSchema: Record<string, unknown>;
+  /** What the connection's grant must include: fine-grained permissions and OAuth scopes. */
+  permissions: StepPermissions;
   /** Deletes or overwrites something; such steps accept `dryRun`. */
   destructive: boolean;
 }
@@ -21,6 +24,45 @@ export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
   let cached = schemaCache.get(schema);
   if (!cached) {
     cached = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    schemaCache.set(schema, cached);
+  }
+  return cached;
+}
+
+const dryRunCache = new WeakMap<z.ZodType, z.ZodType>();
+const answerCache = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * What a destructive step answers to `dryRun: true`: the request, and any of the output's
+ * fields the step knows before sending (e.g. `created`).
+ */
+export function dryRunSchema(step: ToolStep): z.ZodType {
+  let schema = dryRunCache.get(step.output);
+  if (!schema) {
+    const known = step.output instanceof z.ZodObject ? step.output.partial().shape : {};
+    schema = z.object({ ...known, ...dryRunRequest });
+    dryRunCache.set(step.output, schema);
+  }
+  return schema;
+}
+
+/** Every answer a step can give: its output, or for a destructive step also a dry run's description. */
+export function answerSchema(step: ToolStep): z.ZodType {
+  if (!step.destructive) return step.output;
+  let schema = answerCache.get(step.output);
+  if (!schema) {
+    schema = z.union([dryRunSchema(step), step.output]);
+    answerCache.set(step.output, schema);
+  }
+  return schema;
+}
+
+/** The step's answer as JSON Schema, output side. */
+export function outputJsonSchema(step: ToolStep): Record<string, unknown> {
+  const schema = answerSchema(step);
+  let cached = schemaCache.get(schema);
+  if (!cached) {
+    cached = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
     schemaCache.set(schema, cached);
   }
   return cached;
@@ -46,7 +88,8 @@ export function catalog(tools: ProviderTools[]): CatalogEntry[] {
     title: step.title,
     description: step.description,
     inputSchema: inputJsonSchema(step.input),
-    outputDescription: step.outputDescription,
+    outputSchema: outputJsonSchema(step),
+    permissions: step.permissions,
     destructive: step.destructive === true,
   }));
 }

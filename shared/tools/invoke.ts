@@ -7,8 +7,9 @@ import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '
 import { fieldProblems } from '../domain/validation';
 import { assertRepositoryAllowed } from '../domain/allow-list';
 import { assertCallerMayUse, callerLogFields, platformCaller, type Caller } from '../domain/caller';
-import { stepIndex } from './catalog';
-import type { ProviderTools, StepContext } from './tool-step';
+import { dryRunSchema, stepIndex } from './catalog';
+import type { ClientContext, ToolStep } from './tool-step';
+import type { ProviderTools } from './tool-step';
 
 /** The answer of every tool step, over HTTP and Lambda invoke alike (docs/api.md). */
 export type ToolResult =
@@ -27,6 +28,30 @@ const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a
 
 function failure(error: AppError): ToolResult {
   return { ok: false, error: error.toJSON() };
+}
+
+const providerNames = { github: 'The code host', contentsnare: 'The collection service' } as const;
+
+/**
+ * The step's answer parsed with its output schema: only declared fields go out, and an
+ * answer that lacks what the step promises (a redirect's empty body, an HTML page, a
+ * record without its id) is the provider's failure, `upstream_error`, never a success.
+ */
+function declaredOutput(step: ToolStep, answer: unknown): unknown {
+  // A real answer never carries `dryRun: true`; parsing with the one schema that applies names the exact field.
+  const dry = step.destructive === true && (answer as { dryRun?: unknown } | null)?.dryRun === true;
+  const parsed = (dry ? dryRunSchema(step) : step.output).safeParse(answer);
+  if (parsed.success) return parsed.data ?? null;
+  const problems = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
+  const provider = providerNames[step.provider];
+  // A body that was not JSON reaches the step as its text (or as nothing at all).
+  const what =
+    typeof answer === 'string'
+      ? answer.trim() === ''
+        ? 'was empty'
+        : 'was text that is not JSON'
+      : `was not what the step returns (${problems[0]})`;
+  throw new AppError('upstream_error', `${provider}'s answer to ${step.id} ${what}`, { problems });
 }
 
 /**
@@ -72,11 +97,14 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
     }
     assertRepositoryAllowed(connection, step.repositoryOf?.(parsed.data));
 
-    const stepCtx: StepContext = { connection, app: ctx, logger };
+    const { tokens, config, fetch, clock, sleep, metrics, store } = ctx;
+    const stepCtx: ClientContext = { connection, tokens, config, fetch, clock, sleep, metrics, logger, store };
     try {
       const client = await provider.client(connection, stepCtx);
-      const data = await step.run(parsed.data, client, stepCtx);
-      result = { ok: true, data: data ?? null };
+      // The step sees no store: only the client factory (its limiter) does.
+      const { store: _store, ...forStep } = stepCtx;
+      const answer = await step.run(parsed.data, client, forStep);
+      result = { ok: true, data: declaredOutput(step, answer) };
     } catch (e) {
       throw provider.mapError?.(e, ctx.clock.now()) ?? e;
     }

@@ -1,4 +1,6 @@
+import type { Connection } from '../../shared/domain/model';
 import type { HttpResponse } from '../../shared/http/types';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { appOrigin, type OAuthTestContext } from './oauth-test-context';
 
 type Provider = 'github' | 'contentsnare';
@@ -40,4 +42,12 @@ export async function oauthConnectionId(t: OAuthTestContext, provider: Provider,
   const { connectionId, location } = await oauthConnect(t, provider, body);
   if (!connectionId) throw new Error(`no connection: the callback sent the browser to ${location.href}`);
   return connectionId;
+}
+
+/** The round trip (returning to the app), and the stored connection it made. */
+export async function connectViaOAuth(t: OAuthTestContext, provider: Provider): Promise<Connection> {
+  const id = await oauthConnectionId(t, provider, { returnTo: `${appOrigin}/x` });
+  const connection = await new ConnectionRepo(t.ctx.store).get(id);
+  if (!connection) throw new Error(`the callback named connection ${id}, which is not stored`);
+  return connection;
 }

@@ -8,9 +8,10 @@ import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { SecretTokenProvider } from '../../shared/oauth/secret-token-provider';
 import { writeStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
+import type { Config } from '../../shared/config/config';
 import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
-import type { BlobStore, InboundMessage, SecretStore } from '../../shared/ports';
+import type { BlobStore, Clock, InboundMessage, Queue, SecretStore, Sleep, Store } from '../../shared/ports';
 import { TestClock, testStore } from './dynamo';
 
 export class MemorySecretStore implements SecretStore {
@@ -42,6 +43,71 @@ export class MemoryBlobStore implements BlobStore {
 
 export const testPlatformKey = 'platform-key-for-tests-0123456789abcdef';
 export const testSigningSecret = 'dispatch-secret-for-tests-0123456789abcdef';
+
+/** What a test decides of its context; the rest is the same for every test. */
+export interface TestContextParts {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  sleep: Sleep;
+  secrets: MemorySecretStore;
+  metrics: InMemoryMetrics;
+  /** Every log line is pushed here, for "no token in any log line" checks. */
+  logLines: string[];
+  queue?: Queue;
+  blobs?: BlobStore;
+}
+
+const notInThisTest = () => {
+  throw new Error('not part of this test context');
+};
+
+/**
+ * The one AppContext of the tests: the real token provider over the given secrets, the real
+ * fetch (tests point it at loopback fakes), a capturing logger, the test's platform key and
+ * signing secret. A queue or blob store the test did not give throws when used.
+ */
+export function testAppContext(parts: TestContextParts): AppContext {
+  return {
+    config: parts.config,
+    store: parts.store,
+    queue: parts.queue ?? { sendBatch: async () => notInThisTest() },
+    secrets: parts.secrets,
+    blobs: parts.blobs ?? { put: async () => notInThisTest(), get: async () => notInThisTest(), delete: async () => notInThisTest() },
+    clock: parts.clock,
+    sleep: parts.sleep,
+    fetch: globalThis.fetch,
+    logger: createJsonLogger({ level: 'DEBUG', write: (l) => parts.logLines.push(l) }),
+    metrics: parts.metrics,
+    tokens: new SecretTokenProvider(parts.secrets),
+    platformApiKey: async () => testPlatformKey,
+    dispatchSigningSecret: async () => testSigningSecret,
+    oauthClientSecret: async () => undefined,
+  };
+}
+
+/** Stores a connection (a token connection of octocat unless `c` says otherwise) and its token. */
+export async function storeTestConnection(
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'clock'>,
+  c: Partial<Connection> = {},
+  token = 'ghp_testtoken000000000000000000000000000',
+): Promise<Connection> {
+  const now = new Date(ctx.clock.now()).toISOString();
+  const connection: Connection = {
+    id: ConnectionRepo.newId(),
+    provider: 'github',
+    accountLogin: 'octocat',
+    authMethod: 'token',
+    status: 'connected',
+    repositories: [],
+    createdAt: now,
+    updatedAt: now,
+    ...c,
+  };
+  await writeStoredToken(ctx.secrets, connection.id, { accessToken: token });
+  await new ConnectionRepo(ctx.store).create(connection);
+  return connection;
+}
 
 export interface TestContext {
   ctx: AppContext;
@@ -84,22 +150,7 @@ export async function testContext(
   const blobs = new MemoryBlobStore();
   const metrics = new InMemoryMetrics();
   const logLines: string[] = [];
-  const ctx: AppContext = {
-    config,
-    store,
-    queue: queues.queue,
-    secrets,
-    blobs,
-    clock,
-    sleep: clock.sleep,
-    fetch: globalThis.fetch,
-    logger: createJsonLogger({ level: 'DEBUG', write: (l) => logLines.push(l) }),
-    metrics,
-    tokens: new SecretTokenProvider(secrets),
-    platformApiKey: async () => testPlatformKey,
-    dispatchSigningSecret: async () => testSigningSecret,
-    oauthClientSecret: async () => undefined,
-  };
+  const ctx = testAppContext({ config, store, clock, sleep: clock.sleep, secrets, metrics, logLines, queue: queues.queue, blobs });
   return {
     ctx,
     clock,
@@ -109,23 +160,7 @@ export async function testContext(
     metrics,
     logLines,
     receiveAll: (max = 100) => queues.queue.receive(max, 30),
-    connect: async (c = {}, token = 'ghp_testtoken000000000000000000000000000') => {
-      const now = new Date(clock.now()).toISOString();
-      const connection: Connection = {
-        id: ConnectionRepo.newId(),
-        provider: 'github',
-        accountLogin: 'octocat',
-        authMethod: 'token',
-        status: 'connected',
-        repositories: [],
-        createdAt: now,
-        updatedAt: now,
-        ...c,
-      };
-      await writeStoredToken(secrets, connection.id, { accessToken: token });
-      await new ConnectionRepo(store).create(connection);
-      return connection;
-    },
+    connect: (c, token) => storeTestConnection(ctx, c, token),
     close: () => {
       queues.close();
       rmSync(dir, { recursive: true, force: true });

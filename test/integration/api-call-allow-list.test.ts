@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { apiCall } from '../../shared/github/api-call';
 import { githubClientFactory } from '../../shared/github/client-factory';
 import { mapGitHubError } from '../../shared/github/github-errors';
-import type { GitHubClient } from '../../shared/github/octokit';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import type { ProviderTools, ToolStep } from '../../shared/tools/tool-step';
+import { defineProvider, type ProviderTools } from '../../shared/tools/tool-step';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
 
 const tools: ProviderTools[] = [
-  {
+  defineProvider({
     provider: 'github',
-    steps: [apiCall as unknown as ToolStep<z.ZodType, GitHubClient>],
+    steps: [apiCall],
     client: githubClientFactory,
     mapError: (e) => mapGitHubError(e),
-  } as ProviderTools,
+  }),
 ];
 
 /**

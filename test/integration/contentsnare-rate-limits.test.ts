@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 const workers = (n: number): ProviderTools[] =>
-  Array.from({ length: n }, () => createContentsnareTools({ sleep: time.sleep, random: () => 0.5 }) as unknown as ProviderTools);
+  Array.from({ length: n }, () => createContentsnareTools({ sleep: time.sleep, random: () => 0.5 }));
 
 async function account(label: string) {
   return t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: `${label}@example.com` }, `cs-token-${label}`);

@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContentsnareTools } from '../../shared/contentsnare/tools';
 import type { Connection } from '../../shared/domain/model';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import type { ProviderTools } from '../../shared/tools/tool-step';
 import { keys } from '../../shared/store/table-design';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { fakeSnareSeed, startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
@@ -20,7 +19,7 @@ let evil: FakeServer;
 let t: ToolTestContext;
 let conn: Connection;
 // Short backoffs keep the 5xx read-retry test fast; the limits themselves are the real ones.
-const tools = [createContentsnareTools({ sleep: async () => undefined }) as unknown as ProviderTools];
+const tools = [createContentsnareTools({ sleep: async () => undefined })];
 
 beforeEach(async () => {
   fake = await startFakeContentSnare();
@@ -262,6 +261,33 @@ describe('contentsnare.create_request', () => {
     expect(
       data(await invoke('contentsnare.create_request', { name: 'Docs', client_email: 'ada@example.com', template_id: 'tpl_1' })),
     ).toMatchObject({ id: 'req_x', sent: false });
+  });
+
+  it.each(['scheduled', 'waiting', 'completed'])(
+    'a request the service reports %s is answered with that status and not as sent (only published reaches the client)',
+    async (status) => {
+      fake.script.push({ status: 200, body: { id: 'req_s', status, share_link: null } });
+      const r = data(
+        await invoke('contentsnare.create_request', {
+          name: 'Docs',
+          client_email: 'new@example.com',
+          client_name: 'New',
+          template_id: 'tpl_1',
+        }),
+      );
+      expect(r).toMatchObject({ id: 'req_s', status, sent: false });
+    },
+  );
+
+  it('a request answer without a status is upstream_error: whether it was sent cannot be told', async () => {
+    fake.script.push({ status: 200, body: { id: 'req_n', share_link: null } });
+    const r = await invoke('contentsnare.create_request', {
+      name: 'Docs',
+      client_email: 'new@example.com',
+      client_name: 'New',
+      template_id: 'tpl_1',
+    });
+    expect(r).toMatchObject({ ok: false, error: { code: 'upstream_error', details: { problems: [expect.stringMatching(/^status: /)] } } });
   });
 });
 

@@ -184,7 +184,8 @@ describe('code-host tool steps against the OpenAPI description', () => {
       const required = ((entry.inputSchema.required as string[] | undefined) ?? []).slice().sort();
       expect({ id: entry.id, required }).toEqual({ id: entry.id, required: Object.keys(requiredOnly[entry.id] ?? { missing: 1 }).sort() });
       expect(entry.title.length, entry.id).toBeGreaterThan(3);
-      expect(entry.outputDescription.length, entry.id).toBeGreaterThan(10);
+      expect(entry.outputSchema.type ?? entry.outputSchema.anyOf, entry.id).toBeDefined();
+      expect(entry.permissions.oauthScopes, entry.id).toBeDefined();
     }
   });
 
@@ -288,7 +289,7 @@ describe('code-host tool steps against the OpenAPI description', () => {
     gh.on('repos/list-releases', (r) => {
       const page = Number(r.query.get('page') ?? '1');
       const per = Number(r.query.get('per_page'));
-      const items = Array.from({ length: per }, (_, i) => ({ id: (page - 1) * per + i + 1 }));
+      const items = Array.from({ length: per }, (_, i) => ({ id: (page - 1) * per + i + 1, tag_name: `v${(page - 1) * per + i + 1}` }));
       const link = page < 5 ? `<${gh.url}/repos/octo/allowed/releases?per_page=${per}&page=${page + 1}>; rel="next"` : '';
       return { headers: link ? { link } : ({} as Record<string, string>), body: items };
     });
@@ -299,7 +300,7 @@ describe('code-host tool steps against the OpenAPI description', () => {
     expect(gh.problems).toEqual([]);
 
     gh.reset();
-    gh.on('repos/list-releases', () => ({ body: [{ id: 1 }] }));
+    gh.on('repos/list-releases', () => ({ body: [{ id: 1, tag_name: 'v1' }] }));
     expect(ok(await call('github.list_releases', { owner: 'octo', repo: 'allowed' }))).toMatchObject({ count: 1, truncated: false });
   });
 
@@ -418,13 +419,36 @@ describe('code-host tool steps against the OpenAPI description', () => {
     });
     gh.on('repos/get-content', () => ({
       body: [
-        { type: 'dir', name: 'src' },
-        { type: 'file', name: 'a.md' },
+        { type: 'dir', name: 'src', path: 'src' },
+        { type: 'file', name: 'a.md', path: 'a.md' },
       ],
     }));
     expect(ok(await call('github.get_repository_content', { owner: 'octo', repo: 'allowed' }))).toMatchObject({
       type: 'dir',
       entries: [{ name: 'src' }, { name: 'a.md' }],
+    });
+  });
+
+  it('answers upstream_error, not success, when the code host answers a redirect the step does not follow', async () => {
+    gh.on('repos/get', () => ({ status: 302, headers: { location: 'https://elsewhere.example/repos/octo/allowed' } }));
+    const r = await call('github.get_repository', { owner: 'octo', repo: 'allowed' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'upstream_error', details: { status: 302 } } });
+    expect(!r.ok && r.error.message).toMatch(/302.*redirect.*elsewhere\.example/);
+  });
+
+  it('answers upstream_error, not the text as data, when the code host answers malformed JSON', async () => {
+    gh.on('repos/get', () => ({ headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"id": 1, "full_name": ' }));
+    const r = await call('github.get_repository', { owner: 'octo', repo: 'allowed' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'upstream_error' } });
+    expect(!r.ok && r.error.message).toMatch(/github\.get_repository.*not JSON/);
+  });
+
+  it('answers upstream_error naming the field when an answer lacks what the step returns', async () => {
+    gh.on('repos/get', () => ({ body: { name: 'allowed' } }));
+    const r = await call('github.get_repository', { owner: 'octo', repo: 'allowed' });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'upstream_error', details: { problems: expect.arrayContaining([expect.stringMatching(/^id: /)]) } },
     });
   });
 

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { disconnect } from '../../shared/connections/disconnect';
 import { readStoredToken } from '../../shared/store/stored-token';
-import type { Connection } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { localRoutes } from '../../local/routes';
-import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { testPlatformKey } from '../helpers/test-context';
-import { oauthConnectionId } from '../helpers/oauth-connect';
+import { connectViaOAuth } from '../helpers/oauth-connect';
 
 let t: OAuthTestContext;
 beforeAll(async () => {
@@ -18,14 +17,9 @@ afterAll(async () => {
   await t.stop();
 });
 
-async function connectViaOAuth(provider: 'github' | 'contentsnare'): Promise<Connection> {
-  const id = await oauthConnectionId(t, provider, { returnTo: `${appOrigin}/x` });
-  return (await new ConnectionRepo(t.ctx.store).get(id))!;
-}
-
 describe('disconnecting an OAuth connection', () => {
   it('DELETE-connection flow: disconnect() with revokeForDisconnect revokes, then deletes the secret and the connection', async () => {
-    const connection = await connectViaOAuth('github');
+    const connection = await connectViaOAuth(t, 'github');
     const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
     const result = await disconnect(t.ctx, connection.id, { revoke: revokeForDisconnect(t.ctx) });
     expect(result).toMatchObject({ deleted: true, revoked: true, warnings: [] });
@@ -35,7 +29,7 @@ describe('disconnecting an OAuth connection', () => {
   });
 
   it('DELETE /connections/:id on the local runtime revokes the grant at the code host before deleting', async () => {
-    const connection = await connectViaOAuth('github');
+    const connection = await connectViaOAuth(t, 'github');
     const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
     const revokesBefore = t.fake.revokeCalls.length;
     const local = createRouter(localRoutes(t.ctx, t.queues), { platformApiKey: t.ctx.platformApiKey });

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStoredToken } from '../../shared/store/stored-token';
-import type { Connection } from '../../shared/domain/model';
-import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { revokeConnection, revokeForDisconnect } from '../../shared/oauth/revoke';
-import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
-import { oauthConnectionId } from '../helpers/oauth-connect';
+import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
+import { connectViaOAuth } from '../helpers/oauth-connect';
 
 let t: OAuthTestContext;
 beforeAll(async () => {
@@ -14,14 +12,9 @@ afterAll(async () => {
   await t.stop();
 });
 
-async function connectViaOAuth(provider: 'github' | 'contentsnare'): Promise<Connection> {
-  const id = await oauthConnectionId(t, provider, { returnTo: `${appOrigin}/x` });
-  return (await new ConnectionRepo(t.ctx.store).get(id))!;
-}
-
 describe('revokeConnection', () => {
   it('github OAuth: deletes the grant with the app credentials, and the token stops working', async () => {
-    const connection = await connectViaOAuth('github');
+    const connection = await connectViaOAuth(t, 'github');
     const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
     const result = await revokeConnection(t.ctx, connection);
     expect(result).toEqual({ revoked: true });
@@ -33,8 +26,8 @@ describe('revokeConnection', () => {
   });
 
   it('github OAuth with another connection of the same account: deletes only this token, not the shared grant', async () => {
-    const first = await connectViaOAuth('github');
-    const second = await connectViaOAuth('github');
+    const first = await connectViaOAuth(t, 'github');
+    const second = await connectViaOAuth(t, 'github');
     expect(first.accountId).toBe(second.accountId);
     expect(await revokeConnection(t.ctx, first)).toEqual({ revoked: true });
     expect(t.fake.revokeCalls.at(-1)?.path).toBe(`/applications/${t.fake.clientId}/token`);
@@ -53,7 +46,7 @@ describe('revokeConnection', () => {
   });
 
   it('contentsnare: posts the refresh token to /oauth/revoke (RFC 7009 form)', async () => {
-    const connection = await connectViaOAuth('contentsnare');
+    const connection = await connectViaOAuth(t, 'contentsnare');
     const stored = await readStoredToken(t.ctx.secrets, connection.id);
     expect(await revokeConnection(t.ctx, connection)).toEqual({ revoked: true });
     const call = t.fake.revokeCalls.at(-1);
@@ -65,7 +58,7 @@ describe('revokeConnection', () => {
   });
 
   it('an already revoked github token reports revoked: false without throwing', async () => {
-    const connection = await connectViaOAuth('github');
+    const connection = await connectViaOAuth(t, 'github');
     await revokeConnection(t.ctx, connection);
     const again = await revokeConnection(t.ctx, connection);
     expect(again.revoked).toBe(false);
@@ -73,7 +66,7 @@ describe('revokeConnection', () => {
   });
 
   it('an unreachable provider or a missing configuration never throws', async () => {
-    const connection = await connectViaOAuth('github');
+    const connection = await connectViaOAuth(t, 'github');
     const down = { ...t.ctx, fetch: async () => Promise.reject(new TypeError('fetch failed')) };
     expect(await revokeConnection(down, connection)).toEqual({ revoked: false, failed: true, reason: 'code host unreachable' });
     await expect(revokeForDisconnect(down)(connection)).rejects.toThrow('code host unreachable');
@@ -84,7 +77,7 @@ describe('revokeConnection', () => {
   });
 
   it('a token is not sent to be revoked at another origin than it was issued for (GITHUB_API_URL changed since)', async () => {
-    const connection = await connectViaOAuth('github');
+    const connection = await connectViaOAuth(t, 'github');
     const moved = { ...t.ctx, config: { ...t.ctx.config, github: { ...t.ctx.config.github, apiUrl: 'http://127.0.0.1:9' } } };
     const calls = t.fake.revokeCalls.length;
     const result = await revokeConnection(moved, connection);

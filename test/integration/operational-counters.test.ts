@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import * as z from 'zod';
 import { writeStoredToken } from '../../shared/store/stored-token';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import type { TriggerEvent } from '../../shared/domain/model';
@@ -12,7 +12,7 @@ import { consumerPass } from '../helpers/consumer-pass';
 import { silentLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
 import { invokeTool } from '../../shared/tools/invoke';
-import type { ProviderTools, ToolStep } from '../../shared/tools/tool-step';
+import { defineProvider, type ProviderTools, type ToolStep } from '../../shared/tools/tool-step';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
@@ -166,18 +166,19 @@ describe('code host rate-limit waits', () => {
   describe('through the tool-step wiring (client factory, github.api_call)', () => {
     let t: ToolTestContext;
     let connectionId: string;
-    const octokitGet: ToolStep<z.ZodType, GitHubClient> = {
-      ...(apiCall as unknown as ToolStep<z.ZodType, GitHubClient>),
+    const octokitGet: ToolStep<z.ZodType, z.ZodType, GitHubClient> = {
+      ...apiCall,
       id: 'github.test_octokit_get',
+      output: z.unknown(),
       run: async (i: { endpoint: string }, c: GitHubClient) => (await c.request(`GET ${i.endpoint}`)).data,
-    } as ToolStep<z.ZodType, GitHubClient>;
+    } as ToolStep<z.ZodType, z.ZodType, GitHubClient>;
     const tools: ProviderTools[] = [
-      {
+      defineProvider({
         provider: 'github',
-        steps: [apiCall as unknown as ToolStep<z.ZodType, GitHubClient>, octokitGet],
+        steps: [apiCall, octokitGet],
         client: githubClientFactory,
         mapError: (e) => mapGitHubError(e),
-      } as ProviderTools,
+      }),
     ];
     beforeAll(async () => {
       t = await toolTestContext({ GITHUB_API_URL: host.url });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../shared/ports/app-context';
+import type { StepPorts } from '../../shared/ports/app-context';
+import type { StepContext } from '../../shared/tools/tool-step';
 import { loadConfig } from '../../shared/config/config';
 import { AppError } from '../../shared/domain/errors';
 import type { Connection } from '../../shared/domain/model';
@@ -151,7 +152,7 @@ describe('header guard', () => {
 describe('github.api_call refuses before any I/O', () => {
   let fake: FakeServer;
   let tokenReads = 0;
-  let ctx: { connection: Connection; app: AppContext; logger: typeof silentLogger };
+  let ctx: StepContext;
 
   beforeAll(async () => {
     fake = await startFakeHttp(() => ({ status: 200, body: {} }));
@@ -167,7 +168,7 @@ describe('github.api_call refuses before any I/O', () => {
           return 'ghp_neverSentAnywhere0000000000000000000';
         },
       },
-    } as unknown as AppContext;
+    } as unknown as StepPorts;
     const now = new Date().toISOString();
     const connection: Connection = {
       id: 'conn_x',
@@ -179,7 +180,7 @@ describe('github.api_call refuses before any I/O', () => {
       createdAt: now,
       updatedAt: now,
     };
-    ctx = { connection, app, logger: silentLogger };
+    ctx = { ...app, connection, logger: silentLogger };
   });
   afterAll(() => fake.close());
 

@@ -14,7 +14,6 @@ import { allProviderTools } from '../../functions/tool-step/registry';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
 import { createRouter } from '../../shared/http/router';
 import { resolveScopedKey } from '../../shared/keys/scoped-keys';
-import type { ProviderTools } from '../../shared/tools/tool-step';
 import { consumerPass } from '../helpers/consumer-pass';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
@@ -355,10 +354,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     );
     host.github.gists.set('octocat', []);
     const during = recordInPlace(t.ctx.store);
-    const tools = [
-      ...allProviderTools().slice(0, 1),
-      createContentsnareTools({ sleep: async () => undefined }) as unknown as ProviderTools,
-    ];
+    const tools = [...allProviderTools().slice(0, 1), createContentsnareTools({ sleep: async () => undefined })];
     const touched = await during(async () => {
       const read = await invokeTool(t.ctx, { toolId: 'github.list_gists_for_user', connectionId: gh.id, input: {} }, tools);
       expect(read, JSON.stringify(read)).toMatchObject({ ok: true });

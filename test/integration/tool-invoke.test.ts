@@ -8,7 +8,7 @@ import type { GitHubClient } from '../../shared/github/octokit';
 import { createRouter } from '../../shared/http/router';
 import { catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import type { ProviderTools, ToolStep } from '../../shared/tools/tool-step';
+import { defineProvider, type ProviderTools, type ToolStep } from '../../shared/tools/tool-step';
 import { toolRoutes } from '../../shared/tools/tool-routes';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
@@ -16,25 +16,26 @@ import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
 const token = 'ghp_invokeTestToken0000000000000000000000';
 
 // A step shaped like the pre-built ones (code host parameter names, allow-list aware).
-const getIssue: ToolStep<z.ZodType, GitHubClient> = {
+const getIssue: ToolStep<z.ZodType, z.ZodType, GitHubClient> = {
   id: 'github.test_get_issue',
   provider: 'github',
   title: 'Get issue (test)',
   description: 'test step',
-  outputDescription: 'the issue',
+  output: z.looseObject({ number: z.number() }),
+  permissions: { fineGrained: { issues: 'read' }, oauthScopes: ['repo'] },
   input: z.object({ owner: z.string().min(1), repo: z.string().min(1), issue_number: z.number().int().positive() }),
   repositoryOf: (i: { owner: string; repo: string }) => `${i.owner}/${i.repo}`,
   run: async (i: { owner: string; repo: string; issue_number: number }, client: GitHubClient) =>
     (await client.rest.issues.get({ owner: i.owner, repo: i.repo, issue_number: i.issue_number })).data,
-} as ToolStep<z.ZodType, GitHubClient>;
+} as ToolStep<z.ZodType, z.ZodType, GitHubClient>;
 
 const tools: ProviderTools[] = [
-  {
+  defineProvider({
     provider: 'github',
-    steps: [getIssue, apiCall as unknown as ToolStep<z.ZodType, GitHubClient>],
+    steps: [getIssue, apiCall],
     client: githubClientFactory,
     mapError: (e) => mapGitHubError(e),
-  } as ProviderTools,
+  }),
   {
     provider: 'contentsnare',
     steps: [
@@ -43,7 +44,8 @@ const tools: ProviderTools[] = [
         provider: 'contentsnare',
         title: 't',
         description: 't',
-        outputDescription: 't',
+        output: z.object({}),
+        permissions: { oauthScopes: [] },
         input: z.object({ name: z.string() }),
         run: async () => ({}),
       },
@@ -184,7 +186,7 @@ describe('tool invoke', () => {
       run: async () => {
         throw new Error(`leak ${token}`);
       },
-    } as ToolStep<z.ZodType, GitHubClient>;
+    } as ToolStep<z.ZodType, z.ZodType, GitHubClient>;
     const c = await t.connect({}, token);
     const result = await invokeTool(
       t.ctx,

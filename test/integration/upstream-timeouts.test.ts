@@ -1,19 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { ContentSnareClient } from '../../shared/contentsnare/client';
 import type { ContentSnareRateLimiter } from '../../shared/contentsnare/rate-limiter';
 import type { Connection } from '../../shared/domain/model';
 import { apiCall } from '../../shared/github/api-call';
 import { githubClientFactory } from '../../shared/github/client-factory';
 import { mapGitHubError } from '../../shared/github/github-errors';
-import { createGitHubClient, type GitHubClient } from '../../shared/github/octokit';
+import { createGitHubClient } from '../../shared/github/octokit';
 import { restCall } from '../../shared/github/webhooks/rest-call';
 import { silentLogger } from '../../shared/observability/logger';
 import { systemClock } from '../../shared/ports';
 import { invokeTool } from '../../shared/tools/invoke';
-import type { ProviderTools, ToolStep } from '../../shared/tools/tool-step';
+import { defineProvider, type ProviderTools } from '../../shared/tools/tool-step';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
 
 /**
@@ -52,12 +51,12 @@ async function startSilentServer(): Promise<Silent> {
 }
 
 const tools: ProviderTools[] = [
-  {
+  defineProvider({
     provider: 'github',
-    steps: [apiCall as unknown as ToolStep<z.ZodType, GitHubClient>],
+    steps: [apiCall],
     client: githubClientFactory,
     mapError: (e) => mapGitHubError(e),
-  } as ProviderTools,
+  }),
 ];
 
 let silent: Silent;

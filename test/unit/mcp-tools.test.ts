@@ -70,11 +70,18 @@ describe('mcpTools: what an endpoint lists', () => {
     for (const t of mcpTools(entries, { connections: [gh1, cs] })) expect(t.inputSchema.$schema).toBeUndefined();
   });
 
-  it('wraps an output that is not an object as {result}, as the protocol requires an object', () => {
+  it('wraps an output that is not an object (nor a union of objects) as {result}, as the protocol requires an object', () => {
     expect(mcpOutputSchema({ type: 'array', items: { type: 'string' } })).toEqual({
       schema: { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] },
       wrapped: true,
     });
+    const union = {
+      anyOf: [
+        { type: 'object', properties: { dryRun: { const: true } } },
+        { type: 'object', properties: {} },
+      ],
+    };
+    expect(mcpOutputSchema(union)).toEqual({ schema: { type: 'object', ...union }, wrapped: false });
     expect(mcpOutputSchema({ $schema: 'x', type: 'object', properties: {} })).toEqual({
       schema: { type: 'object', properties: {} },
       wrapped: false,

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { catalog } from '../../shared/tools/catalog';
 import { allProviderTools } from '../../functions/tool-step/registry';
 
-// The catalog of `GET /tools` as it was before the steps' schemas were built lazily (saved
-// from that code): building them on first use must not change a byte of what callers see.
+// The catalog of `GET /tools` as saved (input and output schemas, permissions): building the
+// schemas on first use, in whatever order, must not change a byte of what callers see.
+// Regenerate after a deliberate change of a step's schemas: `npx tsx test/fixtures/write-tool-catalog.ts`.
 const saved = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/tool-catalog.json'), 'utf8')) as unknown;
 
 describe('tool catalog', () => {
@@ -25,7 +26,9 @@ describe('tool step schemas', () => {
     for (const provider of allProviderTools()) {
       for (const step of provider.steps) {
         expect(typeof Object.getOwnPropertyDescriptor(step, 'input')?.get, step.id).toBe('function');
+        expect(typeof Object.getOwnPropertyDescriptor(step, 'output')?.get, step.id).toBe('function');
         expect(step.input).toBe(step.input);
+        expect(step.output).toBe(step.output);
       }
     }
   });

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { endpointProblem } from '../../http/safe-endpoint';
-import { lazyInput, type ToolStep } from '../../tools/tool-step';
-import type { ContentSnareClient } from '../client';
+import { contentsnareStep } from './step';
 import { listPage, parseAnswer } from '../schemas';
 
 /**
@@ -35,14 +34,21 @@ const input = () =>
         ctx.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body; use query' });
     });
 
-export const apiCall: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
+export const apiCall = contentsnareStep({
   id: 'contentsnare.api_call',
-  provider: 'contentsnare',
   title: 'API Call',
   description:
     "Call any endpoint of the collection service's partner API (/partner_api/v1/) with the connected account, e.g. list requests, get a client, read a request's status. The token is applied automatically and cannot be overridden; calls wait for the account's rate limits (50 reads, 20 writes per 10 s).",
-  outputDescription:
-    '{status, headers (content-type, location, retry-after...), data (parsed JSON, text, or null)}. List endpoints answer data = {pagination, results}. Service errors answer ok:false with details.status.',
+  output: () =>
+    z.object({
+      status: z.number().int().describe('The HTTP status of the answer (errors answer ok:false)'),
+      headers: z.record(z.string(), z.string()).optional().describe('content-type, location, retry-after, ...'),
+      data: z.unknown().describe('Parsed JSON, text, or null; list endpoints answer {pagination, results}'),
+    }),
+  permissions: {
+    oauthScopes: [],
+    note: 'Whatever the endpoint needs (read_requests for GET requests, write_clients for POST clients, ...)',
+  },
   input,
   destructive: true,
   async run(args, client) {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { lazyInput, type ToolStep } from '../../tools/tool-step';
-import type { ContentSnareClient } from '../client';
+import { clientOutput } from './outputs';
+import { contentsnareStep } from './step';
 import { createClientBody } from '../request-bodies';
 import { clientRecord, parseAnswer } from '../schemas';
 
@@ -32,14 +32,13 @@ const input = () =>
     })
     .describe('A client profile. Unknown fields are refused.');
 
-export const createClient: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
+export const createClient = contentsnareStep({
   id: 'contentsnare.create_client',
-  provider: 'contentsnare',
   title: 'Create Client',
   description:
     'Create a client profile at the collection service (POST /partner_api/v1/clients with full_name, email and the optional profile fields; company_name becomes the client company). An e-mail that is already a client is refused by the service (conflict, "already_invited").',
-  outputDescription:
-    'The created client as the service returns it: id (acc_...; use it as client_id in Create Request), full_name, first_name, last_name, email, phone, company_name, language_code, client_companies [{id, name}].',
+  output: clientOutput,
+  permissions: { oauthScopes: ['write_clients'] },
   input,
   async run(args, client) {
     const res = await client.request({ method: 'POST', endpoint: 'clients', body: createClientBody(args) });

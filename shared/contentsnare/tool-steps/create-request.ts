@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { AppError } from '../../domain/errors';
-import { lazyInput, type ToolStep } from '../../tools/tool-step';
 import { calendarDate } from '../calendar-date';
-import type { ContentSnareClient } from '../client';
+import { requestOutput } from './outputs';
+import { contentsnareStep } from './step';
 import { createRequestBody } from '../request-bodies';
 import { clientRecord, parseAnswer, requestRecord } from '../schemas';
 
@@ -99,14 +99,14 @@ const input = () =>
       'A request from a template for one client. Exactly one of client_id / client_email and one of template_id / template_name; at most one of each other *_id / *_name (or *_email) pair. Unknown fields are refused.',
     );
 
-export const createRequest: ToolStep<ReturnType<typeof input>, ContentSnareClient> = lazyInput({
+export const createRequest = contentsnareStep({
   id: 'contentsnare.create_request',
-  provider: 'contentsnare',
   title: 'Create Request',
   description:
     'Create an information-collection request from a template and send it to a client (POST /partner_api/v1/requests with status "published"), or leave it a draft with send: false. The client is given by client_id (its e-mail is read with GET /partner_api/v1/clients/{id}, one read) or by client_email (+ client_name for a new client); the template by template_id or template_name; optional deadline (due_date), folder, owner, communications schedule, comments, passcode and link sharing.',
-  outputDescription:
-    'The created request as the service returns it (id req_..., name, status, due, url, share_link, client {id, full_name, email}, ...) plus sent: true when it was published to the client, false for a draft. share_link is the link the client opens.',
+  output: requestOutput,
+  // read_clients for a client given by id; write_clients when client_email is a new client.
+  permissions: { oauthScopes: ['write_requests', 'read_clients', 'write_clients'] },
   input,
   async run(args, client) {
     let email = args.client_email;
@@ -125,7 +125,7 @@ export const createRequest: ToolStep<ReturnType<typeof input>, ContentSnareClien
     }
     const res = await client.request({ method: 'POST', endpoint: 'requests', body: createRequestBody(args, email) });
     const record = parseAnswer(requestRecord, res.data, 'create request');
-    // Sent when we asked to publish and the service did not keep it a draft.
-    return { ...record, sent: args.send !== false && record.status !== 'draft' };
+    // Only a published request reaches the client: a draft or a scheduled one has not been sent.
+    return { ...record, status: record.status, sent: record.status === 'published' };
   },
 });

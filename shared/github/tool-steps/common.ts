@@ -1,6 +1,7 @@
 import * as z from 'zod';
+import { AppError } from '../../domain/errors';
 import { outcomeOf, type Outcome } from '../../domain/outcome';
-import { lazyInput, type LazyInputStep, type ToolStep } from '../../tools/tool-step';
+import { lazySchemas, type LazyStep, type StepPermissions, type ToolStep } from '../../tools/tool-step';
 import type { GitHubClient } from '../octokit';
 
 /**
@@ -9,11 +10,21 @@ import type { GitHubClient } from '../octokit';
  * repository's default branch.
  */
 
-export type GitHubStep<S extends z.ZodType = z.ZodType> = ToolStep<S, GitHubClient>;
+export type GitHubStep<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = ToolStep<S, O, GitHubClient>;
 
-/** Declares a step with its input type inferred from its schema, built on first use (lazyInput). */
-export function githubStep<S extends z.ZodType>(step: Omit<LazyInputStep<S, GitHubClient>, 'provider'>): GitHubStep<S> {
-  return lazyInput<S, GitHubClient>({ provider: 'github', ...step });
+/** Declares a step with its input and output types inferred from its schemas, built on first use (lazySchemas). */
+export function githubStep<S extends z.ZodType, O extends z.ZodType>(
+  step: Omit<LazyStep<S, O, GitHubClient>, 'provider'>,
+): GitHubStep<S, O> {
+  return lazySchemas<S, O, GitHubClient>({ provider: 'github', ...step });
+}
+
+/**
+ * A step's grant: the fine-grained token / GitHub App permissions and the classic OAuth
+ * scopes (`repo` stands for `public_repo` too on public repositories).
+ */
+export function needs(fineGrained: Record<string, 'read' | 'write'>, ...oauthScopes: string[]): StepPermissions {
+  return { fineGrained, oauthScopes };
 }
 
 // The code host's own rules: logins are letters, digits and single hyphens (enterprise
@@ -81,40 +92,55 @@ export interface Listed<T> {
   truncated: boolean;
 }
 
-type Page = { data: unknown; headers: Record<string, string | number | undefined> };
-
-/** Fields the pagination plugin keeps beside a keyed list (search, workflow runs). */
+/** Fields kept beside a keyed list (search, workflow runs). */
 const pageExtras = ['total_count', 'incomplete_results'] as const;
+
+/** The `rel="next"` URL of a `link` header. */
+function nextPage(link: unknown): string | undefined {
+  return /<([^>]+)>;\s*rel="next"/.exec(String(link ?? ''))?.[1];
+}
 
 /**
  * Follows the code host's `link` pages of `route` until `maxItems` are collected or the
- * pages run out; `truncated` says whether the code host had more. Keyed lists (`items`
- * of search, `workflow_runs`) arrive as arrays from the pagination plugin, which keeps
- * their `total_count` beside them; it is passed on.
+ * pages run out; `truncated` says whether the code host had more. A keyed list (`items` of
+ * search, `workflow_runs`) is read under its key, with its `total_count` kept beside it:
+ * paging is done here rather than by the pagination plugin, which takes the first key of
+ * such an answer for the list (search answers now carry `search_type` before `items`). A
+ * page that is not a list is `upstream_error`; an empty page ends the paging.
  */
 export async function collectPages<T = unknown>(
   client: GitHubClient,
   route: string,
   params: Record<string, unknown>,
   maxItems: number,
+  itemsKey?: 'items' | 'workflow_runs',
 ): Promise<Listed<T> & { total_count?: number; incomplete_results?: boolean }> {
   const items: T[] = [];
   const extras: Record<string, unknown> = {};
   let truncated = false;
   const perPage = (params.per_page as number | undefined) ?? Math.min(100, maxItems);
-  const pages = client.paginate.iterator(route, { ...params, per_page: perPage }) as AsyncIterable<Page>;
-  for await (const page of pages) {
-    const list = Array.isArray(page.data) ? (page.data as T[]) : [];
-    for (const name of pageExtras) {
-      const value = (page.data as Record<string, unknown>)[name];
-      if (value !== undefined && !(name in extras)) extras[name] = value;
+  let page = await client.request(route, { ...params, per_page: perPage });
+  for (;;) {
+    const data = page.data as unknown;
+    const list = itemsKey ? (data as Record<string, unknown> | null)?.[itemsKey] : data;
+    if (!Array.isArray(list)) {
+      throw new AppError('upstream_error', `The code host's answer to ${route} was not a list${itemsKey ? ` under "${itemsKey}"` : ''}`);
+    }
+    if (itemsKey) {
+      for (const name of pageExtras) {
+        const value = (data as Record<string, unknown>)[name];
+        if (value !== undefined && !(name in extras)) extras[name] = value;
+      }
     }
     const room = maxItems - items.length;
-    items.push(...list.slice(0, room));
+    items.push(...(list as T[]).slice(0, room));
+    const next = nextPage(page.headers.link);
     if (items.length >= maxItems) {
-      truncated = list.length > room || /rel="next"/.test(String(page.headers.link ?? ''));
+      truncated = list.length > room || next !== undefined;
       break;
     }
+    if (!next || list.length === 0) break;
+    page = await client.request({ method: 'GET', url: next });
   }
   return { ...extras, items, count: items.length, truncated };
 }

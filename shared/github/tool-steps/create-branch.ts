@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf } from './common';
+import { defaultBranch, gitRef, githubStep, repoInput, repositoryOf, needs } from './common';
 
 const sha = z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full commit SHA');
 
@@ -20,7 +20,15 @@ export const createBranch = githubStep({
   title: 'Create Branch',
   description:
     "Creates a branch. It starts from the head of the repository's default branch unless `from_branch` or `sha` says otherwise (the peers' versions start from whatever branch happened to be first).",
-  outputDescription: '{ref: "refs/heads/<name>", sha, from: "<branch or sha it started from>", object, url}.',
+  output: () =>
+    z.object({
+      ref: z.string().describe('refs/heads/<name>'),
+      sha: z.string().describe('The commit the branch points at'),
+      from: z.string().optional().describe('The branch or commit it started from'),
+      object: z.object({ sha: z.string(), type: z.string().optional(), url: z.string().optional() }),
+      url: z.string().optional(),
+    }),
+  permissions: needs({ contents: 'write' }, 'repo'),
   input,
   repositoryOf,
   async run(args, client) {

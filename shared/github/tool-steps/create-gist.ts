@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { defined, githubStep } from './common';
+import { defined, githubStep, needs } from './common';
+import { gist } from './outputs';
 import { fileCount, fileName, maxGistFiles } from './gist-files';
 
 const input = () =>
@@ -25,7 +26,8 @@ export const createGist = githubStep({
   id: 'github.create_gist',
   title: 'Create Gist',
   description: 'Creates a gist with one or more files. Gists are secret unless `public` is true.',
-  outputDescription: 'The new gist (id, html_url, public, files {name: {filename, raw_url, size}}, ...).',
+  output: gist,
+  permissions: needs({ gists: 'write' }, 'gist'),
   input,
   async run(args, client) {
     const { data } = await client.request('POST /gists', defined(args));

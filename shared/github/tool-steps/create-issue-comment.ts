@@ -1,11 +1,13 @@
 import * as z from 'zod';
-import { githubStep, issueNumber, repoInput, repositoryOf } from './common';
+import { githubStep, issueNumber, repoInput, repositoryOf, needs } from './common';
+import { issueComment } from './outputs';
 
 export const createIssueComment = githubStep({
   id: 'github.create_issue_comment',
   title: 'Create Issue Comment',
   description: 'Comments on an issue or a pull request (pull requests are issues for comments).',
-  outputDescription: 'The new comment (id, body, user, html_url, created_at).',
+  output: issueComment,
+  permissions: needs({ issues: 'write' }, 'repo'),
   input: () =>
     z.strictObject({
       ...repoInput,

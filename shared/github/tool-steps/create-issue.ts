@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { defined, githubStep, owner, repoInput, repositoryOf } from './common';
+import { defined, githubStep, owner, repoInput, repositoryOf, needs } from './common';
+import { issue } from './outputs';
 
 export const labelList = z.array(z.string().min(1).max(100)).max(100);
 export const loginList = z.array(owner).max(10);
@@ -19,7 +20,8 @@ export const createIssue = githubStep({
   id: 'github.create_issue',
   title: 'Create Issue',
   description: 'Creates an issue in a repository.',
-  outputDescription: 'The new issue (id, number, title, state, html_url, labels, assignees, ...).',
+  output: issue,
+  permissions: needs({ issues: 'write' }, 'repo'),
   input,
   repositoryOf,
   async run(args, client) {

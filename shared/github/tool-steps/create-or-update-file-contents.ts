@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { InvalidInputError } from '../../domain/errors';
 import type { GitHubClient } from '../octokit';
-import { defined, describeRequest, dryRun, gitRef, githubStep, repoInput, repoPath, repositoryOf } from './common';
+import { defined, describeRequest, dryRun, gitRef, githubStep, repoInput, repoPath, repositoryOf, needs } from './common';
 
 const person = z.strictObject({
   name: z.string().min(1).max(256).describe('Name'),
@@ -64,7 +64,28 @@ export const createOrUpdateFileContents = githubStep({
   title: 'Create or Update File Contents',
   description:
     "Creates a file, or replaces its content, in one commit. Without `sha` the step looks up the file's current SHA on the same branch it writes to, so updates on non-default branches work.",
-  outputDescription: '{created: true|false, content: {name, path, sha, html_url}, commit: {sha, message, html_url}}.',
+  output: () =>
+    z.object({
+      created: z.boolean().describe('True for a new file, false when an existing one was replaced'),
+      content: z
+        .object({
+          name: z.string().optional(),
+          path: z.string(),
+          sha: z.string(),
+          size: z.number().int().optional(),
+          html_url: z.string().optional(),
+          download_url: z.string().nullable().optional(),
+        })
+        .nullable(),
+      commit: z.object({
+        sha: z.string(),
+        message: z.string().optional(),
+        html_url: z.string().optional(),
+        author: z.object({ name: z.string().optional(), email: z.string().optional(), date: z.string().optional() }).optional(),
+        committer: z.object({ name: z.string().optional(), email: z.string().optional(), date: z.string().optional() }).optional(),
+      }),
+    }),
+  permissions: needs({ contents: 'write' }, 'repo'),
   input,
   destructive: true,
   repositoryOf,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { defaultBranch, defined, gitRef, githubStep, repoInput, repositoryOf } from './common';
+import { defaultBranch, defined, gitRef, githubStep, repoInput, repositoryOf, needs } from './common';
+import { pullRequest } from './outputs';
 
 const input = () =>
   z.strictObject({
@@ -17,7 +18,8 @@ export const createPullRequest = githubStep({
   id: 'github.create_pull_request',
   title: 'Create Pull Request',
   description: "Opens a pull request from `head` into `base`; `base` defaults to the repository's default branch.",
-  outputDescription: 'The new pull request (number, html_url, state, draft, head, base, ...).',
+  output: pullRequest,
+  permissions: needs({ pull_requests: 'write' }, 'repo'),
   input,
   repositoryOf,
   async run(args, client) {

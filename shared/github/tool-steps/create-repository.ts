@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { assertRepositoryAllowed } from '../../domain/allow-list';
-import { defined, githubStep, owner, repo } from './common';
+import { defined, githubStep, owner, repo, needs } from './common';
+import { repository } from './outputs';
 
 const input = () =>
   z
@@ -32,7 +33,8 @@ export const createRepository = githubStep({
   id: 'github.create_repository',
   title: 'Create Repository',
   description: 'Creates a repository in the connected account, or in an organization when `org` is given.',
-  outputDescription: 'The new repository as the code host returns it (id, full_name, html_url, default_branch, private, ...).',
+  output: repository,
+  permissions: needs({ administration: 'write' }, 'repo'),
   input,
   async run(args, client, ctx) {
     const { org, visibility, ...fields } = args;

@@ -1,12 +1,13 @@
 import * as z from 'zod';
-import { describeRequest, dryRun, githubStep, repoInput, repositoryOf } from './common';
+import { describeRequest, dryRun, githubStep, repoInput, repositoryOf, needs } from './common';
 import { workflowId } from './workflow-id';
 
 export const disableWorkflow = githubStep({
   id: 'github.disable_workflow',
   title: 'Disable Workflow',
   description: 'Disables a workflow: none of its triggers start runs until it is enabled again.',
-  outputDescription: '{disabled: true, workflow_id}.',
+  output: () => z.object({ disabled: z.literal(true), workflow_id: z.union([z.number().int(), z.string()]) }),
+  permissions: needs({ actions: 'write' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, workflow_id: workflowId, dryRun }),
   destructive: true,
   repositoryOf,

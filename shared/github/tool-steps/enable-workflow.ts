@@ -1,12 +1,13 @@
 import * as z from 'zod';
-import { githubStep, repoInput, repositoryOf } from './common';
+import { githubStep, repoInput, repositoryOf, needs } from './common';
 import { workflowId } from './workflow-id';
 
 export const enableWorkflow = githubStep({
   id: 'github.enable_workflow',
   title: 'Enable Workflow',
   description: 'Enables a workflow so that its triggers start runs again.',
-  outputDescription: '{enabled: true, workflow_id}.',
+  output: () => z.object({ enabled: z.literal(true), workflow_id: z.union([z.number().int(), z.string()]) }),
+  permissions: needs({ actions: 'write' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, workflow_id: workflowId }),
   repositoryOf,
   async run(args, client) {

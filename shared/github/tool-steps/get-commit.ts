@@ -1,12 +1,13 @@
 import * as z from 'zod';
-import { gitRef, githubStep, repoInput, repositoryOf } from './common';
+import { gitRef, githubStep, repoInput, repositoryOf, needs } from './common';
+import { commit } from './outputs';
 
 export const getCommit = githubStep({
   id: 'github.get_commit',
   title: 'Get Commit',
   description: "Returns one commit's details: message, author, committer, parents, stats and changed files.",
-  outputDescription:
-    'The commit as the code host returns it (sha, commit {message, author, committer}, author, parents, stats, files [{filename, status, additions, deletions, patch}]).',
+  output: commit,
+  permissions: needs({ contents: 'read' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, ref: gitRef('Commit SHA, branch or tag name') }),
   repositoryOf,
   async run(args, client) {

@@ -1,11 +1,18 @@
 import * as z from 'zod';
-import { githubStep, issueNumber, repoInput, repositoryOf } from './common';
+import { githubStep, issueNumber, repoInput, repositoryOf, needs } from './common';
+import { account } from './outputs';
 
 export const getIssueAssignees = githubStep({
   id: 'github.get_issue_assignees',
   title: 'Get Issue Assignees',
   description: 'Returns the people assigned to an issue or pull request.',
-  outputDescription: '{issue_number, assignees: [{login, id, html_url, ...}], logins: ["login", ...]}.',
+  output: () =>
+    z.object({
+      issue_number: z.number().int(),
+      assignees: z.array(account()),
+      logins: z.array(z.string()),
+    }),
+  permissions: needs({ issues: 'read' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, issue_number: issueNumber }),
   repositoryOf,
   async run(args, client) {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { gitRef, githubStep, repoInput, repoPath, repositoryOf } from './common';
+import { gitRef, githubStep, repoInput, repoPath, repositoryOf, needs } from './common';
+import { contentEntry } from './outputs';
 
 const input = () =>
   z.strictObject({
@@ -24,8 +25,22 @@ export const getRepositoryContent = githubStep({
   id: 'github.get_repository_content',
   title: 'Get Repository Content',
   description: 'Returns the files and folders at a path of a repository (a folder listing), or one file with its content.',
-  outputDescription:
-    'For a folder: {type: "dir", entries: [{type, name, path, sha, size, ...}]}. For a file: the code host\'s file object (name, path, sha, size, encoding, content in base64) plus `text`, the decoded content, for text files up to 1 MB.',
+  output: () =>
+    z.union([
+      z.object({
+        type: z.literal('dir'),
+        path: z.string(),
+        entries: z.array(contentEntry()),
+      }),
+      contentEntry().extend({
+        encoding: z.string().optional(),
+        content: z.string().optional().describe('The file content in base64 (files up to 1 MB)'),
+        text: z.string().optional().describe('The decoded content, for text files up to 1 MB'),
+        target: z.string().optional().describe('Where a symlink points'),
+        submodule_git_url: z.string().optional().describe('The repository of a submodule'),
+      }),
+    ]),
+  permissions: needs({ contents: 'read' }, 'repo'),
   input,
   repositoryOf,
   async run(args, client) {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { collectPages, githubStep, positiveInt, repoInput, repositoryOf } from './common';
+import { collectPages, githubStep, positiveInt, repoInput, repositoryOf, needs } from './common';
+import { account } from './outputs';
 
 type User = { login: string; id?: number; html_url?: string; type?: string };
 type Review = { user: User | null; state: string; submitted_at?: string | null };
@@ -50,8 +51,26 @@ export const getReviewers = githubStep({
   title: 'Get Reviewers',
   description:
     'Returns the reviewers of a pull request: everyone a review is requested from and everyone who submitted a review, merged into one list with each person\'s standing verdict (the code host lists the two separately, and drops a person from "requested" once they review).',
-  outputDescription:
-    '{reviewers: [{login, user, requested, state (APPROVED, CHANGES_REQUESTED, DISMISSED, COMMENTED or null), reviews, last_submitted_at}], teams: [requested teams], approved: [logins], changes_requested: [logins], awaiting: [logins requested and not yet reviewed since]}.',
+  output: () => {
+    const logins = z.array(z.string());
+    return z.object({
+      reviewers: z.array(
+        z.object({
+          login: z.string(),
+          user: account(),
+          requested: z.boolean().describe('A review is requested from them now'),
+          state: z.string().nullable().describe('APPROVED, CHANGES_REQUESTED, DISMISSED, COMMENTED, or null when they have not reviewed'),
+          reviews: z.number().int(),
+          last_submitted_at: z.string().nullable(),
+        }),
+      ),
+      teams: z.array(z.object({ slug: z.string(), name: z.string().optional(), id: z.number().int().optional() })),
+      approved: logins,
+      changes_requested: logins,
+      awaiting: logins.describe('Requested and not yet reviewed since'),
+    });
+  },
+  permissions: needs({ pull_requests: 'read' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, pull_number: positiveInt('The number of the pull request') }),
   repositoryOf,
   async run(args, client) {

@@ -1,4 +1,3 @@
-import type { GitHubStep } from './common';
 import { createBranch } from './create-branch';
 import { createGist } from './create-gist';
 import { createIssue } from './create-issue';
@@ -52,4 +51,4 @@ export const githubSteps = [
   updateGist,
   listGistsForUser,
   listReleases,
-] as unknown as GitHubStep[];
+];

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, repositoryOf } from './common';
+import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, repositoryOf, needs } from './common';
+import { commit, listed } from './outputs';
 
 const input = () =>
   z.strictObject({
@@ -17,8 +18,8 @@ export const listCommits = githubStep({
   id: 'github.list_commits',
   title: 'List Commits',
   description: 'Lists commits of a repository, newest first, following pages up to `max_items`.',
-  outputDescription:
-    '{items: [commit], count, truncated}; each commit as the code host lists it (sha, commit {message, author}, author, html_url).',
+  output: () => listed(commit()),
+  permissions: needs({ contents: 'read' }, 'repo'),
   input,
   repositoryOf,
   async run(args, client) {

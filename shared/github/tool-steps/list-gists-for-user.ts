@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { collectPages, defined, githubStep, owner, pageInput } from './common';
+import { collectPages, defined, githubStep, owner, pageInput, needs } from './common';
+import { gist, listed } from './outputs';
 
 const input = () =>
   z.strictObject({
@@ -15,7 +16,8 @@ export const listGistsForUser = githubStep({
   title: 'List Gists for a User',
   description:
     "Lists a user's public gists, or, without `username`, the connected account's own gists (secret ones included), following pages up to `max_items`.",
-  outputDescription: '{items: [gist (id, description, public, html_url, files, created_at, updated_at)], count, truncated}.',
+  output: () => listed(gist()),
+  permissions: needs({}),
   input,
   async run(args, client) {
     const { max_items, username, ...params } = args;

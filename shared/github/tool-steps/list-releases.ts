@@ -1,11 +1,13 @@
 import * as z from 'zod';
-import { collectPages, githubStep, pageInput, repoInput, repositoryOf } from './common';
+import { collectPages, githubStep, pageInput, repoInput, repositoryOf, needs } from './common';
+import { listed, release } from './outputs';
 
 export const listReleases = githubStep({
   id: 'github.list_releases',
   title: 'List Releases',
   description: 'Lists releases of a repository, newest first (drafts only when the account can push), following pages up to `max_items`.',
-  outputDescription: '{items: [release (id, tag_name, name, draft, prerelease, published_at, html_url, assets)], count, truncated}.',
+  output: () => listed(release()),
+  permissions: needs({ contents: 'read' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, ...pageInput }),
   repositoryOf,
   async run(args, client) {

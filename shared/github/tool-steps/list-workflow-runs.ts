@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, repositoryOf, withOutcome } from './common';
+import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, repositoryOf, withOutcome, needs } from './common';
+import { listed, outcome, workflowRun } from './outputs';
 import { workflowId } from './workflow-id';
 
 const statuses = [
@@ -42,20 +43,24 @@ export const listWorkflowRuns = githubStep({
   id: 'github.list_workflow_runs',
   title: 'List Workflow Runs',
   description: 'Lists workflow runs of a repository (or of one workflow), newest first, following pages up to `max_items`.',
-  outputDescription:
-    '{items: [run with `outcome`], count, truncated, total_count}; `outcome` is succeeded, failed or cancelled for completed runs, else null.',
+  output: () =>
+    listed(workflowRun().extend({ outcome: outcome() })).extend({
+      total_count: z.number().int().optional().describe('Runs matching, as the code host counts them'),
+    }),
+  permissions: needs({ actions: 'read' }, 'repo'),
   input,
   repositoryOf,
   async run(args, client) {
     const { max_items, workflow_id, ...params } = args;
     const listed =
       workflow_id === undefined
-        ? await collectPages<Run>(client, 'GET /repos/{owner}/{repo}/actions/runs', defined(params), max_items)
+        ? await collectPages<Run>(client, 'GET /repos/{owner}/{repo}/actions/runs', defined(params), max_items, 'workflow_runs')
         : await collectPages<Run>(
             client,
             'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs',
             defined({ ...params, workflow_id }),
             max_items,
+            'workflow_runs',
           );
     return { ...listed, items: listed.items.map(withOutcome) };
   },

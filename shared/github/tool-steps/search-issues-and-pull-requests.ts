@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isRepositoryAllowed } from '../../domain/allow-list';
-import { collectPages, defined, githubStep, pageInput } from './common';
+import { collectPages, defined, githubStep, pageInput, needs } from './common';
+import { issue, listed } from './outputs';
 
 const input = () =>
   z.strictObject({
@@ -42,12 +43,17 @@ export const searchIssuesAndPullRequests = githubStep({
   title: 'Search Issues and Pull Requests',
   description:
     "Searches issues and pull requests across repositories with the code host's search syntax. When the connection is limited to given repositories, hits in other repositories are left out of the answer.",
-  outputDescription:
-    "{items: [issue or pull request], count, truncated, total_count, incomplete_results, left_out (hits outside the connection's repositories)}.",
+  output: () =>
+    listed(issue().extend({ score: z.number().optional() })).extend({
+      total_count: z.number().int().optional(),
+      incomplete_results: z.boolean().optional(),
+      left_out: z.number().int().describe("Hits left out because they are outside the connection's repositories"),
+    }),
+  permissions: needs({ issues: 'read', pull_requests: 'read' }, 'repo'),
   input,
   async run(args, client, ctx) {
     const { max_items, ...params } = args;
-    const found = await collectPages<Found>(client, 'GET /search/issues', defined(params), max_items);
+    const found = await collectPages<Found>(client, 'GET /search/issues', defined(params), max_items, 'items');
     if (ctx.connection.repositories.length === 0) return { ...found, left_out: 0 };
     const items = found.items.filter((hit) => {
       const repository = repositoryOfHit(hit);

@@ -1,11 +1,12 @@
 import * as z from 'zod';
-import { githubStep, repoInput, repositoryOf } from './common';
+import { githubStep, repoInput, repositoryOf, needs } from './common';
 
 export const starRepo = githubStep({
   id: 'github.star_repo',
   title: 'Star Repo',
   description: 'Stars a repository for the connected account. Starring an already starred repository is not an error.',
-  outputDescription: '{starred: true, repository: "owner/name"}.',
+  output: () => z.object({ starred: z.literal(true), repository: z.string().describe('owner/name') }),
+  permissions: needs({ starring: 'write' }, 'public_repo'),
   input: () => z.strictObject(repoInput),
   repositoryOf,
   async run(args, client) {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { defined, describeRequest, dryRun, githubStep } from './common';
+import { defined, describeRequest, dryRun, githubStep, needs } from './common';
+import { gist } from './outputs';
 import { fileCount, fileName, gistId, maxGistFiles } from './gist-files';
 
 const change = z
@@ -33,7 +34,8 @@ export const updateGist = githubStep({
   title: 'Update Gist',
   description:
     'Updates a gist: its description, and files to change, add, rename or delete (null). Files not named are kept; with nothing to change nothing is written and the gist is returned as it is.',
-  outputDescription: 'The updated gist (id, html_url, description, files, history, ...).',
+  output: gist,
+  permissions: needs({ gists: 'write' }, 'gist'),
   input,
   destructive: true,
   async run({ dryRun: dry, ...args }, client) {

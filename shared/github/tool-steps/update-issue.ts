@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { defined, describeRequest, dryRun, githubStep, issueNumber, repoInput, repositoryOf } from './common';
+import { defined, describeRequest, dryRun, githubStep, issueNumber, repoInput, repositoryOf, needs } from './common';
+import { issue } from './outputs';
 import { labelList, loginList } from './create-issue';
 
 const changes = ['title', 'body', 'state', 'state_reason', 'milestone', 'labels', 'assignees', 'type'] as const;
@@ -24,7 +25,8 @@ export const updateIssue = githubStep({
   title: 'Update Issue',
   description:
     'Updates an issue: title, body, state, milestone, labels, assignees. `labels` and `assignees` replace the whole set, they do not add to it: send the full list you want, or [] to clear it. Fields left out stay as they are; with none to change nothing is written and the issue is returned as it is.',
-  outputDescription: 'The updated issue (number, title, state, labels, assignees, html_url, ...).',
+  output: issue,
+  permissions: needs({ issues: 'write' }, 'repo'),
   input,
   destructive: true,
   repositoryOf,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { AppError } from '../../domain/errors';
 import type { GitHubClient } from '../octokit';
-import { dryRun, githubStep } from './common';
+import { dryRun, githubStep, needs } from './common';
 
 const nodeId = (what: string) =>
   z
@@ -74,7 +74,14 @@ export const updateProjectV2ItemStatus = githubStep({
   title: 'Update Project (V2) Item Status',
   description:
     "Sets the status of an item (issue or pull request card) in a project, through the code host's GraphQL mutation updateProjectV2ItemFieldValue. Give the status by name; the field and option ids are looked up first.",
-  outputDescription: '{item_id, field_id, option_id, status (the option name as the project spells it)}.',
+  output: () =>
+    z.object({
+      item_id: z.string(),
+      field_id: z.string(),
+      option_id: z.string(),
+      status: z.string().describe('The option name as the project spells it'),
+    }),
+  permissions: needs({ organization_projects: 'write' }, 'project'),
   input,
   destructive: true,
   async run(args, client) {
