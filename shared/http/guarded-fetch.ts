@@ -142,6 +142,12 @@ function send(
       }
       const stream = decoded(res);
       stream.on('end', () => signal?.removeEventListener('abort', onAbort));
+      // A reader that stops early (a body over its limit) cancels the decoder: the socket goes
+      // too, so nothing more is received or inflated for an answer nobody reads.
+      stream.once('close', () => {
+        signal?.removeEventListener('abort', onAbort);
+        if (!res.complete) res.destroy();
+      });
       resolvePromise(
         withUrl(
           new Response(Readable.toWeb(stream) as ReadableStream, { status, statusText: res.statusMessage, headers: responseHeaders }),

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import type { Config } from '../config/config';
 import type { Provider } from '../domain/model';
 import type { Fetch } from '../ports';
+import { AppError } from '../domain/errors';
+import { discardBody, readBoundedText, upstreamBodyLimits } from '../http/bounded-body';
 import type { TokenAnswer } from './token-client';
 
 export interface AccountIdentity {
@@ -12,13 +14,42 @@ export interface AccountIdentity {
 
 /** The account behind a new token could not be read (the connection is not created). */
 export class AccountLookupError extends Error {
-  constructor(readonly status?: number) {
-    super(`account lookup failed${status ? ` (HTTP ${status})` : ''}`);
+  constructor(
+    readonly status?: number,
+    /** Set when the answer was refused for its size: the limit it passed (decoded bytes). */
+    readonly limitBytes?: number,
+  ) {
+    super(
+      `account lookup failed${status ? ` (HTTP ${status})` : ''}${limitBytes ? `: the answer is larger than ${limitBytes} bytes` : ''}`,
+    );
     this.name = 'AccountLookupError';
   }
 }
 
 const githubUserSchema = z.object({ login: z.string().min(1), id: z.number() });
+
+/**
+ * The parsed body of a successful account answer, read bounded (decoded bytes); a refusal,
+ * a redirect or an answer over the limit is an AccountLookupError.
+ */
+async function accountAnswer(res: Response): Promise<unknown> {
+  if (!res.ok) {
+    await discardBody(res);
+    throw new AccountLookupError(res.status);
+  }
+  let text: string;
+  try {
+    text = await readBoundedText(res, { maxBytes: upstreamBodyLimits.account, service: 'the account look-up' });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'upstream_error') throw new AccountLookupError(res.status, upstreamBodyLimits.account);
+    throw new AccountLookupError(res.status);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 function splitScopes(s: string | undefined | null): string[] | undefined {
   if (s === undefined || s === null) return undefined;
@@ -40,8 +71,7 @@ async function identifyGithub(config: Config, fetch: Fetch, answer: TokenAnswer)
   } catch {
     throw new AccountLookupError();
   }
-  if (!res.ok) throw new AccountLookupError(res.status);
-  const user = githubUserSchema.safeParse(await res.json().catch(() => undefined));
+  const user = githubUserSchema.safeParse(await accountAnswer(res));
   if (!user.success) throw new AccountLookupError(res.status);
   // The header lists what was granted, which may be less than what was asked for.
   const scopes = splitScopes(res.headers.get('x-oauth-scopes')) ?? splitScopes(answer.token.scope);
@@ -77,8 +107,7 @@ async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenA
   } catch {
     throw new AccountLookupError();
   }
-  if (!res.ok) throw new AccountLookupError(res.status);
-  const me = contentSnareMeSchema.safeParse(await res.json().catch(() => undefined));
+  const me = contentSnareMeSchema.safeParse(await accountAnswer(res));
   if (!me.success) throw new AccountLookupError(res.status);
   const { id, email, full_name: fullName } = me.data;
   const accountId =

@@ -181,10 +181,12 @@ export class RefreshingTokenProvider implements TokenProvider {
         }
         if (e.kind === 'rejected') {
           log.error('oauth refresh rejected', { oauthError: e.oauthError, status: e.status });
-          throw new AppError(
-            'upstream_error',
-            `Token refresh for connection ${id} was refused by the provider (${e.oauthError ?? `HTTP ${e.status ?? '?'}`})`,
-          );
+          const why =
+            e.limitBytes !== undefined ? `its answer is larger than ${e.limitBytes} bytes` : (e.oauthError ?? `HTTP ${e.status ?? '?'}`);
+          throw new AppError('upstream_error', `Token refresh for connection ${id} was refused by the provider (${why})`, {
+            ...(e.oauthError !== undefined ? { oauthError: e.oauthError } : {}),
+            ...(e.limitBytes !== undefined ? { limitBytes: e.limitBytes } : {}),
+          });
         }
         log.warn('oauth refresh failed transiently', { attempt, status: e.status });
         if (attempt >= this.o.attempts) {

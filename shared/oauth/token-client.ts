@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { AppError } from '../domain/errors';
+import { readBoundedText, upstreamBodyLimits } from '../http/bounded-body';
 import type { StoredToken } from '../domain/model';
 import type { Clock, Fetch } from '../ports';
 import type { ClientCredentials, OAuthProviderDef } from './providers';
@@ -16,6 +18,8 @@ export class TokenEndpointError extends Error {
     readonly kind: TokenFailureKind,
     readonly oauthError?: string,
     readonly status?: number,
+    /** Set when the answer was refused for its size: the limit it passed (decoded bytes). */
+    readonly limitBytes?: number,
   ) {
     super(`token endpoint failed (${kind}${oauthError ? `: ${oauthError}` : ''}${status ? `, HTTP ${status}` : ''})`);
     this.name = 'TokenEndpointError';
@@ -78,7 +82,15 @@ export async function requestToken(
   } catch {
     throw new TokenEndpointError('transient');
   }
-  const text = await res.text().catch(() => '');
+  let text: string;
+  try {
+    text = await readBoundedText(res, { maxBytes: upstreamBodyLimits.token, service: 'the token endpoint' });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'upstream_error') {
+      throw new TokenEndpointError('rejected', 'answer_too_large', res.status, upstreamBodyLimits.token);
+    }
+    text = '';
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
