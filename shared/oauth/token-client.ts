@@ -26,14 +26,23 @@ export class TokenEndpointError extends Error {
   }
 }
 
+/**
+ * The longest lifetime (seconds) a token answer is believed: a year. Documented lifetimes are
+ * hours (access tokens) and about six months (GitHub's refresh tokens); `expires_in: 1e308`
+ * would store an expiry of Infinity, which no stored token can hold.
+ */
+export const maxTokenLifetimeSeconds = 366 * 24 * 3600;
+
+const lifetime = z.coerce.number().positive().max(maxTokenLifetimeSeconds);
+
 const successSchema = z.object({
   access_token: z.string().min(1),
   token_type: z.string().optional(),
   scope: z.string().optional(),
   refresh_token: z.string().min(1).optional(),
-  expires_in: z.coerce.number().positive().optional(),
+  expires_in: lifetime.optional(),
   // GitHub's expiring user tokens: how long the refresh token itself lives (about 6 months).
-  refresh_token_expires_in: z.coerce.number().positive().optional(),
+  refresh_token_expires_in: lifetime.optional(),
 });
 
 /**
