@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentSnareRateLimiter } from '../../shared/contentsnare/rate-limiter';
 import { maxHonouredRetryAfterMs } from '../../shared/contentsnare/retry-after';
 import { RateBucketStore } from '../../shared/contentsnare/rate-bucket';
+import { noMetrics } from '../../shared/observability/metrics';
 import { secretNames, type Connection } from '../../shared/domain/model';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
@@ -20,7 +21,7 @@ describe("a 429's Retry-After of 31 years", () => {
     const asked = clock.now() + 999_999_999 * 1000;
     await limiter().block('conn_429', asked);
 
-    const row = await new RateBucketStore(store, clock, clock.sleep, Math.random).read('conn_429#write');
+    const row = await new RateBucketStore(store, clock, clock.sleep, Math.random, noMetrics).read('conn_429#write');
     expect(row?.state.blockedUntil).toBe(clock.now() + maxHonouredRetryAfterMs);
 
     // Another worker (a restart) reads the same row and sends once the cap has passed.
