@@ -5,6 +5,7 @@ import type { Connection } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
 import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
 import { apiBaseUrl } from './api-base-url';
+import { operatorOriginRefusal } from '../http/guarded-fetch';
 import { ConnectionRepo } from '../store/connection-repo';
 import { writeStoredToken } from '../store/stored-token';
 import { originOf } from '../oauth/token-origin';
@@ -35,6 +36,9 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
   }
   // An enterprise server's own base: the token is checked there, and every later call goes there.
   const baseUrl = input.apiBaseUrl ?? ctx.config.github.apiUrl;
+  // The token is not even sent to check it: see operatorOriginRefusal.
+  const refusal = operatorOriginRefusal(ctx.config, baseUrl);
+  if (refusal) throw refusal;
   const result = await restCall(ctx.fetch, { baseUrl, token: input.token, method: 'GET', path: '/user' });
   if (result.status === 401) {
     throw new AppError('invalid_input', 'token: the token was refused by the code host (expired, revoked or mistyped)', {

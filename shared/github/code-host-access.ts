@@ -1,5 +1,6 @@
 import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
+import { operatorOriginRefusal } from '../http/guarded-fetch';
 import type { Connection } from '../domain/model';
 import { assertTokenOrigin, boundOrigin, connectionApiBase } from '../oauth/token-origin';
 
@@ -17,6 +18,9 @@ export interface CodeHostAccess {
  */
 export async function codeHostAccess(ctx: Pick<AppContext, 'config' | 'tokens'>, connection: Connection): Promise<CodeHostAccess> {
   const baseUrl = connectionApiBase(connection, ctx.config);
+  // Checked at every use, not only at creation: AGENT_RUNTIME_URL or PUBLIC_URL may be set later.
+  const refusal = operatorOriginRefusal(ctx.config, baseUrl);
+  if (refusal) throw refusal;
   if (!ctx.tokens.credential)
     throw new AppError('internal', 'The token provider cannot say which origin a token belongs to; nothing is sent');
   const credential = await ctx.tokens.credential(connection);

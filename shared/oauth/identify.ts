@@ -67,6 +67,8 @@ async function identifyGithub(config: Config, fetch: Fetch, answer: TokenAnswer)
         'user-agent': 'agent-integrations',
       },
       signal: AbortSignal.timeout(10_000),
+      // A redirect (to 169.254.169.254 or anywhere) is a failed look-up, never followed with the token.
+      redirect: 'error',
     });
   } catch {
     throw new AccountLookupError();
@@ -103,6 +105,7 @@ async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenA
     res = await fetch(`${config.contentsnare.apiUrl}/partner_api/v1/me`, {
       headers: { authorization: `Bearer ${answer.token.accessToken}`, accept: 'application/json' },
       signal: AbortSignal.timeout(10_000),
+      redirect: 'error',
     });
   } catch {
     throw new AccountLookupError();
