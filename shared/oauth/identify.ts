@@ -3,6 +3,7 @@ import type { Config } from '../config/config';
 import type { Provider } from '../domain/model';
 import type { Fetch } from '../ports';
 import { AppError } from '../domain/errors';
+import { contentSnareIdentityBounds, githubAccountId, githubLogin } from '../domain/account-identity';
 import { discardBody, readBoundedText, upstreamBodyLimits } from '../http/bounded-body';
 import type { TokenAnswer } from './token-client';
 
@@ -26,7 +27,7 @@ export class AccountLookupError extends Error {
   }
 }
 
-const githubUserSchema = z.object({ login: z.string().min(1), id: z.number() });
+const githubUserSchema = z.object({ login: githubLogin, id: githubAccountId });
 
 /**
  * The parsed body of a successful account answer, read bounded (decoded bytes); a refusal,
@@ -110,7 +111,14 @@ async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenA
   } catch {
     throw new AccountLookupError();
   }
-  const me = contentSnareMeSchema.safeParse(await accountAnswer(res));
+  const body = await accountAnswer(res);
+  // A field past its bound is not skipped (that could name another account): the look-up fails.
+  for (const [field, max] of Object.entries(contentSnareIdentityBounds)) {
+    const value = (body as Record<string, unknown> | undefined)?.[field];
+    if (typeof value === 'string' && value.length > max) throw new AccountLookupError(res.status);
+    if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new AccountLookupError(res.status);
+  }
+  const me = contentSnareMeSchema.safeParse(body);
   if (!me.success) throw new AccountLookupError(res.status);
   const { id, email, full_name: fullName } = me.data;
   const accountId =
