@@ -2,6 +2,7 @@ import type { AppContext } from '../ports/app-context';
 import type { TriggerEvent } from '../domain/model';
 import { parseRetryAfter } from './backoff';
 import { eventBody, signatureHeaders } from './sign-event';
+import { discardBody } from '../http/bounded-body';
 
 export type PostOutcome =
   | { kind: 'delivered'; status: number }
@@ -24,7 +25,8 @@ export async function postEvent(ctx: AppContext, url: string, event: TriggerEven
   } catch (e) {
     return { kind: 'retry', reason: `network: ${(e as Error).name}`, throttled: false };
   }
-  await res.arrayBuffer().catch(() => undefined);
+  // Only the status and Retry-After matter: the body is not read (nor inflated) at all.
+  await discardBody(res);
   if (res.status >= 200 && res.status < 300) return { kind: 'delivered', status: res.status };
   const retryAfterSeconds = parseRetryAfter(res.headers.get('retry-after'), ctx.clock.now());
   const throttled = res.status === 429 || (res.status === 503 && retryAfterSeconds !== undefined);
