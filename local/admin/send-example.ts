@@ -122,6 +122,8 @@ export async function sendExampleTrigger(
       ...(endpoint.hookId !== undefined ? { 'x-github-hook-id': String(endpoint.hookId) } : {}),
     },
     body,
+    // The intake answers; a redirect would carry the signed delivery somewhere else.
+    redirect: 'error',
   });
   const text = await res.text();
   let answer: unknown = text;

@@ -53,6 +53,8 @@ export async function callAdmin(
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      // The platform key goes to the runtime itself, never after a redirect.
+      redirect: 'error',
     });
   } catch (e) {
     if (isRefused(e)) return { reachable: false, reason: `nothing listens at ${base}` };

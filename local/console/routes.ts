@@ -17,6 +17,7 @@ import { identify, mayAct, sameOrigin, type Caller } from './guard';
 import { loginPage, consolePage } from './render';
 import { isPlatformKey } from '../../shared/config/platform-keys';
 import { clearSessionCookie, ConsoleSessions, sessionCookie } from './session';
+import { LoginThrottle } from './login-throttle';
 import type { RecentEvents } from './recent-events';
 import { formFields, inputFromForm } from './tool-form';
 
@@ -74,6 +75,20 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
   const tools = allProviderTools();
   const toolCatalog = catalog(tools);
   const publicUrl = ctx.config.publicUrl;
+
+  const throttle = new LoginThrottle(ctx.clock, ctx.logger);
+
+  /** A client guessing keys: told when to try again, its key not compared. */
+  const throttled = (req: RouteRequest, retryAfter: number): HttpResponse => {
+    const message = `Too many wrong keys from this client; try again in ${retryAfter} s`;
+    const headers = { 'retry-after': String(retryAfter) };
+    if (!prefersHtml(req.headers.accept)) {
+      const answer = errorResponse(new AppError('rate_limited', message, { retryAfter }));
+      return { ...answer, headers: { ...answer.headers, ...headers } };
+    }
+    const n = nonce();
+    return html(429, loginPage(n, message), n, headers);
+  };
 
   const unauthorized = (req: RouteRequest, error?: string): HttpResponse => {
     if (!prefersHtml(req.headers.accept)) {
@@ -143,11 +158,15 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
       maxBodyBytes: 4096,
       handle: async (req) => {
         if (!sameOrigin(req, publicUrl)) return forbidden();
+        const client = req.clientAddress ?? 'unknown';
+        const waitMs = throttle.begin(client);
+        if (waitMs > 0) return throttled(req, Math.ceil(waitMs / 1000));
         const key = form(req).get('key') ?? '';
         if (!isPlatformKey(key, await ctx.platformApiKey())) {
-          ctx.logger.warn('console sign-in refused: wrong platform key');
+          throttle.failed(client);
           return unauthorized(req, 'That is not the platform key.');
         }
+        throttle.succeeded(client);
         const { token } = sessions.open();
         ctx.logger.info('console sign-in');
         return see('/', { 'set-cookie': sessionCookie(publicUrl, token) });

@@ -1,10 +1,12 @@
 import * as z from 'zod';
 import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
-import type { Connection } from '../domain/model';
+import { secretNames, type Connection } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
 import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
 import { apiBaseUrl } from './api-base-url';
+import { githubAccountId, githubLogin } from '../domain/account-identity';
+import { operatorOriginRefusal } from '../http/guarded-fetch';
 import { ConnectionRepo } from '../store/connection-repo';
 import { writeStoredToken } from '../store/stored-token';
 import { originOf } from '../oauth/token-origin';
@@ -18,7 +20,7 @@ const bodySchema = z
   })
   .strict();
 
-const userSchema = z.object({ login: z.string().min(1), id: z.union([z.number(), z.string()]).optional() });
+const userSchema = z.object({ login: githubLogin, id: githubAccountId.optional() });
 
 /**
  * `POST /connections` with a token the user made, optionally for an enterprise server
@@ -35,6 +37,9 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
   }
   // An enterprise server's own base: the token is checked there, and every later call goes there.
   const baseUrl = input.apiBaseUrl ?? ctx.config.github.apiUrl;
+  // The token is not even sent to check it: see operatorOriginRefusal.
+  const refusal = operatorOriginRefusal(ctx.config, baseUrl);
+  if (refusal) throw refusal;
   const result = await restCall(ctx.fetch, { baseUrl, token: input.token, method: 'GET', path: '/user' });
   if (result.status === 401) {
     throw new AppError('invalid_input', 'token: the token was refused by the code host (expired, revoked or mistyped)', {
@@ -46,7 +51,14 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
       upstreamStatus: result.status,
     });
   const user = userSchema.safeParse(result.body);
-  if (!user.success) throw new AppError('upstream_error', 'The code host answered GET /user without a login');
+  if (!user.success) {
+    // Names the field, never its value (which may be anything, of any size).
+    const issue = user.error.issues[0];
+    const field = String(issue?.path[0] ?? 'login');
+    throw new AppError('upstream_error', `The code host answered GET /user with an unusable ${field}: ${issue?.message ?? 'missing'}`, {
+      field,
+    });
+  }
   const scopesHeader = result.headers.get('x-oauth-scopes');
   const now = new Date(ctx.clock.now()).toISOString();
   const connection: Connection = {
@@ -69,8 +81,15 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
     updatedAt: now,
   };
   // Bound to the origin it was verified at: code-host requests never carry it anywhere else.
+  // Written before the connection (which must never lack its token), and removed again if
+  // the connection cannot be stored: no failure leaves an orphan secret.
   await writeStoredToken(ctx.secrets, connection.id, { accessToken: input.token, origin: originOf(baseUrl) });
-  await new ConnectionRepo(ctx.store).create(connection);
+  try {
+    await new ConnectionRepo(ctx.store).create(connection);
+  } catch (e) {
+    await ctx.secrets.delete(secretNames.connectionToken(connection.id)).catch(() => undefined);
+    throw e;
+  }
   ctx.logger.info('connection created', { connectionId: connection.id, accountLogin: connection.accountLogin, authMethod: 'token' });
   return connection;
 }

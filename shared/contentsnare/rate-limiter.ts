@@ -4,6 +4,7 @@ import { realSleep, type Clock, type Sleep, type Store } from '../ports';
 
 export { realSleep, type Sleep };
 import { KeyedBatcher } from './keyed-batcher';
+import { maxHonouredRetryAfterMs } from './retry-after';
 import { RateBucketStore } from './rate-bucket';
 import { earliestSlot, withGrant, type WindowPolicy } from './sliding-window';
 
@@ -94,7 +95,9 @@ export class ContentSnareRateLimiter {
   }
 
   /** Records that the service asked this account to wait until `untilMs` (a 429): every worker waits. */
-  async block(connectionId: string, untilMs: number): Promise<void> {
+  async block(connectionId: string, requestedUntilMs: number): Promise<void> {
+    // Never stored further than the cap: the row outlives restarts and reconnects.
+    const untilMs = Math.min(requestedUntilMs, this.options.clock.now() + maxHonouredRetryAfterMs);
     for (const kind of ['read', 'write'] as const) {
       await this.buckets.update(`${connectionId}#${kind}`, this.policies[kind], (state) =>
         (state.blockedUntil ?? 0) >= untilMs ? undefined : { ...state, blockedUntil: untilMs },
@@ -137,7 +140,7 @@ export class ContentSnareRateLimiter {
     if (!pending) {
       pending = this.buckets
         .read(bucket)
-        .then((s) => s?.state.blockedUntil ?? 0)
+        .then((s) => Math.min(s?.state.blockedUntil ?? 0, this.options.clock.now() + maxHonouredRetryAfterMs))
         .finally(() => this.blockReads.delete(bucket));
       this.blockReads.set(bucket, pending);
     }

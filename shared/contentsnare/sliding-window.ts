@@ -1,3 +1,5 @@
+import { maxHonouredRetryAfterMs } from './retry-after';
+
 /**
  * The arithmetic of the collection service's rate limit, kept pure so it can be proved
  * and tested without I/O.
@@ -31,7 +33,8 @@ export interface BucketState {
 
 /** The earliest send time at or after `now` that keeps the window's promise. */
 export function earliestSlot(state: BucketState, now: number, policy: WindowPolicy): number {
-  let slot = Math.max(now, state.blockedUntil ?? 0);
+  // A block stored before blocks were capped holds nobody back past the cap.
+  let slot = Math.max(now, Math.min(state.blockedUntil ?? 0, now + maxHonouredRetryAfterMs));
   const { grants } = state;
   if (grants.length >= policy.limit) {
     const nthMostRecent = grants[grants.length - policy.limit] ?? 0;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
+import { operatorOriginRefusal } from '../http/guarded-fetch';
 import type { Connection } from '../domain/model';
 import type { TokenOptions } from '../ports/token-provider';
 import { assertTokenOrigin, boundOrigin, connectionApiBase } from '../oauth/token-origin';
@@ -28,6 +29,9 @@ export interface CodeHostAccess {
  */
 export async function codeHostAccess(ctx: Pick<AppContext, 'config' | 'tokens'>, connection: Connection): Promise<CodeHostAccess> {
   const baseUrl = connectionApiBase(connection, ctx.config);
+  // Checked at every use, not only at creation: AGENT_RUNTIME_URL or PUBLIC_URL may be set later.
+  const refusal = operatorOriginRefusal(ctx.config, baseUrl);
+  if (refusal) throw refusal;
   const access: CodeHostAccess = {
     baseUrl,
     token: await originBoundToken(ctx, connection, baseUrl),

@@ -14,12 +14,18 @@ function header(headers: Headers, name: string): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
-/** Seconds until the code host lets this account call again, from its rate-limit headers. */
+/**
+ * The longest wait the code host's rate-limit headers are taken at: its primary budget is
+ * per hour, so a reset further away than that (or a `Retry-After` of years) is not believed.
+ */
+export const maxHonouredRetryAfterSeconds = 3600;
+
+/** Seconds until the code host lets this account call again, from its rate-limit headers, at most an hour. */
 export function retryAfterSeconds(headers: Headers, nowMs: number): number | undefined {
   const retryAfter = Number(header(headers, 'retry-after'));
-  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.ceil(retryAfter);
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(Math.ceil(retryAfter), maxHonouredRetryAfterSeconds);
   const reset = Number(header(headers, 'x-ratelimit-reset'));
-  if (Number.isFinite(reset) && reset > 0) return Math.max(1, Math.ceil(reset - nowMs / 1000) + 1);
+  if (Number.isFinite(reset) && reset > 0) return Math.min(Math.max(1, Math.ceil(reset - nowMs / 1000) + 1), maxHonouredRetryAfterSeconds);
   return undefined;
 }
 

@@ -142,6 +142,12 @@ function send(
       }
       const stream = decoded(res);
       stream.on('end', () => signal?.removeEventListener('abort', onAbort));
+      // A reader that stops early (a body over its limit) cancels the decoder: the socket goes
+      // too, so nothing more is received or inflated for an answer nobody reads.
+      stream.once('close', () => {
+        signal?.removeEventListener('abort', onAbort);
+        if (!res.complete) res.destroy();
+      });
       resolvePromise(
         withUrl(
           new Response(Readable.toWeb(stream) as ReadableStream, { status, statusText: res.statusMessage, headers: responseHeaders }),
@@ -186,6 +192,26 @@ export function configuredOrigins(config: Config): string[] {
     config.agentRuntimeUrl,
   ];
   return urls.filter((u): u is string => typeof u === 'string' && URL.canParse(u)).map((u) => new URL(u).origin);
+}
+
+/**
+ * Why a connection may not use `baseUrl` as its own API base, if it may not: its origin is
+ * one the operator configured for the product's own calls (the agent runtime, PUBLIC_URL,
+ * the OAuth and collection-service origins). Requests there skip the address check because
+ * the operator named them; a caller-chosen base there would ride that trust (a token
+ * connection pointed at the agent runtime turning `api_call` into a way to reach it).
+ * GITHUB_API_URL's own origin is the one exception: it is the code host.
+ */
+export function operatorOriginRefusal(config: Config, baseUrl: string): AppError | undefined {
+  if (!URL.canParse(baseUrl)) return undefined;
+  const origin = new URL(baseUrl).origin;
+  if (URL.canParse(config.github.apiUrl) && new URL(config.github.apiUrl).origin === origin) return undefined;
+  if (!configuredOrigins(config).includes(origin)) return undefined;
+  return new AppError(
+    'forbidden',
+    `A connection's API base may not be ${origin}: that origin is configured for the product's own calls (the agent runtime, PUBLIC_URL, OAuth or the collection service)`,
+    { reason: 'operator_origin', origin },
+  );
 }
 
 /** The runtime's outbound fetch for `config`; `allowLoopback` only in the local runtime. */

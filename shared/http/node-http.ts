@@ -79,7 +79,9 @@ export function nodeRequestHead(req: IncomingMessage): RequestHead {
   for (const [k, v] of Object.entries(req.headers)) {
     if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   }
-  return { method: req.method ?? 'GET', path: url.pathname, headers, query: url.searchParams };
+  const head: RequestHead = { method: req.method ?? 'GET', path: url.pathname, headers, query: url.searchParams };
+  if (req.socket.remoteAddress !== undefined) head.clientAddress = req.socket.remoteAddress;
+  return head;
 }
 
 export function writeNodeResponse(res: ServerResponse, answer: HttpResponse): void {

@@ -1,4 +1,4 @@
-import { AppError } from '../domain/errors';
+import { readBoundedBody, upstreamBodyLimits } from './bounded-body';
 
 /** The response headers named in `names` that are present, for passing a safe subset on. */
 export function pickHeaders(res: Response, names: readonly string[]): Record<string, string> {
@@ -10,38 +10,12 @@ export function pickHeaders(res: Response, names: readonly string[]): Record<str
   return out;
 }
 
-const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
-
 /**
- * An answer's body bytes (null when it has none), refused as `upstream_error` when larger
- * than `maxBytes`: on its declared length before reading, else as soon as the stream passes
- * it, without buffering the rest.
+ * An answer's body bytes (null when it has none), bounded as `readBoundedBody` (bounded-body.ts):
+ * at `maxBytes` decoded bytes, or `upstreamBodyLimits.toolStep` when none is given.
  */
 export async function readLimitedBody(res: Response, maxBytes: number | undefined, service: string): Promise<Buffer | null> {
-  if (nullBodyStatuses.has(res.status) || !res.body) {
-    await res.body?.cancel().catch(() => undefined);
-    return null;
-  }
-  const tooLarge = () =>
-    new AppError('upstream_error', `The answer of ${service} is larger than ${maxBytes} bytes`, { status: res.status });
-  if (maxBytes !== undefined && Number(res.headers.get('content-length') ?? 0) > maxBytes) {
-    await res.body.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (maxBytes !== undefined && size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  return readBoundedBody(res, { maxBytes: maxBytes ?? upstreamBodyLimits.toolStep, service });
 }
 
 export interface ReadResponseOptions {

@@ -1,6 +1,6 @@
 import { AppError } from '../domain/errors';
 import type { Fetch } from '../ports';
-import { readLimitedBody } from './read-response';
+import { readBoundedBody, upstreamBodyLimits } from './bounded-body';
 
 /**
  * An upstream that did not answer (headers and whole body) within the time limit.
@@ -20,7 +20,10 @@ export interface TimedFetchOptions {
   timeoutMs: number;
   /** Who answers, for the message ("The code host"). */
   service: string;
-  /** Refuse (`upstream_error`) a body larger than this, without buffering the rest. */
+  /**
+   * Refuse (`upstream_error`) a body larger than this once decoded, without buffering the
+   * rest (default `upstreamBodyLimits.toolStep`): every answer is bounded.
+   */
   maxBytes?: number;
 }
 
@@ -51,7 +54,14 @@ export function timedFetch(fetchImpl: Fetch, options: TimedFetchOptions): Fetch 
     });
     const exchange = (async () => {
       const res = await fetchImpl(input, { ...init, signal });
-      const body = await readLimitedBody(res, options.maxBytes, service);
+      const body = await readBoundedBody(res, { maxBytes: options.maxBytes ?? upstreamBodyLimits.toolStep, service }).catch(
+        (e: unknown) => {
+          // Asking again would download the same oversized answer again: passed through
+          // unretried, as a timeout is (see UpstreamTimeoutError).
+          if (e instanceof AppError && e.details?.limitBytes !== undefined) e.name = 'AbortError';
+          throw e;
+        },
+      );
       return withUrl(new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers }), res.url);
     })();
     try {

@@ -17,6 +17,8 @@ export interface RequestHead {
   /** Header names lower-cased; repeated headers joined with ", ". */
   headers: Record<string, string>;
   query: URLSearchParams;
+  /** The peer's address as the transport saw it (never a forwarded header), when known: for per-client throttles. */
+  clientAddress?: string;
 }
 
 export interface HttpResponse {

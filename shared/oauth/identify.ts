@@ -2,6 +2,9 @@ import * as z from 'zod';
 import type { Config } from '../config/config';
 import type { Provider } from '../domain/model';
 import type { Fetch } from '../ports';
+import { AppError } from '../domain/errors';
+import { contentSnareIdentityBounds, githubAccountId, githubLogin } from '../domain/account-identity';
+import { discardBody, readBoundedText, upstreamBodyLimits } from '../http/bounded-body';
 import type { TokenAnswer } from './token-client';
 
 export interface AccountIdentity {
@@ -14,13 +17,42 @@ export interface AccountIdentity {
 
 /** The account behind a new token could not be read (the connection is not created). */
 export class AccountLookupError extends Error {
-  constructor(readonly status?: number) {
-    super(`account lookup failed${status ? ` (HTTP ${status})` : ''}`);
+  constructor(
+    readonly status?: number,
+    /** Set when the answer was refused for its size: the limit it passed (decoded bytes). */
+    readonly limitBytes?: number,
+  ) {
+    super(
+      `account lookup failed${status ? ` (HTTP ${status})` : ''}${limitBytes ? `: the answer is larger than ${limitBytes} bytes` : ''}`,
+    );
     this.name = 'AccountLookupError';
   }
 }
 
-const githubUserSchema = z.object({ login: z.string().min(1), id: z.number() });
+const githubUserSchema = z.object({ login: githubLogin, id: githubAccountId });
+
+/**
+ * The parsed body of a successful account answer, read bounded (decoded bytes); a refusal,
+ * a redirect or an answer over the limit is an AccountLookupError.
+ */
+async function accountAnswer(res: Response): Promise<unknown> {
+  if (!res.ok) {
+    await discardBody(res);
+    throw new AccountLookupError(res.status);
+  }
+  let text: string;
+  try {
+    text = await readBoundedText(res, { maxBytes: upstreamBodyLimits.account, service: 'the account look-up' });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'upstream_error') throw new AccountLookupError(res.status, upstreamBodyLimits.account);
+    throw new AccountLookupError(res.status);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 function splitScopes(s: string | undefined | null): string[] | undefined {
   if (s === undefined || s === null) return undefined;
@@ -38,12 +70,13 @@ async function identifyGithub(config: Config, fetch: Fetch, answer: TokenAnswer)
         'user-agent': 'agent-integrations',
       },
       signal: AbortSignal.timeout(10_000),
+      // A redirect (to 169.254.169.254 or anywhere) is a failed look-up, never followed with the token.
+      redirect: 'error',
     });
   } catch {
     throw new AccountLookupError();
   }
-  if (!res.ok) throw new AccountLookupError(res.status);
-  const user = githubUserSchema.safeParse(await res.json().catch(() => undefined));
+  const user = githubUserSchema.safeParse(await accountAnswer(res));
   if (!user.success) throw new AccountLookupError(res.status);
   // The header lists what was granted, which may be less than what was asked for.
   const scopes = splitScopes(res.headers.get('x-oauth-scopes')) ?? splitScopes(answer.token.scope);
@@ -74,6 +107,7 @@ async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenA
     res = await fetch(`${config.contentsnare.apiUrl}/partner_api/v1/me`, {
       headers: { authorization: `Bearer ${answer.token.accessToken}`, accept: 'application/json' },
       signal: AbortSignal.timeout(10_000),
+      redirect: 'error',
     });
   } catch {
     return unknown('GET /me could not be reached');
@@ -82,7 +116,18 @@ async function identifyContentSnare(config: Config, fetch: Fetch, answer: TokenA
     await res.body?.cancel().catch(() => undefined);
     return unknown(`GET /me answered HTTP ${res.status}`);
   }
-  const me = contentSnareMeSchema.safeParse(await res.json().catch(() => undefined));
+  let body: unknown;
+  try {
+    body = await accountAnswer(res);
+  } catch {
+    return unknown('GET /me answered what is not JSON within its size limit');
+  }
+  // A name past its bound is not cut short (a cut name could be another user's): it is unknown.
+  for (const [field, max] of Object.entries(contentSnareIdentityBounds)) {
+    const value = (body as Record<string, unknown> | undefined)?.[field];
+    if (typeof value === 'string' && value.length > max) return unknown(`GET /me answered a ${field} longer than ${max} characters`);
+  }
+  const me = contentSnareMeSchema.safeParse(body);
   const accountLogin = me.success ? (me.data.email ?? me.data.full_name) : undefined;
   if (accountLogin === undefined) return unknown('GET /me named nobody (no full_name or email)');
   return { accountLogin, ...(scopes ? { scopes } : {}) };

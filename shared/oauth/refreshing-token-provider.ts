@@ -8,7 +8,7 @@ import { requestToken, TokenEndpointError } from './token-client';
 import { ConnectionRepo } from '../store/connection-repo';
 import { acquireLease, releaseLease } from '../store/lease';
 import { credentialOf, SecretTokenProvider } from './secret-token-provider';
-import { readStoredToken, writeStoredToken } from '../store/stored-token';
+import { malformedStoredTokenReason, readStoredToken, writeStoredToken } from '../store/stored-token';
 import type { TokenCredential, TokenOptions, TokenProvider } from '../ports/token-provider';
 import { providerApiOrigin } from './token-origin';
 
@@ -69,6 +69,20 @@ export class RefreshingTokenProvider implements TokenProvider {
   }
 
   async credential(connection: Connection, options?: TokenOptions): Promise<TokenCredential> {
+    try {
+      return await this.credentialOrThrow(connection, options);
+    } catch (e) {
+      // A token that cannot be read is the connection's problem, and it must say so: not a
+      // 500 on every call while it still says `connected`.
+      if (e instanceof AppError && e.details?.reason === malformedStoredTokenReason && connection.status !== 'reconnect_required') {
+        this.deps.logger.error('stored token cannot be read; the connection needs reconnecting', { connectionId: connection.id });
+        return this.markReconnect(connection, 'the stored token cannot be read; reconnect the account');
+      }
+      throw e;
+    }
+  }
+
+  private async credentialOrThrow(connection: Connection, options?: TokenOptions): Promise<TokenCredential> {
     const refused = options?.forceRefresh === true;
     if (!oauthProviders[connection.provider].refreshable || connection.authMethod !== 'oauth') {
       return this.plain.credential(connection, options);
@@ -187,10 +201,12 @@ export class RefreshingTokenProvider implements TokenProvider {
         }
         if (e.kind === 'rejected') {
           log.error('oauth refresh rejected', { oauthError: e.oauthError, status: e.status });
-          throw new AppError(
-            'upstream_error',
-            `Token refresh for connection ${id} was refused by the provider (${e.oauthError ?? `HTTP ${e.status ?? '?'}`})`,
-          );
+          const why =
+            e.limitBytes !== undefined ? `its answer is larger than ${e.limitBytes} bytes` : (e.oauthError ?? `HTTP ${e.status ?? '?'}`);
+          throw new AppError('upstream_error', `Token refresh for connection ${id} was refused by the provider (${why})`, {
+            ...(e.oauthError !== undefined ? { oauthError: e.oauthError } : {}),
+            ...(e.limitBytes !== undefined ? { limitBytes: e.limitBytes } : {}),
+          });
         }
         log.warn('oauth refresh failed transiently', { attempt, status: e.status });
         if (attempt >= this.o.attempts) {

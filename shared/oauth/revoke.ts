@@ -5,6 +5,7 @@ import { boundOrigin, originOf } from './token-origin';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken } from '../domain/model';
 import { clientCredentials } from './providers';
+import { discardBody } from '../http/bounded-body';
 
 /** What revocation did: `revoked` only when the provider confirmed it; `note` says why not otherwise. */
 export interface RevokeOutcome {
@@ -28,7 +29,7 @@ function basic(id: string, secret: string): string {
 async function send(deps: RevokeDeps, url: string, init: RequestInit): Promise<number | undefined> {
   try {
     const res = await deps.fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(10_000) });
-    await res.arrayBuffer().catch(() => undefined);
+    await discardBody(res);
     return res.status;
   } catch {
     return undefined;

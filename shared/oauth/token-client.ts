@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { AppError } from '../domain/errors';
+import { readBoundedText, upstreamBodyLimits } from '../http/bounded-body';
 import type { StoredToken } from '../domain/model';
 import type { Clock, Fetch } from '../ports';
 import type { ClientCredentials, OAuthProviderDef } from './providers';
@@ -16,20 +18,31 @@ export class TokenEndpointError extends Error {
     readonly kind: TokenFailureKind,
     readonly oauthError?: string,
     readonly status?: number,
+    /** Set when the answer was refused for its size: the limit it passed (decoded bytes). */
+    readonly limitBytes?: number,
   ) {
     super(`token endpoint failed (${kind}${oauthError ? `: ${oauthError}` : ''}${status ? `, HTTP ${status}` : ''})`);
     this.name = 'TokenEndpointError';
   }
 }
 
+/**
+ * The longest lifetime (seconds) a token answer is believed: a year. Documented lifetimes are
+ * hours (access tokens) and about six months (GitHub's refresh tokens); `expires_in: 1e308`
+ * would store an expiry of Infinity, which no stored token can hold.
+ */
+export const maxTokenLifetimeSeconds = 366 * 24 * 3600;
+
+const lifetime = z.coerce.number().positive().max(maxTokenLifetimeSeconds);
+
 const successSchema = z.object({
   access_token: z.string().min(1),
   token_type: z.string().optional(),
   scope: z.string().optional(),
   refresh_token: z.string().min(1).optional(),
-  expires_in: z.coerce.number().positive().optional(),
+  expires_in: lifetime.optional(),
   // GitHub's expiring user tokens: how long the refresh token itself lives (about 6 months).
-  refresh_token_expires_in: z.coerce.number().positive().optional(),
+  refresh_token_expires_in: lifetime.optional(),
 });
 
 /**
@@ -78,7 +91,15 @@ export async function requestToken(
   } catch {
     throw new TokenEndpointError('transient');
   }
-  const text = await res.text().catch(() => '');
+  let text: string;
+  try {
+    text = await readBoundedText(res, { maxBytes: upstreamBodyLimits.token, service: 'the token endpoint' });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'upstream_error') {
+      throw new TokenEndpointError('rejected', 'answer_too_large', res.status, upstreamBodyLimits.token);
+    }
+    text = '';
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

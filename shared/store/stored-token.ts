@@ -6,6 +6,7 @@ import type { SecretStore } from '../ports';
 const storedTokenSchema = z.object({
   accessToken: z.string().min(1),
   refreshToken: z.string().optional(),
+  // Finite: zod refuses Infinity and NaN, which JSON would have written as null.
   expiresAt: z.number().optional(),
   tokenType: z.string().optional(),
   scope: z.string().optional(),
@@ -21,11 +22,32 @@ export async function readStoredToken(
 ): Promise<StoredToken | undefined> {
   const raw = await secrets.get(secretNames.connectionToken(connectionId), opts);
   if (raw === undefined) return undefined;
-  const parsed = storedTokenSchema.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new AppError('internal', `Stored token of connection ${connectionId} is malformed`);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  const parsed = storedTokenSchema.safeParse(json);
+  if (!parsed.success) throw malformedStoredToken(connectionId);
   return parsed.data;
 }
 
+/** `details.reason` of a stored token that cannot be read: token providers mark the connection for it. */
+export const malformedStoredTokenReason = 'malformed_stored_token';
+
+function malformedStoredToken(connectionId: string): AppError {
+  return new AppError('internal', `Stored token of connection ${connectionId} is malformed`, { reason: malformedStoredTokenReason });
+}
+
+/**
+ * Writes a connection's token record, only if it reads back: a value the reader refuses
+ * (an expiry of Infinity becomes `null` in JSON) would leave the connection unusable.
+ */
 export async function writeStoredToken(secrets: SecretStore, connectionId: string, token: StoredToken): Promise<void> {
-  await secrets.put(secretNames.connectionToken(connectionId), JSON.stringify(token));
+  const text = JSON.stringify(token);
+  if (!storedTokenSchema.safeParse(JSON.parse(text)).success) {
+    throw new AppError('internal', `Refused to store a token for connection ${connectionId} that could not be read back`);
+  }
+  await secrets.put(secretNames.connectionToken(connectionId), text);
 }

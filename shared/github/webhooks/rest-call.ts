@@ -1,4 +1,5 @@
 import { AppError } from '../../domain/errors';
+import { readBoundedText, upstreamBodyLimits } from '../../http/bounded-body';
 import { networkCauseSuffix } from '../../http/network-cause';
 import type { Fetch } from '../../ports';
 import type { CodeHostAccess } from '../code-host-access';
@@ -29,7 +30,8 @@ export interface RestResult {
  * One call to the code host's REST interface for the webhook machinery (hooks, deliveries,
  * polling). Plain fetch rather than Octokit: these callers need the raw status (304, 403,
  * 404 decide what happens next), not thrown request errors and automatic retries.
- * A network failure or timeout becomes `upstream_error`; the token never reaches a message.
+ * A network failure or timeout becomes `upstream_error`, as does an answer over
+ * `upstreamBodyLimits.rest`; the token never reaches a message.
  */
 export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResult> {
   const headers: Record<string, string> = {
@@ -58,7 +60,9 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
     throw new AppError('upstream_error', `The code host could not be reached (${call.method} ${call.path})${networkCauseSuffix(e)}`);
   }
   // The time limit covers the body too: a stall after the headers is a timeout, not a 500.
-  const text = await res.text().catch((e: unknown) => {
+  // Bounded (decoded bytes): an answer over the limit is `upstream_error` naming it.
+  const text = await readBoundedText(res, { maxBytes: upstreamBodyLimits.rest, service: 'the code host' }).catch((e: unknown) => {
+    if (e instanceof AppError) throw e;
     throw new AppError(
       (e as Error).name === 'TimeoutError' ? 'timeout' : 'upstream_error',
       `The code host stopped sending its answer (${call.method} ${call.path})`,
