@@ -38,8 +38,10 @@ const valuePatterns: Array<[RegExp, string]> = [
   // ?code=...&state=..., form bodies code_verifier=...&client_secret=... (value up to & # space quote).
   [new RegExp(`([?&;]|\\b)(${secretParam})=(?!\\[REDACTED\\])[^&#\\s"'<>]+`, 'gi'), `$1$2=${redacted}`],
   // "refresh_token":"...", 'client_secret': '...' inside text (an upstream error body in a message).
+  // The name's letters around the word are bounded: unbounded, a long run of letters (a 300 KB
+  // value from outside) made every start position scan the whole run, quadratic in its length.
   [
-    /(["']?)([A-Za-z_-]*(?:token|secret|password|verifier|code|signature|authorization)[A-Za-z_-]*)\1(\s*[:=]\s*)(["'])(?!\[REDACTED\])[^"']*\4/gi,
+    /(["']?)([A-Za-z_-]{0,64}(?:token|secret|password|verifier|code|signature|authorization)[A-Za-z_-]{0,64})\1(\s*[:=]\s*)(["'])(?!\[REDACTED\])[^"']*\4/gi,
     `$1$2$1$3$4${redacted}$4`,
   ],
 ];
