@@ -45,7 +45,7 @@ function messageOf(data: unknown): string | undefined {
 }
 
 /** An HTTP answer of the code host (status >= 400) as an AppError; `details.status` is always set. */
-export function githubHttpError(status: number, headers: Headers, data: unknown, nowMs = Date.now()): AppError {
+export function githubHttpError(status: number, headers: Headers, data: unknown, nowMs: number): AppError {
   const upstream = messageOf(data);
   const said = upstream ? `: ${upstream}` : '';
   const details: Record<string, unknown> = { status };
@@ -138,7 +138,7 @@ export function graphqlError(errors: GraphqlErrorLike['errors']): AppError {
  * status 500 without a response) become `upstream_error`; a refusal raised by our own
  * guarded fetch keeps its code. Returns undefined for values that are not HTTP failures.
  */
-export function mapGitHubError(e: unknown, nowMs = Date.now()): AppError | undefined {
+export function mapGitHubError(e: unknown, nowMs: number): AppError | undefined {
   if (e instanceof AppError) return e;
   if (isGraphqlErrorLike(e)) return graphqlError(e.errors);
   if (!isRequestErrorLike(e)) return undefined;

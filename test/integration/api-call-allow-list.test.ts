@@ -12,7 +12,7 @@ const tools: ProviderTools[] = [
     provider: 'github',
     steps: [apiCall],
     client: githubClientFactory,
-    mapError: (e) => mapGitHubError(e),
+    mapError: (e, nowMs) => mapGitHubError(e, nowMs),
   }),
 ];
 

@@ -24,7 +24,7 @@ const tools: ProviderTools[] = [
     provider: 'github',
     steps: [apiCall, rawStep],
     client: githubClientFactory,
-    mapError: (e) => mapGitHubError(e),
+    mapError: (e, nowMs) => mapGitHubError(e, nowMs),
   }),
 ];
 

@@ -26,7 +26,7 @@ describe('code host rate limits and retries', () => {
       await p;
       return { ok: true as const };
     } catch (e) {
-      return { ok: false as const, error: mapGitHubError(e) };
+      return { ok: false as const, error: mapGitHubError(e, Date.now()) };
     }
   };
 

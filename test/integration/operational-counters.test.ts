@@ -177,7 +177,7 @@ describe('code host rate-limit waits', () => {
         provider: 'github',
         steps: [apiCall, octokitGet],
         client: githubClientFactory,
-        mapError: (e) => mapGitHubError(e),
+        mapError: (e, nowMs) => mapGitHubError(e, nowMs),
       }),
     ];
     beforeAll(async () => {

@@ -34,7 +34,7 @@ const tools: ProviderTools[] = [
     provider: 'github',
     steps: [getIssue, apiCall],
     client: githubClientFactory,
-    mapError: (e) => mapGitHubError(e),
+    mapError: (e, nowMs) => mapGitHubError(e, nowMs),
   }),
   {
     provider: 'contentsnare',

@@ -55,7 +55,7 @@ const tools: ProviderTools[] = [
     provider: 'github',
     steps: [apiCall],
     client: githubClientFactory,
-    mapError: (e) => mapGitHubError(e),
+    mapError: (e, nowMs) => mapGitHubError(e, nowMs),
   }),
 ];
 
@@ -111,7 +111,7 @@ describe('Octokit steps against a silent code host', () => {
     const e = await client()
       .rest.repos.get({ owner: 'octo', repo: 'hello' })
       .catch((x: unknown) => x);
-    expect(mapGitHubError(e)).toMatchObject({ code: 'timeout' });
+    expect(mapGitHubError(e, Date.now())).toMatchObject({ code: 'timeout' });
     // Sent once at most (under heavy load it may not even have arrived): never retried.
     expect(silent.hits.length).toBeLessThanOrEqual(1);
   });
@@ -120,7 +120,7 @@ describe('Octokit steps against a silent code host', () => {
     const e = await client()
       .request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'stall-body' })
       .catch((x: unknown) => x);
-    expect(mapGitHubError(e)).toMatchObject({ code: 'timeout' });
+    expect(mapGitHubError(e, Date.now())).toMatchObject({ code: 'timeout' });
   });
 });
 

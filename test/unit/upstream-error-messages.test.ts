@@ -14,13 +14,14 @@ describe("upstream errors carry the service's own words", () => {
           { resource: 'Hook', code: 'custom', message: 'Hook already exists on this repository' },
         ],
       },
+      0,
     );
     expect(e.code).toBe('invalid_input');
     expect(e.message).toContain('Validation Failed: Issue.title missing_field; Hook already exists on this repository');
   });
 
   it('says a 404 may be a resource the connection cannot see', () => {
-    const e = githubHttpError(404, {}, { message: 'Not Found' });
+    const e = githubHttpError(404, {}, { message: 'Not Found' }, 0);
     expect(e.code).toBe('not_found');
     expect(e.message).toContain('not found or not visible to this connection');
   });
@@ -37,6 +38,6 @@ describe("upstream errors carry the service's own words", () => {
     expect(networkCause(new TypeError('fetch failed'))).toBeUndefined();
     // Octokit's request error for a network failure: status 500, no response, the fetch error as cause.
     const octokit = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { status: 500, cause: refused });
-    expect(mapGitHubError(octokit)?.message).toBe('Could not reach the code host (ECONNREFUSED 127.0.0.1:9)');
+    expect(mapGitHubError(octokit, 0)?.message).toBe('Could not reach the code host (ECONNREFUSED 127.0.0.1:9)');
   });
 });
