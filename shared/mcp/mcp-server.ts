@@ -8,6 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../domain/caller';
 import { AppError } from '../domain/errors';
+import { triggerCatalog } from '../domain/trigger-catalog';
+import { triggerIds } from '../domain/triggers';
 import type { AppContext } from '../ports/app-context';
 import type { Sleep } from '../ports';
 import { SubscriptionRepo } from '../store/subscription-repo';
@@ -22,6 +24,25 @@ export interface McpRequestScope extends McpScope {
   ctx: AppContext;
   tools: ProviderTools[];
   caller: Caller;
+}
+
+/**
+ * The trigger catalog as a model reads it: what each trigger is and when it fires, without the
+ * example events `GET /triggers` carries (about 140 KB, which would also put the examples in
+ * the tool-step function's package).
+ */
+function triggerSummaries() {
+  return triggerIds.map((id) => {
+    const t = triggerCatalog[id];
+    return {
+      id,
+      title: t.title,
+      description: t.description,
+      includes: t.includes,
+      filters: [...t.filters],
+      delivery: t.events.length > 0 ? 'webhook' : 'polling',
+    };
+  });
 }
 
 /** What the server announces at initialize. */
@@ -113,7 +134,8 @@ export function buildMcpServer(scope: McpRequestScope): Server {
         uri: triggersUri,
         name: 'triggers',
         title: 'Trigger catalog',
-        description: 'Every trigger that can start an agent: id, title, when it fires, its filters and an example event.',
+        description:
+          'Every trigger that can start an agent: id, title, when it fires, what it includes and its filters (GET /triggers adds an example event).',
         mimeType: 'application/json',
       },
       ...(scope.pinned ? [scope.pinned] : scope.connections).map((c) => ({
@@ -129,11 +151,7 @@ export function buildMcpServer(scope: McpRequestScope): Server {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     if (uri === triggersUri) {
-      const [{ triggerListing }, { loadExample }] = await Promise.all([
-        import('../subscriptions/trigger-listing'),
-        import('../subscriptions/example-docs'),
-      ]);
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ triggers: triggerListing(loadExample) }) }] };
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ triggers: triggerSummaries() }) }] };
     }
     const connectionId = subscriptionsUriPattern.exec(uri)?.[1];
     const visible = (scope.pinned ? [scope.pinned] : scope.connections).some((c) => c.id === connectionId);

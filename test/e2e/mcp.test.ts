@@ -103,6 +103,25 @@ describe('npm start: the tool steps over MCP (Streamable HTTP)', () => {
     }
   });
 
+  it("lists the trigger catalog and each connection's subscriptions as resources", async () => {
+    const client = await mcpClient(`/mcp/${ids.github}`);
+    try {
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual([
+        'agent-integrations://triggers',
+        `agent-integrations://connections/${ids.github}/subscriptions`,
+      ]);
+      const read = await client.readResource({ uri: 'agent-integrations://triggers' });
+      const { triggers } = JSON.parse(String((read.contents[0] as { text?: string }).text)) as { triggers: { id: string }[] };
+      expect(triggers.map((t) => t.id)).toContain('github.new_issue');
+      const subs = await client.readResource({ uri: `agent-integrations://connections/${ids.github}/subscriptions` });
+      expect(JSON.parse(String((subs.contents[0] as { text?: string }).text))).toEqual({ subscriptions: [] });
+      await expect(client.readResource({ uri: `agent-integrations://connections/${ids.github2}/subscriptions` })).rejects.toThrow();
+    } finally {
+      await client.close();
+    }
+  });
+
   it('calls a code-host step with the same result as the HTTP invoke', async () => {
     const input = { owner: 'octo', repo: 'allowed' };
     const client = await mcpClient('/mcp');
