@@ -4,7 +4,6 @@ import { AppError } from '../domain/errors';
 import type { Endpoint } from '../domain/model';
 import { hooksPath } from '../github/webhooks/hook-registration';
 import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
-import { readLimitedBody } from '../http/read-response';
 import type { Fetch } from '../ports';
 
 const deliverySchema = z.object({
@@ -44,15 +43,6 @@ const perPage = 100;
 
 function hookBase(endpoint: Endpoint): string {
   return `${hooksPath(endpoint.target)}/${endpoint.hookId}`;
-}
-
-/** `fetchFn` whose answers are read whole here, refused past `maxBytes` (restCall reads them unbounded). */
-function boundedFetch(fetchFn: Fetch, maxBytes: number): Fetch {
-  return async (input, init) => {
-    const res = await fetchFn(input, init);
-    const body = await readLimitedBody(res, maxBytes, 'the code host');
-    return new Response(body, { status: res.status, headers: res.headers });
-  };
 }
 
 function rateOf(headers: Headers): RateBudget | undefined {
@@ -101,7 +91,8 @@ export async function listDeliveriesPage(
 ): Promise<DeliveryPage> {
   const query = new URLSearchParams({ per_page: String(perPage) });
   if (cursor !== undefined) query.set('cursor', cursor);
-  const result = await restCall(boundedFetch(fetchFn, maxDeliveryPageBytes), {
+  const result = await restCall(fetchFn, {
+    maxBytes: maxDeliveryPageBytes,
     ...access,
     method: 'GET',
     path: `${hookBase(endpoint)}/deliveries?${query.toString()}`,
@@ -125,7 +116,8 @@ export async function requestRedelivery(
   endpoint: Endpoint,
   deliveryId: number,
 ): Promise<RateBudget | undefined> {
-  const result = await restCall(boundedFetch(fetchFn, maxDeliveryPageBytes), {
+  const result = await restCall(fetchFn, {
+    maxBytes: maxDeliveryPageBytes,
     ...access,
     method: 'POST',
     path: `${hookBase(endpoint)}/deliveries/${deliveryId}/attempts`,

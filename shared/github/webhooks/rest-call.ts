@@ -17,6 +17,8 @@ export interface RestCall {
   body?: unknown;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** Largest answer taken, in decoded bytes (default `upstreamBodyLimits.rest`). */
+  maxBytes?: number;
 }
 
 export interface RestResult {
@@ -30,8 +32,8 @@ export interface RestResult {
  * One call to the code host's REST interface for the webhook machinery (hooks, deliveries,
  * polling). Plain fetch rather than Octokit: these callers need the raw status (304, 403,
  * 404 decide what happens next), not thrown request errors and automatic retries.
- * A network failure or timeout becomes `upstream_error`, as does an answer over
- * `upstreamBodyLimits.rest`; the token never reaches a message.
+ * A network failure or timeout becomes `upstream_error`, as does an answer over `maxBytes`
+ * (`upstreamBodyLimits.rest` by default); the token never reaches a message.
  */
 export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResult> {
   const headers: Record<string, string> = {
@@ -61,13 +63,15 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
   }
   // The time limit covers the body too: a stall after the headers is a timeout, not a 500.
   // Bounded (decoded bytes): an answer over the limit is `upstream_error` naming it.
-  const text = await readBoundedText(res, { maxBytes: upstreamBodyLimits.rest, service: 'the code host' }).catch((e: unknown) => {
-    if (e instanceof AppError) throw e;
-    throw new AppError(
-      (e as Error).name === 'TimeoutError' ? 'timeout' : 'upstream_error',
-      `The code host stopped sending its answer (${call.method} ${call.path})`,
-    );
-  });
+  const text = await readBoundedText(res, { maxBytes: call.maxBytes ?? upstreamBodyLimits.rest, service: 'the code host' }).catch(
+    (e: unknown) => {
+      if (e instanceof AppError) throw e;
+      throw new AppError(
+        (e as Error).name === 'TimeoutError' ? 'timeout' : 'upstream_error',
+        `The code host stopped sending its answer (${call.method} ${call.path})`,
+      );
+    },
+  );
   let body: unknown;
   if (text.length > 0) {
     try {
