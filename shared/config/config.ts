@@ -40,6 +40,16 @@ const envSchema = z.object({
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_CLIENT_SECRET_ARN: optionalString,
   GITHUB_ALLOWED_PRIVATE_HOSTS: optionalString,
+  // The GitHub App (optional): with id, slug and client id set, the App flow and webhook work.
+  GITHUB_APP_ID: optionalString,
+  GITHUB_APP_SLUG: optionalString,
+  GITHUB_APP_CLIENT_ID: optionalString,
+  GITHUB_APP_PRIVATE_KEY: optionalString,
+  GITHUB_APP_PRIVATE_KEY_SECRET_ARN: optionalString,
+  GITHUB_APP_CLIENT_SECRET: optionalString,
+  GITHUB_APP_CLIENT_SECRET_ARN: optionalString,
+  GITHUB_APP_WEBHOOK_SECRET: optionalString,
+  GITHUB_APP_WEBHOOK_SECRET_ARN: optionalString,
   CONTENTSNARE_API_URL: url.default('https://api.contentsnare.com'),
   CONTENTSNARE_OAUTH_URL: url.default('https://api.contentsnare.com'),
   // The partner API's OAuth flow: `/oauth/authorization` in the official OpenAPI's
@@ -89,6 +99,8 @@ export interface Config {
     clientSecretArn?: string;
     /** GITHUB_ALLOWED_PRIVATE_HOSTS: enterprise hosts (lower-case names or IPs) that may resolve to private addresses. */
     allowedPrivateHosts: string[];
+    /** The GitHub App, when GITHUB_APP_ID, GITHUB_APP_SLUG and GITHUB_APP_CLIENT_ID are set. */
+    app?: GitHubAppConfig;
   };
   contentsnare: {
     apiUrl: string;
@@ -116,6 +128,19 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
 }
 
+/** The GitHub App's settings; its secrets come from the environment locally and by ARN on AWS. */
+export interface GitHubAppConfig {
+  appId: string;
+  slug: string;
+  clientId: string;
+  privateKey?: string;
+  privateKeySecretArn?: string;
+  clientSecret?: string;
+  clientSecretArn?: string;
+  webhookSecret?: string;
+  webhookSecretArn?: string;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -137,6 +162,22 @@ function withoutTrailingSlash(u: string | undefined): string | undefined {
   parsed.pathname = parsed.pathname.replace(/\/+$/, '') || '/';
   const text = parsed.toString();
   return parsed.pathname === '/' && !parsed.search ? stripSlash(text) : text;
+}
+
+function githubApp(e: Env): GitHubAppConfig | undefined {
+  if (!e.GITHUB_APP_ID || !e.GITHUB_APP_SLUG || !e.GITHUB_APP_CLIENT_ID) return undefined;
+  return {
+    appId: e.GITHUB_APP_ID,
+    slug: e.GITHUB_APP_SLUG,
+    clientId: e.GITHUB_APP_CLIENT_ID,
+    // PEM text in one environment line keeps its line breaks as `\n`.
+    privateKey: e.GITHUB_APP_PRIVATE_KEY?.replace(/\\n/g, '\n'),
+    privateKeySecretArn: e.GITHUB_APP_PRIVATE_KEY_SECRET_ARN,
+    clientSecret: e.GITHUB_APP_CLIENT_SECRET,
+    clientSecretArn: e.GITHUB_APP_CLIENT_SECRET_ARN,
+    webhookSecret: e.GITHUB_APP_WEBHOOK_SECRET,
+    webhookSecretArn: e.GITHUB_APP_WEBHOOK_SECRET_ARN,
+  };
 }
 
 /**
@@ -163,6 +204,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       return o;
     }
   });
+  const appIds = [e.GITHUB_APP_ID, e.GITHUB_APP_SLUG, e.GITHUB_APP_CLIENT_ID];
+  if (appIds.some(Boolean) && !appIds.every(Boolean))
+    problems.push('GITHUB_APP_ID, GITHUB_APP_SLUG and GITHUB_APP_CLIENT_ID: set all three for the GitHub App, or none');
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -188,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             .replace(/^\[(.*)\]$/, '$1'),
         )
         .filter(Boolean),
+      app: githubApp(e),
     },
     contentsnare: {
       apiUrl: stripSlash(e.CONTENTSNARE_API_URL),

@@ -3,7 +3,25 @@ import type { TriggerId } from './triggers';
 export type Provider = 'github' | 'contentsnare';
 export const providers: readonly Provider[] = ['github', 'contentsnare'];
 
-export type ConnectionStatus = 'connected' | 'reconnect_required';
+/**
+ * `suspended`: a GitHub App installation the owner suspended (its events and tokens pause until
+ * it is unsuspended). `revoked`: the installation was deleted; nothing runs on the connection.
+ */
+export type ConnectionStatus = 'connected' | 'reconnect_required' | 'suspended' | 'revoked';
+
+/** A GitHub App installation (`GET /app/installations/{id}`), as a `github_app` connection keeps it. */
+export interface AppInstallation {
+  /** The installation's numeric id at the code host. */
+  id: number;
+  /** The user or organization the App is installed on. */
+  account: { login: string; id: string; type: 'User' | 'Organization' };
+  /** `all`: every repository of the account; `selected`: only `Connection.repositories`. */
+  repositorySelection: 'all' | 'selected';
+  /** What the installation may do, e.g. `{ issues: 'write', metadata: 'read' }`. */
+  permissions: Record<string, string>;
+  /** The webhook events the installation receives. */
+  events: string[];
+}
 
 /** A connected account. The token itself lives in the SecretStore, never here. */
 export interface Connection {
@@ -21,13 +39,19 @@ export interface Connection {
    */
   identity?: 'unknown';
   identityReason?: string;
-  authMethod: 'token' | 'oauth';
+  /** `github_app`: acts through a GitHub App installation (`installation`), with the user's own token beside it. */
+  authMethod: 'token' | 'oauth' | 'github_app';
+  /** Set on `github_app` connections only. */
+  installation?: AppInstallation;
   status: ConnectionStatus;
   /** Why the status is what it is, for people (e.g. "refresh token was revoked"). */
   statusReason?: string;
   /** Enterprise servers: the connection's own REST base; absent = the configured default. */
   apiBaseUrl?: string;
-  /** Allow-list of `owner/name` repositories for tools and triggers; empty = all. */
+  /**
+   * Allow-list of `owner/name` repositories for tools and triggers; empty = all. On a
+   * `github_app` connection with `selected` repositories, the installation's repositories.
+   */
   repositories: string[];
   scopes?: string[];
   /** Access-token expiry (epoch ms) for providers whose tokens expire. */
