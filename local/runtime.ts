@@ -25,6 +25,7 @@ import { maxReceiveCount } from '../shared/dispatch/redrive-policy';
 import { runLoop, type BackgroundJob } from './background';
 import { intakePressure } from './intake-pressure';
 import { secureDataDir } from './data-dir';
+import { acquireDataDirLock } from './data-dir-lock';
 import { listenError, parsePort } from './startup-checks';
 import { runWebhookProxy } from './webhook-proxy';
 import { sandboxDataDir, startSandbox, type RunningSandbox, type Sandbox } from './sandbox/sandbox';
@@ -74,6 +75,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // The sandbox keeps its own data: a real connection of `npm start` is never in its reach.
   const dataDir = resolve(env.DATA_DIR ?? (options.sandbox ? sandboxDataDir : '.data'));
   secureDataDir(dataDir);
+  // One runtime per data dir: a second one would otherwise die inside the embedded database.
+  const lock = acquireDataDirLock(dataDir);
   env.DATA_DIR = dataDir;
 
   // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
@@ -93,13 +96,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const server = limitServer(createServer(serverOptions(options.limits), listener), options.limits);
   // Answer `Expect: 100-continue` only once the route, key and declared size are admitted.
   server.on('checkContinue', (req, res) => listener(req, res, true));
-  const port = await listen(server, wantedPort, host);
+  const port = await listen(server, wantedPort, host).catch((e: unknown) => {
+    lock.release();
+    throw e;
+  });
   env.PORT = String(port);
   let sandbox: Sandbox | undefined;
   try {
     sandbox = options.sandbox ? await startSandbox() : undefined;
   } catch (e) {
     server.close();
+    lock.release();
     throw e;
   }
   if (sandbox) Object.assign(env, sandbox.environment(env, port));
@@ -181,6 +188,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queues.close();
       client.destroy();
       await dynamo.close();
+      lock.release();
     },
   };
 }
