@@ -4,8 +4,8 @@ import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
 import { sendExampleTrigger } from './admin/send-example';
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
-import { isTriggerId, triggerIds } from '../shared/domain/triggers';
-import { didYouMean } from '../shared/domain/did-you-mean';
+import { resolveTriggerId, unknownTriggerMessage } from '../shared/domain/trigger-id';
+import type { TriggerId } from '../shared/domain/triggers';
 import { jsonBody } from '../shared/http/body';
 import { json } from '../shared/http/responses';
 import type { Route } from '../shared/http/types';
@@ -14,10 +14,13 @@ import type { Route } from '../shared/http/types';
 const redriveSchema = z.object({ ids: z.array(z.string().min(1).max(128)).min(1).max(1000).optional() }).strict();
 const triggerSchema = z
   .object({
-    trigger: z.string().superRefine((v, c) => {
-      if (!isTriggerId(v))
-        c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
-    }),
+    trigger: z
+      .string()
+      .max(128)
+      .superRefine((v, c) => {
+        if (!resolveTriggerId(v)) c.addIssue({ code: 'custom', message: unknownTriggerMessage(v) });
+      })
+      .transform((v) => resolveTriggerId(v) as TriggerId),
     subscriptionId: z.string().min(1).max(128).optional(),
     overrides: z
       .array(z.object({ path: z.string().min(1).max(300), value: z.unknown() }).strict())

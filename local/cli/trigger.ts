@@ -4,7 +4,8 @@ import type { SendExampleResult } from '../admin/send-example';
 import { didYouMean } from '../../shared/domain/did-you-mean';
 import { present } from '../../shared/domain/present';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
-import { isTriggerId, triggerIds } from '../../shared/domain/triggers';
+import { resolveTriggerId } from '../../shared/domain/trigger-id';
+import { triggerIds } from '../../shared/domain/triggers';
 import { callAdmin, errorText, localUrl, platformKey, type Env } from './local-admin-client';
 
 export interface TriggerDeps {
@@ -58,9 +59,9 @@ function parseArgs(argv: readonly string[]): Args | string {
     else trigger = a;
   }
   if (!trigger) return usage;
-  // `new_issue` is accepted for `github.new_issue`.
-  const id = trigger.includes('.') ? trigger : `github.${trigger}`;
-  if (!isTriggerId(id)) return `unknown trigger ${trigger}.${didYouMean(trigger, triggerIds)}\n${usage}`;
+  // `new_issue` is accepted for `github.new_issue`, as POST /subscriptions takes it.
+  const id = resolveTriggerId(trigger);
+  if (!id) return `unknown trigger ${trigger}.${didYouMean(trigger, triggerIds)}\n${usage}`;
   return { trigger: id, subscriptionId, url, overrides, wait, timeoutSeconds };
 }
 

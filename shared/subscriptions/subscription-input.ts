@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { didYouMean } from '../domain/did-you-mean';
 import { InvalidInputError, type FieldProblem } from '../domain/errors';
 import type { SubscriptionFilters, SubscriptionTarget } from '../domain/model';
-import { isTriggerId, triggerIds, type TriggerId } from '../domain/triggers';
+import { resolveTriggerId, unknownTriggerMessage } from '../domain/trigger-id';
+import type { TriggerId } from '../domain/triggers';
 import { parseOrThrow } from '../domain/validation';
 import { acceptedFilters, sourceFor, targetsAccepted } from './trigger-rules';
 
@@ -60,10 +60,13 @@ const filtersSchema = z
 const bodySchema = z
   .object({
     connectionId: z.string().min(1, 'is required').max(subscriptionBounds.idLength),
-    trigger: z.string().superRefine((v, c) => {
-      if (!isTriggerId(v))
-        c.addIssue({ code: 'custom', message: `unknown trigger.${didYouMean(v, triggerIds)} Expected one of ${triggerIds.join(', ')}` });
-    }),
+    trigger: z
+      .string()
+      .max(subscriptionBounds.idLength)
+      .superRefine((v, c) => {
+        if (!resolveTriggerId(v)) c.addIssue({ code: 'custom', message: unknownTriggerMessage(v) });
+      })
+      .transform((v) => resolveTriggerId(v) as TriggerId),
     agentId: z.string().min(1, 'is required').max(subscriptionBounds.agentIdLength),
     repository: repositoryName.optional(),
     organization: organizationName.optional(),
@@ -116,7 +119,7 @@ function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): {
  */
 export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
   const input = parseOrThrow(bodySchema, body);
-  const trigger = input.trigger as TriggerId;
+  const trigger = input.trigger;
   const problems: FieldProblem[] = [];
   if (input.repository !== undefined && input.organization !== undefined) {
     problems.push({ field: 'organization', message: 'give either repository or organization, not both' });
