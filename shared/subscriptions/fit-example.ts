@@ -19,9 +19,43 @@ export function branchFor(pattern: string): string {
   return pattern.replace(/\*\*/g, 'example').replace(/\*/g, 'example');
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every string and `login` of a payload, rewritten in place (the documented examples nest a few levels). */
+function rewrite(v: unknown, text: (s: string) => string, login: (s: string) => string): unknown {
+  if (typeof v === 'string') return text(v);
+  if (Array.isArray(v)) return v.map((x) => rewrite(x, text, login));
+  const o = obj(v);
+  if (!o) return v;
+  for (const [k, x] of Object.entries(o)) o[k] = k === 'login' && typeof x === 'string' ? login(x) : rewrite(x, text, login);
+  return o;
+}
+
+/**
+ * The example names the subscription's repository everywhere: its URLs (web and API) and
+ * names. On a user's repository the documented owner's account (the sender, an issue's author)
+ * becomes the new owner, so that repository, sender and links agree; an organization's
+ * repository keeps the people as they are (an organization sends nothing).
+ */
 function setRepository(p: Json, fullName: string, ownerIsOrg: boolean): void {
   const [owner = 'octocat', name = 'example'] = fullName.split('/');
   const repo = obj(p.repository);
+  const before = typeof repo?.full_name === 'string' ? repo.full_name : undefined;
+  const beforeOwner = before?.split('/')[0];
+  if (before && beforeOwner && before.toLowerCase() !== `${owner}/${name}`.toLowerCase()) {
+    const repoPath = new RegExp(escaped(before), 'gi');
+    // A path segment that is the documented owner: `github.com/Codertocat`, `/users/Codertocat/repos`.
+    const ownerSegment = new RegExp(`(?<=/)${escaped(beforeOwner)}(?=[/?#{]|$)`, 'gi');
+    const sameOwner = (s: string) => s.toLowerCase() === beforeOwner.toLowerCase();
+    rewrite(
+      p,
+      (s) => {
+        const moved = s.replace(repoPath, `${owner}/${name}`);
+        return ownerIsOrg ? moved : moved.replace(ownerSegment, owner);
+      },
+      (login) => (!ownerIsOrg && sameOwner(login) ? owner : login),
+    );
+  }
   if (repo) {
     const repoOwner = obj(repo.owner) ?? {};
     repo.owner = { ...repoOwner, login: owner, html_url: `https://github.com/${owner}`, ...(ownerIsOrg ? { type: 'Organization' } : {}) };
@@ -95,10 +129,23 @@ export function fitExample(example: ExampleDelivery, sub: Subscription, connecti
   if (f.labels?.[0]) setLabel(event, p, f.labels[0]);
   if (f.column) setColumn(p, f.column);
   if (f.project) setProject(p, f.project);
-  // The code host does not notify self-mentions: the example's sender must be someone else.
+  // The code host does not notify self-mentions: a mention's sender must be someone else, whole
+  // (login and links), so the example still agrees with itself.
   const sender = obj(p.sender);
-  if (sender && typeof sender.login === 'string' && sender.login.toLowerCase() === connection.accountLogin.toLowerCase())
-    sender.login = 'example-sender';
+  if (
+    sub.trigger === 'github.new_mention' &&
+    sender &&
+    typeof sender.login === 'string' &&
+    sender.login.toLowerCase() === connection.accountLogin.toLowerCase()
+  ) {
+    const login = 'example-sender';
+    const before = sender.login;
+    rewrite(
+      sender,
+      (text) => text.replace(new RegExp(`(?<=/)${escaped(before)}(?=[/?#{]|$)`, 'gi'), login),
+      () => login,
+    );
+  }
 
   const mapped = mapDelivery({ event, payload: p, accountLogin: connection.accountLogin }).filter((m) => m.trigger === sub.trigger);
   if (!mapped.some((m) => matchesSubscription(sub, m))) {
