@@ -1,10 +1,11 @@
 import type { Config } from '../../shared/config/config';
+import { inboxPath } from './inbox';
 import { demo, type RunningSandbox } from './sandbox';
 
 /** The "where to look" lines of `npm run dev`: URLs, the platform key, and the first commands to run. */
 export function sandboxBanner(runtime: {
   url: string;
-  config: Pick<Config, 'platformApiKey' | 'dataDir'>;
+  config: Pick<Config, 'platformApiKey' | 'dataDir' | 'agentRuntimeUrl'>;
   sandbox?: RunningSandbox;
 }): string[] {
   const s = runtime.sandbox;
@@ -13,6 +14,15 @@ export function sandboxBanner(runtime: {
   const key = (runtime.config.platformApiKey ?? '').split(',')[0] ?? '';
   const base = runtime.url;
   const auth = `-H "Authorization: Bearer ${key}"`;
+  // AGENT_RUNTIME_URL set by the user wins over the inbox: then the inbox is not the agent runtime.
+  const agentRuntime = runtime.config.agentRuntimeUrl;
+  const toInbox = agentRuntime === undefined || agentRuntime === `${base}${inboxPath}`;
+  const runtimeLines = toInbox
+    ? [`  inbox (agent runtime):   ${base}/sandbox/inbox`]
+    : [
+        `  agent runtime:           ${agentRuntime} (AGENT_RUNTIME_URL)`,
+        `  inbox:                   ${base}/sandbox/inbox (receives nothing while AGENT_RUNTIME_URL is set)`,
+      ];
   return [
     '',
     'Sandbox (npm run dev): simulated back ends on loopback, no account needed',
@@ -20,7 +30,7 @@ export function sandboxBanner(runtime: {
     `  simulated Content Snare: ${s.contentsnareUrl}`,
     `  demo connections:        ${s.demo.github.id} (github), ${s.demo.contentsnare.id} (contentsnare)`,
     `  data dir:                ${runtime.config.dataDir} (the sandbox's own; DATA_DIR overrides it)`,
-    `  inbox (agent runtime):   ${base}/sandbox/inbox`,
+    ...runtimeLines,
     `  platform key:            ${key}`,
     '',
     'Try it (docs/sandbox.md):',
@@ -31,6 +41,10 @@ export function sandboxBanner(runtime: {
     `  curl -s ${base}/sandbox/inbox ${auth}`,
     `  curl -s -X POST ${base}/tools/github.create_issue/invoke ${auth} -H 'content-type: application/json' \\`,
     `    -d '{"connectionId":"${s.demo.github.id}","input":{"owner":"octocat","repo":"hello-world","title":"From the sandbox"}}'`,
+    `  curl -s -X POST ${base}/tools/github.api_call/invoke ${auth} -H 'content-type: application/json' \\`,
+    `    -d '{"connectionId":"${s.demo.github.id}","input":{"method":"GET","endpoint":"/repos/${demo.repository}/issues","query":{"state":"open"}}}'`,
+    `  curl -s -X POST ${base}/tools/contentsnare.create_client/invoke ${auth} -H 'content-type: application/json' \\`,
+    `    -d '{"connectionId":"${s.demo.contentsnare.id}","input":{"name":"Ann Example","email":"ann@example.com"}}'`,
     `  curl -s ${base}/triggers ${auth}    # every trigger, its filters and an example event`,
   ];
 }

@@ -11,7 +11,6 @@ import { SimulatedGitHubWorld } from './github-world';
 import { checkAgainstOpenApi } from './openapi-check';
 import { SimulatedGitHub } from './simulated-github';
 import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
-import { defaultMe } from './simulated-contentsnare-api';
 import { SandboxInbox, inboxPath } from './inbox';
 
 /**
@@ -28,6 +27,8 @@ export const demo = {
   contentsnareToken: 'sandbox-demo-contentsnare-token',
   githubLabel: 'Sandbox demo (simulated GitHub)',
   contentsnareLabel: 'Sandbox demo (simulated Content Snare)',
+  /** The demo account of the simulated collection service: the admin of its seeded team. */
+  contentsnareAccount: 'Olivia Owner',
 } as const;
 
 export interface DemoConnections {
@@ -84,7 +85,11 @@ export async function startSandbox(): Promise<Sandbox> {
     const answer = answers[match.operationId];
     return answer ? answer(match) : { status: 200, body: {} };
   };
-  const contentsnare: SimulatedContentSnare = await startSimulatedContentSnare({ tokens: [demo.contentsnareToken], record: false });
+  const contentsnare: SimulatedContentSnare = await startSimulatedContentSnare({
+    tokens: [demo.contentsnareToken],
+    record: false,
+    me: { full_name: demo.contentsnareAccount },
+  });
   const inbox = new SandboxInbox();
 
   return {
@@ -130,7 +135,7 @@ export async function startSandbox(): Promise<Sandbox> {
           id: ConnectionRepo.newId(),
           provider: 'contentsnare',
           label: demo.contentsnareLabel,
-          accountLogin: String(defaultMe.full_name),
+          accountLogin: demo.contentsnareAccount,
           authMethod: 'oauth',
           status: 'connected',
           repositories: [],
