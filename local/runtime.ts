@@ -103,7 +103,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   env.PORT = String(port);
   let sandbox: Sandbox | undefined;
   try {
-    sandbox = options.sandbox ? await startSandbox() : undefined;
+    sandbox = options.sandbox ? await startSandbox({ dataDir }) : undefined;
   } catch (e) {
     server.close();
     lock.release();
@@ -173,7 +173,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     queues,
     jobs,
     keyFile: env.PLATFORM_API_KEY === generated?.secrets.platformApiKey ? generatedSecretsFile(dataDir) : undefined,
-    sandbox: sandbox && demo ? { githubUrl: sandbox.githubUrl, contentsnareUrl: sandbox.contentsnareUrl, demo } : undefined,
+    sandbox:
+      sandbox && demo
+        ? { githubUrl: sandbox.githubUrl, contentsnareUrl: sandbox.contentsnareUrl, demo, notices: sandbox.notices }
+        : undefined,
     async close() {
       pressure.stop();
       stop.abort();

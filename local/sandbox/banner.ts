@@ -32,6 +32,7 @@ export function sandboxBanner(runtime: {
     `  data dir:                ${runtime.config.dataDir} (the sandbox's own; DATA_DIR overrides it)`,
     ...runtimeLines,
     `  platform key:            ${key}`,
+    ...(s.notices ?? []).map((n) => `  note:                    ${n}`),
     '',
     'Try it (docs/sandbox.md):',
     `  export PLATFORM_API_KEY=${key}`,

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import * as z from 'zod';
+import { present } from '../../shared/domain/present';
 import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
@@ -7,7 +9,8 @@ import { originOf } from '../../shared/oauth/token-origin';
 import type { Connection } from '../../shared/domain/model';
 import type { Route } from '../../shared/http/types';
 import { defaultAnswers } from './github-answers';
-import { SimulatedGitHubWorld } from './github-world';
+import { SimulatedGitHubWorld, worldStateSchema } from './github-world';
+import { SandboxStateFile } from './state-file';
 import { checkAgainstOpenApi } from './openapi-check';
 import { SimulatedGitHub } from './simulated-github';
 import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
@@ -40,12 +43,15 @@ export interface DemoConnections {
 export interface RunningSandbox {
   githubUrl: string;
   contentsnareUrl: string;
+  notices?: string[];
   demo: DemoConnections;
 }
 
 export interface Sandbox {
   githubUrl: string;
   contentsnareUrl: string;
+  /** What the start has to say: a state file that could not be used, and why. */
+  notices: string[];
   inbox: SandboxInbox;
   /**
    * The environment the runtime starts with under the sandbox: the simulated back ends
@@ -61,20 +67,68 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** The simulated services' state in the sandbox's data directory, and its bound. */
+export const sandboxStateFileName = 'simulated-services.json';
+export const sandboxStateMaxBytes = 8 * 1024 * 1024;
+
+const record = z.record(z.string(), z.unknown());
+const stateSchema = z.object({
+  version: z.literal(1),
+  github: z.object({
+    userId: z.number().int(),
+    nextId: z.number().int(),
+    hooks: z.array(
+      z.object({
+        id: z.number().int(),
+        owner: z.string(),
+        name: z.string(),
+        active: z.boolean(),
+        events: z.array(z.string()),
+        config: z.object({ url: z.string(), content_type: z.string(), secret: z.string().optional(), insecure_ssl: z.string().optional() }),
+      }),
+    ),
+    world: worldStateSchema,
+  }),
+  contentsnare: z.object({
+    seq: z.number().int(),
+    clients: z.array(record),
+    requests: z.array(record),
+    companies: z.array(record),
+    folders: z.array(record),
+  }),
+});
+type SandboxState = z.infer<typeof stateSchema>;
+
+/** The simulated code host's URL changes with its port at each start: the file names it by this mark. */
+const githubMark = '{{simulated-github}}';
+
 /**
  * `npm run dev`: the simulated code host (hooks, deliveries, gists, repositories, and every
  * operation the tool steps call, held to the REST description) and the simulated partner
- * API on loopback, with an agent-runtime inbox. Nothing here runs under `npm start`.
+ * API on loopback, with an agent-runtime inbox. What the simulated services hold (the code
+ * host's world and hooks, the partner API's clients and requests) is kept in
+ * `simulated-services.json` in the data directory after every write, and found again at the
+ * next start. Nothing here runs under `npm start`.
  */
-export async function startSandbox(): Promise<Sandbox> {
+export async function startSandbox(options: { dataDir: string }): Promise<Sandbox> {
   const github = await SimulatedGitHub.start({ record: false });
-  const user = github.addUser(demo.githubToken, demo.githubLogin);
+  const file = new SandboxStateFile(join(options.dataDir, sandboxStateFileName), stateSchema, sandboxStateMaxBytes);
+  const loaded = file.load((text) => text.replaceAll(githubMark, github.url));
+  const notices = loaded.problem ? [loaded.problem] : [];
+  const user = github.addUser(demo.githubToken, demo.githubLogin, loaded.state?.github.userId);
   // One world behind the lists and the single resources: what a list shows can be fetched.
   const world = new SimulatedGitHubWorld(github, demo.githubLogin, user.id);
-  world.addRepository(demo.repository.split('/')[1] ?? 'hello-world', { description: 'My first repository on GitHub!' });
-  world.addGist('Hello World Examples', {
-    'hello_world.rb': 'class HelloWorld\n  def initialize(name)\n    @name = name.capitalize\n  end\nend\n',
-  });
+  if (loaded.state) {
+    world.restore(loaded.state.github.world);
+    github.restoreHooks(loaded.state.github);
+  } else {
+    world.addRepository(demo.repository.split('/')[1] ?? 'hello-world', { description: 'My first repository on GitHub!' });
+    world.addGist('Hello World Examples', {
+      'hello_world.rb': 'class HelloWorld\n  def initialize(name)\n    @name = name.capitalize\n  end\nend\n',
+    });
+  }
+  github.hookOwnerExists = (owner) => world.hookOwnerExists(owner);
+  github.profile = (account) => (account.id === user.id ? world.profile() : undefined);
   const answers = { ...defaultAnswers(() => github.url), ...world.answers() };
   github.otherwise = (req) => {
     const { problems, match } = checkAgainstOpenApi(req);
@@ -82,19 +136,61 @@ export async function startSandbox(): Promise<Sandbox> {
     // What the real service says of a malformed request: 422 with the reasons.
     if (problems.length > 0)
       return { status: 422, body: { message: 'Validation Failed', errors: problems.map((message) => ({ code: 'invalid', message })) } };
+    // A repository the world does not hold is 404, as the code host answers (for one it hides, too).
+    const { owner, repo } = match.params;
+    if (owner !== undefined && repo !== undefined && !world.hasRepository(owner, repo))
+      return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     const answer = answers[match.operationId];
     return answer ? answer(match) : { status: 200, body: {} };
   };
-  const contentsnare: SimulatedContentSnare = await startSimulatedContentSnare({
+
+  let contentsnare: SimulatedContentSnare | undefined;
+  const snapshot = (): SandboxState => ({
+    version: 1,
+    github: { userId: user.id, ...github.hookState(), world: world.snapshot() },
+    contentsnare: present(contentsnare, 'the simulated Content Snare').snapshot(),
+  });
+  let kept = loaded.state ?? undefined;
+  const tooLarge = `The sandbox keeps at most ${sandboxStateMaxBytes / 1024 / 1024} MiB of simulated data (${file.path}); delete something, or remove the file to start over`;
+  /** Keeps the state after a write; a state over the bound is not kept, and the write is undone. */
+  const keep = (): string | undefined => {
+    const state = snapshot();
+    if (file.save(JSON.stringify(state).replaceAll(github.url, githubMark))) {
+      kept = structuredClone(state);
+      return undefined;
+    }
+    if (kept) {
+      world.restore(kept.github.world);
+      github.restoreHooks(kept.github);
+      contentsnare?.restore(kept.contentsnare);
+    }
+    return tooLarge;
+  };
+  github.afterWrite = () => {
+    const refused = keep();
+    return refused ? { status: 422, body: { message: 'Validation Failed', errors: [{ code: 'custom', message: refused }] } } : undefined;
+  };
+  contentsnare = await startSimulatedContentSnare({
     tokens: [demo.contentsnareToken],
     record: false,
     me: { full_name: demo.contentsnareAccount },
+    ...(loaded.state ? { restore: loaded.state.contentsnare } : {}),
+    afterWrite: () => {
+      const refused = keep();
+      return refused ? { status: 422, body: { errors: [refused] } } : undefined;
+    },
   });
+  if (!loaded.state) {
+    const first = keep();
+    if (first) notices.push(first);
+  }
   const inbox = new SandboxInbox();
 
+  const snare = contentsnare;
   return {
     githubUrl: github.url,
-    contentsnareUrl: contentsnare.url,
+    contentsnareUrl: snare.url,
+    notices,
     inbox,
     environment(env, runtimePort) {
       return {
@@ -149,7 +245,7 @@ export async function startSandbox(): Promise<Sandbox> {
       return { github: githubConnection, contentsnare: cs };
     },
     async close() {
-      await Promise.allSettled([github.close(), contentsnare.close()]);
+      await Promise.allSettled([github.close(), snare.close()]);
     },
   };
 }

@@ -149,6 +149,15 @@ export const simulatedSnareSeed = {
 /** The documented `GET /me` answer: the reference lists only `full_name`. */
 export const defaultMe: Json = { full_name: 'Simulated Snare Admin' };
 
+/** The records of the simulated service as its state file keeps them. */
+export interface SnareSnapshot {
+  seq: number;
+  clients: Json[];
+  requests: Json[];
+  companies: Json[];
+  folders: Json[];
+}
+
 export interface SimulatedSnareState {
   clients: Map<string, Json>;
   requests: Map<string, Json>;
@@ -190,6 +199,29 @@ export class SimulatedSnareApi {
   private seq = 0;
 
   constructor(private readonly now: () => number) {}
+
+  /** What the service holds, as plain data (the sandbox keeps it across restarts). */
+  snapshot(): SnareSnapshot {
+    return {
+      seq: this.seq,
+      clients: [...this.state.clients.values()],
+      requests: [...this.state.requests.values()],
+      companies: [...this.companies.values()],
+      folders: this.folders,
+    };
+  }
+
+  restore(s: SnareSnapshot): void {
+    const copy = structuredClone(s);
+    this.seq = Math.max(this.seq, copy.seq);
+    this.state.clients.clear();
+    for (const c of copy.clients) this.state.clients.set(String(c.id), c);
+    this.state.requests.clear();
+    for (const r of copy.requests) this.state.requests.set(String(r.id), r);
+    this.companies.clear();
+    for (const c of copy.companies) this.companies.set(String(c.id), c);
+    this.folders.splice(0, this.folders.length, ...copy.folders);
+  }
 
   private problem(text: string): void {
     this.problems.push(text);

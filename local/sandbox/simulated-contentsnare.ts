@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SimulatedSnareApi, type SimulatedSnareState } from './simulated-contentsnare-api';
+import { SimulatedSnareApi, type SimulatedSnareState, type SnareSnapshot } from './simulated-contentsnare-api';
 
 export { defaultMe, simulatedSnareSeed } from './simulated-contentsnare-api';
 
@@ -50,6 +50,13 @@ export interface SimulatedContentSnareOptions {
   port?: number;
   /** Keep the request log (default true; the long-running sandbox turns it off). */
   record?: boolean;
+  /** The records to start from (the sandbox's state file). */
+  restore?: SnareSnapshot;
+  /**
+   * Called after every write that succeeded, before its answer is sent; an answer it returns
+   * replaces the write's (the sandbox refuses a write it cannot keep).
+   */
+  afterWrite?: () => ScriptedAnswer | undefined;
 }
 
 export interface SimulatedContentSnare {
@@ -62,6 +69,9 @@ export interface SimulatedContentSnare {
   problems: string[];
   /** Clients and requests as the simulated service holds them, and the `GET /me` answer (tests may change it). */
   state: SimulatedSnareState;
+  /** Every record as plain data (clients, requests, companies, folders, the id sequence). */
+  snapshot(): SnareSnapshot;
+  restore(s: SnareSnapshot): void;
   /** Arrival times of accepted requests (not 401/429), optionally of one token and kind. */
   acceptedTimes(filter?: { token?: string; kind?: SimulatedKind }): number[];
   count(status: number): number;
@@ -78,6 +88,7 @@ export async function startSimulatedContentSnare(options: SimulatedContentSnareO
   const accepted = new Map<string, number[]>();
   const api = new SimulatedSnareApi(now);
   if (options.me) api.state.me = options.me;
+  if (options.restore) api.restore(options.restore);
   const prefix = '/partner_api/v1/';
 
   function throttle(token: string, kind: SimulatedKind, at: number): number | undefined {
@@ -131,6 +142,7 @@ export async function startSimulatedContentSnare(options: SimulatedContentSnareO
           api.problems.push(`${method} ${url.pathname}: a body that is not JSON (content-type ${String(req.headers['content-type'])})`);
           answer = { status: 400, body: { errors: ['body must be JSON'] } };
         } else answer = route(method, url.pathname, url.searchParams, json, token);
+        if (kind === 'write' && answer.status < 400) answer = options.afterWrite?.() ?? answer;
       }
       if (options.record !== false)
         log.push({
@@ -161,6 +173,8 @@ export async function startSimulatedContentSnare(options: SimulatedContentSnareO
     tokens,
     problems: api.problems,
     state: api.state,
+    snapshot: () => api.snapshot(),
+    restore: (s) => api.restore(s),
     acceptedTimes: (filter = {}) =>
       log
         .filter((e) => e.status !== 401 && e.status !== 429)

@@ -79,6 +79,18 @@ export class SimulatedGitHub {
    * (localhost, loopback, private addresses) is refused with 422 and an `errors[]` entry.
    */
   refusePrivateHookUrls = false;
+  /**
+   * When set, a hook owner (`repos/o/r`, `orgs/x`) it says the code host does not know is 404,
+   * as github.com answers for a repository that does not exist (the sandbox's world sets it).
+   */
+  hookOwnerExists?: (owner: string) => boolean;
+  /**
+   * Called after every write (not GET/HEAD) that succeeded, before its answer is sent; an
+   * answer it returns replaces the write's (the sandbox refuses a write it cannot keep).
+   */
+  afterWrite?: () => SimulatedResponse | undefined;
+  /** When set, the `GET /user` answer of an account (the sandbox answers the published shape). */
+  profile?: (user: SimulatedUser) => Record<string, unknown> | undefined;
   private nextId = 1000;
 
   private constructor(readonly server: SimulatedServer) {}
@@ -105,8 +117,8 @@ export class SimulatedGitHub {
     return this.server.close();
   }
 
-  addUser(token: string, login: string): SimulatedUser {
-    const user = { login, id: this.nextId++ };
+  addUser(token: string, login: string, id?: number): SimulatedUser {
+    const user = { login, id: id ?? this.nextId++ };
     this.users.set(token, user);
     return user;
   }
@@ -170,7 +182,24 @@ export class SimulatedGitHub {
     return delivery;
   }
 
+  /** The hooks and the id sequence as plain data, for the sandbox's state file. */
+  hookState(): { nextId: number; hooks: SimulatedHook[] } {
+    return { nextId: this.nextId, hooks: [...this.hooks.values()] };
+  }
+
+  restoreHooks(state: { nextId: number; hooks: SimulatedHook[] }): void {
+    this.nextId = Math.max(this.nextId, state.nextId);
+    this.hooks.clear();
+    for (const h of state.hooks) this.hooks.set(h.id, structuredClone(h));
+  }
+
   private async handle(req: RecordedRequest): Promise<SimulatedResponse> {
+    const answer = await this.limited(req);
+    if (req.method === 'GET' || req.method === 'HEAD' || (answer.status ?? 200) >= 400) return answer;
+    return this.afterWrite?.() ?? answer;
+  }
+
+  private async limited(req: RecordedRequest): Promise<SimulatedResponse> {
     const budget = this.rateBudget;
     const authenticated = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!budget || !authenticated || !this.users.has(authenticated)) return this.route(req);
@@ -200,7 +229,10 @@ export class SimulatedGitHub {
     if (!user) return { status: 401, body: { message: 'Bad credentials' } };
     const p = req.path;
     if (req.method === 'GET' && p === '/user')
-      return { body: { login: user.login, id: user.id, type: 'User' }, headers: { 'x-oauth-scopes': 'repo, admin:repo_hook' } };
+      return {
+        body: this.profile?.(user) ?? { login: user.login, id: user.id, type: 'User' },
+        headers: { 'x-oauth-scopes': 'repo, admin:repo_hook' },
+      };
     if (req.method === 'GET' && p === '/gists') return this.paged(req, this.gists.get(user.login) ?? [], '/gists');
     if (req.method === 'GET' && p === '/user/repos') return this.paged(req, this.repos.get(user.login) ?? [], '/user/repos');
     const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
@@ -390,6 +422,7 @@ export class SimulatedGitHub {
     sub: string | undefined,
     deliveryId: number | undefined,
   ): SimulatedResponse {
+    if (this.hookOwnerExists && !this.hookOwnerExists(owner)) return { status: 404, body: { message: 'Not Found' } };
     const refused = this.refuseHooks.get(owner);
     if (refused)
       return { status: refused, body: { message: refused === 404 ? 'Not Found' : 'Resource not accessible by personal access token' } };
