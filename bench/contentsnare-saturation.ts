@@ -19,6 +19,7 @@ import { maxInAnyWindow } from '../shared/contentsnare/sliding-window';
 import type { Connection } from '../shared/domain/model';
 import { systemClock } from '../shared/ports';
 import { startFakeContentSnare } from '../test/helpers/fake-contentsnare';
+import { printFigures } from './lib/report';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const workers = Number(process.env.BENCH_WORKERS ?? 4);
@@ -102,13 +103,26 @@ async function main(): Promise<void> {
   const steady = accepted.length > writeLimit && last > first ? ((accepted.length - writeLimit) / (last - first)) * windowMs : 0;
   const peak = maxInAnyWindow(accepted, windowMs);
 
-  console.log(`writes per 10 s (steady state): ${steady.toFixed(1)} vs limit ${writeLimit} (goal >= ${goalPer10s})`);
-  console.log(`most writes in any sliding 10 s window: ${peak} vs limit ${writeLimit}`);
-  console.log(`429 answers: ${throttled} vs goal 0`);
-  console.log(`failed calls: ${failed} vs goal 0${failed ? ` (${[...failures].map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`);
   console.log(`successful writes: ${ok} (${accepted.length} accepted within the run)`);
-  const pass = steady >= goalPer10s && throttled === 0 && failed === 0 && peak <= writeLimit;
-  console.log(pass ? 'PASS' : 'FAIL');
+  printFigures('Content Snare saturation: one account, 4 workers', [
+    {
+      name: 'writes per 10 s (steady state)',
+      value: steady,
+      unit: '',
+      baseline: { name: 'the limit', value: writeLimit },
+      goal: `>= ${goalPer10s}`,
+      pass: steady >= goalPer10s,
+    },
+    { name: 'most writes in any sliding 10 s window', value: peak, unit: '', goal: `<= ${writeLimit}`, pass: peak <= writeLimit },
+    { name: '429 answers', value: throttled, unit: '', goal: '0', pass: throttled === 0 },
+    {
+      name: `failed calls${failed ? ` (${[...failures].map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`,
+      value: failed,
+      unit: '',
+      goal: '0',
+      pass: failed === 0,
+    },
+  ]);
 
   await fake.close();
   ddb.destroy();

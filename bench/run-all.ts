@@ -1,13 +1,16 @@
 /**
  * `npm run bench`: every benchmark in turn, each in its own process (so one's heap, JIT and
  * open handles cannot colour the next), each printing its figures next to the baseline it
- * measured in the same run, as a ratio, with PASS/FAIL against its goal; then a summary.
+ * measured in the same run, as a ratio, with PASS/FAIL against its goal (MISS, with why, for a
+ * goal known to be out of reach on this machine: lib/known-limits.ts); then a summary of every
+ * figure beside its goal, which ends in red only for a failure that is not known.
  * Short by default (about 3-4 minutes); BENCH_FULL=1 runs the 60 s load and saturation runs.
  *   BENCH_ONLY=intake,fanout   runs some of them
  *   BENCH_LOAD_SECONDS, BENCH_SOAK_SECONDS, BENCH_CONTENTSNARE_SECONDS override the timed runs
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { summarize, type BenchRun } from './lib/summary';
 
 const full = process.env.BENCH_FULL === '1';
 const benches: Array<{ key: string; file: string; env: Record<string, string> }> = [
@@ -49,28 +52,18 @@ function run(file: string, env: Record<string, string>): Promise<{ code: number 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const chosen = benches.filter((b) => !only || only.includes(b.key));
-  const summary: string[] = [];
-  let allPass = true;
+  const runs: BenchRun[] = [];
   for (const b of chosen) {
     console.log(
       `\n### ${b.file} ${Object.entries(b.env)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}`,
     );
-    const { code, out, seconds } = await run(b.file, b.env);
-    const last = out.trim().split('\n').at(-1)?.trim();
-    const verdict = code !== 0 ? 'CRASHED' : last === 'PASS' ? 'PASS' : 'FAIL';
-    if (verdict !== 'PASS') allPass = false;
-    const fails = out
-      .split('\n')
-      .filter((l) => /^\s+FAIL\s/.test(l))
-      .map((l) => l.trim().replace(/^FAIL\s+/, ''));
-    summary.push(
-      `${verdict.padEnd(7)} ${b.file} (${seconds.toFixed(0)} s)${fails.length ? `\n          ${fails.join('\n          ')}` : ''}`,
-    );
+    runs.push({ file: b.file, ...(await run(b.file, b.env)) });
   }
-  console.log(`\n== summary\n${summary.join('\n')}\n${allPass ? 'ALL PASS' : 'SOME GOALS NOT MET'}`);
-  process.exitCode = allPass ? 0 : 1;
+  const { lines, exitCode } = summarize(runs);
+  console.log(lines.join('\n'));
+  process.exitCode = exitCode;
 }
 
 main().catch((e: unknown) => {
