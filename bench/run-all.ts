@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in turn, each in its own process (so one's heap, JIT and
  * open handles cannot colour the next), each printing its figures next to the baseline it
  * measured in the same run, as a ratio, with PASS/FAIL against its goal (MISS, with why, for a
- * goal known to be out of reach on this machine: lib/known-limits.ts); then a summary of every
+ * goal known to be out of reach on this machine: test/helpers/bench-known-limits.ts); then a summary of every
  * figure beside its goal, which ends in red only for a failure that is not known.
  * Short by default (about 3-4 minutes); BENCH_FULL=1 runs the 60 s load and saturation runs.
  *   BENCH_ONLY=intake,fanout   runs some of them
@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { summarize, type BenchRun } from './lib/summary';
+import { summarize, type BenchRun } from '../test/helpers/bench-summary';
 
 const full = process.env.BENCH_FULL === '1';
 const benches: Array<{ key: string; file: string; env: Record<string, string> }> = [

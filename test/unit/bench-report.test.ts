@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { knownOutOfReach } from '../../bench/lib/known-limits';
-import { printFigures, type Figure } from '../../bench/lib/report';
-import { summarize } from '../../bench/lib/summary';
+import { knownOutOfReach } from '../helpers/bench-known-limits';
+import { figureLines, summarize, type Figure } from '../helpers/bench-summary';
 
 const met: Figure = { name: 'cost with 10000 other subscriptions', value: 1, unit: 'ms', goal: 'ratio < 1.2', pass: true };
 const pipeline: Figure = {
@@ -14,11 +13,7 @@ const pipeline: Figure = {
 };
 const lost: Figure = { name: 'lost events (acknowledged, never received)', value: 2, unit: '', goal: '0', pass: false };
 
-function printed(figures: Figure[]): string[] {
-  const lines: string[] = [];
-  printFigures('a bench', figures, (l) => lines.push(l));
-  return lines;
-}
+const printed = (figures: Figure[]): string[] => figureLines(figures).lines;
 
 describe('benchmark figures and their goals', () => {
   it('prints every figure beside its goal', () => {

@@ -54,7 +54,7 @@ describe('an example fitted to a subscription agrees with itself', () => {
     expect(p.repository?.full_name).toBe('octocat/hello-world');
     expect(p.sender?.login).toBe('octocat');
     expect(String(p.sender?.html_url)).toBe('https://github.com/octocat');
-    expect((p.issue?.user as Record<string, unknown>).login).toBe('octocat');
+    expect((p.issue?.user as Record<string, unknown> | undefined)?.login).toBe('octocat');
     expect(String(p.issue?.html_url)).toMatch(/^https:\/\/github\.com\/octocat\/hello-world\/issues\/\d+$/);
     expect(strings(p).filter((s) => /codertocat/i.test(s))).toEqual([]);
   });
