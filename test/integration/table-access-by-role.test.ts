@@ -168,7 +168,8 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     // The same event again (an at-least-once redelivery): the done claim answers it.
     await enqueueEvents(t.ctx, [event(1)]);
     await consumerPass(dispatchCtx, t.queues.queue);
-    expect(families(touched)).toEqual(['EVT#']);
+    // The connection's status (connection-gate.ts): a deleted or suspended App installation's events are not delivered.
+    expect(families(touched)).toEqual(['CONN#', 'EVT#']);
     expectAllowed('dispatch', touched);
   });
 
