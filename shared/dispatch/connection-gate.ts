@@ -25,7 +25,10 @@ const caches = new WeakMap<object, Map<string, Entry>>();
  */
 export async function connectionTakesEvents(ctx: Pick<AppContext, 'store' | 'clock'>, connectionId: string): Promise<boolean> {
   let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(ctx, cache);
+  }
   const now = ctx.clock.now();
   let entry = cache.get(connectionId);
   if (!entry || entry.expiresAt <= now) {

@@ -100,7 +100,10 @@ function fanOut(ctx: AppContext, mapped: readonly ConnectionMapped[], subscripti
   for (const [trigger, subs] of subscriptions) {
     for (const sub of subs) {
       let routes = byConnection.get(sub.connectionId);
-      if (!routes) byConnection.set(sub.connectionId, (routes = new Map()));
+      if (!routes) {
+        routes = new Map();
+        byConnection.set(sub.connectionId, routes);
+      }
       const list = routes.get(trigger);
       if (list) list.push(sub);
       else routes.set(trigger, [sub]);

@@ -49,7 +49,10 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
           return { ok: false, refusal: refusal('app_not_configured', 404, 'not_found', 'The GitHub App is not configured here') };
         const secret = await ctx.githubAppWebhookSecret();
         if (!secret)
-          return { ok: false, refusal: refusal('no_secret', 401, 'invalid_signature', 'Signature cannot be checked: GITHUB_APP_WEBHOOK_SECRET is not set') };
+          return {
+            ok: false,
+            refusal: refusal('no_secret', 401, 'invalid_signature', 'Signature cannot be checked: GITHUB_APP_WEBHOOK_SECRET is not set'),
+          };
         if (!(await verifySignature(secret, req.body, headers.signature)))
           return { ok: false, refusal: refusal('bad_signature', 401, 'invalid_signature', 'Signature does not match') };
         return { ok: true, value: { kind: 'github_app' } };

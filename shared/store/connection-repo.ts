@@ -3,7 +3,15 @@ import type { Connection } from '../domain/model';
 import type { Store } from '../ports';
 import { keys } from './table-design';
 
-type ConnectionItem = Connection & { pk: string; sk: string; gsi1pk?: string; gsi1sk?: string; gsi2pk: string; gsi2sk: string; version: number };
+type ConnectionItem = Connection & {
+  pk: string;
+  sk: string;
+  gsi1pk?: string;
+  gsi1sk?: string;
+  gsi2pk: string;
+  gsi2sk: string;
+  version: number;
+};
 
 /** A `github_app` connection is also listed under its installation (gsi1), so an app delivery finds every connection of it in one Query. */
 function installationIndex(c: Connection): { gsi1pk: string; gsi1sk: string } | undefined {
@@ -12,7 +20,14 @@ function installationIndex(c: Connection): { gsi1pk: string; gsi1sk: string } | 
 }
 
 function toItem(c: Connection, version: number): ConnectionItem {
-  return { ...c, ...keys.connection(c.id), ...installationIndex(c), gsi2pk: keys.connectionsList, gsi2sk: `${c.createdAt}#${c.id}`, version };
+  return {
+    ...c,
+    ...keys.connection(c.id),
+    ...installationIndex(c),
+    gsi2pk: keys.connectionsList,
+    gsi2sk: `${c.createdAt}#${c.id}`,
+    version,
+  };
 }
 
 function fromItem(item: ConnectionItem): Connection {

@@ -30,9 +30,9 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   // The GitHub App's webhook (github-app-source.ts): an installation's connections (gsi1 INST#) and
   // route partitions (gsi1 AROUTE#); its lifecycle events update those connections, find a user's
-  // among all of them (gsi2 CONNS), and read an installation's repositories with its token.
+  // among all of them (gsi2 CONNS).
   'webhook-intake': {
-    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*', 'LEASE#refresh#*'],
+    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'],
     gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
     gsi2: ['CONNS'],
   },

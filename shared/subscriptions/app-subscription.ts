@@ -21,7 +21,8 @@ export function installationOf(connection: Connection): AppInstallation {
 export function checkAppTrigger(connection: Connection, trigger: TriggerId, target: SubscriptionTarget): { note?: string } {
   const installation = installationOf(connection);
   const account = installation.account.login;
-  const owner = target.kind === 'repository' ? target.repository.split('/')[0] : target.kind === 'organization' ? target.organization : undefined;
+  const owner =
+    target.kind === 'repository' ? target.repository.split('/')[0] : target.kind === 'organization' ? target.organization : undefined;
   if (owner !== undefined && owner.toLowerCase() !== account.toLowerCase()) {
     const field = target.kind === 'repository' ? 'repository' : 'organization';
     throw new AppError('forbidden', `${field}: the GitHub App installation of connection ${connection.id} is on ${account}, not ${owner}`, {

@@ -139,7 +139,12 @@ async function makeSubscription(ctx: AppContext, req: SubscriptionRequest, conne
       .recordTagWatch(ctx, connection, made)
       .catch((e: unknown) => ctx.logger.warn('tag watch not recorded: only tags the webhook announces will be seen', { error: e }));
     await repo.create(made);
-    ctx.logger.info('subscription created', { subscriptionId: made.id, connectionId: made.connectionId, trigger: made.trigger, delivery: 'app' });
+    ctx.logger.info('subscription created', {
+      subscriptionId: made.id,
+      connectionId: made.connectionId,
+      trigger: made.trigger,
+      delivery: 'app',
+    });
     return made;
   }
   if (source?.kind === 'webhook' && req.target.kind !== 'account') {

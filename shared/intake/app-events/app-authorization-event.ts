@@ -27,7 +27,11 @@ export async function onAppAuthorizationEvent(ctx: AppContext, log: Logger, payl
     changed = await updateConnections(ctx, mine, (c) =>
       c.status !== 'connected'
         ? undefined
-        : { ...c, status: 'reconnect_required', statusReason: "The user revoked the GitHub App's authorization: connect again to use the user's own token" },
+        : {
+            ...c,
+            status: 'reconnect_required',
+            statusReason: "The user revoked the GitHub App's authorization: connect again to use the user's own token",
+          },
     );
   }
   ctx.metrics.count('app_installation_event', 1, { action: `authorization_${action}` });

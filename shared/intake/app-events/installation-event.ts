@@ -65,5 +65,8 @@ function changeFor(action: string, installation: Installation): ((c: Connection)
 
 /** A signed App delivery whose body does not fit: 400 naming the fields (a signed body from the code host never should). */
 export function badPayload(event: string, fields: string): DeliveryAnswer {
-  return { status: 400, body: { error: { code: 'invalid_input', message: `${event} delivery: ${fields} missing or not as the code host sends them` } } };
+  return {
+    status: 400,
+    body: { error: { code: 'invalid_input', message: `${event} delivery: ${fields} missing or not as the code host sends them` } },
+  };
 }

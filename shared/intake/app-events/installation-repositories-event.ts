@@ -60,4 +60,3 @@ function withChanges(list: readonly string[], added: readonly string[], removed:
   for (const r of [...list, ...added]) if (!removed.has(r.toLowerCase())) out.set(r.toLowerCase(), r);
   return [...out.values()];
 }
-
