@@ -11,6 +11,7 @@ import { appEnv, appShot, storeAppConnection, storeAppSubscription } from '../he
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { consumerPass } from '../helpers/consumer-pass';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
+import { startFakeHttp } from '../helpers/fake-http';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 import type { Shot } from '../helpers/seed';
 import { examplePayload } from '../helpers/signed-delivery';
@@ -201,6 +202,38 @@ describe('the installation lifecycle', () => {
     await call(appShot('installation_repositories', added, { installationId: null }));
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.repositories).toEqual([repo]);
     expect((await call(appShot('issues', issueOpened(), { installationId: 2 }))).body.accepted).toBe(1);
+  });
+
+  it('from all repositories to selected ones: the whole list is read from the code host, page by page; a failed read changes nothing', async () => {
+    const listed = Array.from({ length: 150 }, (_, i) => `Codertocat/repo-${i}`);
+    // The code host failing first, then answering as documented (`GET /installation/repositories`, paged).
+    const fake = await startFakeHttp(() => ({ status: 502, body: { message: 'Server Error' } }));
+    try {
+      const t = await host.context({ GITHUB_API_URL: fake.url });
+      const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
+      const call = appCaller(t.ctx);
+      const removed = examplePayload('installation_repositories', 'removed') as Record<string, any>;
+      removed.installation.id = 2;
+      removed.repository_selection = 'selected';
+      removed.repositories_removed = [{ ...removed.repositories_removed[0], full_name: repo }];
+      expect((await call(appShot('installation_repositories', removed, { installationId: null }))).status).toBe(503);
+      expect(await new ConnectionRepo(t.ctx.store).get(c.id)).toMatchObject({
+        repositories: [],
+        installation: { repositorySelection: 'all' },
+      });
+      fake.setHandler((req) => {
+        const page = Number(req.query.get('page') ?? '1');
+        const repositories = listed.slice((page - 1) * 100, page * 100).map((full_name) => ({ full_name }));
+        return { body: { total_count: listed.length, repository_selection: 'selected', repositories } };
+      });
+      expect((await call(appShot('installation_repositories', removed, { installationId: null }))).body).toMatchObject({ changed: 1 });
+      const after = await new ConnectionRepo(t.ctx.store).get(c.id);
+      expect(after?.installation?.repositorySelection).toBe('selected');
+      expect(after?.repositories).toEqual(listed);
+      expect(fake.requests.filter((r) => r.path === '/installation/repositories').map((r) => r.query.get('page'))).toEqual(['1', '1', '2']);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('github_app_authorization revoked: the user connections need reconnecting, and their webhook triggers still arrive', async () => {
