@@ -104,6 +104,18 @@ describe('the GitHub App webhook (POST /webhooks/github/app)', () => {
     for (const e of events) expect(subs.find((s) => s.id === e.subscriptionId)?.connectionId).toBe(e.connectionId);
   });
 
+  it("maps each connection with its own account: a mention reaches only the mentioned user's connection", async () => {
+    const t = await host.context();
+    const alice = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat', login: 'alice' });
+    const bob = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat', login: 'bob' });
+    const aliceSub = await storeAppSubscription(t.ctx, alice, 'github.new_mention', repo, 'agent-alice');
+    await storeAppSubscription(t.ctx, bob, 'github.new_mention', repo, 'agent-bob');
+    const payload = issueOpened();
+    payload.issue.body = 'Could @alice have a look?';
+    expect((await appCaller(t.ctx)(appShot('issues', payload, { installationId: 2 }))).body).toEqual({ ok: true, accepted: 1 });
+    expect((await queued(t)).map((e) => e.subscriptionId)).toEqual([aliceSub.id]);
+  });
+
   it('refuses a signed delivery that names no installation, naming the field', async () => {
     const t = await host.context();
     const answer = await appCaller(t.ctx)(appShot('issues', issueOpened(), { installationId: null }));
