@@ -18,6 +18,7 @@ const benches: Array<{ key: string; file: string; env: Record<string, string> }>
   { key: 'pipeline', file: 'pipeline-as-run.ts', env: {} },
   { key: 'tool-step', file: 'tool-step-overhead.ts', env: {} },
   { key: 'fanout', file: 'fanout-scaling.ts', env: {} },
+  { key: 'app-fanout', file: 'app-fanout.ts', env: {} },
   { key: 'calls', file: 'aws-calls-per-delivery.ts', env: {} },
   { key: 'store-calls', file: 'store-call-cost.ts', env: {} },
   { key: 'polling', file: 'polling-scale.ts', env: {} },

@@ -15,9 +15,9 @@ import type { ExampleDoc } from '../../shared/subscriptions/example-docs';
 import { mappedForQueue } from '../../shared/subscriptions/example-events';
 
 export interface SendExampleDeps {
-  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock'>;
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'githubAppWebhookSecret'>;
   fetch: Fetch;
-  /** The intake URL of an endpoint on this runtime. */
+  /** The intake URL of an endpoint on this runtime (`app`: the GitHub App's webhook). */
   intakeUrl(endpointId: string): string;
   loadExample(trigger: TriggerId): ExampleDoc;
 }
@@ -76,7 +76,8 @@ export async function sendExampleTrigger(
         ? { event: null, item: applyOverrides(original.item, overrides) }
         : { event: original.event, payload: applyOverrides(original.payload, overrides) };
 
-  if (sub.delivery === 'polling' || !sub.endpointId || doc.event === null) {
+  const viaApp = sub.delivery === 'webhook' && sub.installationId !== undefined && doc.event !== null;
+  if (sub.delivery === 'polling' || (!sub.endpointId && !viaApp) || doc.event === null) {
     const mapped = mappedForQueue(doc, sub, connection);
     const deliveryId = `trigger:${randomUUID()}`;
     const events = buildTriggerEvents({
@@ -94,11 +95,10 @@ export async function sendExampleTrigger(
     return { kind: 'enqueued', subscriptionId: sub.id, reason, eventIds: events.map((e) => e.id) };
   }
 
-  const endpoint = await new EndpointRepo(ctx.store).get(sub.endpointId);
-  if (!endpoint) throw new AppError('not_found', `Subscription ${sub.id}'s webhook endpoint ${sub.endpointId} is gone`);
-  const secret = await ctx.secrets.get(secretNames.endpointSecret(endpoint.id));
-  if (!secret) throw new AppError('not_found', `Webhook endpoint ${endpoint.id} has no secret stored`);
+  const target = await deliveryTarget(deps, sub);
   const fitted: ExampleDelivery = fitExample(doc, sub, connection);
+  // The App's webhook carries every installation's deliveries: each names its own.
+  const payload = viaApp ? { ...fitted.payload, installation: { id: sub.installationId } } : fitted.payload;
   const deliveryId = randomUUID();
   // The intake dedupes on the signed bytes as well as the delivery id (the id is not signed),
   // so the same example sent again would be a replay: each send ends in its own run of
@@ -108,8 +108,8 @@ export async function sendExampleTrigger(
     .join('')
     .replace(/0/g, ' ')
     .replace(/1/g, '\t');
-  const body = Buffer.from(`${JSON.stringify(fitted.payload)}\n${nonce}`, 'utf8');
-  const url = deps.intakeUrl(endpoint.id);
+  const body = Buffer.from(`${JSON.stringify(payload)}\n${nonce}`, 'utf8');
+  const url = deps.intakeUrl(target.endpointId);
   const res = await deps.fetch(url, {
     method: 'POST',
     headers: {
@@ -118,8 +118,8 @@ export async function sendExampleTrigger(
       'x-github-event': fitted.event,
       'x-github-delivery': deliveryId,
       // Signed by the library the intake verifies with (shared/github/webhooks/signature.ts).
-      'x-hub-signature-256': await sign(secret, body.toString('utf8')),
-      ...(endpoint.hookId !== undefined ? { 'x-github-hook-id': String(endpoint.hookId) } : {}),
+      'x-hub-signature-256': await sign(target.secret, body.toString('utf8')),
+      ...target.headers,
     },
     body,
     // The intake answers; a redirect would carry the signed delivery somewhere else.
@@ -135,11 +135,33 @@ export async function sendExampleTrigger(
   return {
     kind: 'webhook',
     subscriptionId: sub.id,
-    endpointId: endpoint.id,
+    endpointId: target.endpointId,
     url,
     event: fitted.event,
     deliveryId,
     bytes: body.length,
     intake: { status: res.status, body: answer },
   };
+}
+
+/** Where a webhook subscription's deliveries go and what signs them: its endpoint's hook, or the GitHub App's webhook. */
+async function deliveryTarget(
+  deps: SendExampleDeps,
+  sub: Subscription,
+): Promise<{ endpointId: string; secret: string; headers: Record<string, string> }> {
+  const { ctx } = deps;
+  if (sub.installationId !== undefined && !sub.endpointId) {
+    const secret = await ctx.githubAppWebhookSecret();
+    if (!secret)
+      throw new AppError(
+        'not_configured',
+        `Subscription ${sub.id} is of a GitHub App connection: set GITHUB_APP_WEBHOOK_SECRET to sign its deliveries`,
+      );
+    return { endpointId: 'app', secret, headers: { 'x-github-hook-installation-target-type': 'integration' } };
+  }
+  const endpoint = sub.endpointId ? await new EndpointRepo(ctx.store).get(sub.endpointId) : undefined;
+  if (!endpoint) throw new AppError('not_found', `Subscription ${sub.id}'s webhook endpoint ${sub.endpointId} is gone`);
+  const secret = await ctx.secrets.get(secretNames.endpointSecret(endpoint.id));
+  if (!secret) throw new AppError('not_found', `Webhook endpoint ${endpoint.id} has no secret stored`);
+  return { endpointId: endpoint.id, secret, headers: endpoint.hookId !== undefined ? { 'x-github-hook-id': String(endpoint.hookId) } : {} };
 }

@@ -19,7 +19,9 @@ export interface TriggerDeps {
 
 const usage = `usage: npm run trigger -- <trigger id> [--set path=value ...] [--wait [--timeout <s>]] [--subscription <id>] [--url http://127.0.0.1:3000]
   sends the documented example payload of the trigger, signed with the subscribed endpoint's
-  secret, through the running local runtime's webhook intake (start it first: npm run dev)
+  secret, through the running local runtime's webhook intake (start it first: npm run dev);
+  a subscription of a GitHub App connection gets an App delivery (its installation named, signed
+  with GITHUB_APP_WEBHOOK_SECRET) to POST /webhooks/github/app
   --set issue.title="Hello"   changes the example before it is sent (value: JSON, else text); repeatable
   --wait                      waits until the event reached the sandbox inbox (npm run dev), exit 1 on timeout (30 s)
   trigger ids: ${triggerIds.join(', ')}`;
@@ -130,11 +132,16 @@ function report(result: SendExampleResult, out: (l: string) => void): void {
     out(`Subscription ${result.subscriptionId}: ${result.reason}.`);
     out(`Enqueued ${result.eventIds.length} trigger event(s): ${result.eventIds.join(', ')}`);
   } else {
-    out(`Sent a signed \`${result.event}\` delivery to subscription ${result.subscriptionId} (endpoint ${result.endpointId}):`);
+    const app = result.endpointId === 'app';
+    out(
+      `Sent a signed \`${result.event}\` delivery to subscription ${result.subscriptionId} (${app ? "the GitHub App's webhook" : `endpoint ${result.endpointId}`}):`,
+    );
     out(`  POST ${result.url}`);
     out(`  X-GitHub-Event: ${result.event}`);
     out(`  X-GitHub-Delivery: ${result.deliveryId}`);
-    out(`  X-Hub-Signature-256: sha256=<HMAC-SHA256 of the ${result.bytes} body bytes with the endpoint's secret>`);
+    out(
+      `  X-Hub-Signature-256: sha256=<HMAC-SHA256 of the ${result.bytes} body bytes with ${app ? "the App's webhook secret" : "the endpoint's secret"}>`,
+    );
     out(`The intake answered ${result.intake.status}: ${JSON.stringify(result.intake.body)}`);
     const accepted = (result.intake.body as { accepted?: number })?.accepted;
     if (result.intake.status >= 300) return;

@@ -6,6 +6,7 @@ import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
 import { eventIdOfPointer, fromQueueMessage, PoisonMessageError, type ReadEvent } from './event-message';
 import { keys } from '../store/table-design';
 import { postEvent } from './post-event';
+import { connectionTakesEvents } from './connection-gate';
 import { runFollowUp } from './follow-up';
 import { isLastReceive } from './redrive-policy';
 
@@ -166,6 +167,12 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     messageId: m.messageId,
     ...(lane.name === 'main' ? {} : { lane: lane.name }),
   });
+  // A deleted or suspended App installation's events stop here, whenever they were queued.
+  if (!(await connectionTakesEvents(ctx, event.connectionId))) {
+    ctx.metrics.count('dispatch_connection_inactive');
+    log.info('the connection no longer takes events (its GitHub App installation is deleted or suspended); event dropped');
+    return 'done';
+  }
   // Follow-ups (follow-up.ts): a read of the code host finishes, or drops, what the delivery could not settle.
   if ((await runFollowUp(ctx, event)) === 'handled') return 'done';
   const url = ctx.config.agentRuntimeUrl;

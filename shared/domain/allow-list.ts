@@ -1,9 +1,15 @@
 import { AppError } from './errors';
-import type { Connection } from './model';
+import type { AppInstallation, Connection } from './model';
 
-/** True when the connection may act on `owner/name` (an empty allow-list allows every repository). */
-export function isRepositoryAllowed(connection: Pick<Connection, 'repositories'>, repository: string): boolean {
-  if (connection.repositories.length === 0) return true;
+/**
+ * True when the connection may act on `owner/name` (an empty allow-list allows every
+ * repository, except on a GitHub App installation of selected repositories: none are left).
+ */
+export function isRepositoryAllowed(
+  connection: Pick<Connection, 'repositories'> & { installation?: Pick<AppInstallation, 'repositorySelection'> },
+  repository: string,
+): boolean {
+  if (connection.repositories.length === 0) return connection.installation?.repositorySelection !== 'selected';
   const wanted = repository.toLowerCase();
   return connection.repositories.some((r) => r.toLowerCase() === wanted);
 }

@@ -111,6 +111,11 @@ export interface Subscription {
   /** How events arrive: a webhook endpoint, or the poller. */
   delivery: 'webhook' | 'polling';
   endpointId?: string;
+  /**
+   * A webhook subscription of a `github_app` connection: its events come through the App's
+   * one webhook, routed by this installation (no endpoint, no hook of its own).
+   */
+  installationId?: number;
   /** Said to the user, e.g. why polling was chosen over a webhook. */
   note?: string;
   createdAt: string;

@@ -1,11 +1,11 @@
 import type { Subscription, TriggerEvent } from '../domain/model';
-import type { MappedEvent } from '../domain/mapping/types';
 import type { TriggerId } from '../domain/triggers';
 import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
 import { DeliveryClaims, type DeliveryClaimOutcome } from './delivery-claims';
 import type { DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
+import type { ConnectionMapped } from './map-stage';
 
 /** What the claim, route, fan-out and done steps ended with: an answer, or stopped because the answer was already given. */
 export type DeliverOutcome = { kind: 'answered'; answer: DeliveryAnswer } | { kind: 'abandoned' };
@@ -15,7 +15,7 @@ export interface DeliverInput<V> {
   headers: DeliveryHeaders;
   verified: V;
   tenant: Tenant;
-  mapped: MappedEvent[];
+  mapped: ConnectionMapped[];
   router: Router<V>;
   busyWaitMs: number;
 }
@@ -63,11 +63,8 @@ async function claimAndEnqueue<V>(
 ): Promise<DeliverOutcome> {
   const { req, headers, tenant, mapped } = input;
   // The route Query does not depend on the claim: run both at once (one round trip of latency, not two).
-  const routes = input.router.subscriptions(
-    input.verified,
-    tenant,
-    mapped.map((m) => m.trigger),
-  );
+  const triggers = [...new Set(mapped.flatMap((c) => c.mapped.map((m) => m.trigger)))];
+  const routes = input.router.subscriptions(input.verified, tenant, triggers);
   routes.catch(() => undefined);
   const identity = { endpointId: tenant.claimScope, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
   const claimed = await claims.take(identity, input.busyWaitMs, signal);
@@ -75,7 +72,7 @@ async function claimAndEnqueue<V>(
   if (signal.aborted) return abandon(claims);
   const subscriptions = await routes;
   // Steps on the routed events (between route and fan-out) go here, one call each.
-  const events = fanOut(ctx, tenant, mapped, subscriptions, headers.deliveryId);
+  const events = fanOut(ctx, mapped, subscriptions, headers.deliveryId);
   if (signal.aborted) return abandon(claims);
   await enqueueEvents(ctx, events);
   // Done only now that the events are queued: a crash before this leaves leases that lapse.
@@ -84,7 +81,7 @@ async function claimAndEnqueue<V>(
   await claims.finish().catch((e: unknown) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }));
   ctx.metrics.count('webhook_accepted');
   ctx.metrics.count('trigger_events_enqueued', events.length);
-  log.info('webhook delivery accepted', { triggers: [...new Set(mapped.map((m) => m.trigger))], enqueued: events.length });
+  log.info('webhook delivery accepted', { triggers, connections: mapped.length, enqueued: events.length });
   return { kind: 'answered', answer: { status: 202, body: { ok: true, accepted: events.length } } };
 }
 
@@ -93,13 +90,30 @@ async function abandon(claims: DeliveryClaims): Promise<DeliverOutcome> {
   return { kind: 'abandoned' };
 }
 
-function fanOut(ctx: AppContext, tenant: Tenant, mapped: MappedEvent[], subscriptions: Routes, deliveryId: string): TriggerEvent[] {
-  return buildTriggerEvents({
-    connection: tenant.connection,
-    subscriptions,
-    mapped,
-    deliveryId,
-    occurredAt: new Date(ctx.clock.now()).toISOString(),
+/**
+ * Each connection's events to its own subscriptions: the routes are split by connection
+ * first, so a delivery reaching many connections of one App installation costs one pass
+ * over the routed subscriptions, not one per connection.
+ */
+function fanOut(ctx: AppContext, mapped: readonly ConnectionMapped[], subscriptions: Routes, deliveryId: string): TriggerEvent[] {
+  const byConnection = new Map<string, Map<TriggerId, Subscription[]>>();
+  for (const [trigger, subs] of subscriptions) {
+    for (const sub of subs) {
+      let routes = byConnection.get(sub.connectionId);
+      if (!routes) {
+        routes = new Map();
+        byConnection.set(sub.connectionId, routes);
+      }
+      const list = routes.get(trigger);
+      if (list) list.push(sub);
+      else routes.set(trigger, [sub]);
+    }
+  }
+  const occurredAt = new Date(ctx.clock.now()).toISOString();
+  return mapped.flatMap(({ connection, mapped: events }) => {
+    const routes = byConnection.get(connection.id);
+    if (!routes) return [];
+    return buildTriggerEvents({ connection, subscriptions: routes, mapped: events, deliveryId, occurredAt });
   });
 }
 

@@ -41,7 +41,7 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
     router: {
       tenant: async (routing) => {
         if (!routing.connection) return { ok: false, refusal: refusal('no_connection', 404, 'not_found', 'Unknown webhook endpoint') };
-        return { ok: true, value: { connection: routing.connection, claimScope: routing.endpoint.id } };
+        return { ok: true, value: { connections: [routing.connection], claimScope: routing.endpoint.id } };
       },
       subscriptions: (routing, _tenant, triggers) => subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(routing.endpoint.id, t)),
     },

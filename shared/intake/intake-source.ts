@@ -43,10 +43,15 @@ export interface DeliveryHeaders {
   signature?: string;
 }
 
-/** Whose delivery this is: the connection its events belong to, and the scope its claims are kept under. */
+/**
+ * Whose delivery this is: the connections its events may reach, and the scope its claims are
+ * kept under. A repository hook belongs to one connection; a GitHub App installation's
+ * delivery reaches every live connection of that installation, and is claimed once for all.
+ */
 export interface Tenant {
-  connection: Connection;
-  /** Claims of this tenant's deliveries are keyed under it (the endpoint id of a repository hook). */
+  /** At least one; each is mapped with its own account (mentions) and fanned out to its own subscriptions. */
+  connections: readonly Connection[];
+  /** Claims of this tenant's deliveries are keyed under it (the endpoint id of a repository hook, the installation of an App). */
   claimScope: string;
 }
 
@@ -57,10 +62,10 @@ export interface Verifier<V> {
   /** Checks the raw bytes (or the URL's token) and says whose they may be. */
   verify(req: IntakeRequest, headers: DeliveryHeaders): Promise<Verdict<V>>;
   /**
-   * Events answered by the source itself before mapping (the code host's `ping`), or
-   * undefined to go on.
+   * Events answered by the source itself before mapping (the code host's `ping`, a GitHub
+   * App's installation events), or undefined to go on. `payload` is the parsed body.
    */
-  answerEvent?(verified: V, headers: DeliveryHeaders, log: Logger): Promise<DeliveryAnswer | undefined>;
+  answerEvent?(verified: V, headers: DeliveryHeaders, log: Logger, payload: unknown): Promise<DeliveryAnswer | undefined>;
 }
 
 /** Says whose a verified delivery is, and which subscriptions its trigger events reach. */

@@ -1,11 +1,18 @@
 import { mapDelivery } from '../domain/mapping/map-delivery';
 import { misfitKeys } from '../domain/mapping/subject-guard';
 import type { MappedEvent } from '../domain/mapping/types';
+import type { Connection } from '../domain/model';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
 import type { DeliveryAnswer, DeliveryHeaders, IntakeObserver, IntakeRequest, Tenant } from './intake-source';
 
-export type MapOutcome = { kind: 'mapped'; mapped: MappedEvent[] } | { kind: 'answered'; answer: DeliveryAnswer };
+/** One connection's trigger occurrences of the delivery. */
+export interface ConnectionMapped {
+  connection: Connection;
+  mapped: MappedEvent[];
+}
+
+export type MapOutcome = { kind: 'mapped'; mapped: ConnectionMapped[] } | { kind: 'answered'; answer: DeliveryAnswer };
 
 const nothingAccepted: DeliveryAnswer = { status: 200, body: { ok: true, accepted: 0 } };
 
@@ -31,16 +38,30 @@ export function mapStage(
     observer?.refused?.({ pathId: input.req.pathId, deliveryId, event, reason: 'shape', keys: misfit });
     return { kind: 'answered', answer: nothingAccepted };
   }
-  let mapped: MappedEvent[];
-  try {
-    mapped = mapDelivery({ event, payload: input.payload, accountLogin: input.tenant.connection.accountLogin });
-  } catch (e) {
-    // A payload the mapping cannot read is not a trigger; a 4xx/5xx would only make the code host count a failure.
-    log.error('mapping failed; delivery dropped', { error: e });
-    mapped = [];
+  // Mapping reads the connected account only for mentions: one mapping per distinct account, shared by its connections.
+  const byAccount = new Map<string, MappedEvent[]>();
+  const mapped: ConnectionMapped[] = [];
+  for (const connection of input.tenant.connections) {
+    const account = connection.accountLogin.toLowerCase();
+    let found = byAccount.get(account);
+    if (found === undefined) {
+      found = mapFor(log, event, input.payload, connection.accountLogin);
+      byAccount.set(account, found);
+    }
+    if (found.length > 0) mapped.push({ connection, mapped: found });
   }
   if (mapped.length > 0) return { kind: 'mapped', mapped };
   ctx.metrics.count('webhook_ignored');
   log.info('webhook delivery maps to no trigger');
   return { kind: 'answered', answer: nothingAccepted };
+}
+
+function mapFor(log: Logger, event: string, payload: unknown, accountLogin: string): MappedEvent[] {
+  try {
+    return mapDelivery({ event, payload, accountLogin });
+  } catch (e) {
+    // A payload the mapping cannot read is not a trigger; a 4xx/5xx would only make the code host count a failure.
+    log.error('mapping failed; delivery dropped', { error: e });
+    return [];
+  }
 }

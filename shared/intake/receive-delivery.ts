@@ -1,5 +1,6 @@
 import type { AppContext } from '../ports/app-context';
 import { answerWithin } from './answer-within';
+import { appPathId, githubAppSource } from './github-app-source';
 import { githubHookSource } from './github-hook-source';
 import type { DeliveryAnswer, IntakeObserver, IntakeRequest, IntakeSource } from './intake-source';
 import { runIntake } from './pipeline';
@@ -36,6 +37,18 @@ const releaseGraceMs = 500;
  */
 export function receiveDelivery(ctx: AppContext, req: DeliveryRequest, options: IntakeOptions = {}): Promise<DeliveryAnswer> {
   return answerInTime(ctx, githubHookSource(ctx), { pathId: req.endpointId, headers: req.headers, body: req.body }, options);
+}
+
+/**
+ * One delivery of the GitHub App's webhook, answered within the deadline: the same pipeline
+ * with the App source (github-app-source.ts), routed by the installation it names.
+ */
+export function receiveAppDelivery(
+  ctx: AppContext,
+  req: Omit<DeliveryRequest, 'endpointId'>,
+  options: IntakeOptions = {},
+): Promise<DeliveryAnswer> {
+  return answerInTime(ctx, githubAppSource(ctx), { pathId: appPathId, headers: req.headers, body: req.body }, options);
 }
 
 /**

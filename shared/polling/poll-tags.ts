@@ -39,6 +39,7 @@ const watchSchema = z.object({
     filters: z.object({}).passthrough(),
     delivery: z.enum(['webhook', 'polling']),
     endpointId: z.string().optional(),
+    installationId: z.number().int().optional(),
     createdAt: z.string(),
   }),
   etags: z.array(z.string()),

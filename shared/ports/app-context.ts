@@ -27,6 +27,8 @@ export interface AppContext {
   dispatchSigningSecret: () => Promise<string>;
   /** OAuth client secret of a provider, or undefined when it is not configured. */
   oauthClientSecret: (provider: 'github' | 'contentsnare') => Promise<string | undefined>;
+  /** The GitHub App's webhook secret (`GITHUB_APP_WEBHOOK_SECRET`), or undefined when it is not configured. */
+  githubAppWebhookSecret: () => Promise<string | undefined>;
 }
 
 /**

@@ -3,14 +3,35 @@ import type { Connection } from '../domain/model';
 import type { Store } from '../ports';
 import { keys } from './table-design';
 
-type ConnectionItem = Connection & { pk: string; sk: string; gsi2pk: string; gsi2sk: string; version: number };
+type ConnectionItem = Connection & {
+  pk: string;
+  sk: string;
+  gsi1pk?: string;
+  gsi1sk?: string;
+  gsi2pk: string;
+  gsi2sk: string;
+  version: number;
+};
+
+/** A `github_app` connection is also listed under its installation (gsi1), so an app delivery finds every connection of it in one Query. */
+function installationIndex(c: Connection): { gsi1pk: string; gsi1sk: string } | undefined {
+  if (c.authMethod !== 'github_app' || c.installation === undefined) return undefined;
+  return { gsi1pk: keys.installationConnections(c.installation.id), gsi1sk: c.id };
+}
 
 function toItem(c: Connection, version: number): ConnectionItem {
-  return { ...c, ...keys.connection(c.id), gsi2pk: keys.connectionsList, gsi2sk: `${c.createdAt}#${c.id}`, version };
+  return {
+    ...c,
+    ...keys.connection(c.id),
+    ...installationIndex(c),
+    gsi2pk: keys.connectionsList,
+    gsi2sk: `${c.createdAt}#${c.id}`,
+    version,
+  };
 }
 
 function fromItem(item: ConnectionItem): Connection {
-  const { pk: _pk, sk: _sk, gsi2pk: _g, gsi2sk: _s, version: _v, ...c } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _g, gsi2sk: _s, version: _v, ...c } = item;
   return c;
 }
 
@@ -32,6 +53,18 @@ export class ConnectionRepo {
     let cursor: string | undefined;
     do {
       const page = await this.store.query<ConnectionItem>({ pk: keys.connectionsList, index: 'gsi2', cursor });
+      out.push(...page.items.map(fromItem));
+      cursor = page.cursor;
+    } while (cursor);
+    return out;
+  }
+
+  /** The `github_app` connections of one installation (many users may connect through one installation). */
+  async byInstallation(installationId: number): Promise<Connection[]> {
+    const out: Connection[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.store.query<ConnectionItem>({ pk: keys.installationConnections(installationId), index: 'gsi1', cursor });
       out.push(...page.items.map(fromItem));
       cursor = page.cursor;
     } while (cursor);

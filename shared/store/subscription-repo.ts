@@ -5,11 +5,11 @@ import { keys } from './table-design';
 
 type SubscriptionItem = Subscription & { pk: string; sk: string; gsi1pk: string; gsi1sk: string; gsi2pk: string; gsi2sk: string };
 
-/** The gsi1 partition that routes events to a subscription: its endpoint and trigger, or the poller's. */
+/** The gsi1 partition that routes events to a subscription: its endpoint and trigger, its App installation and trigger, or the poller's. */
 export function routeOf(sub: Subscription): string {
-  return sub.delivery === 'webhook' && sub.endpointId !== undefined
-    ? keys.webhookRoute(sub.endpointId, sub.trigger)
-    : keys.pollRoute(sub.trigger);
+  if (sub.delivery === 'webhook' && sub.endpointId !== undefined) return keys.webhookRoute(sub.endpointId, sub.trigger);
+  if (sub.delivery === 'webhook' && sub.installationId !== undefined) return keys.appRoute(sub.installationId, sub.trigger);
+  return keys.pollRoute(sub.trigger);
 }
 
 function toItem(sub: Subscription): SubscriptionItem {

@@ -8,7 +8,7 @@
  * listed here fails that test, rather than failing in production with AccessDenied.
  * A role absent here keeps unconditioned item access (its flows are not recorded).
  * Families: shared/store/table-design.ts (`keys`). Every pattern is bounded: the index
- * partitions are fixed prefixes (ROUTE#, POLL#) or fixed values (CONNS, SUBS, EPS).
+ * partitions are fixed prefixes (ROUTE#, AROUTE#, INST#, POLL#) or fixed values (CONNS, SUBS, EPS).
  */
 export interface TableAccess {
   /** Patterns of the table's `pk`, for GetItem, Query, PutItem, UpdateItem, DeleteItem. */
@@ -28,7 +28,14 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   dispatch: { table: [...tokenUse, 'EVT#*'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
-  'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'], gsi1: ['ROUTE#*'] },
+  // The GitHub App's webhook (github-app-source.ts): an installation's connections (gsi1 INST#) and
+  // route partitions (gsi1 AROUTE#); its lifecycle events update those connections, find a user's
+  // among all of them (gsi2 CONNS).
+  'webhook-intake': {
+    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'],
+    gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
+    gsi2: ['CONNS'],
+  },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).
   poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*'], gsi1: ['POLL#*'] },

@@ -21,6 +21,12 @@ export const keys = {
   subscription: (id: string) => ({ pk: `SUB#${id}`, sk: 'SUB' }),
   /** gsi1 partition of a subscription fed by a webhook endpoint: the intake's one Query. */
   webhookRoute: (endpointId: string, trigger: string) => `ROUTE#${endpointId}#${trigger}`,
+  /** gsi1 partition of the subscriptions a GitHub App installation's deliveries reach, per trigger (the app intake's one Query per trigger). */
+  appRoute: (installationId: number, trigger: string) => `AROUTE#${installationId}#${trigger}`,
+  /** gsi1 partition of the `github_app` connections of one installation (sort: connection id). */
+  installationConnections: (installationId: number) => `INST#${installationId}`,
+  /** The claim scope of a GitHub App installation's deliveries (in place of an endpoint id in the delivery claim keys). */
+  appClaimScope: (installationId: number) => `app_${installationId}`,
   /** gsi1 partition of the subscriptions the poller serves, per trigger. */
   pollRoute: (trigger: string) => `POLL#${trigger}`,
   /** gsi2 partition listing subscriptions (sort: connectionId#createdAt#id, so one connection's are a prefix). */

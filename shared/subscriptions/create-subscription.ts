@@ -12,6 +12,7 @@ import { parseSubscriptionRequest, type SubscriptionRequest } from './subscripti
 import { resolveColumn } from './resolve-column';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';
+import { checkAppTrigger, installationOf } from './app-subscription';
 
 // The polling code (list reads, item mapping, fan-out) is loaded on the first subscription a
 // container creates, not at every platform-api cold start.
@@ -27,7 +28,14 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
     throw new AppError('invalid_input', `connectionId: connection ${connection.id} is not a code-host connection`, {
       fields: [{ field: 'connectionId', message: 'not a code-host connection' }],
     });
-  if (connection.status === 'reconnect_required')
+  if (connection.status === 'revoked' || connection.status === 'suspended')
+    throw new AppError(
+      'forbidden',
+      `Connection ${connection.id}: its GitHub App installation is ${connection.status === 'revoked' ? 'deleted' : 'suspended'}${connection.statusReason ? ` (${connection.statusReason})` : ''}`,
+    );
+  // A GitHub App connection's webhook triggers need only the installation, not the user's own token.
+  const appWebhook = connection.authMethod === 'github_app' && sourceFor(req.trigger, req.target)?.kind === 'webhook';
+  if (connection.status === 'reconnect_required' && !appWebhook)
     throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
   if (req.target.kind === 'repository' && !isRepositoryAllowed(connection, req.target.repository)) {
     throw new AppError('forbidden', `repository: ${req.target.repository} is outside the connection's repository allow-list`, {
@@ -123,6 +131,22 @@ async function makeSubscription(ctx: AppContext, req: SubscriptionRequest, conne
     delivery: 'polling',
     createdAt: new Date(ctx.clock.now()).toISOString(),
   };
+  if (source?.kind === 'webhook' && req.target.kind !== 'account' && connection.authMethod === 'github_app') {
+    // The App's one webhook already carries every event of the installation: no hook, no admin, only a route.
+    const { note } = checkAppTrigger(connection, req.trigger, req.target);
+    const made: Subscription = { ...sub, delivery: 'webhook', installationId: installationOf(connection).id, ...(note ? { note } : {}) };
+    await (await loadPollBaseline())
+      .recordTagWatch(ctx, connection, made)
+      .catch((e: unknown) => ctx.logger.warn('tag watch not recorded: only tags the webhook announces will be seen', { error: e }));
+    await repo.create(made);
+    ctx.logger.info('subscription created', {
+      subscriptionId: made.id,
+      connectionId: made.connectionId,
+      trigger: made.trigger,
+      delivery: 'app',
+    });
+    return made;
+  }
   if (source?.kind === 'webhook' && req.target.kind !== 'account') {
     const target: EndpointTarget = req.target;
     const endpointId = endpointIdFor(connection.id, target);

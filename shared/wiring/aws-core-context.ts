@@ -81,6 +81,14 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     },
     byArn,
   );
+  const appWebhookSecret = optionalSecret(
+    {
+      value: config.github.app?.webhookSecret,
+      arn: config.github.app?.webhookSecretArn,
+      env: { value: 'GITHUB_APP_WEBHOOK_SECRET', arn: 'GITHUB_APP_WEBHOOK_SECRET_ARN' },
+    },
+    byArn,
+  );
   const base = {
     config,
     store: overrides.store ?? DynamoStore.create(config.tableName, clock),
@@ -113,6 +121,7 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
       byArn,
     ),
     oauthClientSecret: (provider: 'github' | 'contentsnare') => (provider === 'github' ? github() : contentsnare()),
+    githubAppWebhookSecret: appWebhookSecret,
   } satisfies Omit<AppContext, 'tokens'>;
   return { ...base, tokens: new RefreshingTokenProvider(base) };
 }

@@ -42,6 +42,7 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     dispatchSigningSecret: required(config.dispatchSigningSecret, 'DISPATCH_SIGNING_SECRET'),
     oauthClientSecret: async (provider: 'github' | 'contentsnare') =>
       provider === 'github' ? config.github.clientSecret : config.contentsnare.clientSecret,
+    githubAppWebhookSecret: async () => config.github.app?.webhookSecret,
   };
   return { ...base, tokens: new RefreshingTokenProvider(base) };
 }

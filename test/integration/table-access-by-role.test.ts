@@ -24,6 +24,8 @@ import type { TestContext } from '../helpers/test-context';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { browseToCallback, oauthConnectionId } from '../helpers/oauth-connect';
 import { platformApiCaller } from '../helpers/platform-api-caller';
+import { appEnv, appShot, storeAppConnection, storeAppSubscription } from '../helpers/app-webhook';
+import { examplePayload } from '../helpers/signed-delivery';
 
 /**
  * Runs a role's real flows with the Store port recording every partition key it touches
@@ -168,7 +170,8 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     // The same event again (an at-least-once redelivery): the done claim answers it.
     await enqueueEvents(t.ctx, [event(1)]);
     await consumerPass(dispatchCtx, t.queues.queue);
-    expect(families(touched)).toEqual(['EVT#']);
+    // The connection's status (connection-gate.ts): a deleted or suspended App installation's events are not delivered.
+    expect(families(touched)).toEqual(['CONN#', 'EVT#']);
     expectAllowed('dispatch', touched);
   });
 
@@ -206,6 +209,26 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(await call({ ...shot, headers: { ...shot.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } })).toBe(401);
     expect((await t.receiveAll()).length).toBe(2);
     expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'gsi1:ROUTE#']);
+    expectAllowed('webhook-intake', touched);
+  });
+
+  it('webhook-intake: a GitHub App delivery routed by installation, its lifecycle events and a bad signature', async () => {
+    const t = await host.context(appEnv);
+    const connection = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat', userId: '1' });
+    await storeAppSubscription(t.ctx, connection, 'github.new_issue', 'Codertocat/Hello-World', 'agent-app');
+    const touched: string[] = [];
+    const call = intakeCaller({ ...t.ctx, store: recording(t.ctx.store, touched) });
+    const issue = appShot('issues', JSON.parse(issueOpenedBody().toString('utf8')), { installationId: 2 });
+    expect(await call(issue)).toBe(202);
+    expect(await call({ ...issue, headers: { ...issue.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } })).toBe(401);
+    const suspend = examplePayload('installation', 'suspend') as Record<string, any>;
+    suspend.installation.id = 2;
+    expect(await call(appShot('installation', suspend, { installationId: null }))).toBe(200);
+    expect(
+      await call(appShot('github_app_authorization', examplePayload('github_app_authorization', 'revoked'), { installationId: null })),
+    ).toBe(200);
+    expect((await t.receiveAll()).length).toBe(1);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'gsi1:AROUTE#', 'gsi1:INST#', 'gsi2:CONNS']);
     expectAllowed('webhook-intake', touched);
   });
 

@@ -1,0 +1,105 @@
+import * as z from 'zod';
+import type { Connection } from '../domain/model';
+import { subscriptionsByRoute } from '../dispatch/fan-out';
+import { verifySignature } from '../github/webhooks/signature';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
+import { keys } from '../store/table-design';
+import { onAppAuthorizationEvent } from './app-events/app-authorization-event';
+import { onInstallationEvent } from './app-events/installation-event';
+import { onInstallationRepositoriesEvent } from './app-events/installation-repositories-event';
+import { checkDeliveryHeaders } from './delivery-headers';
+import { refusal, type IntakeSource, type Tenant } from './intake-source';
+
+/** What the App source learned by verifying a delivery: only that the App's secret signed it. */
+export interface AppDelivery {
+  kind: 'github_app';
+}
+
+/** The path id of the App's webhook in logs and the console (it has no endpoint id). */
+export const appPathId = 'app';
+
+const routed = z.object({ installation: z.object({ id: z.number().int().positive() }) });
+
+/** A connection that still takes events: a deleted or suspended installation's connections take none. */
+export function takesEvents(c: Connection): boolean {
+  return c.status !== 'revoked' && c.status !== 'suspended';
+}
+
+/**
+ * The GitHub App's one webhook (`POST /webhooks/github/app`): every installation's
+ * deliveries, signed with the App's webhook secret (checked on the raw bytes). The
+ * installation's own events (`installation`, `installation_repositories`,
+ * `github_app_authorization`) keep its connections true and are answered here; every other
+ * delivery belongs to every live connection of the installation it names, is claimed once
+ * under that installation, and reaches their subscriptions through the installation's route
+ * partitions (one Query per trigger, however many connections share the installation).
+ */
+export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
+  return {
+    verifier: {
+      headers: (raw) => {
+        const checked = checkDeliveryHeaders(raw);
+        if (checked.ok) return { ok: true, value: checked.headers };
+        const reason = checked.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers';
+        return { ok: false, refusal: refusal(reason, checked.status, checked.code, checked.message) };
+      },
+      verify: async (req, headers) => {
+        if (!ctx.config.github.app)
+          return { ok: false, refusal: refusal('app_not_configured', 404, 'not_found', 'The GitHub App is not configured here') };
+        const secret = await ctx.githubAppWebhookSecret();
+        if (!secret)
+          return {
+            ok: false,
+            refusal: refusal('no_secret', 401, 'invalid_signature', 'Signature cannot be checked: GITHUB_APP_WEBHOOK_SECRET is not set'),
+          };
+        if (!(await verifySignature(secret, req.body, headers.signature)))
+          return { ok: false, refusal: refusal('bad_signature', 401, 'invalid_signature', 'Signature does not match') };
+        return { ok: true, value: { kind: 'github_app' } };
+      },
+      answerEvent: async (_verified, headers, log, payload) => {
+        switch (headers.event) {
+          case 'ping':
+            ctx.metrics.count('webhook_ping');
+            log.info('GitHub App webhook verified by ping');
+            return { status: 200, body: { ok: true, ping: true } };
+          case 'installation':
+            return onInstallationEvent(ctx, log, payload);
+          case 'installation_repositories':
+            return onInstallationRepositoriesEvent(ctx, log, payload);
+          case 'github_app_authorization':
+            return onAppAuthorizationEvent(ctx, log, payload);
+          default:
+            return undefined;
+        }
+      },
+    },
+    router: {
+      tenant: async (_verified, payload) => {
+        const parsed = routed.safeParse(payload);
+        if (!parsed.success)
+          return {
+            ok: false,
+            refusal: refusal('no_installation', 400, 'invalid_input', 'installation.id: an App delivery names its installation'),
+          };
+        const installationId = parsed.data.installation.id;
+        const connections = (await new ConnectionRepo(ctx.store).byInstallation(installationId)).filter(takesEvents);
+        // Installed, but nobody connected through it (or every connection is paused): nothing to reach, nothing to retry.
+        if (connections.length === 0)
+          return { ok: false, refusal: { reason: 'no_connection', answer: { status: 200, body: { ok: true, accepted: 0 } } } };
+        return { ok: true, value: { connections, claimScope: keys.appClaimScope(installationId) } };
+      },
+      subscriptions: (_verified, tenant, triggers) => {
+        const installationId = installationIdOf(tenant);
+        return subscriptionsByRoute(ctx, triggers, (t) => keys.appRoute(installationId, t));
+      },
+    },
+  };
+}
+
+/** Every connection of an App tenant shares its installation (they were found by it). */
+function installationIdOf(tenant: Tenant): number {
+  const id = tenant.connections[0]?.installation?.id;
+  if (id === undefined) throw new Error('an App tenant without an installation');
+  return id;
+}
