@@ -83,6 +83,7 @@ export function testAppContext(parts: TestContextParts): AppContext {
     platformApiKey: async () => testPlatformKey,
     dispatchSigningSecret: async () => testSigningSecret,
     oauthClientSecret: async () => undefined,
+    githubAppSecret: async (name) => parts.config.github.app?.[name],
   };
 }
 
