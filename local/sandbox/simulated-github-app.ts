@@ -82,6 +82,11 @@ export class SimulatedGitHubApp {
   /** Every token, code and secret issued or seen: the leak scan's list. */
   readonly issued = new Set<string>();
   private readonly now: () => number;
+  /**
+   * The clock installation tokens are issued and expire on (`now` by default); a test moves it
+   * to let an hour pass, while JWTs, made with the real time, are still checked against `now`.
+   */
+  tokenNow: () => number;
   private nextUserId = 5000;
 
   constructor(options: SimulatedAppOptions = {}) {
@@ -91,6 +96,7 @@ export class SimulatedGitHubApp {
     this.clientSecret = rand('app-client-secret-');
     this.callbackUrl = options.callbackUrl ?? 'http://127.0.0.1:3000/oauth/github-app/callback';
     this.now = options.now ?? Date.now;
+    this.tokenNow = this.now;
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     this.privateKeyPem = pair.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     this.publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
@@ -170,7 +176,7 @@ export class SimulatedGitHubApp {
     const token = (req.headers.authorization ?? '').replace(/^(Bearer|token) /i, '');
     const installationToken = this.installationTokens.get(token);
     if (installationToken) {
-      if (installationToken.expiresAt <= this.now()) return { status: 401, body: { message: 'Bad credentials' } };
+      if (installationToken.expiresAt <= this.tokenNow()) return { status: 401, body: { message: 'Bad credentials' } };
       if (/^\/(user|gists)(\/|$)/.test(path)) return { status: 403, body: { message: 'Resource not accessible by integration' } };
       const repo = /^\/repos\/([^/]+)\/([^/]+)/.exec(path);
       if (repo && !this.reaches(installationToken.installationId, `${repo[1]}/${repo[2]}`)) {
@@ -226,7 +232,7 @@ export class SimulatedGitHubApp {
   private mint(i: SimulatedInstallation): SimulatedResponse {
     if (i.suspended) return { status: 403, body: { message: 'This installation has been suspended' } };
     const token = rand('ghs_');
-    const expiresAt = this.now() + 60 * 60 * 1000;
+    const expiresAt = this.tokenNow() + 60 * 60 * 1000;
     this.installationTokens.set(token, { installationId: i.id, expiresAt });
     this.issued.add(token);
     this.mints.set(i.id, (this.mints.get(i.id) ?? 0) + 1);

@@ -42,6 +42,8 @@ export async function githubAppTestContext(env: Record<string, string | undefine
     ...fake.env(appPublicUrl),
     ...env,
   });
+  // An hour passes for the installation tokens when the test moves its clock.
+  fake.app.tokenNow = () => base.clock.now();
   const deps = { ...base.ctx, sleep: shortRealSleep };
   const container = (options: InstallationTokenOptions = {}) => {
     const installations = new InstallationTokens(deps, options);
