@@ -22,7 +22,7 @@ export interface FakeGitHubApp {
 /**
  * GitHub as a GitHub App on loopback (local/sandbox/simulated-github-app.ts, written from
  * GitHub's documentation), with a few repository and gist routes for the tool steps: `GET
- * /repos/{owner}/{repo}`, `POST /gists`, `PUT /user/starred/{owner}/{repo}`, which answer
+ * /repos/{owner}/{repo}`, `GET /repos/{owner}/{repo}/tags`, `GET` and `POST /gists`, `PUT /user/starred/{owner}/{repo}`, which answer
  * only tokens the App side accepted for them.
  */
 export async function startFakeGitHubApp(
@@ -38,6 +38,7 @@ export async function startFakeGitHubApp(
     if (req.method === 'GET' && repo) {
       return { body: { id: 1, name: repo[2], full_name: `${repo[1]}/${repo[2]}`, default_branch: 'main', private: false } };
     }
+    if (req.method === 'GET' && (req.path === '/gists' || /^\/repos\/[^/]+\/[^/]+\/tags$/.test(req.path))) return { body: [] };
     if (req.method === 'POST' && req.path === '/gists')
       return { status: 201, body: { id: 'gist1', html_url: 'https://gist.example/gist1' } };
     if (req.method === 'PUT' && /^\/user\/starred\/[^/]+\/[^/]+$/.test(req.path)) return { status: 204 };

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { githubTools } from '../../shared/github/tools';
 import { codeHostAccess } from '../../shared/github/code-host-access';
+import { fetchListPage } from '../../shared/polling/poll-fetch';
 import type { Connection } from '../../shared/domain/model';
 import { secretNames } from '../../shared/domain/model';
 import { invokeTool } from '../../shared/tools/invoke';
@@ -123,6 +124,14 @@ describe('GitHub App installation tokens', () => {
     expect(t.fake.requestsTo('/repos/octo-org/api').map(bearer)).toEqual([expect.stringMatching(/^ghs_/)]);
     expect(t.fake.requestsTo('/gists').map(bearer)).toEqual([expect.stringMatching(/^ghu_/)]);
     expect(t.fake.requestsTo('/user/starred/octo-org/api').map(bearer)).toEqual([expect.stringMatching(/^ghu_/)]);
+  });
+
+  it("the poller's and sweep's reads on a github_app connection go with the installation token, the user's own lists with the user token", async () => {
+    const c = await appConnection(t);
+    expect(await fetchListPage(t.ctx, c, '/repos/octo-org/api/tags?per_page=100')).toMatchObject({ kind: 'items' });
+    expect(await fetchListPage(t.ctx, c, '/gists?per_page=100')).toMatchObject({ kind: 'items' });
+    expect(t.fake.requestsTo('/repos/octo-org/api/tags').map(bearer)).toEqual([expect.stringMatching(/^ghs_/)]);
+    expect(t.fake.requestsTo('/gists').map(bearer)).toEqual([expect.stringMatching(/^ghu_/)]);
   });
 
   it('a suspended or revoked github_app connection sends nothing', async () => {
