@@ -13,6 +13,7 @@ import { SimulatedGitHub } from './simulated-github';
 import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
 import { defaultMe } from './simulated-contentsnare-api';
 import { SandboxInbox, inboxPath } from './inbox';
+import { playGitHubApp } from './sandbox-app';
 
 /**
  * Where `npm run dev` keeps its data unless DATA_DIR is set: its own directory, apart from
@@ -33,6 +34,8 @@ export const demo = {
 export interface DemoConnections {
   github: Connection;
   contentsnare: Connection;
+  /** Acting through the simulated GitHub App (absent when the environment names an App of its own). */
+  githubApp?: Connection;
 }
 
 /** A started sandbox as the runtime shows it: the simulated services' URLs and the demo connections. */
@@ -84,6 +87,7 @@ export async function startSandbox(): Promise<Sandbox> {
     const answer = answers[match.operationId];
     return answer ? answer(match) : { status: 200, body: {} };
   };
+  const githubApp = playGitHubApp(github, user);
   const contentsnare: SimulatedContentSnare = await startSimulatedContentSnare({ tokens: [demo.contentsnareToken], record: false });
   const inbox = new SandboxInbox();
 
@@ -96,6 +100,7 @@ export async function startSandbox(): Promise<Sandbox> {
         GITHUB_API_URL: github.url,
         CONTENTSNARE_API_URL: contentsnare.url,
         AGENT_RUNTIME_URL: env.AGENT_RUNTIME_URL || `http://127.0.0.1:${runtimePort}${inboxPath}`,
+        ...githubApp.environment(env, runtimePort),
       };
     },
     routes: (ctx) => inbox.routes(ctx),
@@ -141,7 +146,8 @@ export async function startSandbox(): Promise<Sandbox> {
         await writeStoredToken(ctx.secrets, cs.id, { accessToken: demo.contentsnareToken, origin: snareOrigin });
         await repo.create(cs);
       }
-      return { github: githubConnection, contentsnare: cs };
+      const app = await githubApp.ensureDemoConnection(ctx);
+      return { github: githubConnection, contentsnare: cs, ...(app ? { githubApp: app } : {}) };
     },
     async close() {
       await Promise.allSettled([github.close(), contentsnare.close()]);

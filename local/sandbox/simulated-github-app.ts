@@ -49,6 +49,11 @@ export interface SimulatedAppOptions {
   callbackUrl?: string;
   /** The real time by default: GitHub checks a JWT against its own clock. */
   now?: () => number;
+  /**
+   * A browser opening the installation page or the user authorization is answered at once as
+   * this user installing on (or authorizing for) this installation: the sandbox's "GitHub UI".
+   */
+  autoApproveAs?: { login: string; installationId: number };
 }
 
 interface IssuedCode {
@@ -88,6 +93,7 @@ export class SimulatedGitHubApp {
    */
   tokenNow: () => number;
   private nextUserId = 5000;
+  private readonly autoApproveAs: SimulatedAppOptions['autoApproveAs'];
 
   constructor(options: SimulatedAppOptions = {}) {
     this.appId = options.appId ?? 424242;
@@ -97,6 +103,7 @@ export class SimulatedGitHubApp {
     this.callbackUrl = options.callbackUrl ?? 'http://127.0.0.1:3000/oauth/github-app/callback';
     this.now = options.now ?? Date.now;
     this.tokenNow = this.now;
+    this.autoApproveAs = options.autoApproveAs;
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     this.privateKeyPem = pair.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     this.publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
@@ -163,6 +170,14 @@ export class SimulatedGitHubApp {
   handle(req: RecordedRequest): SimulatedResponse | undefined {
     const { method, path } = req;
     if (method === 'POST' && path === '/login/oauth/access_token') return this.exchange(req);
+    const approve = this.autoApproveAs;
+    const consent =
+      method === 'GET' &&
+      (path === `/apps/${this.slug}/installations/new` ||
+        (path === '/login/oauth/authorize' && req.query.get('client_id') === this.clientId));
+    if (approve && consent) {
+      return { status: 302, headers: { location: this.browse(`http://simulated.invalid${req.url}`, approve).toString() } };
+    }
     const appInstallation = /^\/app\/installations\/(\d+)(\/access_tokens)?$/.exec(path);
     if (appInstallation) {
       const refusal = this.checkJwt(req);

@@ -79,6 +79,8 @@ export class SimulatedGitHub {
    * (localhost, loopback, private addresses) is refused with 422 and an `errors[]` entry.
    */
   refusePrivateHookUrls = false;
+  /** Answers a request before the routes above when it returns an answer (the GitHub App's routes and tokens). */
+  before?: (req: RecordedRequest) => SimulatedResponse | undefined;
   private nextId = 1000;
 
   private constructor(readonly server: SimulatedServer) {}
@@ -171,6 +173,9 @@ export class SimulatedGitHub {
   }
 
   private async handle(req: RecordedRequest): Promise<SimulatedResponse> {
+    // A part played beside the REST routes (the GitHub App, simulated-github-app.ts) answers first.
+    const early = this.before?.(req);
+    if (early) return early;
     const budget = this.rateBudget;
     const authenticated = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!budget || !authenticated || !this.users.has(authenticated)) return this.route(req);

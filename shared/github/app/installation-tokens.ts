@@ -115,13 +115,16 @@ export class InstallationTokens {
     return t;
   }
 
-  /** The shared token, or undefined when there is none or it cannot be read (it is then minted anew). */
+  /**
+   * The shared token, or undefined when there is none, it cannot be read, or it was issued for
+   * another API origin than the App's now (GITHUB_API_URL changed): it is then minted anew.
+   */
   private async readStored(installationId: number, fresh: boolean): Promise<InstallationToken | undefined> {
     const raw = await this.deps.secrets.get(secretNames.installationToken(installationId), fresh ? { fresh } : undefined);
     if (raw === undefined) return undefined;
     try {
       const parsed = storedSchema.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : undefined;
+      return parsed.success && parsed.data.origin === new URL(this.deps.config.github.apiUrl).origin ? parsed.data : undefined;
     } catch {
       return undefined;
     }
