@@ -99,6 +99,9 @@ export class IntegrationsStack extends Stack {
       GITHUB_API_URL: s.githubApiUrl,
       GITHUB_OAUTH_URL: s.githubOAuthUrl,
       GITHUB_CLIENT_ID: s.githubClientId,
+      GITHUB_APP_ID: s.githubAppId,
+      GITHUB_APP_SLUG: s.githubAppSlug,
+      GITHUB_APP_CLIENT_ID: s.githubAppClientId,
       GITHUB_ALLOWED_PRIVATE_HOSTS: s.githubAllowedPrivateHosts,
       CONTENTSNARE_API_URL: s.contentsnareApiUrl,
       CONTENTSNARE_OAUTH_URL: s.contentsnareOAuthUrl,
@@ -141,12 +144,21 @@ export class IntegrationsStack extends Stack {
     data.sendToDispatchQueue(dispatch);
     data.sendToSlowLane(dispatch);
 
+    // GitHub App connections: the App's key mints installation tokens, shared by every
+    // container in their own secret area; the App's client secret refreshes its user tokens.
+    const githubAppTokenUser = (f: IntegrationFunction) => {
+      secrets.useArea(f, 'app-installations/', ['read', 'write']);
+      secrets.useSecret(f, 'GITHUB_APP_PRIVATE_KEY_SECRET_ARN');
+      secrets.useSecret(f, 'GITHUB_APP_CLIENT_SECRET_ARN');
+    };
+    githubAppTokenUser(dispatch);
     // Functions calling the providers with a stored token, which they may refresh.
     const tokenUser = (f: IntegrationFunction, name: FunctionName) => {
       data.useTable(f, 'readWrite', tableAccessByRole[name]);
       secrets.useArea(f, 'connections/', ['read', 'write']);
       secrets.useSecret(f, 'GITHUB_CLIENT_SECRET_ARN');
       secrets.useSecret(f, 'CONTENTSNARE_CLIENT_SECRET_ARN');
+      githubAppTokenUser(f);
     };
     const scheduled = { retryAttempts: 0, environment: providerEnv };
     const poller = make('poller', 'Polls triggers the code host has no webhook for', {
@@ -193,6 +205,7 @@ export class IntegrationsStack extends Stack {
     secrets.useSecret(platformApi, 'PLATFORM_API_KEY_SECRET_ARN');
     secrets.useSecret(platformApi, 'GITHUB_CLIENT_SECRET_ARN');
     secrets.useSecret(platformApi, 'CONTENTSNARE_CLIENT_SECRET_ARN');
+    githubAppTokenUser(platformApi);
 
     const { GET, POST, PATCH, DELETE } = HttpMethod;
     // Anonymous until the signature is checked: a bucket of its own, so a flood of webhook
@@ -257,6 +270,13 @@ export class IntegrationsStack extends Stack {
       secrets.secrets.CONTENTSNARE_CLIENT_SECRET_ARN.secretArn,
       'Set the Content Snare client secret here',
     );
+    out(
+      'GithubAppPrivateKeySecretArn',
+      secrets.secrets.GITHUB_APP_PRIVATE_KEY_SECRET_ARN.secretArn,
+      "Set the GitHub App's private key (PEM) here",
+    );
+    out('GithubAppClientSecretArn', secrets.secrets.GITHUB_APP_CLIENT_SECRET_ARN.secretArn, "Set the GitHub App's client secret here");
+    out('GithubAppWebhookSecretArn', secrets.secrets.GITHUB_APP_WEBHOOK_SECRET_ARN.secretArn, "Set the GitHub App's webhook secret here");
     out('DashboardName', this.operations.dashboard.dashboardName, 'CloudWatch dashboard');
   }
 }

@@ -20,6 +20,13 @@ const settingsSchema = z.object({
   publicUrl: optionalUrl,
   agentRuntimeUrl: optionalUrl,
   githubClientId: z.string().min(1).optional(),
+  /** The GitHub App (all three or none): its id, URL slug and client id; its secrets are in Secrets Manager. */
+  githubAppId: z.string().regex(/^\d+$/, 'the App id, digits').optional(),
+  githubAppSlug: z
+    .string()
+    .regex(/^[a-z0-9-]{1,100}$/, "the App's URL slug")
+    .optional(),
+  githubAppClientId: z.string().min(1).optional(),
   contentsnareClientId: z.string().min(1).optional(),
   githubApiUrl: optionalUrl,
   githubOAuthUrl: optionalUrl,
@@ -53,6 +60,9 @@ export const settingEnvNames: Record<keyof StackSettings, string> = {
   publicUrl: 'PUBLIC_URL',
   agentRuntimeUrl: 'AGENT_RUNTIME_URL',
   githubClientId: 'GITHUB_CLIENT_ID',
+  githubAppId: 'GITHUB_APP_ID',
+  githubAppSlug: 'GITHUB_APP_SLUG',
+  githubAppClientId: 'GITHUB_APP_CLIENT_ID',
   contentsnareClientId: 'CONTENTSNARE_CLIENT_ID',
   githubApiUrl: 'GITHUB_API_URL',
   githubOAuthUrl: 'GITHUB_OAUTH_URL',
@@ -95,6 +105,10 @@ export function readSettings(context: (key: string) => unknown, env: Record<stri
     throw new SettingsError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const s = parsed.data;
+  const app = [s.githubAppId, s.githubAppSlug, s.githubAppClientId];
+  if (app.some(Boolean) && !app.every(Boolean)) {
+    throw new SettingsError(['githubAppId, githubAppSlug and githubAppClientId: set all three for the GitHub App, or none']);
+  }
   // Without a receiver every alarm of the stage is silent: production must name one, or say it knows.
   if (s.stage === productionStage && !s.alarmEmail && !s.acceptSilentAlarms) {
     throw new SettingsError([

@@ -12,6 +12,8 @@ import { prefersHtml } from '../../shared/http/html';
 import { failedPage, type WayBack } from '../../shared/oauth/pages';
 import type { Provider } from '../../shared/domain/model';
 import { callbackPage } from './callback-page';
+import { handleAppStart, startAppAuthorization } from '../../shared/oauth/github-app-authorize';
+import { handleAppCallback } from '../../shared/github/app/app-callback';
 
 /**
  * The callback's answers carry or follow a URL with a code: never cache them, and never
@@ -54,6 +56,7 @@ function providerOf(name: string | undefined): Provider | undefined {
  */
 export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[] {
   return [
+    ...appRoutes(ctx, options),
     {
       method: 'POST',
       pattern: '/oauth/:provider/authorize',
@@ -95,6 +98,57 @@ export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[
         } catch (e) {
           if (!(e instanceof AppError)) ctx.logger.error('oauth callback failed', { error: e });
           const answer = refusal(e, req.headers.accept, provider, options);
+          return { ...answer, headers: { ...answer.headers, ...clear } };
+        }
+      },
+    },
+  ];
+}
+
+/**
+ * The GitHub App's connect flow, before the providers' routes so `github-app` is never read as
+ * a provider: `POST /oauth/github-app/authorize` (platform key), `GET /oauth/github-app/start`
+ * and `GET /oauth/github-app/callback` (browser), answering as the OAuth routes do.
+ */
+function appRoutes(ctx: AppContext, options: OAuthRouteOptions): Route[] {
+  return [
+    {
+      method: 'POST',
+      pattern: '/oauth/github-app/authorize',
+      auth: 'platform',
+      handle: async (req) => {
+        const answer = json(200, await startAppAuthorization(ctx, jsonBody(req, z.unknown())));
+        return { ...answer, headers: { ...answer.headers, 'cache-control': 'no-store' } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/oauth/github-app/start',
+      auth: 'none',
+      handle: async (req) => {
+        try {
+          const started = await handleAppStart(ctx, req.query);
+          return { status: 302, headers: { ...callbackHeaders, location: started.location, 'set-cookie': started.setCookie }, body: '' };
+        } catch (e) {
+          if (!(e instanceof AppError)) ctx.logger.error('github app start failed', { error: e });
+          return refusal(e, req.headers.accept, 'github', options);
+        }
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/oauth/github-app/callback',
+      auth: 'none',
+      handle: async (req) => {
+        const states = req.query.getAll('state');
+        const clear: Record<string, string> =
+          states.length === 1 && states[0] ? { 'set-cookie': clearBindingCookie(ctx.config.publicUrl, 'github-app', states[0]) } : {};
+        try {
+          const answer = toResponse(await handleAppCallback(ctx, req.query, req.headers.cookie), req.headers.accept, options);
+          return { ...answer, headers: { ...answer.headers, ...clear } };
+        } catch (e) {
+          if (!(e instanceof AppError)) ctx.logger.error('github app callback failed', { error: e });
+          const answer = refusal(e, req.headers.accept, 'github', options);
           return { ...answer, headers: { ...answer.headers, ...clear } };
         }
       },

@@ -14,10 +14,13 @@ export type StackSecret =
   | 'PLATFORM_API_KEY_SECRET_ARN'
   | 'DISPATCH_SIGNING_SECRET_ARN'
   | 'GITHUB_CLIENT_SECRET_ARN'
-  | 'CONTENTSNARE_CLIENT_SECRET_ARN';
+  | 'CONTENTSNARE_CLIENT_SECRET_ARN'
+  | 'GITHUB_APP_PRIVATE_KEY_SECRET_ARN'
+  | 'GITHUB_APP_CLIENT_SECRET_ARN'
+  | 'GITHUB_APP_WEBHOOK_SECRET_ARN';
 
 /** Secrets the functions create at run time, one area each under the stage's prefix. */
-export type SecretArea = 'connections/' | 'endpoints/';
+export type SecretArea = 'connections/' | 'endpoints/' | 'app-installations/';
 export type SecretAccess = 'read' | 'write' | 'delete';
 
 const actionsFor: Record<SecretAccess, string[]> = {
@@ -68,6 +71,9 @@ export class PlatformSecrets extends Construct {
       ),
       GITHUB_CLIENT_SECRET_ARN: make('GithubClientSecret', 'GitHub OAuth app client secret: set its value after deploy.'),
       CONTENTSNARE_CLIENT_SECRET_ARN: make('ContentsnareClientSecret', 'Content Snare OAuth client secret: set its value after deploy.'),
+      GITHUB_APP_PRIVATE_KEY_SECRET_ARN: make('GithubAppPrivateKey', 'GitHub App private key (PEM): set its value after deploy.'),
+      GITHUB_APP_CLIENT_SECRET_ARN: make('GithubAppClientSecret', 'GitHub App client secret: set its value after deploy.'),
+      GITHUB_APP_WEBHOOK_SECRET_ARN: make('GithubAppWebhookSecret', 'GitHub App webhook secret: set its value after deploy.'),
     };
   }
 

@@ -15,7 +15,7 @@ import type { ExampleDoc } from '../../shared/subscriptions/example-docs';
 import { mappedForQueue } from '../../shared/subscriptions/example-events';
 
 export interface SendExampleDeps {
-  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'githubAppWebhookSecret'>;
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'githubAppSecret'>;
   fetch: Fetch;
   /** The intake URL of an endpoint on this runtime (`app`: the GitHub App's webhook). */
   intakeUrl(endpointId: string): string;
@@ -151,7 +151,7 @@ async function deliveryTarget(
 ): Promise<{ endpointId: string; secret: string; headers: Record<string, string> }> {
   const { ctx } = deps;
   if (sub.installationId !== undefined && !sub.endpointId) {
-    const secret = await ctx.githubAppWebhookSecret();
+    const secret = await ctx.githubAppSecret('webhookSecret');
     if (!secret)
       throw new AppError(
         'not_configured',

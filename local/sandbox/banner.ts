@@ -29,6 +29,9 @@ export function sandboxBanner(runtime: {
     `  simulated GitHub:        ${s.githubUrl}   (demo account ${demo.githubLogin})`,
     `  simulated Content Snare: ${s.contentsnareUrl}`,
     `  demo connections:        ${s.demo.github.id} (github), ${s.demo.contentsnare.id} (contentsnare)`,
+    ...(s.demo.githubApp
+      ? [`  GitHub App connection:   ${s.demo.githubApp.id} (github_app, installation ${s.demo.githubApp.installation?.id})`]
+      : []),
     `  data dir:                ${runtime.config.dataDir} (the sandbox's own; DATA_DIR overrides it)`,
     ...runtimeLines,
     `  platform key:            ${key}`,

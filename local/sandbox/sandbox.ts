@@ -15,6 +15,7 @@ import { checkAgainstOpenApi } from './openapi-check';
 import { SimulatedGitHub } from './simulated-github';
 import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
 import { SandboxInbox, inboxPath } from './inbox';
+import { playGitHubApp } from './sandbox-app';
 
 /**
  * Where `npm run dev` keeps its data unless DATA_DIR is set: its own directory, apart from
@@ -37,6 +38,8 @@ export const demo = {
 export interface DemoConnections {
   github: Connection;
   contentsnare: Connection;
+  /** Acting through the simulated GitHub App (absent when the environment names an App of its own). */
+  githubApp?: Connection;
 }
 
 /** A started sandbox as the runtime shows it: the simulated services' URLs and the demo connections. */
@@ -184,6 +187,7 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
     const first = keep();
     if (first) notices.push(first);
   }
+  const githubApp = playGitHubApp(github, user);
   const inbox = new SandboxInbox();
 
   const snare = contentsnare;
@@ -197,6 +201,7 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
         GITHUB_API_URL: github.url,
         CONTENTSNARE_API_URL: contentsnare.url,
         AGENT_RUNTIME_URL: env.AGENT_RUNTIME_URL || `http://127.0.0.1:${runtimePort}${inboxPath}`,
+        ...githubApp.environment(env, runtimePort),
       };
     },
     routes: (ctx) => inbox.routes(ctx),
@@ -242,7 +247,8 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
         await writeStoredToken(ctx.secrets, cs.id, { accessToken: demo.contentsnareToken, origin: snareOrigin });
         await repo.create(cs);
       }
-      return { github: githubConnection, contentsnare: cs };
+      const app = await githubApp.ensureDemoConnection(ctx);
+      return { github: githubConnection, contentsnare: cs, ...(app ? { githubApp: app } : {}) };
     },
     async close() {
       await Promise.allSettled([github.close(), snare.close()]);

@@ -91,6 +91,8 @@ export class SimulatedGitHub {
   afterWrite?: () => SimulatedResponse | undefined;
   /** When set, the `GET /user` answer of an account (the sandbox answers the published shape). */
   profile?: (user: SimulatedUser) => Record<string, unknown> | undefined;
+  /** Answers a request before the routes above when it returns an answer (the GitHub App's routes and tokens). */
+  before?: (req: RecordedRequest) => SimulatedResponse | undefined;
   private nextId = 1000;
 
   private constructor(readonly server: SimulatedServer) {}
@@ -194,6 +196,9 @@ export class SimulatedGitHub {
   }
 
   private async handle(req: RecordedRequest): Promise<SimulatedResponse> {
+    // A part played beside the REST routes (the GitHub App, simulated-github-app.ts) answers first.
+    const early = this.before?.(req);
+    if (early) return early;
     const answer = await this.limited(req);
     if (req.method === 'GET' || req.method === 'HEAD' || (answer.status ?? 200) >= 400) return answer;
     return this.afterWrite?.() ?? answer;

@@ -152,4 +152,6 @@ export const secretNames = {
   connectionToken: (connectionId: string) => `connections/${connectionId}/token`,
   endpointSecret: (endpointId: string) => `endpoints/${endpointId}/secret`,
   oauthClientSecret: (provider: Provider) => `oauth/${provider}/client-secret`,
+  /** A GitHub App installation's current access token, shared by every container (never in the table). */
+  installationToken: (installationId: number) => `app-installations/${installationId}/token`,
 } as const;

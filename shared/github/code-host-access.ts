@@ -14,6 +14,21 @@ export interface CodeHostAccess {
    * any cache, or refreshed where it expires), or undefined when there is none newer.
    */
   renew?(rejected: string): Promise<string | undefined>;
+  /**
+   * `github_app` connections: the access that carries the user's own token, for requests an
+   * installation token cannot make (`actsAsUser`); read on first use only.
+   */
+  asUser?: () => Promise<CodeHostAccess>;
+}
+
+/**
+ * Requests about the signed-in user (`/user`, `/user/...`: the user's stars, repositories,
+ * profile) and gists: what an installation token is refused (it acts as the App, not as a
+ * person), so a `github_app` connection sends its user's token there. `path` is relative to
+ * the API base.
+ */
+export function actsAsUser(path: string): boolean {
+  return /^\/(user|gists)(\/|$)/.test(path);
 }
 
 /**
@@ -27,21 +42,36 @@ export interface CodeHostAccess {
  * by this worker may already be dead when another worker refreshed it: `renew` is how a 401
  * gets one more try with the stored token, as the collection service's client does.
  */
-export async function codeHostAccess(ctx: Pick<AppContext, 'config' | 'tokens'>, connection: Connection): Promise<CodeHostAccess> {
+export async function codeHostAccess(
+  ctx: Pick<AppContext, 'config' | 'tokens'>,
+  connection: Connection,
+  actingAs?: 'user',
+): Promise<CodeHostAccess> {
   const baseUrl = connectionApiBase(connection, ctx.config);
   // Checked at every use, not only at creation: AGENT_RUNTIME_URL or PUBLIC_URL may be set later.
   const refusal = operatorOriginRefusal(ctx.config, baseUrl);
   if (refusal) throw refusal;
+  const as = actingAs === undefined ? {} : { actingAs };
   const access: CodeHostAccess = {
     baseUrl,
-    token: await originBoundToken(ctx, connection, baseUrl),
+    token: await originBoundToken(ctx, connection, baseUrl, as),
     async renew(rejected) {
-      const next = await originBoundToken(ctx, connection, baseUrl, { forceRefresh: true, rejected });
+      const next = await originBoundToken(ctx, connection, baseUrl, { forceRefresh: true, rejected, ...as });
       if (next === rejected) return undefined;
       access.token = next;
       return next;
     },
   };
+  if (connection.authMethod === 'github_app' && actingAs === undefined) {
+    let user: Promise<CodeHostAccess> | undefined;
+    access.asUser = () => {
+      user ??= codeHostAccess(ctx, connection, 'user').catch((e: unknown) => {
+        user = undefined;
+        throw e;
+      });
+      return user;
+    };
+  }
   return access;
 }
 

@@ -1,5 +1,5 @@
 import type { Fetch } from '../ports';
-import type { CodeHostAccess } from './code-host-access';
+import { actsAsUser, type CodeHostAccess } from './code-host-access';
 
 type Init = NonNullable<Parameters<Fetch>[1]>;
 
@@ -19,6 +19,15 @@ function withToken(init: Init | undefined, token: string): Init {
   return { ...init, headers };
 }
 
+/** The request's path below the API base (`/api/v3` on enterprise servers); '' when it is not under it. */
+function pathUnderBase(input: Parameters<Fetch>[0], baseUrl: string): string {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (url.origin !== base.origin || !url.pathname.startsWith(prefix)) return '';
+  return url.pathname.slice(prefix.length) || '/';
+}
+
 /**
  * Every request carries `access.token` (whatever authorization the caller set); a 401 is
  * answered by `access.renew` and the request is sent once more with the token it gives.
@@ -26,6 +35,10 @@ function withToken(init: Init | undefined, token: string): Init {
  */
 export function tokenRenewingFetch(inner: Fetch, access: CodeHostAccess): Fetch {
   return (async (input: Parameters<Fetch>[0], init?: Init) => {
+    // A GitHub App connection: what only a person can do goes with the user's token.
+    if (access.asUser && actsAsUser(pathUnderBase(input, access.baseUrl))) {
+      return tokenRenewingFetch(inner, await access.asUser())(input, init);
+    }
     const sent = access.token;
     const res = await inner(input, withToken(init, sent));
     if (res.status !== 401 || !access.renew || !replayable(init?.body) || input instanceof Request) return res;

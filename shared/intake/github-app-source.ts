@@ -47,7 +47,7 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
       verify: async (req, headers) => {
         if (!ctx.config.github.app)
           return { ok: false, refusal: refusal('app_not_configured', 404, 'not_found', 'The GitHub App is not configured here') };
-        const secret = await ctx.githubAppWebhookSecret();
+        const secret = await ctx.githubAppSecret('webhookSecret');
         if (!secret)
           return {
             ok: false,

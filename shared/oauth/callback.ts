@@ -55,7 +55,7 @@ function failed(record: OAuthStateRecord, code: CallbackErrorCode): CallbackOutc
   return { kind: 'page', status, body: { provider: record.provider, error: { code, message } } };
 }
 
-function boundToThisBrowser(record: OAuthStateRecord, cookie: string | undefined): boolean {
+export function boundToThisBrowser(record: OAuthStateRecord, cookie: string | undefined): boolean {
   if (record.bindingHash === undefined || cookie === undefined) return false;
   return sameSecret(record.bindingHash, bindingHash(cookie));
 }
@@ -87,7 +87,8 @@ export async function handleCallback(
   }
   const record = await consumeState(ctx.store, ctx.clock, state);
   if (!record) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
-  if (record.provider !== provider) throw new AppError('invalid_input', 'The state was issued for another provider');
+  if (record.provider !== provider || record.app !== undefined)
+    throw new AppError('invalid_input', 'The state was issued for another provider');
   if (record.redirectUri !== redirectUriFor(ctx.config, provider)) {
     throw new AppError('invalid_input', 'The state was issued for another redirect URI');
   }

@@ -4,6 +4,7 @@ import { realSleep, type Sleep } from '../ports';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken } from '../domain/model';
 import { clientCredentials, oauthProviders } from './providers';
+import { appClientCredentials } from './github-app-credentials';
 import { requestToken, TokenEndpointError } from './token-client';
 import { ConnectionRepo } from '../store/connection-repo';
 import { acquireLease, releaseLease } from '../store/lease';
@@ -14,7 +15,7 @@ import { providerApiOrigin } from './token-origin';
 
 export type RefreshDeps = Pick<
   AppContext,
-  'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret'
+  'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret' | 'githubAppSecret'
 > &
   Partial<Pick<AppContext, 'sleep'>>;
 
@@ -84,7 +85,8 @@ export class RefreshingTokenProvider implements TokenProvider {
 
   private async credentialOrThrow(connection: Connection, options?: TokenOptions): Promise<TokenCredential> {
     const refused = options?.forceRefresh === true;
-    if (!oauthProviders[connection.provider].refreshable || connection.authMethod !== 'oauth') {
+    // A GitHub App connection's user token is an OAuth token of the App: refreshed the same way.
+    if (!oauthProviders[connection.provider].refreshable || connection.authMethod === 'token') {
       return this.plain.credential(connection, options);
     }
     if (connection.status === 'reconnect_required') return this.plain.credential(connection);
@@ -156,7 +158,8 @@ export class RefreshingTokenProvider implements TokenProvider {
     }
 
     const def = oauthProviders[current.provider];
-    const creds = await clientCredentials(this.deps, current.provider);
+    const creds =
+      current.authMethod === 'github_app' ? await appClientCredentials(this.deps) : await clientCredentials(this.deps, current.provider);
     const log = this.deps.logger.child({ connectionId: id, provider: current.provider });
     for (let attempt = 1; ; attempt++) {
       try {

@@ -4,7 +4,7 @@ import type { Provider } from '../domain/model';
 import { providerAuthorizeUrl } from './authorize';
 import { randomUrlToken, sha256Base64url, stateHash } from './pkce';
 import { clientCredentials } from './providers';
-import { bindState, readState } from './state-store';
+import { bindState, readState, type OAuthStateRecord } from './state-store';
 
 /**
  * Browser binding of an OAuth flow (docs/security.md, section 6). `POST /oauth/{provider}/authorize`
@@ -26,14 +26,17 @@ export function bindingHash(value: string): string {
   return sha256Base64url(`oauth-binding:${value}`);
 }
 
-/** Path of the cookie: the provider's OAuth routes under PUBLIC_URL (which may have a path). */
-function cookiePath(publicUrl: string, provider: Provider): string {
-  return `${new URL(publicUrl).pathname.replace(/\/+$/, '')}/oauth/${provider}`;
+/** The path segment of a flow's routes: a provider's OAuth, or the GitHub App's connect flow. */
+export type FlowSegment = Provider | 'github-app';
+
+/** Path of the cookie: the flow's routes under PUBLIC_URL (which may have a path). */
+function cookiePath(publicUrl: string, flow: FlowSegment): string {
+  return `${new URL(publicUrl).pathname.replace(/\/+$/, '')}/oauth/${flow}`;
 }
 
-export function bindingCookie(publicUrl: string, provider: Provider, name: string, value: string, maxAgeSeconds: number): string {
+export function bindingCookie(publicUrl: string, flow: FlowSegment, name: string, value: string, maxAgeSeconds: number): string {
   const secure = new URL(publicUrl).protocol === 'https:' ? '; Secure' : '';
-  return `${name}=${value}; Path=${cookiePath(publicUrl, provider)}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  return `${name}=${value}; Path=${cookiePath(publicUrl, flow)}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
 
 /** The value of cookie `name` in a `Cookie` header, if present exactly once. */
@@ -58,22 +61,31 @@ export async function handleStart(ctx: AppContext, provider: Provider, query: UR
     throw new InvalidInputError([{ field: 'state', message: states.length > 1 ? 'given more than once' : 'missing' }]);
   const state = states[0];
   const record = await readState(ctx.store, ctx.clock, state);
-  if (!record || record.provider !== provider)
+  // A GitHub App flow's state starts at its own route only.
+  if (!record || record.provider !== provider || record.app !== undefined)
     throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
   const { clientId } = await clientCredentials(ctx, provider);
+  return bindAndGo(ctx, provider, state, record, providerAuthorizeUrl(ctx.config, provider, clientId, state, record));
+}
+
+/** Binds the state to this browser (once), and sends the browser on to `location` with the binding cookie. */
+export async function bindAndGo(
+  ctx: AppContext,
+  flow: FlowSegment,
+  state: string,
+  record: OAuthStateRecord,
+  location: string,
+): Promise<StartOutcome> {
   const value = randomUrlToken();
   if (!(await bindState(ctx.store, ctx.clock, state, bindingHash(value)))) {
     throw new AppError('invalid_input', 'This authorization link was already opened; start the connection again');
   }
   const maxAge = Math.max(1, Math.ceil((record.expiresAt - ctx.clock.now()) / 1000));
-  ctx.logger.info('oauth authorization bound to a browser', { provider });
-  return {
-    location: providerAuthorizeUrl(ctx.config, provider, clientId, state, record),
-    setCookie: bindingCookie(ctx.config.publicUrl, provider, bindingCookieName(state), value, maxAge),
-  };
+  ctx.logger.info('oauth authorization bound to a browser', { provider: flow });
+  return { location, setCookie: bindingCookie(ctx.config.publicUrl, flow, bindingCookieName(state), value, maxAge) };
 }
 
 /** The Set-Cookie that removes a flow's binding cookie once the callback has used it. */
-export function clearBindingCookie(publicUrl: string, provider: Provider, state: string): string {
-  return bindingCookie(publicUrl, provider, bindingCookieName(state), '', 0);
+export function clearBindingCookie(publicUrl: string, flow: FlowSegment, state: string): string {
+  return bindingCookie(publicUrl, flow, bindingCookieName(state), '', 0);
 }

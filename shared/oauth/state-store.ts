@@ -22,6 +22,18 @@ export interface OAuthStateRecord {
   expiresAt: number;
   /** Hash of the browser-binding cookie value set by `GET /oauth/{provider}/start` (start.ts). */
   bindingHash?: string;
+  /** Set on a GitHub App connect flow (github-app-authorize.ts) only: how it reaches an installation. */
+  app?: AppFlow;
+}
+
+/**
+ * `install`: the App's installation page, whose return names the installation; `existing`: the
+ * user authorization only, for an installation already there (`installationId`, or the only one
+ * the user can see).
+ */
+export interface AppFlow {
+  mode: 'install' | 'existing';
+  installationId?: number;
 }
 
 const itemSchema = z.object({
@@ -33,6 +45,7 @@ const itemSchema = z.object({
   connectionId: z.string().optional(),
   expiresAt: z.number(),
   bindingHash: z.string().optional(),
+  app: z.object({ mode: z.enum(['install', 'existing']), installationId: z.number().int().positive().optional() }).optional(),
   version: z.number().optional(),
 });
 

@@ -27,9 +27,15 @@ export interface AppContext {
   dispatchSigningSecret: () => Promise<string>;
   /** OAuth client secret of a provider, or undefined when it is not configured. */
   oauthClientSecret: (provider: 'github' | 'contentsnare') => Promise<string | undefined>;
-  /** The GitHub App's webhook secret (`GITHUB_APP_WEBHOOK_SECRET`), or undefined when it is not configured. */
-  githubAppWebhookSecret: () => Promise<string | undefined>;
+  /**
+   * A secret of the GitHub App (GITHUB_APP_PRIVATE_KEY, GITHUB_APP_CLIENT_SECRET,
+   * GITHUB_APP_WEBHOOK_SECRET or their `*_SECRET_ARN` forms), read once per container; undefined
+   * when not configured.
+   */
+  githubAppSecret: (name: GitHubAppSecretName) => Promise<string | undefined>;
 }
+
+export type GitHubAppSecretName = 'privateKey' | 'clientSecret' | 'webhookSecret';
 
 /**
  * What a tool step may use of the context: its connection's access tokens, configuration,

@@ -18,6 +18,12 @@ export interface TokenOptions {
    * as it is: refreshing again would end a token another call has just begun to use.
    */
   rejected?: string;
+  /**
+   * `user`: on a `github_app` connection, the user's own token (what an installation token
+   * cannot do: gists, the user's stars and repositories); the installation's token otherwise.
+   * Other connections have one token and ignore it.
+   */
+  actingAs?: 'user';
 }
 
 /**

@@ -5,6 +5,8 @@ import type { Config } from '../config/config';
 import { platformKeyMaxAgeMs } from '../config/platform-keys';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
 import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
+import { AppAwareTokenProvider } from '../github/app/app-token-provider';
+import { InstallationTokens } from '../github/app/installation-tokens';
 import { AppError } from '../domain/errors';
 import { outboundFetch } from '../http/guarded-fetch';
 import { createJsonLogger, type Logger } from '../observability/logger';
@@ -20,7 +22,7 @@ import {
   type Sleep,
   type Store,
 } from '../ports';
-import type { AppContext } from '../ports/app-context';
+import type { AppContext, GitHubAppSecretName } from '../ports/app-context';
 
 /**
  * The AWS resources only some functions use, each behind its own module
@@ -81,14 +83,34 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     },
     byArn,
   );
-  const appWebhookSecret = optionalSecret(
-    {
-      value: config.github.app?.webhookSecret,
-      arn: config.github.app?.webhookSecretArn,
-      env: { value: 'GITHUB_APP_WEBHOOK_SECRET', arn: 'GITHUB_APP_WEBHOOK_SECRET_ARN' },
-    },
-    byArn,
-  );
+  const app = config.github.app;
+  // Each read once per container (the private key at the first mint, never logged).
+  const appSecrets: Record<GitHubAppSecretName, () => Promise<string | undefined>> = {
+    privateKey: optionalSecret(
+      {
+        value: app?.privateKey,
+        arn: app?.privateKeySecretArn,
+        env: { value: 'GITHUB_APP_PRIVATE_KEY', arn: 'GITHUB_APP_PRIVATE_KEY_SECRET_ARN' },
+      },
+      byArn,
+    ),
+    clientSecret: optionalSecret(
+      {
+        value: app?.clientSecret,
+        arn: app?.clientSecretArn,
+        env: { value: 'GITHUB_APP_CLIENT_SECRET', arn: 'GITHUB_APP_CLIENT_SECRET_ARN' },
+      },
+      byArn,
+    ),
+    webhookSecret: optionalSecret(
+      {
+        value: app?.webhookSecret,
+        arn: app?.webhookSecretArn,
+        env: { value: 'GITHUB_APP_WEBHOOK_SECRET', arn: 'GITHUB_APP_WEBHOOK_SECRET_ARN' },
+      },
+      byArn,
+    ),
+  };
   const base = {
     config,
     store: overrides.store ?? DynamoStore.create(config.tableName, clock),
@@ -121,9 +143,9 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
       byArn,
     ),
     oauthClientSecret: (provider: 'github' | 'contentsnare') => (provider === 'github' ? github() : contentsnare()),
-    githubAppWebhookSecret: appWebhookSecret,
+    githubAppSecret: (name: GitHubAppSecretName) => (app ? appSecrets[name]() : Promise.resolve(undefined)),
   } satisfies Omit<AppContext, 'tokens'>;
-  return { ...base, tokens: new RefreshingTokenProvider(base) };
+  return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), new InstallationTokens(base)) };
 }
 
 function unconfiguredQueue(urlSet: boolean): LambdaQueue {

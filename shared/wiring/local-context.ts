@@ -1,9 +1,11 @@
 import { join } from 'node:path';
-import type { AppContext } from '../ports/app-context';
+import type { AppContext, GitHubAppSecretName } from '../ports/app-context';
 import type { Config } from '../config/config';
 import { EncryptedSecretStore } from '../adapters/local/encrypted-secret-store';
 import { FileBlobStore } from '../adapters/local/file-blob-store';
 import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
+import { AppAwareTokenProvider } from '../github/app/app-token-provider';
+import { InstallationTokens } from '../github/app/installation-tokens';
 import { outboundFetch } from '../http/guarded-fetch';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
@@ -42,7 +44,7 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     dispatchSigningSecret: required(config.dispatchSigningSecret, 'DISPATCH_SIGNING_SECRET'),
     oauthClientSecret: async (provider: 'github' | 'contentsnare') =>
       provider === 'github' ? config.github.clientSecret : config.contentsnare.clientSecret,
-    githubAppWebhookSecret: async () => config.github.app?.webhookSecret,
+    githubAppSecret: async (name: GitHubAppSecretName) => config.github.app?.[name],
   };
-  return { ...base, tokens: new RefreshingTokenProvider(base) };
+  return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), new InstallationTokens(base)) };
 }

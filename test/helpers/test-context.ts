@@ -83,7 +83,7 @@ export function testAppContext(parts: TestContextParts): AppContext {
     platformApiKey: async () => testPlatformKey,
     dispatchSigningSecret: async () => testSigningSecret,
     oauthClientSecret: async () => undefined,
-    githubAppWebhookSecret: async () => parts.config.github.app?.webhookSecret,
+    githubAppSecret: async (name) => parts.config.github.app?.[name],
   };
 }
 

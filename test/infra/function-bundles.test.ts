@@ -80,7 +80,10 @@ describe('code a function loads on first use', () => {
     const holding = (files: string[], pkg: string) =>
       files.filter((f) => Object.keys(metafile.outputs[f]!.inputs).some((i) => i.includes(`node_modules/${pkg}/`)));
     expect(holding(outputs.atStartup, '@octokit')).toEqual([]);
-    expect(holding(outputs.code, '@octokit')).toHaveLength(1);
+    // Octokit's chunk, the GitHub App's JWT library's (@octokit/auth-app), and what the two share.
+    expect(holding(outputs.code, '@octokit').length).toBeGreaterThan(0);
+    expect(holding(outputs.code, '@octokit/auth-app')).toHaveLength(1);
+    expect(holding(outputs.atStartup, '@octokit/auth-app')).toEqual([]);
     expect(holding(outputs.atStartup, '@modelcontextprotocol')).toEqual([]);
     expect(holding(outputs.code, '@modelcontextprotocol').length).toBeGreaterThan(0);
     expect(outputs.code.length).toBeGreaterThan(outputs.atStartup.length);

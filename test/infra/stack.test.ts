@@ -30,7 +30,14 @@ const allStatements = () => ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Prop
 const functionNames = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
 
 beforeAll(() => {
-  s = synthStack({ stage: 'test', alarmEmail: 'ops@example.com', githubClientId: 'Iv1.abc' });
+  s = synthStack({
+    stage: 'test',
+    alarmEmail: 'ops@example.com',
+    githubClientId: 'Iv1.abc',
+    githubAppId: '424242',
+    githubAppSlug: 'agent-integrations',
+    githubAppClientId: 'Iv23li0123456789',
+  });
   resources = s.template.toJSON().Resources;
   alt = synthStack({
     stage: 'qa',
@@ -243,6 +250,27 @@ describe('data', () => {
 });
 
 describe('secrets', () => {
+  it("gives the functions that act with GitHub App tokens the App's ids, its key and client secret by ARN, and its token area", () => {
+    const appUsers = ['dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
+    for (const name of appUsers) {
+      const env = resources[fnId(name)]!.Properties.Environment.Variables as Record<string, unknown>;
+      expect(env, name).toMatchObject({
+        GITHUB_APP_ID: '424242',
+        GITHUB_APP_SLUG: 'agent-integrations',
+        GITHUB_APP_CLIENT_ID: 'Iv23li0123456789',
+      });
+      expect(env.GITHUB_APP_PRIVATE_KEY_SECRET_ARN, name).toEqual({ Ref: expect.stringMatching(/GithubAppPrivateKey/) });
+      expect(env.GITHUB_APP_CLIENT_SECRET_ARN, name).toEqual({ Ref: expect.stringMatching(/GithubAppClientSecret/) });
+      expect(env.GITHUB_APP_PRIVATE_KEY, name).toBeUndefined();
+      const areas = JSON.stringify(statementsOf(name));
+      expect(areas, name).toMatch(/:secret:agent-integrations\/test\/app-installations\/\*/);
+    }
+    // The intake acts with no token: it is given neither the key nor the installation tokens.
+    const intake = resources[fnId('webhook-intake')]!.Properties.Environment.Variables as Record<string, unknown>;
+    expect(intake.GITHUB_APP_PRIVATE_KEY_SECRET_ARN).toBeUndefined();
+    expect(JSON.stringify(statementsOf('webhook-intake'))).not.toMatch(/app-installations/);
+  });
+
   it('gives functions secret ARNs, never secret values', () => {
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       for (const [name, value] of Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>)) {
@@ -269,7 +297,7 @@ describe('secrets', () => {
         const text = JSON.stringify(r);
         const ownSecret =
           typeof (r as { Ref?: string }).Ref === 'string' && resources[(r as { Ref: string }).Ref]?.Type === 'AWS::SecretsManager::Secret';
-        const prefixed = /:secret:agent-integrations\/test\/(connections|endpoints)\/\*"/.test(text);
+        const prefixed = /:secret:agent-integrations\/test\/(connections|endpoints|app-installations)\/\*"/.test(text);
         expect(ownSecret || prefixed, text).toBe(true);
       }
     }

@@ -143,18 +143,27 @@ describe('npm run dev: the sandbox', () => {
   it('keeps the same demo connections across restarts, and they still work on the new ports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
     const first = await startDev(dir);
-    const ids = [first.sandbox!.demo.github.id, first.sandbox!.demo.contentsnare.id];
+    const ids = [first.sandbox!.demo.github.id, first.sandbox!.demo.contentsnare.id, first.sandbox!.demo.githubApp?.id];
+    // The App connection mints an installation token in the first run, kept in its data dir.
+    const before = await call(first, 'POST', '/tools/github.get_repository/invoke', {
+      connectionId: ids[2],
+      input: { owner: 'octocat', repo: 'hello-world' },
+    });
+    expect(before.body).toMatchObject({ ok: true });
     await first.close();
     started.length = 0;
     const second = await startDev(dir);
     started[0]!.dir = dir;
-    expect([second.sandbox!.demo.github.id, second.sandbox!.demo.contentsnare.id]).toEqual(ids);
-    expect((await call(second, 'GET', '/connections')).body.connections).toHaveLength(2);
-    const repo = await call(second, 'POST', '/tools/github.get_repository/invoke', {
-      connectionId: ids[0],
-      input: { owner: 'octocat', repo: 'hello-world' },
-    });
-    expect(repo.body).toMatchObject({ ok: true, data: { full_name: 'octocat/hello-world' } });
+    expect([second.sandbox!.demo.github.id, second.sandbox!.demo.contentsnare.id, second.sandbox!.demo.githubApp?.id]).toEqual(ids);
+    expect((await call(second, 'GET', '/connections')).body.connections).toHaveLength(3);
+    for (const connectionId of [ids[0], ids[2]]) {
+      // The App is a new one each run: the kept installation token is refused once, and a fresh one minted.
+      const repo = await call(second, 'POST', '/tools/github.get_repository/invoke', {
+        connectionId,
+        input: { owner: 'octocat', repo: 'hello-world' },
+      });
+      expect(repo.body, JSON.stringify(repo.body)).toMatchObject({ ok: true, data: { full_name: 'octocat/hello-world' } });
+    }
   });
 
   it('never adopts a connection it did not make, even one labelled like a demo connection, nor rewrites its token origin', async () => {
@@ -194,7 +203,7 @@ describe('npm run dev: the sandbox', () => {
         .filter((c) => c.sandboxDemo)
         .map((c) => c.id)
         .sort(),
-    ).toEqual([s.demo.github.id, s.demo.contentsnare.id].sort());
+    ).toEqual([s.demo.github.id, s.demo.contentsnare.id, s.demo.githubApp?.id].sort());
     // The real token is still refused for the simulated host, as for any other origin.
     const used = await call(rt, 'POST', '/tools/github.get_repository/invoke', {
       connectionId: 'conn_realgithub',
@@ -326,4 +335,37 @@ describe('npm run dev: the sandbox', () => {
     expect((await call(rt, 'GET', '/sandbox/inbox')).status).toBe(404);
     expect((await call(rt, 'GET', '/connections')).body.connections).toEqual([]);
   });
+});
+
+describe('npm run dev: the simulated GitHub plays a GitHub App', () => {
+  it('shows a github_app demo connection whose steps run with installation tokens, and connects another through the install flow', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-app-'));
+    const rt = await startDev(dir);
+    started[0]!.dir = dir;
+    const app = rt.sandbox!.demo.githubApp;
+    expect(app).toMatchObject({ authMethod: 'github_app', accountLogin: demo.githubLogin, installation: { id: 1 } });
+    expect(sandboxBanner({ url: rt.url, config: rt.config, sandbox: rt.sandbox }).join('\n')).toContain(`${app!.id} (github_app`);
+
+    const repo = await call(rt, 'POST', '/tools/github.get_repository/invoke', {
+      connectionId: app!.id,
+      input: { owner: 'octocat', repo: 'hello-world' },
+    });
+    expect(repo.body).toMatchObject({ ok: true, data: { full_name: 'octocat/hello-world' } });
+
+    const begun = await call(rt, 'POST', '/oauth/github-app/authorize', { label: 'clicked' });
+    const start = await fetch(begun.body.authorizeUrl, { redirect: 'manual' });
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const page = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
+    const back = await fetch(page.headers.get('location') ?? '', { redirect: 'manual', headers: { cookie, accept: 'application/json' } });
+    const made = (await back.json()) as { connectionId?: string; status?: string };
+    expect(made.status).toBe('connected');
+    const connections = (await call(rt, 'GET', '/connections')).body.connections as Array<{
+      id: string;
+      authMethod: string;
+      label?: string;
+    }>;
+    expect(connections.filter((c) => c.authMethod === 'github_app').map((c) => c.label)).toEqual(
+      expect.arrayContaining(['clicked', 'Sandbox demo (simulated GitHub App)']),
+    );
+  }, 60_000);
 });

@@ -11,6 +11,8 @@ export interface RestCall {
   token: string;
   /** Renews the token after a 401 (code-host-access.ts): the call is then sent once more. */
   renew?: CodeHostAccess['renew'];
+  /** A GitHub App connection's user access, for the paths only a person may read (code-host-access.ts). */
+  asUser?: CodeHostAccess['asUser'];
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
   /** Path under the base, segments already encoded. */
   path: string;
@@ -46,7 +48,15 @@ export async function restCall(fetchFn: Fetch, call: RestCall): Promise<RestResu
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    const send = call.renew ? tokenRenewingFetch(fetchFn, { baseUrl: call.baseUrl, token: call.token, renew: call.renew }) : fetchFn;
+    const send =
+      call.renew || call.asUser
+        ? tokenRenewingFetch(fetchFn, {
+            baseUrl: call.baseUrl,
+            token: call.token,
+            ...(call.renew ? { renew: call.renew } : {}),
+            ...(call.asUser ? { asUser: call.asUser } : {}),
+          })
+        : fetchFn;
     res = await send(`${call.baseUrl}${call.path}`, {
       method: call.method,
       headers,

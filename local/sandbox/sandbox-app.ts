@@ -1,0 +1,102 @@
+import type { AppContext } from '../../shared/ports/app-context';
+import type { Connection } from '../../shared/domain/model';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
+import { originOf } from '../../shared/oauth/token-origin';
+import type { SimulatedGitHub, SimulatedUser } from './simulated-github';
+import { SimulatedGitHubApp } from './simulated-github-app';
+
+export const sandboxAppLabel = 'Sandbox demo (simulated GitHub App)';
+const installationId = 1;
+
+export interface SandboxApp {
+  app: SimulatedGitHubApp;
+  /** The GITHUB_APP_* settings of the simulated App, unless the environment names an App of its own. */
+  environment(env: Record<string, string | undefined>, runtimePort: number): Record<string, string>;
+  /** The demo App connection: made at the first start, found again (and given this run's user token) at the next. */
+  ensureDemoConnection(ctx: AppContext): Promise<Connection | undefined>;
+}
+
+/**
+ * The simulated code host plays a GitHub App too (`npm run dev`): installed on the demo
+ * account's repositories, its installation page and user authorization approved at once as
+ * the demo user, and its installation and user tokens accepted by the simulated REST routes
+ * as that account. The demo App connection is what the install flow's callback stores.
+ */
+export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): SandboxApp {
+  const app = new SimulatedGitHubApp({ autoApproveAs: { login: user.login, installationId } });
+  app.addUser(user.login);
+  app.addInstallation({
+    id: installationId,
+    account: { login: user.login, id: user.id, type: 'User' },
+    members: new Set([user.login]),
+    events: ['issues', 'issue_comment', 'pull_request', 'pull_request_review', 'push', 'release', 'create', 'fork', 'star'],
+  });
+  github.before = (req) => {
+    const answer = app.handle(req);
+    if (answer) return answer;
+    // The App's tokens act as the demo account on the rest of the simulated code host.
+    const token = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (token && (app.installationTokens.has(token) || app.userTokens.has(token)) && !github.users.has(token))
+      github.users.set(token, user);
+    return undefined;
+  };
+  const own = (env: Record<string, string | undefined>) => !env.GITHUB_APP_ID && !env.GITHUB_APP_SLUG && !env.GITHUB_APP_CLIENT_ID;
+  let played = false;
+  return {
+    app,
+    environment(env, runtimePort): Record<string, string> {
+      played = own(env);
+      if (!played) return {};
+      app.callbackUrl = `${env.PUBLIC_URL ?? `http://localhost:${runtimePort}`}/oauth/github-app/callback`;
+      return {
+        GITHUB_OAUTH_URL: github.url,
+        GITHUB_APP_ID: String(app.appId),
+        GITHUB_APP_SLUG: app.slug,
+        GITHUB_APP_CLIENT_ID: app.clientId,
+        GITHUB_APP_CLIENT_SECRET: app.clientSecret,
+        GITHUB_APP_PRIVATE_KEY: app.privateKeyPem,
+      };
+    },
+    async ensureDemoConnection(ctx) {
+      if (!played) return undefined;
+      const repo = new ConnectionRepo(ctx.store);
+      const origin = originOf(ctx.config.github.apiUrl);
+      // The simulated App's tokens live as long as this run: the demo user gets a new one each start.
+      const fresh = app.issueUserToken(user.login);
+      const token = { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: ctx.clock.now() + 28800 * 1000, origin };
+      for (const c of await repo.list()) {
+        if (c.sandboxDemo !== true || c.authMethod !== 'github_app' || c.installation?.id !== installationId) continue;
+        if (!(await readStoredToken(ctx.secrets, c.id))) continue;
+        await writeStoredToken(ctx.secrets, c.id, token);
+        return (await repo.update(c.id, (x) => ({ ...x, tokenExpiresAt: token.expiresAt }))) ?? c;
+      }
+      const installation = app.installations.get(installationId);
+      const now = new Date(ctx.clock.now()).toISOString();
+      const connection: Connection = {
+        id: ConnectionRepo.newId(),
+        provider: 'github',
+        label: sandboxAppLabel,
+        accountLogin: user.login,
+        accountId: String(user.id),
+        authMethod: 'github_app',
+        installation: {
+          id: installationId,
+          account: { login: user.login, id: String(user.id), type: 'User' },
+          repositorySelection: 'all',
+          permissions: installation?.permissions ?? {},
+          events: installation?.events ?? [],
+        },
+        status: 'connected',
+        repositories: [],
+        tokenExpiresAt: token.expiresAt,
+        sandboxDemo: true,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await writeStoredToken(ctx.secrets, connection.id, token);
+      await repo.create(connection);
+      return connection;
+    },
+  };
+}
