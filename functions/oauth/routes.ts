@@ -5,7 +5,9 @@ import { jsonBody } from '../../shared/http/body';
 import { json, toErrorResponse } from '../../shared/http/responses';
 import type { HttpResponse, Route } from '../../shared/http/types';
 import { startAuthorization } from '../../shared/oauth/authorize';
-import { handleCallback, type CallbackOutcome } from '../../shared/oauth/callback';
+import { callbackErrorCodes, handleCallback, type CallbackOutcome } from '../../shared/oauth/callback';
+import { authorizeInputSchema } from '../../shared/oauth/authorize';
+import { providers } from '../../shared/domain/model';
 import { parseProvider } from '../../shared/oauth/providers';
 import { clearBindingCookie, handleStart } from '../../shared/oauth/start';
 import { prefersHtml } from '../../shared/http/html';
@@ -44,6 +46,10 @@ function refusal(e: unknown, accept: string | undefined, provider: Provider | un
   return failedPage({ status: answer.status, provider, code: error.code, message: error.message, back: wayBack(options) }, callbackHeaders);
 }
 
+const providerParam = z.object({ provider: z.enum(providers as [Provider, ...Provider[]]) });
+const htmlPage = z.string().describe('An HTML page for a person (the browser asked for text/html)');
+const notCached = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
+
 function providerOf(name: string | undefined): Provider | undefined {
   return name === 'github' || name === 'contentsnare' ? name : undefined;
 }
@@ -58,6 +64,21 @@ export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[
       method: 'POST',
       pattern: '/oauth/:provider/authorize',
       auth: 'platform',
+      spec: {
+        summary: "Start connecting an account by OAuth: the URL a person's browser opens",
+        description:
+          'A fresh single-use state (PKCE on the provider side) is kept; `authorizeUrl` is our own `GET /oauth/{provider}/start`. `connectionId` reconnects an existing connection in place.',
+        tags: ['oauth'],
+        params: providerParam,
+        body: authorizeInputSchema,
+        answers: {
+          200: {
+            description: 'Where to send the browser, and until when the state holds',
+            body: z.object({ authorizeUrl: z.string(), expiresAt: z.string().describe('ISO 8601 time') }),
+          },
+        },
+        errors: ['invalid_input', 'not_found', 'connection_not_found', 'not_configured'],
+      },
       handle: async (req) => {
         const answer = json(200, await startAuthorization(ctx, parseProvider(req.params.provider), jsonBody(req, z.unknown())));
         // The URL carries a live state: keep it out of caches.
@@ -69,6 +90,20 @@ export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[
       method: 'GET',
       pattern: '/oauth/:provider/start',
       auth: 'none',
+      spec: {
+        summary: "The browser's first stop: bound to this browser by a cookie, then on to the provider",
+        tags: ['oauth'],
+        params: providerParam,
+        query: z.object({ state: z.string().describe('The state from `authorizeUrl`') }),
+        answers: {
+          302: {
+            description: "To the provider's authorize page",
+            headers: { location: "The provider's authorize URL", 'set-cookie': 'The binding cookie of this flow', ...notCached },
+          },
+        },
+        errors: ['invalid_input', 'not_found', 'not_configured'],
+        errorAlternatives: { 'text/html': htmlPage },
+      },
       handle: async (req) => {
         try {
           const started = await handleStart(ctx, parseProvider(req.params.provider), req.query);
@@ -83,6 +118,40 @@ export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[
       method: 'GET',
       pattern: '/oauth/:provider/callback',
       auth: 'none',
+      spec: {
+        summary: 'Where the provider sends the browser back: the code is exchanged and the connection saved',
+        description:
+          'With a `returnTo`, every outcome is a redirect there (`?connectionId=` or `?error=<code>`); without, a page for a browser or JSON for any other client.',
+        tags: ['oauth'],
+        params: providerParam,
+        query: z.object({
+          code: z.string().optional(),
+          state: z.string(),
+          error: z.string().optional().describe('Set by the provider when the person refused'),
+        }),
+        answers: {
+          302: {
+            description: 'To `returnTo`, with `connectionId` or `error`',
+            headers: { location: '`returnTo` with the outcome', ...notCached },
+          },
+          200: {
+            description: 'Connected (no returnTo)',
+            body: z.object({
+              provider: z.enum(providers as [Provider, ...Provider[]]),
+              connectionId: z.string(),
+              status: z.literal('connected'),
+              account: z.string(),
+            }),
+            alternatives: { 'text/html': htmlPage },
+          },
+        },
+        errors: ['invalid_input', 'not_found', 'connection_not_found', 'conflict', 'not_configured', 'upstream_error'],
+        errorBody: z.object({
+          provider: z.enum(providers as [Provider, ...Provider[]]),
+          error: z.object({ code: z.enum(callbackErrorCodes as [string, ...string[]]), message: z.string() }),
+        }),
+        errorAlternatives: { 'text/html': htmlPage },
+      },
       handle: async (req) => {
         const provider = parseProvider(req.params.provider);
         const states = req.query.getAll('state');

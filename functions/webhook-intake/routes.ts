@@ -4,6 +4,14 @@ import { receiveDelivery, type IntakeOptions } from '../../shared/intake/receive
 import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
 import { json } from '../../shared/http/responses';
 import type { Route } from '../../shared/http/types';
+import * as z from 'zod';
+
+const deliveryAnswer = z.object({
+  ok: z.literal(true),
+  accepted: z.number().int().optional().describe('Trigger events queued'),
+  duplicate: z.literal(true).optional().describe('The same delivery again, or the same signed body under another id'),
+  ping: z.literal(true).optional().describe("The code host's ping: the endpoint is verified"),
+});
 
 /** `POST /webhooks/github/{endpointId}`: the code host's deliveries (no platform key; the signature is the auth). */
 export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
@@ -13,6 +21,24 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       pattern: '/webhooks/github/:endpointId',
       auth: 'none',
       maxBodyBytes: lambdaMaxBodyBytes,
+      spec: {
+        summary: "The code host's webhook deliveries",
+        description:
+          "Called by the code host, authenticated by the delivery's signature (made with the endpoint's secret) over the raw body bytes. Answers within 8 s.",
+        tags: ['webhooks'],
+        params: z.object({ endpointId: z.string().describe('`ep_...`, in the hook URL the product registered') }),
+        headers: z.object({
+          'x-hub-signature-256': z.string().describe('`sha256=` + hex HMAC-SHA256 of the body'),
+          'x-github-event': z.string(),
+          'x-github-delivery': z.string(),
+        }),
+        body: z.record(z.string(), z.unknown()).describe("The code host's event payload"),
+        answers: {
+          202: { description: 'Accepted: `accepted` trigger events queued', body: deliveryAnswer },
+          200: { description: 'A duplicate, a ping, or nothing any trigger takes (`accepted: 0`)', body: deliveryAnswer },
+        },
+        errors: ['invalid_input', 'invalid_signature', 'not_found', 'unavailable'],
+      },
       // Missing code-host headers are refused before an anonymous body is read (receiveDelivery checks them again).
       refuseHead: (req) => {
         const checked = checkDeliveryHeaders(req.headers);
