@@ -225,6 +225,8 @@ export class IntegrationsStack extends Stack {
       { path: '/triggers', methods: [GET] },
       { path: '/keys', methods: [GET, POST] },
       { path: '/keys/{id}', methods: [DELETE] },
+      // The API's own description (no key): built into the function's bundle, no I/O.
+      { path: '/openapi.json', methods: [GET] },
     ]);
     this.front.route(toolStep, [
       { path: '/tools', methods: [GET] },

@@ -8,6 +8,7 @@ import { resolveTriggerId, unknownTriggerMessage } from '../shared/domain/trigge
 import type { TriggerId } from '../shared/domain/triggers';
 import { jsonBody } from '../shared/http/body';
 import { json } from '../shared/http/responses';
+import { localOnlySpec } from '../shared/http/openapi';
 import type { Route } from '../shared/http/types';
 
 // Ids are bounded like every id that reaches a key or a lookup (subscription-input.ts).
@@ -40,6 +41,7 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
     {
       method: 'GET',
       pattern: '/admin/dlq',
+      spec: localOnlySpec('The dead-letter queue (npm run dlq)'),
       auth: 'platform',
       handle: async (req) => {
         const max = Math.min(Math.max(Number(req.query.get('max') ?? 100) || 100, 1), 1000);
@@ -50,6 +52,7 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
     {
       method: 'POST',
       pattern: '/admin/dlq/redrive',
+      spec: localOnlySpec('Redrive dead letters (npm run dlq)'),
       auth: 'platform',
       handle: async (req) => {
         const { ids } = jsonBody(req, redriveSchema);
@@ -61,6 +64,7 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
     {
       method: 'POST',
       pattern: '/admin/trigger',
+      spec: localOnlySpec('Send an example delivery through the intake (npm run trigger)'),
       auth: 'platform',
       handle: async (req) => {
         const input = jsonBody(req, triggerSchema);

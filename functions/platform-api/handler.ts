@@ -6,7 +6,7 @@ import { withObservability } from '../../shared/observability/lambda-wrapper';
 import { appContext, observability } from './deps';
 import { routes } from './routes';
 
-/** HTTP API -> connections and subscriptions routes, and `GET /healthz` (the stack routes it here). */
+/** HTTP API -> connections, subscriptions, keys and triggers routes, `GET /openapi.json` and `GET /healthz` (the stack routes them here). */
 export const handler = withObservability(
   observability,
   lambdaHttpFunction({

@@ -4,6 +4,28 @@ import { receiveAppDelivery, receiveDelivery, type IntakeOptions } from '../../s
 import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
 import { json } from '../../shared/http/responses';
 import type { HttpResponse, RequestHead, Route } from '../../shared/http/types';
+import * as z from 'zod';
+
+const deliveryAnswer = z.object({
+  ok: z.literal(true),
+  accepted: z.number().int().optional().describe('Trigger events queued'),
+  duplicate: z.literal(true).optional().describe('The same delivery again, or the same signed body under another id'),
+  ping: z.literal(true).optional().describe("The code host's ping: the endpoint is verified"),
+});
+
+/** What a GitHub App lifecycle delivery (`installation`, `installation_repositories`, `github_app_authorization`) did. */
+const lifecycleAnswer = z.object({
+  ok: z.literal(true),
+  installation: z.number().int().optional().describe('The installation the delivery names'),
+  action: z.string().describe("The delivery's `action`"),
+  changed: z.number().int().describe('Connections whose state or allow-list changed'),
+});
+
+const deliveryHeaders = z.object({
+  'x-hub-signature-256': z.string().describe('`sha256=` + hex HMAC-SHA256 of the body'),
+  'x-github-event': z.string(),
+  'x-github-delivery': z.string(),
+});
 
 /**
  * `POST /webhooks/github/app` (the GitHub App's one webhook) and `POST /webhooks/github/{endpointId}`
@@ -26,6 +48,22 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       pattern: '/webhooks/github/app',
       auth: 'none',
       maxBodyBytes: lambdaMaxBodyBytes,
+      spec: {
+        summary: "The GitHub App's webhook",
+        description:
+          "Every installation's deliveries, authenticated by the signature made with GITHUB_APP_WEBHOOK_SECRET over the raw body bytes, routed by `installation.id` to the subscriptions of that installation's connections. Installation lifecycle events (`installation`, `installation_repositories`, `github_app_authorization`) keep the connections' state and allow-lists. 404 when no App is configured. Answers within 8 s.",
+        tags: ['webhooks'],
+        headers: deliveryHeaders,
+        body: z.record(z.string(), z.unknown()).describe("The code host's event payload, with `installation`"),
+        answers: {
+          202: { description: 'Accepted: `accepted` trigger events queued', body: deliveryAnswer },
+          200: {
+            description: 'A duplicate, a ping, nothing any trigger takes, or a lifecycle event applied',
+            body: z.union([deliveryAnswer, lifecycleAnswer]),
+          },
+        },
+        errors: ['invalid_input', 'invalid_signature', 'not_found', 'unavailable'],
+      },
       refuseHead,
       handle: async (req) => {
         const answer = await receiveAppDelivery(ctx, { headers: req.headers, body: req.body }, options);
@@ -37,6 +75,20 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       pattern: '/webhooks/github/:endpointId',
       auth: 'none',
       maxBodyBytes: lambdaMaxBodyBytes,
+      spec: {
+        summary: "The code host's webhook deliveries",
+        description:
+          "Called by the code host, authenticated by the delivery's signature (made with the endpoint's secret) over the raw body bytes. Answers within 8 s.",
+        tags: ['webhooks'],
+        params: z.object({ endpointId: z.string().describe('`ep_...`, in the hook URL the product registered') }),
+        headers: deliveryHeaders,
+        body: z.record(z.string(), z.unknown()).describe("The code host's event payload"),
+        answers: {
+          202: { description: 'Accepted: `accepted` trigger events queued', body: deliveryAnswer },
+          200: { description: 'A duplicate, a ping, or nothing any trigger takes (`accepted: 0`)', body: deliveryAnswer },
+        },
+        errors: ['invalid_input', 'invalid_signature', 'not_found', 'unavailable'],
+      },
       refuseHead,
       handle: async (req) => {
         const answer = await receiveDelivery(

@@ -8,6 +8,7 @@ import { generatedSecretsFile } from '../generated-secrets';
 import { listenHost } from '../server-limits';
 import { parsePort } from '../startup-checks';
 import { callAdmin, dataDir, platformKey, type Env } from './local-admin-client';
+import { checkConnectionGrants } from './doctor-grants';
 
 export interface DoctorDeps {
   env: Env;
@@ -44,8 +45,9 @@ async function reachable(fetchImpl: typeof fetch, url: string, init: RequestInit
 /**
  * `npm run doctor`: checks what stands between a person and a working runtime: Node's
  * version, `.env`, the configuration, the port, the platform key, whether the code host can
- * reach PUBLIC_URL (or a webhook relay is set), which providers are configured, and the
- * scopes of the running runtime's connections. One line per check; exit 1 on any FAIL.
+ * reach PUBLIC_URL (or a webhook relay is set), which providers are configured, and what
+ * the running runtime's connections need of their tokens for their subscriptions and steps
+ * (doctor-grants.ts). One line per check; exit 1 on any FAIL.
  */
 export async function runDoctor(deps: DoctorDeps): Promise<number> {
   const env: Env = { ...deps.env };
@@ -145,25 +147,17 @@ export async function runDoctor(deps: DoctorDeps): Promise<number> {
           }
         ).connections ?? [];
       if (connections.length === 0) line('info', 'connections: none yet');
-      for (const c of connections) {
-        if (c.provider !== 'github') {
-          line('ok', `connection ${c.id} (${c.provider}, ${c.accountLogin})`);
-          continue;
-        }
-        // Classic tokens report scopes; fine-grained tokens and App tokens report none (their permissions are checked when used).
-        const scopes = c.scopes ?? [];
-        const hooks = scopes.some((s) => s === 'admin:repo_hook' || s === 'repo' || s === 'write:repo_hook');
-        if (scopes.length === 0)
-          line(
-            'info',
-            `connection ${c.id} (github, ${c.accountLogin}): no classic scopes reported (fine-grained or App token; needs "Webhooks: Read and write" to subscribe)`,
-          );
-        else
-          line(
-            hooks ? 'ok' : 'warn',
-            `connection ${c.id} (github, ${c.accountLogin}): scopes ${scopes.join(', ')}${hooks ? '' : '; subscribing needs admin:repo_hook'}`,
-          );
-      }
+      for (const c of connections) if (c.provider !== 'github') line('ok', `connection ${c.id} (${c.provider}, ${c.accountLogin})`);
+      const base = `http://127.0.0.1:${port}`;
+      // What each code-host connection's subscriptions and steps need, against what its token has.
+      await checkConnectionGrants(
+        async (method, path, body) => {
+          const a = await callAdmin(base, platformKey(env), method, path, body, fetchImpl);
+          return a.reachable ? { status: a.status, body: a.body } : undefined;
+        },
+        connections,
+        line,
+      );
     } else if (answer.reachable)
       line('warn', `connections: the runtime answered ${answer.status} (set PLATFORM_API_KEY or DATA_DIR to read them)`);
   }

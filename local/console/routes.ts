@@ -19,6 +19,7 @@ import { isPlatformKey } from '../../shared/config/platform-keys';
 import { clearSessionCookie, ConsoleSessions, sessionCookie } from './session';
 import { LoginThrottle } from './login-throttle';
 import type { RecentEvents } from './recent-events';
+import { localOnlySpec } from '../../shared/http/openapi';
 import { formFields, inputFromForm } from './tool-form';
 
 /**
@@ -135,11 +136,24 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     async () => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8` }, body });
 
   return [
-    { method: 'GET', pattern: '/console/console.js', auth: 'none', handle: asset(consoleScript, 'text/javascript') },
-    { method: 'GET', pattern: '/console/console.css', auth: 'none', handle: asset(consoleStyle, 'text/css') },
+    {
+      method: 'GET',
+      pattern: '/console/console.js',
+      spec: localOnlySpec('The console script'),
+      auth: 'none',
+      handle: asset(consoleScript, 'text/javascript'),
+    },
+    {
+      method: 'GET',
+      pattern: '/console/console.css',
+      spec: localOnlySpec('The console style sheet'),
+      auth: 'none',
+      handle: asset(consoleStyle, 'text/css'),
+    },
     {
       method: 'GET',
       pattern: '/',
+      spec: localOnlySpec('The console page'),
       auth: 'none',
       handle: async (req) => {
         const caller = await identify(req, sessions, ctx.platformApiKey);
@@ -154,6 +168,7 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     {
       method: 'POST',
       pattern: '/console/login',
+      spec: localOnlySpec('Console sign-in with the platform key'),
       auth: 'none',
       maxBodyBytes: 4096,
       handle: async (req) => {
@@ -175,6 +190,7 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     {
       method: 'POST',
       pattern: '/console/logout',
+      spec: localOnlySpec('Console sign-out'),
       auth: 'none',
       maxBodyBytes: 4096,
       handle: action(async (_req, caller) => {
@@ -185,6 +201,7 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     {
       method: 'POST',
       pattern: '/console/events/:eventId/replay',
+      spec: localOnlySpec('Console: replay a recent event'),
       auth: 'none',
       maxBodyBytes: 4096,
       handle: action(async (req) => {
@@ -195,6 +212,7 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     {
       method: 'POST',
       pattern: '/console/dlq/redrive',
+      spec: localOnlySpec('Console: redrive dead letters'),
       auth: 'none',
       maxBodyBytes: 4096,
       handle: action(async (_req, _caller, fields) => {
@@ -209,6 +227,7 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     {
       method: 'POST',
       pattern: '/console/tools/:toolId',
+      spec: localOnlySpec('Console: run a tool step from its form'),
       auth: 'none',
       maxBodyBytes: lambdaMaxBodyBytes,
       handle: action(async (req, caller, fields) => {

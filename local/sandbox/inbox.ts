@@ -2,6 +2,7 @@ import { sameSecret } from '../../shared/domain/same-secret';
 import type { AppContext } from '../../shared/ports/app-context';
 import { signBody } from '../../shared/dispatch/sign-event';
 import { json } from '../../shared/http/responses';
+import { localOnlySpec } from '../../shared/http/openapi';
 import type { Route } from '../../shared/http/types';
 
 /** One trigger event as the sandbox's agent runtime received it. */
@@ -47,6 +48,7 @@ export class SandboxInbox {
       {
         method: 'POST',
         pattern: inboxPath,
+        spec: localOnlySpec('The sandbox agent-runtime inbox: signed trigger events'),
         // No platform key (the dispatcher does not send one): the dispatch signature instead. An
         // unsigned or wrongly signed post (another page of the browser posting cross-site) is refused.
         auth: 'none',
@@ -77,6 +79,7 @@ export class SandboxInbox {
       {
         method: 'GET',
         pattern: '/sandbox/inbox',
+        spec: localOnlySpec('The trigger events the sandbox inbox received'),
         auth: 'platform',
         handle: async (req) => {
           const events = this.list({

@@ -11,7 +11,7 @@ import { ConnectionRepo } from '../store/connection-repo';
 import { writeStoredToken } from '../store/stored-token';
 import { originOf } from '../oauth/token-origin';
 
-const bodySchema = z
+export const tokenConnectionBody = z
   .object({
     provider: z.enum(['github', 'contentsnare']),
     token: z.string().trim().min(1, 'is required').max(1000),
@@ -29,7 +29,7 @@ const userSchema = z.object({ login: githubLogin, id: githubAccountId.optional()
  * connection item exists (so a connection never lacks its token), and never answered back.
  */
 export async function createTokenConnection(ctx: AppContext, body: unknown): Promise<Connection> {
-  const input = parseOrThrow(bodySchema, body);
+  const input = parseOrThrow(tokenConnectionBody, body);
   if (input.provider === 'contentsnare') {
     throw new AppError('invalid_input', 'provider: contentsnare connects by OAuth only; start with POST /oauth/contentsnare/authorize', {
       fields: [{ field: 'provider', message: 'contentsnare connects by OAuth only' }],

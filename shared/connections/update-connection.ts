@@ -6,7 +6,7 @@ import { parseOrThrow } from '../domain/validation';
 import { repositoryName } from '../subscriptions/subscription-input';
 import { ConnectionRepo } from '../store/connection-repo';
 
-const bodySchema = z
+export const connectionUpdateBody = z
   .object({
     label: z.string().trim().max(200).nullable().optional(),
     repositories: z.array(repositoryName).max(1000).optional(),
@@ -16,7 +16,7 @@ const bodySchema = z
 
 /** `PATCH /connections/{id}`: label and the repository allow-list (empty: all). */
 export async function updateConnection(ctx: AppContext, id: string, body: unknown): Promise<Connection> {
-  const input = parseOrThrow(bodySchema, body);
+  const input = parseOrThrow(connectionUpdateBody, body);
   const updated = await new ConnectionRepo(ctx.store).update(id, (c) => {
     const next: Connection = { ...c, updatedAt: new Date(ctx.clock.now()).toISOString() };
     if (input.label !== undefined) next.label = input.label === null || input.label === '' ? undefined : input.label;

@@ -1,6 +1,7 @@
 import type { TriggerSource } from './mapping/types';
 import type { SubscriptionFilters, SubscriptionTarget } from './model';
 import type { TriggerId, TriggerName } from './triggers';
+import { triggerGrant, type Grant } from './trigger-permissions';
 
 /** What the platform shows and needs to know about one code-host trigger. */
 export interface TriggerDefinition {
@@ -16,6 +17,8 @@ export interface TriggerDefinition {
   filters: ReadonlyArray<keyof SubscriptionFilters>;
   /** How its events arrive for this target; undefined when the trigger does not apply to it. */
   source(target: SubscriptionTarget): TriggerSource | undefined;
+  /** What a subscription on `target` needs of the token (trigger-permissions.ts); undefined where the trigger does not apply. */
+  permissions(target: SubscriptionTarget): Grant | undefined;
 }
 
 type Where = 'repo-or-org' | 'org-only' | 'org-hook-or-account-poll' | 'account-poll' | 'repo-poll';
@@ -297,6 +300,10 @@ export const triggerCatalog: Readonly<Record<TriggerId, TriggerDefinition>> = Ob
       events: row.events,
       filters: row.filters,
       source: (target) => sourceOf(row, target),
+      permissions: (target) => {
+        const source = sourceOf(row, target);
+        return source && triggerGrant(name, target, source);
+      },
     };
     return [id, definition];
   }),

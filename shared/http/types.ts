@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { Caller } from '../domain/caller';
+import type { ErrorCode } from '../domain/errors';
 
 /**
  * A transport-neutral HTTP request/response, so the same route code serves the local
@@ -47,6 +49,57 @@ export interface Route {
   /** A refusal decided from the head alone, before any body byte is read (e.g. the webhook's required headers). */
   refuseHead?(req: RequestHead & { params: Record<string, string> }): HttpResponse | undefined;
   handle(req: RouteRequest): Promise<HttpResponse>;
+  /** What the route takes and answers, for the OpenAPI document (shared/http/openapi.ts); every route has one. */
+  spec?: RouteSpec;
+}
+
+/** One answer a route gives that is not an error of the common envelope. */
+export interface AnswerSpec {
+  description: string;
+  /** The body's schema (output side); absent: no body worth describing (a redirect). */
+  body?: z.ZodType;
+  /** The media type of `body`, when not `application/json` (an HTML page, an event stream). */
+  contentType?: string;
+  /** More media types the same answer may come as, each with its schema (a page for a browser, JSON for others). */
+  alternatives?: Record<string, z.ZodType>;
+  /** Response headers worth naming, by name: what each carries. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A route described: the same zod schemas the handler validates with, so the document and
+ * the checks cannot say different things. Errors are named by code: each answers the
+ * common envelope `{error: {code, message, details?}}` with the status `statusByCode` gives.
+ */
+export interface RouteSpec {
+  summary: string;
+  description?: string;
+  /** Groups in the document: `connections`, `tools` ... */
+  tags: string[];
+  /** The path parameters, one key per `:name` of the pattern. */
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  /** Request headers the route reads, by lower-case name. */
+  headers?: z.ZodObject;
+  /** The JSON body, input side (what a caller may send). */
+  body?: z.ZodType;
+  /** The non-error answers by status. */
+  answers: Record<number, AnswerSpec>;
+  /**
+   * The codes the handler itself may answer. Those the router adds are implied: `unauthorized`
+   * and `forbidden` on keyed routes, `invalid_input` for a bad path segment, `payload_too_large`
+   * on routes that read a body, and `internal` everywhere.
+   */
+  errors: ErrorCode[];
+  /**
+   * When this route answers its errors in another shape than the common envelope (a ToolResult),
+   * that shape; the router's own refusals keep the envelope.
+   */
+  errorBody?: z.ZodType;
+  /** Other media types the errors may come as, each with its schema (a page for a browser that asked for HTML). */
+  errorAlternatives?: Record<string, z.ZodType>;
+  /** Served by the local runtime only (console, sandbox, operator routes): left out of the document. */
+  localOnly?: true;
 }
 
 /**

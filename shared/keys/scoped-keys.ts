@@ -18,7 +18,7 @@ export const scopedKeyBounds = {
 
 const connectionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a connection id');
 
-const createKeyInput = z.strictObject({
+export const createKeyInput = z.strictObject({
   label: z.string().trim().min(1, 'must not be empty').max(scopedKeyBounds.labelLength),
   connections: z
     .array(connectionId)

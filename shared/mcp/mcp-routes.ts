@@ -2,8 +2,10 @@ import { assertCallerMayUse, platformCaller, type Caller } from '../domain/calle
 import type { Connection } from '../domain/model';
 import { AppError } from '../domain/errors';
 import { loadOnce } from '../domain/load-once';
+import { apiComponents } from '../domain/model-schemas';
 import { lambdaMaxBodyBytes } from '../http/body-limits';
-import type { HttpResponse, Route, RouteRequest } from '../http/types';
+import * as z from 'zod';
+import type { HttpResponse, Route, RouteRequest, RouteSpec } from '../http/types';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import type { ProviderTools } from '../tools/tool-step';
@@ -62,6 +64,49 @@ async function serve(ctx: AppContext, tools: ProviderTools[], req: RouteRequest)
   }
 }
 
+const jsonRpcMessage = z
+  .looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number(), z.null()]).optional(),
+    method: z.string().optional(),
+    params: z.unknown().optional(),
+    result: z.unknown().optional(),
+  })
+  .describe('A JSON-RPC 2.0 message of the Model Context Protocol');
+const jsonRpcError = z
+  .looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number(), z.null()]),
+    error: z.looseObject({ code: z.number().int(), message: z.string() }),
+  })
+  .describe("The protocol transport's refusal, as JSON-RPC");
+
+apiComponents.add(jsonRpcMessage, { id: 'JsonRpcMessage' });
+apiComponents.add(jsonRpcError, { id: 'JsonRpcError' });
+
+function mcpSpec(one: boolean): RouteSpec {
+  return {
+    summary: one ? 'The tool steps of one connection over MCP' : 'The tool steps over MCP, every connection the key opens',
+    description:
+      'Streamable HTTP transport, stateless (no sessions): send `Accept: application/json, text/event-stream`. `GET` and `DELETE` answer 405 (`not_found` with `details.status: 405`).',
+    tags: ['mcp'],
+    ...(one ? { params: z.object({ connectionId: z.string() }) } : {}),
+    body: jsonRpcMessage,
+    answers: {
+      200: {
+        description: 'The JSON-RPC answer, whole or as an event stream that ends with it',
+        body: jsonRpcMessage,
+        alternatives: { 'text/event-stream': z.string() },
+      },
+      202: { description: 'A notification or response accepted (no body)' },
+      406: { description: 'The Accept header lacks application/json or text/event-stream', body: jsonRpcError },
+      415: { description: 'The body is not application/json', body: jsonRpcError },
+    },
+    errors: one ? ['connection_not_found'] : [],
+    errorBody: jsonRpcError,
+  };
+}
+
 /**
  * `POST /mcp` (every connection the key opens) and `POST /mcp/{connectionId}` (one): the tool
  * catalog over the Model Context Protocol, Streamable HTTP transport in stateless mode. `GET`
@@ -70,7 +115,7 @@ async function serve(ctx: AppContext, tools: ProviderTools[], req: RouteRequest)
 export function mcpRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
   const handle = (req: RouteRequest) => serve(ctx, tools, req);
   return [
-    { method: 'POST', pattern: '/mcp', auth: 'scoped', maxBodyBytes: lambdaMaxBodyBytes, handle },
-    { method: 'POST', pattern: '/mcp/:connectionId', auth: 'scoped', maxBodyBytes: lambdaMaxBodyBytes, handle },
+    { method: 'POST', pattern: '/mcp', auth: 'scoped', maxBodyBytes: lambdaMaxBodyBytes, handle, spec: mcpSpec(false) },
+    { method: 'POST', pattern: '/mcp/:connectionId', auth: 'scoped', maxBodyBytes: lambdaMaxBodyBytes, handle, spec: mcpSpec(true) },
   ];
 }

@@ -41,6 +41,9 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
   server_error: [500, 'Connecting failed; try again'],
 };
 
+/** Every code a failed callback may name, for the API's description. */
+export const callbackErrorCodes = Object.keys(messages) as CallbackErrorCode[];
+
 export type CallbackOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; body: Record<string, unknown> };
 
 function singleParam(query: URLSearchParams, name: string): string | undefined {

@@ -57,7 +57,7 @@ const filtersSchema = z
   })
   .strict();
 
-const bodySchema = z
+export const subscriptionBody = z
   .object({
     connectionId: z.string().min(1, 'is required').max(subscriptionBounds.idLength),
     trigger: z
@@ -118,7 +118,7 @@ function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): {
  * depends on the trigger: the target it takes and the filters it accepts.
  */
 export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
-  const input = parseOrThrow(bodySchema, body);
+  const input = parseOrThrow(subscriptionBody, body);
   const trigger = input.trigger;
   const problems: FieldProblem[] = [];
   if (input.repository !== undefined && input.organization !== undefined) {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Provider } from '../domain/model';
+import { apiComponents } from '../domain/model-schemas';
 import { dryRunRequest, type ProviderTools, type StepPermissions, type ToolStep } from './tool-step';
 
 export interface CatalogEntry {
@@ -16,6 +17,23 @@ export interface CatalogEntry {
   /** Deletes or overwrites something; such steps accept `dryRun`. */
   destructive: boolean;
 }
+
+/** A catalog entry as a schema, for the API's description. */
+export const catalogEntrySchema = z.object({
+  id: z.string(),
+  provider: z.enum(['github', 'contentsnare']),
+  title: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of the input: the truth for what the step takes'),
+  outputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of `data` when the step succeeds'),
+  permissions: z.object({
+    fineGrained: z.record(z.string(), z.enum(['read', 'write'])).optional(),
+    oauthScopes: z.array(z.string()),
+    note: z.string().optional(),
+  }),
+  destructive: z.boolean(),
+}) satisfies z.ZodType<CatalogEntry>;
+apiComponents.add(catalogEntrySchema, { id: 'CatalogEntry' });
 
 const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
 

@@ -3,8 +3,9 @@ import { didYouMean } from '../domain/did-you-mean';
 import * as z from 'zod';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
-import { AppError, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';
+import { AppError, errorCodes, InvalidInputError, type ErrorCode, type FieldProblem } from '../domain/errors';
 import { fieldProblems } from '../domain/validation';
+import { apiComponents } from '../domain/model-schemas';
 import { assertRepositoryAllowed } from '../domain/allow-list';
 import { assertCallerMayUse, callerLogFields, platformCaller, type Caller } from '../domain/caller';
 import { dryRunSchema, stepIndex } from './catalog';
@@ -16,6 +17,17 @@ export type ToolResult =
   | { ok: true; data: unknown }
   | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
+const errorSchema = z.object({ code: z.enum(errorCodes), message: z.string(), details: z.record(z.string(), z.unknown()).optional() });
+
+/** The ToolResult as a schema, for the API's description: `ok` says which of the two it is. */
+export const toolSuccessSchema = z.object({
+  ok: z.literal(true),
+  data: z.unknown().describe("The step's output: `outputSchema` in GET /tools"),
+});
+export const toolFailureSchema = z.object({ ok: z.literal(false), error: errorSchema });
+apiComponents.add(toolFailureSchema, { id: 'ToolFailure' });
+z.union([toolSuccessSchema, toolFailureSchema]) satisfies z.ZodType<ToolResult>;
+
 export interface InvokeRequest {
   toolId: string;
   connectionId: string;
@@ -24,7 +36,7 @@ export interface InvokeRequest {
   caller?: Caller;
 }
 
-const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a connection id (letters, digits, _ and -)');
+export const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a connection id (letters, digits, _ and -)');
 
 function failure(error: AppError): ToolResult {
   return { ok: false, error: error.toJSON() };

@@ -3,8 +3,9 @@ import { AppError } from '../domain/errors';
 import { lambdaMaxBodyBytes } from '../http/body-limits';
 import { json, statusByCode } from '../http/responses';
 import type { HttpResponse, Route } from '../http/types';
-import { catalog } from './catalog';
-import { invokeTool, type ToolResult } from './invoke';
+import * as z from 'zod';
+import { catalog, catalogEntrySchema } from './catalog';
+import { connectionIdSchema, invokeTool, toolFailureSchema, toolSuccessSchema, type ToolResult } from './invoke';
 import type { ProviderTools } from './tool-step';
 
 /**
@@ -40,6 +41,12 @@ export function toolRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
       method: 'GET',
       pattern: '/tools',
       auth: 'scoped',
+      spec: {
+        summary: 'The tool steps, with their input and output JSON Schemas and the permissions each needs',
+        tags: ['tools'],
+        answers: { 200: { description: 'The catalog', body: z.object({ tools: z.array(catalogEntrySchema) }) } },
+        errors: [],
+      },
       handle: async () => json(200, { tools: catalog(tools) }),
     },
     {
@@ -48,6 +55,31 @@ export function toolRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
       auth: 'scoped',
       // Inputs carry file contents and gists: up to what Lambda accepts.
       maxBodyBytes: lambdaMaxBodyBytes,
+      spec: {
+        summary: 'Run a tool step on a connection',
+        description:
+          'The answer is always the ToolResult; the HTTP status mirrors its error code (200 when ok). Destructive steps take `input.dryRun: true` and then describe the request instead.',
+        tags: ['tools'],
+        params: z.object({ toolId: z.string().describe('e.g. `github.create_issue`: GET /tools lists them') }),
+        body: z.object({
+          connectionId: connectionIdSchema,
+          input: z.record(z.string(), z.unknown()).optional().describe("The step's input: `inputSchema` in GET /tools"),
+        }),
+        answers: { 200: { description: 'The step succeeded', body: toolSuccessSchema } },
+        errors: [
+          'invalid_input',
+          'not_found',
+          'connection_not_found',
+          'conflict',
+          'reconnect_required',
+          'token_origin_mismatch',
+          'rate_limited',
+          'not_configured',
+          'upstream_error',
+          'timeout',
+        ],
+        errorBody: toolFailureSchema,
+      },
       handle: async (req) => {
         let body: { connectionId?: unknown; input?: unknown };
         try {

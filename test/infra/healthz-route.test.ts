@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { synthStack } from './synth-stack';
@@ -38,6 +40,57 @@ function functionServing(routeKey: string): string {
   const name = resources[fnId]!.Properties.FunctionName as string;
   return name.replace(/^agent-integrations-dev-/, '');
 }
+
+/** `METHOD /path` of every route the synthesized stack's HTTP API has. */
+function stackRoutes(): string[] {
+  const { template } = synthStack({ stage: 'dev' });
+  const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+  return Object.values(resources)
+    .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+    .map((r) => r.Properties.RouteKey as string);
+}
+
+/** A deployed handler's answer to an anonymous `GET path`. */
+async function anonymousGet(name: string, path: string): Promise<{ statusCode: number; body: string }> {
+  const { handler } = (await import(`../../functions/${name}/handler.ts`)) as {
+    handler: (event: unknown, context: Context) => Promise<{ statusCode: number; body: string }>;
+  };
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    return await handler(
+      {
+        version: '2.0',
+        rawPath: path,
+        rawQueryString: '',
+        headers: {},
+        isBase64Encoded: false,
+        requestContext: { http: { method: 'GET', path } },
+      },
+      { functionName: `agent-integrations-test-${name}`, awsRequestId: 'r-1' } as unknown as Context,
+    );
+  } finally {
+    write.mockRestore();
+  }
+}
+
+describe('GET /openapi.json on AWS', () => {
+  const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../docs/openapi.json'), 'utf8'));
+
+  it('goes to a function whose deployed handler answers the committed document without a key', async () => {
+    const res = await anonymousGet(functionServing('GET /openapi.json'), '/openapi.json');
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body)).toEqual(document);
+  }, 120_000);
+
+  it('documents every route the stack routes, and routes every documented one', () => {
+    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    // MCP's GET and DELETE are routed only to be answered 405 (a stateless server): not operations.
+    const routed = stackRoutes().filter((r) => !/^(GET|DELETE) \/mcp/.test(r));
+    expect(routed.sort()).toEqual(documented.sort());
+  });
+});
 
 describe('GET /healthz on AWS', () => {
   it('goes to a function whose deployed handler answers 200 {"status":"ok"} without a key', async () => {

@@ -118,6 +118,7 @@ describe('functions', () => {
         'GET /keys',
         'POST /keys',
         'DELETE /keys/{id}',
+        'GET /openapi.json',
         ...['GET', 'POST', 'DELETE'].flatMap((m) => [`${m} /mcp`, `${m} /mcp/{connectionId}`]),
       ].sort(),
     );

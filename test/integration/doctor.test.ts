@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../local/cli/doctor';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { FakeGitHub } from '../helpers/fake-github-server';
+import { httpApiCaller } from '../helpers/platform-api-caller';
 
 const key = 'doctor-test-platform-key-0123456789abcdef';
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -70,5 +74,113 @@ describe('npm run doctor', () => {
     const { code, text } = await doctor({ PORT: String(port), DATA_DIR: tempDir() });
     expect(code).toBe(1);
     expect(text).toContain(`FAIL PORT: ${port} is in use by another program`);
+  });
+});
+
+describe("npm run doctor: a connection's token against what its subscriptions and steps need", () => {
+  const classic = 'ghp_doctorclassic0123456789abcdefghijklmnop';
+  const fineGrained = 'github_pat_11DOCTOR0fine0grained0123456789abcdefghijklmnop';
+
+  /**
+   * The code host as a fine-grained token sees it: GitHub reports no `X-OAuth-Scopes` for
+   * such a token, and names the permission a refusal lacks in `X-Accepted-GitHub-Permissions`
+   * ("Troubleshooting the REST API"). A relay in front of the simulated code host, for that token only.
+   */
+  async function fineGrainedView(github: FakeGitHub): Promise<string> {
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const upstream = await fetch(`${github.url}${req.url}`, {
+        method: req.method,
+        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')) as Record<
+          string,
+          string
+        >,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      const headers = Object.fromEntries(upstream.headers);
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+      const fine = String(req.headers.authorization ?? '').endsWith(fineGrained);
+      if (fine) delete headers['x-oauth-scopes'];
+      if (fine && upstream.status === 403 && /\/hooks/.test(req.url ?? ''))
+        headers['x-accepted-github-permissions'] = 'repository_hooks=read';
+      res.writeHead(upstream.status, headers);
+      res.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async function runtimeOver(apiUrl: string) {
+    const dataDir = tempDir();
+    const rt = await startLocalRuntime({
+      env: {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        PLATFORM_API_KEY: key,
+        LOG_LEVEL: 'WARN',
+        GITHUB_API_URL: apiUrl,
+        POLL_INTERVAL_SECONDS: '3600',
+      },
+      write: () => {},
+      background: false,
+    });
+    cleanup.push(() => rt.close());
+    const url = rt.url.replace('localhost', '127.0.0.1');
+    const api = httpApiCaller(url, key);
+    return { port: new URL(url).port, dataDir, api };
+  }
+
+  async function fakeCodeHost(): Promise<FakeGitHub> {
+    const github = await FakeGitHub.start();
+    cleanup.push(() => github.close());
+    github.addUser(classic, 'octocat');
+    github.addUser(fineGrained, 'monalisa');
+    return github;
+  }
+
+  it('names the scope a classic token lacks for an organization subscription, and the steps it cannot run', async () => {
+    const github = await fakeCodeHost();
+    const { port, dataDir, api } = await runtimeOver(github.url);
+    const connection = (await api('POST', '/connections', { provider: 'github', token: classic })).body;
+    const sub = await api('POST', '/subscriptions', {
+      connectionId: connection.id,
+      trigger: 'github.new_issue',
+      agentId: 'agent',
+      organization: 'octo-org',
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+    const { text } = await doctor({ PORT: port, DATA_DIR: dataDir, PLATFORM_API_KEY: key });
+    expect(text).toContain(
+      `warn connection ${connection.id} (github, octocat): subscription ${sub.body.id} (github.new_issue on organization octo-org) needs the scope admin:org_hook, which the token lacks (it has: repo, admin:repo_hook)`,
+    );
+    expect(text).toMatch(new RegExp(`info connection ${connection.id} .*steps this token cannot run.*github\\.create_gist \\(gist\\)`));
+  });
+
+  it('names the permission a fine-grained token is refused on a subscribed repository, and says what it cannot check', async () => {
+    const github = await fakeCodeHost();
+    const { port, dataDir, api } = await runtimeOver(await fineGrainedView(github));
+    const connection = (await api('POST', '/connections', { provider: 'github', token: fineGrained })).body;
+    const sub = await api('POST', '/subscriptions', {
+      connectionId: connection.id,
+      trigger: 'github.new_issue',
+      agentId: 'agent',
+      repository: 'octo-org/hello-world',
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+    // The token loses the repository's Webhooks permission after the hook was made.
+    github.refuseHooks.set('repos/octo-org/hello-world', 403);
+    const { text } = await doctor({ PORT: port, DATA_DIR: dataDir, PLATFORM_API_KEY: key });
+    expect(text).toContain(`info connection ${connection.id} (github, monalisa): no scopes reported (a fine-grained or App token)`);
+    expect(text).toContain(
+      `warn connection ${connection.id} (github, monalisa): subscription ${sub.body.id} (github.new_issue on octo-org/hello-world) needs Repository: Webhooks (Read and write): GET /repos/octo-org/hello-world/hooks was refused (forbidden; the code host asks for repository_hooks=read)`,
+    );
+
+    github.refuseHooks.clear();
+    const healthy = await doctor({ PORT: port, DATA_DIR: dataDir, PLATFORM_API_KEY: key });
+    expect(healthy.text).toContain('reading works; writing cannot be checked without writing');
+    expect(healthy.text).not.toContain(`warn connection ${connection.id}`);
   });
 });

@@ -34,7 +34,7 @@ export type AppCallbackErrorCode =
   | 'installation_lookup_failed'
   | 'server_error';
 
-const messages: Record<AppCallbackErrorCode, [number, string]> = {
+export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]> = {
   access_denied: [400, 'Access was denied at GitHub'],
   authorization_failed: [400, 'GitHub reported an authorization error'],
   invalid_request: [
@@ -60,7 +60,7 @@ const maxChoices = 20;
 
 function failed(record: OAuthStateRecord, code: AppCallbackErrorCode, extra: Record<string, string> = {}): CallbackOutcome {
   if (record.returnTo !== undefined) return { kind: 'redirect', location: withQuery(record.returnTo, { error: code, ...extra }) };
-  const [status, message] = messages[code];
+  const [status, message] = appCallbackMessages[code];
   return { kind: 'page', status, body: { provider: 'github', error: { code, message, ...extra } } };
 }
 

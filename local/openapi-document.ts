@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LocalQueues } from '../shared/adapters/local/local-queues';
+import { loadConfig } from '../shared/config/config';
+import { triggerEventSchema } from '../shared/domain/model-schemas';
+import { openApiDocument } from '../shared/http/openapi';
+import type { Route } from '../shared/http/types';
+import type { AppContext } from '../shared/ports/app-context';
+import { localRoutes } from './routes';
+
+/** Where the generated document is kept: served by `GET /openapi.json` and read without running anything. */
+export const openApiDocumentPath = join(import.meta.dirname, '..', 'docs', 'openapi.json');
+
+/**
+ * A context the route factories may hold but never use: describing the routes runs no
+ * handler, so any port touched while documenting is a mistake, said at once.
+ */
+function describingContext(): AppContext {
+  const unused = (name: string): unknown =>
+    new Proxy(() => undefined, {
+      get: (_t, property) => {
+        throw new Error(`${name}.${String(property)} is not available while describing the routes`);
+      },
+      apply: () => {
+        throw new Error(`${name}() is not available while describing the routes`);
+      },
+    });
+  const config = loadConfig({});
+  return new Proxy({ config } as AppContext, {
+    get: (target, property) => (property in target ? target[property as keyof AppContext] : unused(String(property))),
+  });
+}
+
+/**
+ * Every route the local runtime serves, as built for documenting: the same factories
+ * `npm start` uses (local/routes.ts), so a route added there is described or the build says
+ * which has no spec.
+ */
+export function describedRoutes(): Route[] {
+  const ctx = describingContext();
+  return localRoutes(ctx, ctx as unknown as LocalQueues);
+}
+
+const description = [
+  'The HTTP API of the agent integrations: connections to the code host (GitHub) and the collection service (Content Snare), subscriptions of agents to triggers, tool steps (plain HTTP and MCP), scoped keys, OAuth, and the webhook intake.',
+  '',
+  '**Auth.** Every route except the webhook intake, the OAuth browser steps, `/healthz` and this document needs `Authorization: Bearer <key>`: the platform key, or where a route says so a scoped key (limited to its connections). A missing or wrong key is `401 unauthorized`; a scoped key on a platform-only route, or on another connection, is `403 forbidden`.',
+  '',
+  '**Errors** are `{"error": {"code", "message", "details"?}}` (`#/components/schemas/Error`); for bad input `details.fields` lists `{field, message}` per bad field. The HTTP status follows the code. An unknown path is `404 not_found`; a known path with another method is `404 not_found` with `details.status: 405`. `POST /tools/{toolId}/invoke` answers its own errors as the ToolResult `{ok: false, error}`.',
+  '',
+  '**Bodies** are JSON, at most 256 KB (6 MB on the tool invoke, MCP and the webhook intake): more is `413 payload_too_large`. Every answer carries `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`.',
+  '',
+  '**The trigger event** the product POSTs to the agent runtime is described under `webhooks`.',
+].join('\n');
+
+const signatureHeader = (name: string, text: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description: text,
+  schema: { type: 'string' },
+});
+
+/** The event sent to `AGENT_RUNTIME_URL`: a request the product makes, so an OpenAPI webhook. */
+const webhooks = {
+  triggerEvent: {
+    post: {
+      summary: 'A trigger event, POSTed to AGENT_RUNTIME_URL',
+      description:
+        'One POST per (subscription, occurrence), 10 s timeout, no redirect followed. Verify `X-Signature-256` (or, to refuse replays, `X-Signature-256-Timestamped` and a timestamp within 5 minutes) over the raw body bytes with a timing-safe comparison, then drop duplicates by `id`. Any 2xx takes the event; anything else is retried with backoff (5 s × 2^n, at most 15 minutes; `429`, or `503` with `Retry-After`, after the wait asked for), and after the 5th receive the event goes to the dead-letter queue.',
+      operationId: 'triggerEvent',
+      tags: ['webhooks'],
+      parameters: [
+        signatureHeader('X-Signature-256', '`sha256=` + hex HMAC-SHA256 of the body bytes, keyed with DISPATCH_SIGNING_SECRET'),
+        signatureHeader('X-Signature-Timestamp', 'The time of this attempt, unix seconds'),
+        signatureHeader('X-Signature-256-Timestamped', '`sha256=` + hex HMAC-SHA256 of `<X-Signature-Timestamp>.<body>`'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TriggerEvent' } } } },
+      responses: {
+        '2XX': { description: 'Taken: not sent again' },
+        '429': { description: 'Sent again after `Retry-After`, never counted towards the dead letter' },
+        default: { description: 'Retried with backoff, then dead-lettered' },
+      },
+    },
+  },
+};
+
+/** The OpenAPI 3.1 document of the product's API, as `npm run openapi` writes it. */
+export function buildOpenApiDocument(routes: readonly Route[] = describedRoutes()): Record<string, unknown> {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  return openApiDocument(routes, {
+    title: 'Agent integrations',
+    version: pkg.version,
+    description,
+    webhooks,
+    schemas: { TriggerEvent: triggerEventSchema },
+  });
+}
+
+/** The document as the file holds it: two-space JSON and a final newline. */
+export function openApiDocumentText(routes?: readonly Route[]): string {
+  return `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`;
+}
