@@ -14,6 +14,7 @@ import { deleteSubscription } from '../../shared/subscriptions/delete-subscripti
 import { subscriptionBounds } from '../../shared/subscriptions/subscription-input';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { TriggerListing } from '../../shared/subscriptions/trigger-listing';
+import { eventRoutes } from './event-routes';
 
 function parseJson(req: HttpRequest): unknown {
   if (req.body.length === 0) return {};
@@ -153,5 +154,7 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       auth: 'platform',
       handle: async (req) => json(200, await revokeScopedKey(ctx.store, req.params.id ?? '')),
     },
+    // The event history: GET /events, GET /events/{id}, POST /events/{id}/replay.
+    ...eventRoutes(ctx),
   ];
 }

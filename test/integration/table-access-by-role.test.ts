@@ -168,7 +168,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     // The same event again (an at-least-once redelivery): the done claim answers it.
     await enqueueEvents(t.ctx, [event(1)]);
     await consumerPass(dispatchCtx, t.queues.queue);
-    expect(families(touched)).toEqual(['EVT#']);
+    expect(families(touched)).toEqual(['EVH#', 'EVT#']);
     expectAllowed('dispatch', touched);
   });
 
@@ -189,7 +189,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     };
     await enqueueEvents(t.ctx, [review]);
     expect((await consumerPass(dispatchCtx, t.queues.queue)).received).toBe(1);
-    expect(families(touched)).toEqual(['CONN#', 'EVT#']);
+    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#']);
     expectAllowed('dispatch', touched);
   });
 
@@ -205,7 +205,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(await call({ ...shot, path: '/webhooks/github/ep_unknown' })).toBe(404);
     expect(await call({ ...shot, headers: { ...shot.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } })).toBe(401);
     expect((await t.receiveAll()).length).toBe(2);
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'gsi1:ROUTE#']);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'EVH#', 'gsi1:ROUTE#']);
     expectAllowed('webhook-intake', touched);
   });
 
@@ -302,7 +302,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       ]);
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     });
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'PSRC#', 'gsi1:POLL#']);
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PSRC#', 'gsi1:POLL#']);
     expectAllowed('poller', touched);
   });
 
