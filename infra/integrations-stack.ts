@@ -193,6 +193,9 @@ export class IntegrationsStack extends Stack {
     secrets.useSecret(platformApi, 'PLATFORM_API_KEY_SECRET_ARN');
     secrets.useSecret(platformApi, 'GITHUB_CLIENT_SECRET_ARN');
     secrets.useSecret(platformApi, 'CONTENTSNARE_CLIENT_SECRET_ARN');
+    // POST /events/{id}/replay queues the stored body again (a claim-check body read back, or stored aside).
+    data.sendToDispatchQueue(platformApi);
+    data.useBlobs(platformApi, 'replay');
 
     const { GET, POST, PATCH, DELETE } = HttpMethod;
     // Anonymous until the signature is checked: a bucket of its own, so a flood of webhook
@@ -212,6 +215,9 @@ export class IntegrationsStack extends Stack {
       { path: '/triggers', methods: [GET] },
       { path: '/keys', methods: [GET, POST] },
       { path: '/keys/{id}', methods: [DELETE] },
+      { path: '/events', methods: [GET] },
+      { path: '/events/{id}', methods: [GET] },
+      { path: '/events/{id}/replay', methods: [POST] },
     ]);
     this.front.route(toolStep, [
       { path: '/tools', methods: [GET] },

@@ -259,6 +259,23 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expectAllowed('platform-api', touched);
   });
 
+  it('platform-api: the event history listed (all, one connection, a scoped key), one event read and replayed', async () => {
+    const t = await context();
+    const connection = await t.connect({ accountLogin: 'octocat' }, ghToken);
+    const mine = { ...event(5), connectionId: connection.id };
+    await enqueueEvents(t.ctx, [mine]);
+    const during = recordInPlace(t.ctx.store);
+    const api = platformApi(t.ctx);
+    const touched = await during(async () => {
+      expect((await api('GET', '/events?status=queued')).status).toBe(200);
+      expect((await api('GET', `/events?connectionId=${connection.id}`)).status).toBe(200);
+      expect((await api('GET', `/events/${mine.id}`)).status).toBe(200);
+      expect((await api('POST', `/events/${mine.id}/replay`)).status).toBe(202);
+    });
+    expect(families(touched)).toEqual(['EVH#', 'EVT#', 'gsi1:EVTC#', 'gsi2:EVTS']);
+    expectAllowed('platform-api', touched);
+  });
+
   it('platform-api: disconnecting an OAuth connection revokes its grant (the revocation reads the connections listing)', async () => {
     const connection = await oauthConnect('github');
     const during = recordInPlace(oauth.ctx.store);
