@@ -237,7 +237,7 @@ function eventsSection(data: ConsoleData, options: PageOptions): string {
   // Live updates only on the first page: an older page stays as it was read.
   const live = page.query.has('cursor')
     ? ''
-    : `<label class="live"><input type="checkbox" id="live" checked data-every="3000" data-src="/console/events/rows?${h(eventQueryOf(page.query).toString())}"> live</label>`;
+    : `<label class="live"><input type="checkbox" id="live" checked data-every="5000" data-src="/console/events/rows?${h(eventQueryOf(page.query).toString())}"> live</label>`;
   return (
     `<section id="events"><h2>Trigger events <small>newest first, delivered ${where}; kept 30 days</small> ${live}</h2>${circuitLine(data)}` +
     `${sectionNotice(options, 'events')}${filterForm(data)}` +
