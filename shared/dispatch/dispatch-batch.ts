@@ -216,7 +216,7 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     return 'failed';
   }
   // The history is read alongside the POST and written with its outcome (event-progress.ts).
-  const progress = new EventProgress(ctx, event, m);
+  const progress = new EventProgress(ctx, event, m).readAhead();
   const startedAt = ctx.clock.now();
   const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });
   if (outcome.kind === 'delivered') {
