@@ -206,6 +206,9 @@ export class IntegrationsStack extends Stack {
     secrets.useSecret(platformApi, 'GITHUB_CLIENT_SECRET_ARN');
     secrets.useSecret(platformApi, 'CONTENTSNARE_CLIENT_SECRET_ARN');
     githubAppTokenUser(platformApi);
+    // POST /events/{id}/replay queues the stored body again (a claim-check body read back, or stored aside).
+    data.sendToDispatchQueue(platformApi);
+    data.useBlobs(platformApi, 'replay');
 
     const { GET, POST, PATCH, DELETE } = HttpMethod;
     // Anonymous until the signature is checked: a bucket of its own, so a flood of webhook
@@ -227,6 +230,9 @@ export class IntegrationsStack extends Stack {
       { path: '/keys/{id}', methods: [DELETE] },
       // The API's own description (no key): built into the function's bundle, no I/O.
       { path: '/openapi.json', methods: [GET] },
+      { path: '/events', methods: [GET] },
+      { path: '/events/{id}', methods: [GET] },
+      { path: '/events/{id}/replay', methods: [POST] },
     ]);
     this.front.route(toolStep, [
       { path: '/tools', methods: [GET] },

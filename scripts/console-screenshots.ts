@@ -40,10 +40,15 @@ async function main(): Promise<void> {
       payload.issue.title = title;
       await github.deliver(tenant.hook, 'issues', JSON.stringify(payload), guid);
     };
+    const consume = () => localJobs(rt.ctx, rt.queues)[0]!.runOnce();
     await deliver('shot-1', 'Spelling error in the README file');
-    await localJobs(rt.ctx, rt.queues)[0]!.runOnce();
+    await consume();
     await deliver('shot-2', 'The agent runtime was down for this one');
     for (let i = 0; i <= rt.queues.queue.maxReceives; i++) await rt.queues.queue.receive(10, 0);
+    // One the agent runtime answered 503: a retrying row says why and when.
+    agent.answers.push({ status: 503, body: { error: 'warming up' } });
+    await deliver('shot-3', 'Build fails on Node 22');
+    await consume();
 
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
@@ -52,6 +57,15 @@ async function main(): Promise<void> {
     await page.type('#key', platformKey);
     await Promise.all([page.waitForNavigation(), page.click('#login button[type=submit]')]);
     await page.screenshot({ path: join(out, 'console-overview.png'), fullPage: true });
+    // One event's attempts opened, and the events in a phone-sized window.
+    await page.goto(`${rt.url}/?status=retrying#events`);
+    await page.click('#events details.attempts-detail summary');
+    await (await page.$('#events'))?.screenshot({ path: join(out, 'console-events.png') });
+    await page.setViewport({ width: 390, height: 844 });
+    await page.goto(`${rt.url}/#events`);
+    await page.screenshot({ path: join(out, 'console-narrow.png') });
+    await page.setViewport({ width: 1280, height: 800 });
+    await page.goto(`${rt.url}/`);
 
     await Promise.all([page.waitForNavigation(), page.select('#tool-pick', 'github.list_gists_for_user')]);
     await page.type('#f-max_items', '5');

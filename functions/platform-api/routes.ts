@@ -35,6 +35,7 @@ const idParam = z.object({ id: z.string().max(256) });
 const connectionQuery = z.object({
   connectionId: z.string().max(subscriptionBounds.idLength).optional().describe("Only this connection's subscriptions"),
 });
+import { eventRoutes } from './event-routes';
 
 function parseJson(req: HttpRequest): unknown {
   if (req.body.length === 0) return {};
@@ -293,5 +294,7 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       handle: async (req) => json(200, await revokeScopedKey(ctx.store, req.params.id ?? '')),
     },
     openApiRoute,
+    // The event history: GET /events, GET /events/{id}, POST /events/{id}/replay.
+    ...eventRoutes(ctx),
   ];
 }

@@ -162,9 +162,11 @@ export class DataStores extends Construct {
    * BLOB_BUCKET + `put` (the producer) or `consume`: read, then delete once delivered; with
    * ListBucket so a missing object answers 404 (NoSuchKey) rather than 403.
    */
-  useBlobs(f: IntegrationFunction, access: 'put' | 'consume'): void {
+  useBlobs(f: IntegrationFunction, access: 'put' | 'consume' | 'replay'): void {
     f.setEnv('BLOB_BUCKET', this.bucket.bucketName);
     if (access === 'put') f.allow(['s3:PutObject'], [this.bucket.arnForObjects('*')]);
+    // A replay reads the body it replays and may store the new event's aside; it deletes nothing.
+    else if (access === 'replay') f.allow(['s3:GetObject', 's3:PutObject'], [this.bucket.arnForObjects('*')]);
     else {
       f.allow(['s3:GetObject', 's3:DeleteObject'], [this.bucket.arnForObjects('*')]);
       f.allow(['s3:ListBucket'], [this.bucket.bucketArn]);

@@ -15,7 +15,7 @@ import type { ExampleDoc } from '../../shared/subscriptions/example-docs';
 import { mappedForQueue } from '../../shared/subscriptions/example-events';
 
 export interface SendExampleDeps {
-  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'githubAppSecret'>;
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'logger' | 'metrics' | 'githubAppSecret'>;
   fetch: Fetch;
   /** The intake URL of an endpoint on this runtime (`app`: the GitHub App's webhook). */
   intakeUrl(endpointId: string): string;

@@ -4,7 +4,16 @@ import type { CatalogEntry } from '../../shared/tools/catalog';
 import type { Connection } from '../../shared/domain/model';
 import type { ApiKeyRecord } from '../../shared/store/api-key-repo';
 import { consoleScriptIntegrity, consoleStyleIntegrity } from './assets';
-import type { ConsoleData, EventView, SubscriptionView } from './console-data';
+import {
+  eventQueryOf,
+  shownEvents,
+  type ConsoleData,
+  type EventsPage,
+  type EventView,
+  type RefusedView,
+  type SubscriptionView,
+} from './console-data';
+import { eventStatuses } from '../../shared/store/event-history';
 import { fieldParam, formFields, type FormField } from './tool-form';
 
 /**
@@ -22,6 +31,8 @@ export interface PageOptions {
   /** The posted tool form, to show it again with the result. */
   toolForm?: URLSearchParams;
   notice?: string;
+  /** What the notice is about (the new event's id after a replay). */
+  noticeSubject?: string;
 }
 
 function shell(title: string, nonce: string, body: string): string {
@@ -45,7 +56,7 @@ const badge = (status: string, label = status.replace(/_/g, ' ')) => `<span clas
 const time = (ms: number | undefined) =>
   ms === undefined
     ? ''
-    : `<time datetime="${h(new Date(ms).toISOString())}">${h(new Date(ms).toISOString().replace('T', ' ').slice(0, 19))}</time>`;
+    : `<time datetime="${h(new Date(ms).toISOString())}">${h(new Date(ms).toISOString().replace('T', ' ').slice(0, 19))} UTC</time>`;
 
 function connectionsSection(list: Connection[]): string {
   const rows = list
@@ -84,7 +95,9 @@ function target(s: SubscriptionView): string {
 function subscriptionsSection(list: SubscriptionView[]): string {
   const rows = list
     .map((s) => {
-      const last = s.lastEvent ? `${time(s.lastEvent.queuedAt)} ${badge(s.lastEvent.status)}` : '<span class="muted">none yet</span>';
+      const last = s.lastEvent
+        ? `${time(Date.parse(s.lastEvent.queuedAt))} ${badge(s.lastEvent.status)}`
+        : '<span class="muted">none yet</span>';
       const via = s.webhookUrl ? `webhook <code class="webhook-url">${h(s.webhookUrl)}</code>` : h(s.delivery);
       return `<tr data-subscription="${h(s.id)}"><td><code>${h(s.id)}</code></td><td>${h(s.trigger)}</td><td>${h(s.agentId)}</td><td>${h(target(s))}</td><td>${via}</td><td>${last}</td></tr>`;
     })
@@ -96,26 +109,110 @@ function subscriptionsSection(list: SubscriptionView[]): string {
   }</section>`;
 }
 
-function eventRow(e: EventView, csrf: string): string {
-  const status =
-    e.status === 'retrying' || e.status === 'dead_lettered'
-      ? badge(e.status, `${e.status.replace(/_/g, ' ')} (${e.attempts ?? 0} tries)`)
-      : e.status === 'refused'
-        ? `${badge(e.status)}<br><small>${h(e.event ?? '')} ${h(e.reason ?? '')}</small>`
-        : badge(e.status);
-  const replay = e.payload
-    ? `<form class="inline replay" method="post" action="/console/events/${encodeURIComponent(e.eventId)}/replay">${csrfField(csrf)}<button type="submit">Replay</button></form>`
+const attemptOutcome: Record<string, string> = {
+  delivered: 'delivered',
+  failed: 'failed',
+  throttled: 'throttled',
+  timed_out: 'no answer',
+};
+
+function attemptsTable(e: EventView): string {
+  if (e.attempts.length === 0) return '<p class="muted">Not tried yet.</p>';
+  const rows = e.attempts
+    .map(
+      (a) =>
+        `<tr><td>${time(Date.parse(a.at))}</td><td>${h(a.lane ?? '')}</td><td>${h(attemptOutcome[a.outcome] ?? a.outcome)}</td><td>${a.status !== undefined ? h(String(a.status)) : '<span class="muted">none</span>'}</td>` +
+        `<td>${h(a.reason ?? '')}</td><td>${a.nextTryAt ? time(Date.parse(a.nextTryAt)) : ''}</td></tr>`,
+    )
+    .join('');
+  const older =
+    e.attemptCount > e.attempts.length ? `<p class="muted">${e.attemptCount - e.attempts.length} older attempts not kept.</p>` : '';
+  return `<div class="wide"><table class="attempts"><tr><th>tried</th><th>lane</th><th>outcome</th><th>answer</th><th>reason</th><th>next try</th></tr>${rows}</table></div>${older}`;
+}
+
+function statusCell(e: EventView): string {
+  const last = e.lastAttempt;
+  const tries = e.attemptCount === 1 ? '1 try' : `${e.attemptCount} tries`;
+  if (e.status === 'retrying') {
+    const why = last?.reason ?? (last?.status !== undefined ? `HTTP ${last.status}` : 'failed');
+    const when = e.nextTryAt ? `; next try ${time(Date.parse(e.nextTryAt))}` : '';
+    return `${badge(e.status, `retrying (${tries})`)}<br><small class="why">${h(why)}${when}</small>`;
+  }
+  if (e.status === 'dead_lettered') {
+    return `${badge(e.status, `dead lettered (${tries})`)}${last?.reason ? `<br><small class="why">${h(last.reason)}</small>` : ''}`;
+  }
+  if (e.status === 'replayed') {
+    return `${badge(e.status)}${e.replayedBy?.length ? `<br><small>by <code>${h(e.replayedBy.at(-1) ?? '')}</code></small>` : ''}`;
+  }
+  return badge(e.status);
+}
+
+function eventRow(e: EventView, csrf: string, query: URLSearchParams): string {
+  const back = query.toString();
+  const replay = e.event
+    ? `<form class="inline replay" method="post" action="/console/events/${encodeURIComponent(e.id)}/replay">${csrfField(csrf)}<input type="hidden" name="back" value="${h(back)}"><button type="submit">Replay</button></form>`
     : '';
-  const payload = e.payload
-    ? `<details><summary>payload</summary><pre class="payload">${h(JSON.stringify(e.payload, null, 2))}</pre></details>`
-    : e.status === 'refused'
-      ? '<span class="muted">refused by the intake: nothing was queued</span>'
-      : '<span class="muted">payload not kept</span>';
+  const payload = e.event
+    ? `<details><summary>payload</summary><pre class="payload">${h(JSON.stringify(e.event, null, 2))}</pre></details>`
+    : '<span class="muted">payload no longer kept</span>';
   return (
-    `<tr data-event="${h(e.eventId)}"><td>${time(e.queuedAt)}</td><td>${h(e.trigger ?? '')}</td><td><code>${h(e.subscriptionId ?? '')}</code><br><small>${h(e.agentId ?? '')}</small></td>` +
-    `<td><code>${h(e.eventId)}</code>${e.replayOf ? `<br><small>replay of <code>${h(e.replayOf)}</code></small>` : ''}<br><small>delivery ${h(e.deliveryId ?? '')}</small></td><td class="status">${status}</td><td>${replay}</td></tr>` +
-    `<tr class="payload-row"><td colspan="6">${payload}</td></tr>`
+    `<tr data-event="${h(e.id)}" id="event-${h(e.id)}"><td>${time(Date.parse(e.queuedAt))}</td><td>${h(e.trigger)}<br><small>${h(e.repository ?? e.organization ?? '')}</small></td><td><code>${h(e.subscriptionId)}</code><br><small>${h(e.agentId)}</small></td>` +
+    `<td><code>${h(e.id)}</code>${e.replayOf ? `<br><small>replay of <code>${h(e.replayOf)}</code></small>` : ''}<br><small>delivery ${h(e.deliveryId)}</small></td><td class="status">${statusCell(e)}</td><td>${replay}</td></tr>` +
+    `<tr class="payload-row" data-event-detail="${h(e.id)}"><td colspan="6"><details class="attempts-detail" data-event-id="${h(e.id)}"><summary>attempts (${e.attemptCount})</summary>${attemptsTable(e)}</details>${payload}</td></tr>`
   );
+}
+
+/** The rows of a page of events: what the live updates replace. */
+export function eventRows(page: EventsPage, csrf: string): string {
+  if (page.error) return `<tr><td colspan="6"><p class="notice bad" id="filter-error">${h(page.error)}</p></td></tr>`;
+  if (page.events.length === 0) return '<tr><td colspan="6" class="muted">No events match.</td></tr>';
+  return page.events.map((e) => eventRow(e, csrf, page.query)).join('');
+}
+
+function filterForm(data: ConsoleData): string {
+  const q = data.events.query;
+  const v = (name: string) => h(q.get(name) ?? '');
+  const option = (value: string, label: string, selected: string | null) =>
+    `<option value="${h(value)}"${value === (selected ?? '') ? ' selected' : ''}>${h(label)}</option>`;
+  const statuses = ['', ...eventStatuses].map((s) => option(s, s === '' ? 'any status' : s.replace(/_/g, ' '), q.get('status'))).join('');
+  const connections = [option('', 'any connection', q.get('connectionId'))]
+    .concat(data.connections.map((c) => option(c.id, `${c.accountLogin}${c.label ? ` (${c.label})` : ''}`, q.get('connectionId'))))
+    .join('');
+  const triggers = [...new Set(data.subscriptions.map((s) => s.trigger))].map((t) => `<option value="${h(t)}"></option>`).join('');
+  return (
+    `<form method="get" action="/#events" id="event-filters" class="filters">` +
+    `<label>trigger <input type="text" name="trigger" value="${v('trigger')}" list="trigger-ids" placeholder="github.new_issue"></label><datalist id="trigger-ids">${triggers}</datalist>` +
+    `<label>status <select name="status">${statuses}</select></label>` +
+    `<label>repository <input type="text" name="repository" value="${v('repository')}" placeholder="owner/name"></label>` +
+    `<label>connection <select name="connectionId">${connections}</select></label>` +
+    `<label>agent <input type="text" name="agentId" value="${v('agentId')}"></label>` +
+    (q.get('limit') && q.get('limit') !== String(shownEvents) ? `<input type="hidden" name="limit" value="${v('limit')}">` : '') +
+    `<button type="submit">Filter</button> <a href="/#events">clear</a></form>`
+  );
+}
+
+function pager(page: EventsPage): string {
+  const first = new URLSearchParams(page.query);
+  first.delete('cursor');
+  const links = [];
+  if (page.query.has('cursor')) links.push(`<a id="events-newest" href="/?${h(first.toString())}#events">newest</a>`);
+  if (page.nextCursor) {
+    const next = new URLSearchParams(page.query);
+    next.set('cursor', page.nextCursor);
+    links.push(`<a id="events-older" href="/?${h(next.toString())}#events">older events</a>`);
+  }
+  return links.length ? `<p class="pager">${links.join(' ')}</p>` : '';
+}
+
+function refusedSection(list: RefusedView[]): string {
+  if (list.length === 0) return '';
+  const rows = list
+    .map(
+      (r) =>
+        `<tr data-refused="${h(r.deliveryId)}"><td>${time(r.at)}</td><td>${h(r.event)}</td><td><code>${h(r.deliveryId)}</code></td><td class="status">${badge('refused')}<br><small>${h(r.reason)}</small></td></tr>`,
+    )
+    .join('');
+  return `<section id="refused"><h2>Refused deliveries <small>${list.length}, since this runtime started</small></h2><p class="muted">The intake refused these for their shape: nothing was queued for them.</p><div class="wide"><table><tr><th>received</th><th>event</th><th>delivery</th><th>why</th></tr>${rows}</table></div></section>`;
 }
 
 /** One line on the dispatch circuit: whether events are being sent to the agent runtime, or wait for it. */
@@ -132,18 +229,25 @@ export function circuitLine(data: Pick<ConsoleData, 'circuit'>): string {
   return `<p id="circuit">Agent runtime circuit: ${line}</p>`;
 }
 
-function eventsSection(data: ConsoleData, csrf: string): string {
+function eventsSection(data: ConsoleData, options: PageOptions): string {
   const where = data.agentRuntimeUrl
     ? `to <code>${h(data.agentRuntimeUrl)}</code>`
     : '<span class="muted">AGENT_RUNTIME_URL is not set: events are only logged</span>';
-  return `<section id="events"><h2>Recent trigger events <small>${data.events.length}, delivered ${where}</small></h2>${circuitLine(data)}${
-    data.events.length
-      ? `<table><tr><th>queued</th><th>trigger</th><th>subscription / agent</th><th>event</th><th>delivery</th><th></th></tr>${data.events.map((e) => eventRow(e, csrf)).join('')}</table>`
-      : '<p class="muted">No events since this runtime started.</p>'
-  }</section>`;
+  const page = data.events;
+  // Live updates only on the first page: an older page stays as it was read.
+  const live = page.query.has('cursor')
+    ? ''
+    : `<label class="live"><input type="checkbox" id="live" checked data-every="5000" data-src="/console/events/rows?${h(eventQueryOf(page.query).toString())}"> live</label>`;
+  return (
+    `<section id="events"><h2>Trigger events <small>newest first, delivered ${where}; kept 30 days</small> ${live}</h2>${circuitLine(data)}` +
+    `${sectionNotice(options, 'events')}${filterForm(data)}` +
+    `<div class="wide"><table id="events-table"><thead><tr><th>queued</th><th>trigger</th><th>subscription / agent</th><th>event</th><th>delivery</th><th></th></tr></thead><tbody id="events-list">${eventRows(page, options.csrf)}</tbody></table></div>` +
+    `${pager(page)}</section>`
+  );
 }
 
-function deadLettersSection(data: ConsoleData, csrf: string): string {
+function deadLettersSection(data: ConsoleData, options: PageOptions): string {
+  const csrf = options.csrf;
   const rows = data.deadLetters
     .map(
       (d) =>
@@ -154,9 +258,9 @@ function deadLettersSection(data: ConsoleData, csrf: string): string {
   const all = data.deadLetters.length
     ? `<form class="inline" id="redrive-all" method="post" action="/console/dlq/redrive" data-confirm="Send every dead letter back to the queue?">${csrfField(csrf)}<button type="submit">Redrive all</button></form>`
     : '';
-  return `<section id="dlq"><h2>Dead-letter queue <small>${data.deadLetterDepth}</small> ${all}</h2>${
+  return `<section id="dlq"><h2>Dead-letter queue <small>${data.deadLetterDepth}</small> ${all}</h2>${sectionNotice(options, 'dlq')}${
     rows
-      ? `<table><tr><th>message</th><th>trigger</th><th>event</th><th>subscription</th><th>tries</th><th>first sent</th><th></th><th></th></tr>${rows}</table>`
+      ? `<div class="wide"><table><tr><th>message</th><th>trigger</th><th>event</th><th>subscription</th><th>tries</th><th>first sent</th><th></th><th></th></tr>${rows}</table></div>`
       : '<p class="muted">Empty.</p>'
   }</section>`;
 }
@@ -232,18 +336,27 @@ function toolsSection(data: ConsoleData, options: PageOptions): string {
   return `<section id="tools"><h2>Tool steps <small>${options.tools.length}</small></h2>${picker}${form}${result}</section>`;
 }
 
-const notices: Record<string, string> = {
-  replayed: 'The event was queued again as a new event (a new id); it appears at the top of the events.',
-  redriven: 'Dead letters sent back to the queue.',
-  nothing_redriven: 'Nothing was redriven: the dead letter is no longer there.',
+/** What an action did, shown in the section it was taken from (where the person is), by `done`. */
+const notices: Record<string, { section: 'events' | 'dlq'; text: (subject?: string) => string; bad?: boolean }> = {
+  replayed: {
+    section: 'events',
+    text: (id) => `The event was queued again as a new event${id ? ` (${id})` : ''}; it appears at the top of the events.`,
+  },
+  redriven: { section: 'dlq', text: () => 'Dead letters sent back to the queue.' },
+  nothing_redriven: { section: 'dlq', text: () => 'Nothing was redriven: the dead letter is no longer there.', bad: true },
 };
 
+function sectionNotice(options: PageOptions, section: 'events' | 'dlq'): string {
+  const n = options.notice ? notices[options.notice] : undefined;
+  if (!n || n.section !== section) return '';
+  return `<p class="notice ${n.bad ? 'bad' : 'ok'}" id="notice" role="status">${h(n.text(options.noticeSubject))}</p>`;
+}
+
 export function consolePage(data: ConsoleData, options: PageOptions): string {
-  const notice = options.notice && notices[options.notice] ? `<p class="notice ok" id="notice">${h(notices[options.notice])}</p>` : '';
   return shell(
     'Agent integrations console',
     options.nonce,
     `<header><h1>Agent integrations console</h1><nav><a href="/">Refresh</a></nav><form method="post" action="/console/logout">${csrfField(options.csrf)}<button type="submit">Sign out</button></form></header>` +
-      `<main>${notice}${connectionsSection(data.connections)}${keysSection(data.keys)}${subscriptionsSection(data.subscriptions)}${eventsSection(data, options.csrf)}${deadLettersSection(data, options.csrf)}${toolsSection(data, options)}</main>`,
+      `<main>${connectionsSection(data.connections)}${keysSection(data.keys)}${subscriptionsSection(data.subscriptions)}${eventsSection(data, options)}${refusedSection(data.refused)}${deadLettersSection(data, options)}${toolsSection(data, options)}</main>`,
   );
 }

@@ -12,9 +12,11 @@ import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
 import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
 import { consoleScript, consoleStyle } from './assets';
-import { consoleData, replayEvent } from './console-data';
+import { consoleData, eventQueryOf, eventsPage } from './console-data';
+import { replayEventFor } from '../../shared/events/event-history-api';
+import { platformCaller } from '../../shared/domain/caller';
 import { identify, mayAct, sameOrigin, type Caller } from './guard';
-import { loginPage, consolePage } from './render';
+import { loginPage, consolePage, eventRows } from './render';
 import { isPlatformKey } from '../../shared/config/platform-keys';
 import { clearSessionCookie, ConsoleSessions, sessionCookie } from './session';
 import { LoginThrottle } from './login-throttle';
@@ -25,14 +27,15 @@ import { formFields, inputFromForm } from './tool-form';
 /**
  * The console (GET /, docs/console.md): the local runtime's state for a person, behind the
  * platform key (its login form, or a Bearer header). Its actions are the runtime's own use
- * cases: replay queues the event again (enqueueEvents), redrive is the dead-letter queue's
+ * cases: its events are the platform API's `GET /events` and `GET /events/{id}`, replay is
+ * `POST /events/{id}/replay` (shared/events/), redrive is the dead-letter queue's
  * redrive (as `npm run dlq`), a tool form calls invokeTool (as POST /tools/{id}/invoke).
  * Security: docs/security.md "The console".
  */
 
-/** No inline script or style; the script and stylesheet are this server's files; forms post here only. */
+/** No inline script or style; the script and stylesheet are this server's files; forms post here only; the script fetches from here only (live updates). */
 function csp(nonce: string): string {
-  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 function html(status: number, body: string, nonce: string, extra: Record<string, string> = {}): HttpResponse {
@@ -106,12 +109,20 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
 
   const page = async (
     caller: Exclude<Caller, { kind: 'anonymous' }>,
-    extra: { selectedTool?: string; toolResult?: ToolResult; toolForm?: URLSearchParams; notice?: string; status?: number },
+    extra: {
+      selectedTool?: string;
+      toolResult?: ToolResult;
+      toolForm?: URLSearchParams;
+      notice?: string;
+      noticeSubject?: string;
+      status?: number;
+      query?: URLSearchParams;
+    },
   ) => {
     const n = nonce();
     // A Bearer caller has no session: its forms carry no token and act through the Bearer header alone.
     const csrf = caller.kind === 'session' ? caller.session.csrf : '';
-    const data = await consoleData(ctx, queues, recent, circuit);
+    const data = await consoleData(ctx, queues, recent, extra.query ?? new URLSearchParams(), circuit);
     return html(extra.status ?? 200, consolePage(data, { csrf, nonce: n, tools: toolCatalog, ...extra }), n);
   };
 
@@ -159,10 +170,29 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
         const caller = await identify(req, sessions, ctx.platformApiKey);
         if (caller.kind === 'anonymous') return unauthorized(req);
         const tool = req.query.get('tool') ?? undefined;
+        const subject = req.query.get('subject');
         return page(caller, {
           ...(tool ? { selectedTool: tool } : {}),
           ...(req.query.get('done') ? { notice: req.query.get('done') ?? '' } : {}),
+          ...(subject && idSchema.safeParse(subject).success ? { noticeSubject: subject } : {}),
+          query: req.query,
         });
+      },
+    },
+    {
+      // The live updates: the rows of the events table as the page's filters select them (console.js polls it).
+      method: 'GET',
+      pattern: '/console/events/rows',
+      auth: 'none',
+      spec: localOnlySpec("The console's live event rows"),
+      handle: async (req) => {
+        const caller = await identify(req, sessions, ctx.platformApiKey);
+        if (caller.kind === 'anonymous') return unauthorized(req);
+        const csrf = caller.kind === 'session' ? caller.session.csrf : '';
+        const query = eventQueryOf(req.query);
+        query.delete('cursor');
+        const n = nonce();
+        return html(200, eventRows(await eventsPage(ctx, queues, query), csrf), n, { 'cache-control': 'no-store' });
       },
     },
     {
@@ -204,9 +234,14 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
       spec: localOnlySpec('Console: replay a recent event'),
       auth: 'none',
       maxBodyBytes: 4096,
-      handle: action(async (req) => {
-        await replayEvent(ctx, queues, recent, idSchema.parse(req.params.eventId));
-        return see('/?done=replayed#events');
+      handle: action(async (req, _caller, fields) => {
+        const replayed = await replayEventFor(ctx, platformCaller, idSchema.parse(req.params.eventId));
+        // Back to the page the person was on (its filters), with the notice in the events section.
+        const back = eventQueryOf(new URLSearchParams(fields.get('back') ?? ''));
+        back.delete('cursor');
+        back.set('done', 'replayed');
+        back.set('subject', replayed.id);
+        return see(`/?${back.toString()}#events`);
       }),
     },
     {

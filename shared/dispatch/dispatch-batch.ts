@@ -9,6 +9,7 @@ import { postEvent } from './post-event';
 import { connectionTakesEvents } from './connection-gate';
 import { runFollowUp } from './follow-up';
 import { isLastReceive } from './redrive-policy';
+import { EventProgress } from './event-progress';
 
 export interface BatchResult {
   /** Messages to leave on the queue (SQS `batchItemFailures`); the others are done. */
@@ -174,13 +175,19 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     return 'done';
   }
   // Follow-ups (follow-up.ts): a read of the code host finishes, or drops, what the delivery could not settle.
-  if ((await runFollowUp(ctx, event)) === 'handled') return 'done';
+  if ((await runFollowUp(ctx, event)) === 'handled') {
+    const settled = new EventProgress(ctx, event, m);
+    await settled.write(settled.statusRows('settled'));
+    return 'done';
+  }
   const url = ctx.config.agentRuntimeUrl;
   if (url === undefined) {
     log.info(`trigger event ${event.trigger} for agent ${event.agentId} (AGENT_RUNTIME_URL is not set, so it is only logged)`, {
       triggerEvent: event,
     });
     ctx.metrics.count('dispatch_logged');
+    const logged = new EventProgress(ctx, event, m);
+    await logged.write(logged.statusRows('logged'));
     return 'done';
   }
   const admission = circuit?.admit() ?? { kind: 'go' };
@@ -215,10 +222,18 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     await postpone(ctx, lane, m, claim.retryInSeconds);
     return 'failed';
   }
+  // The history is read alongside the POST and written with its outcome (event-progress.ts).
+  const progress = new EventProgress(ctx, event, m).readAhead();
+  const startedAt = ctx.clock.now();
   const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });
   if (outcome.kind === 'delivered') {
     circuit?.record({ failed: false, probe });
-    await markDone(ctx.store, ctx.clock, event.id);
+    // One write for the done mark and the history.
+    const history = await progress.attemptRows(
+      { at: startedAt, lane: lane.name, outcome: 'delivered', status: outcome.status },
+      'delivered',
+    );
+    await markDone(ctx.store, ctx.clock, event.id, history);
     if (read.blobKey) await ctx.blobs.delete(read.blobKey).catch(() => undefined);
     ctx.metrics.count('dispatch_delivered');
     log.info('trigger event delivered', { status: outcome.status });
@@ -229,6 +244,8 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     // Slow is not failed: the circuit hears of it only if the slow lane's full limit passes too.
     circuit?.abandon(probe);
     if (await sendCopy(ctx, lane.overflow, event.id, m.body, 0)) {
+      const attempt = { at: startedAt, lane: lane.name, outcome: 'timed_out', reason: outcome.reason, nextTryAt: ctx.clock.now() } as const;
+      await progress.write(progress.attemptRows(attempt, 'retrying'));
       ctx.metrics.count('dispatch_slow_lane');
       log.warn('agent runtime did not answer within the main lane limit; event moved to the slow lane', {
         limitMs: lane.postTimeoutMs,
@@ -239,11 +256,26 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     circuit?.record({ failed: true, retryAfterSeconds: outcome.retryAfterSeconds, probe });
   }
   const delay = lane.backoff(m.receiveCount, outcome.retryAfterSeconds);
+  const failed = {
+    at: startedAt,
+    lane: lane.name,
+    ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+    reason: outcome.reason,
+  };
+  const nextTryAt = ctx.clock.now() + delay * 1000;
   if (outcome.throttled && (await sendCopy(ctx, lane.queue, event.id, m.body, delay))) {
+    await progress.write(progress.attemptRows({ ...failed, outcome: 'throttled', nextTryAt }, 'retrying'));
     ctx.metrics.count('dispatch_throttled');
     log.warn('agent runtime is throttling; event re-enqueued', { status: outcome.status, delaySeconds: delay });
     return 'done';
   }
+  const last = isLastReceive(m.receiveCount);
+  await progress.write(
+    progress.attemptRows(
+      { ...failed, outcome: outcome.timedOut ? 'timed_out' : 'failed', ...(last ? {} : { nextTryAt }) },
+      last ? 'dead_lettered' : 'retrying',
+    ),
+  );
   ctx.metrics.count('dispatch_retry');
   log.warn('agent runtime did not take the event; will retry', {
     reason: outcome.reason,

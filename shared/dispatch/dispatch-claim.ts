@@ -1,4 +1,4 @@
-import type { Clock, Store } from '../ports';
+import type { Clock, Item, Store } from '../ports';
 import { claimOnce, doneMark, finishTogether, releaseOnce, type HeldClaim } from '../store/once-claim';
 import { keys } from '../store/table-design';
 
@@ -27,9 +27,12 @@ export async function claimEvent(store: Store, clock: Clock, eventId: string): P
   return { kind: 'busy', retryInSeconds: Math.max(5, Math.ceil((claim.leaseEndsAtMs - clock.now()) / 1000)) };
 }
 
-/** Marks the event delivered; the marks of events answered in the same turn share one call. */
-export function markDone(store: Store, clock: Clock, eventId: string): Promise<void> {
-  return finishTogether(store, [doneMark(clock, keys.dispatchClaim(eventId), doneTtlSeconds)]);
+/**
+ * Marks the event delivered; the marks of events answered in the same turn share one call.
+ * `also`: rows written in that call (the event's history).
+ */
+export function markDone(store: Store, clock: Clock, eventId: string, also: readonly Item[] = []): Promise<void> {
+  return finishTogether(store, [doneMark(clock, keys.dispatchClaim(eventId), doneTtlSeconds), ...also]);
 }
 
 /**

@@ -18,6 +18,7 @@ const triggerEventSchema = z.object({
   deliveryId: z.string().min(1),
   occurredAt: z.string().min(1),
   event: z.record(z.string(), z.unknown()),
+  replayOf: z.string().min(1).max(128).optional(),
 });
 
 export function blobKeyFor(eventId: string): string {

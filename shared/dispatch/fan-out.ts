@@ -1,5 +1,8 @@
 import type { AppContext } from '../ports/app-context';
-import { toQueueMessage } from './event-message';
+import { blobKeyFor, eventIdOfPointer, toQueueMessage } from './event-message';
+import type { Item } from '../ports';
+import { putCoalesced } from '../store/coalesced-puts';
+import { bodyRow, queuedSummary, summaryRow } from '../store/event-history';
 import type { MappedEvent } from '../domain/mapping/types';
 import type { Connection, Subscription, TriggerEvent } from '../domain/model';
 import { matchesSubscription } from '../domain/subscription-match';
@@ -68,9 +71,44 @@ export async function subscriptionsByRoute(
   return new Map(distinct.map((t, i) => [t, found[i] ?? []]));
 }
 
-/** Puts the events on the dispatch queue: big bodies aside first, then ONE sendBatch. */
-export async function enqueueEvents(ctx: Pick<AppContext, 'queue' | 'blobs'>, events: readonly TriggerEvent[]): Promise<void> {
-  if (events.length === 0) return;
+/**
+ * Puts the events on the dispatch queue (big bodies aside first, then ONE sendBatch) and
+ * answers their history rows (store/event-history.ts), for the caller to write with the marks
+ * it makes next: written by the same call, they cost nothing more.
+ */
+export async function queueEvents(ctx: Pick<AppContext, 'queue' | 'blobs' | 'clock'>, events: readonly TriggerEvent[]): Promise<Item[]> {
+  if (events.length === 0) return [];
   const messages = await Promise.all(events.map((e) => toQueueMessage(ctx, e)));
   await ctx.queue.sendBatch(messages);
+  const now = ctx.clock.now();
+  return events.flatMap((e, i) => historyRowsOfQueued(e, messages[i]?.body ?? '', now));
+}
+
+/** The summary and body rows of an event just queued as `messageBody`. */
+export function historyRowsOfQueued(event: TriggerEvent, messageBody: string, nowMs: number): Item[] {
+  const blobKey = eventIdOfPointer(messageBody) !== undefined ? blobKeyFor(event.id) : undefined;
+  return [
+    summaryRow(queuedSummary(event, nowMs, event.replayOf), nowMs),
+    bodyRow(event.id, nowMs, blobKey ? { blobKey } : { json: messageBody }),
+  ];
+}
+
+/**
+ * Writes history rows; a failure is logged and counted, never passed on: the events are
+ * queued and will be delivered, only their history is missing (the dispatch writes it anew).
+ */
+export async function writeHistory(ctx: Pick<AppContext, 'store' | 'logger' | 'metrics'>, rows: readonly Item[]): Promise<void> {
+  if (rows.length === 0) return;
+  await putCoalesced(ctx.store, rows).catch((e: unknown) => {
+    ctx.metrics.count('event_history_write_failed');
+    ctx.logger.warn('could not write the history of queued events', { error: e });
+  });
+}
+
+/** Puts the events on the dispatch queue (queueEvents), then writes their history. */
+export async function enqueueEvents(
+  ctx: Pick<AppContext, 'queue' | 'blobs' | 'clock' | 'store' | 'logger' | 'metrics'>,
+  events: readonly TriggerEvent[],
+): Promise<void> {
+  await writeHistory(ctx, await queueEvents(ctx, events));
 }

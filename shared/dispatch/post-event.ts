@@ -1,6 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import type { TriggerEvent } from '../domain/model';
 import { readLimitedBody } from '../http/read-response';
+import { describeNetworkFailure } from '../http/network-cause';
 import { parseRetryAfter } from './backoff';
 import { eventBody, signatureHeaders } from './sign-event';
 
@@ -43,7 +44,7 @@ export async function postEvent(ctx: AppContext, url: string, event: TriggerEven
     const timedOut = signal.aborted;
     return {
       kind: 'retry',
-      reason: timedOut ? `no answer within ${timeoutMs} ms` : `network: ${(e as Error).name}`,
+      reason: timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkFailure(e),
       throttled: false,
       timedOut,
     };

@@ -12,6 +12,8 @@ export function eventBody(e: TriggerEvent): string {
     deliveryId: e.deliveryId,
     occurredAt: e.occurredAt,
     event: e.event,
+    // Only a replay carries it, so every other body is exactly the contract's.
+    ...(e.replayOf !== undefined ? { replayOf: e.replayOf } : {}),
   });
 }
 

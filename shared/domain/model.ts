@@ -145,6 +145,8 @@ export interface TriggerEvent {
   deliveryId: string;
   occurredAt: string;
   event: Record<string, unknown>;
+  /** The event this one replays (`POST /events/{id}/replay`): absent on every other event. */
+  replayOf?: string;
 }
 
 /** Names of secrets in the SecretStore. */

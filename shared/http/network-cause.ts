@@ -36,3 +36,29 @@ export function networkCauseSuffix(e: unknown): string {
   const cause = networkCause(e);
   return cause ? `: ${cause}` : `: ${(e as Error)?.name ?? 'network error'}`;
 }
+
+/** What the common connection errors mean, in words. */
+const meaningOfCode: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'name lookup failed',
+  ETIMEDOUT: 'connect timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed while sending',
+  UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+};
+
+/**
+ * A failed exchange said for people, with the cause that names the peer:
+ * `connection refused (ECONNREFUSED 127.0.0.1:4000)`, `host not found (ENOTFOUND x.example)`,
+ * else `network error (<cause or the error's name>)`.
+ */
+export function describeNetworkFailure(e: unknown): string {
+  const cause = networkCause(e);
+  const code = cause?.split(' ')[0] ?? '';
+  const meaning = meaningOfCode[code];
+  return `${meaning ?? 'network error'} (${cause ?? (e as Error)?.name ?? 'unknown'})`;
+}

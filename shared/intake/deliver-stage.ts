@@ -1,6 +1,6 @@
 import type { Subscription, TriggerEvent } from '../domain/model';
 import type { TriggerId } from '../domain/triggers';
-import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
+import { buildTriggerEvents, queueEvents } from '../dispatch/fan-out';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
 import { DeliveryClaims, type DeliveryClaimOutcome } from './delivery-claims';
@@ -74,11 +74,14 @@ async function claimAndEnqueue<V>(
   // Steps on the routed events (between route and fan-out) go here, one call each.
   const events = fanOut(ctx, mapped, subscriptions, headers.deliveryId);
   if (signal.aborted) return abandon(claims);
-  await enqueueEvents(ctx, events);
+  const history = await queueEvents(ctx, events);
   // Done only now that the events are queued: a crash before this leaves leases that lapse.
   // The events are queued whatever happens to the marks, so a failed mark is logged, not
   // answered 5xx (its redelivery would only queue copies that dispatch drops by event id).
-  await claims.finish().catch((e: unknown) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }));
+  // The events' history rides in the same write (a lost one is written anew by the dispatch).
+  await claims
+    .finish(history)
+    .catch((e: unknown) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }));
   ctx.metrics.count('webhook_accepted');
   ctx.metrics.count('trigger_events_enqueued', events.length);
   log.info('webhook delivery accepted', { triggers, connections: mapped.length, enqueued: events.length });

@@ -97,10 +97,13 @@ export class DeliveryClaims {
     return 'duplicate';
   }
 
-  /** Marks the body and the id done (one call, shared with other marks of the same turn): the delivery's events are queued. */
-  async finish(): Promise<void> {
+  /**
+   * Marks the body and the id done (one call, shared with other marks of the same turn): the
+   * delivery's events are queued. `also`: rows written in the same call (the queued events' history).
+   */
+  async finish(also: readonly Item[] = []): Promise<void> {
     this.held = undefined;
-    await finishTogether(this.ctx.store, this.marks());
+    await finishTogether(this.ctx.store, [...this.marks(), ...also]);
   }
 
   /** Gives back the claim if this attempt still holds it (never one taken over or marked done since). */

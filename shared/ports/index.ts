@@ -39,6 +39,8 @@ export interface QueryInput {
   pk: string;
   index?: 'gsi1' | 'gsi2';
   skPrefix?: string;
+  /** Only sort keys strictly before this one (after it when `ascending`): a cursor that stays put while rows are added. Not with `skPrefix`. */
+  skBefore?: string;
   limit?: number;
   /** Opaque cursor from a previous page. */
   cursor?: string;

@@ -25,20 +25,23 @@ const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims (shared/dispatch/dispatch-claim.ts); the connection and its token for the
   // follow-up reads of the code host (shared/dispatch/follow-up.ts).
-  dispatch: { table: [...tokenUse, 'EVT#*'] },
+  // Each event's history (EVH#, shared/dispatch/event-progress.ts).
+  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   // The GitHub App's webhook (github-app-source.ts): an installation's connections (gsi1 INST#) and
   // route partitions (gsi1 AROUTE#); its lifecycle events update those connections, find a user's
   // among all of them (gsi2 CONNS).
+  // The queued events' history rows ride in the batch of the done marks (EVH#).
   'webhook-intake': {
-    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'],
+    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*', 'EVH#*'],
     gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
     gsi2: ['CONNS'],
   },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).
-  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*'], gsi1: ['POLL#*'] },
+  // The history of the events it queues (EVH#).
+  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*', 'EVH#*'], gsi1: ['POLL#*'] },
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
   'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
   // The connection of each call, and the collection service's shared rate buckets; a scoped
@@ -49,9 +52,12 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Connections, subscriptions, endpoints, scoped keys and the listings; the poll baseline (a subscription's
   // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; the
   // per-identity lease that keeps a subscription from being made twice; token refresh.
+  // Event history (shared/events/): the events' rows (EVH#), a delivery claim read for an event in flight (EVT#), and
+  // the two listings (gsi1 EVTC# by connection, gsi2 EVTS).
   'platform-api': {
-    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'LEASE#subscribe#*', 'KEY#*'],
-    gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS'],
+    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'LEASE#subscribe#*', 'KEY#*', 'EVH#*', 'EVT#*'],
+    gsi1: ['EVTC#*'],
+    gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS', 'EVTS'],
   },
 };
 

@@ -52,6 +52,13 @@ export const keys = {
   apiKey: (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' }),
   /** gsi2 partition listing scoped keys (sort: createdAt#id). */
   apiKeysList: 'KEYS',
+  /** A trigger event's history: its summary (sk `EVH`, small, rewritten as it moves) and its body (sk `BODY`, written once). */
+  eventHistory: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'EVH' }),
+  eventBody: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'BODY' }),
+  /** gsi2 partition listing every event's summary (sort: queuedAt#id, newest last). */
+  eventsList: 'EVTS',
+  /** gsi1 partition listing one connection's events (sort: queuedAt#id), for a filter on it or a key that opens one connection. */
+  eventsOfConnection: (connectionId: string) => `EVTC#${connectionId}`,
 } as const;
 
 /** Epoch seconds `seconds` from `nowMs`, for the `ttl` attribute. */

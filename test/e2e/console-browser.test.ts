@@ -9,7 +9,7 @@ import { platformKey, startRuntime, subscribeOverApi, type TestRuntime } from '.
 import { examplePayload } from '../helpers/signed-delivery';
 
 /**
- * The console (issue items 3) in a real browser: Debian's headless Chromium driving the
+ * The console in a real browser: Debian's headless Chromium driving the
  * local runtime in-process (the browser is the child process that puts this file in e2e).
  * Background jobs are off: the test runs the consumer itself, so every step ends in a
  * known state without waiting on timers.
@@ -118,13 +118,15 @@ describe('the console in a browser', () => {
   it('replays an event: the agent runtime receives it again, as a new event', async () => {
     const originalId = String(agent.events()[0]?.id);
     await Promise.all([page.waitForNavigation(), page.click(`#events tr[data-event="${originalId}"] form.replay button`)]);
-    expect(await text('#notice')).toContain('queued again');
+    // The notice is where the button was: in the events section.
+    expect(await text('#events #notice')).toContain('queued again');
     expect(await text('#events')).toContain(`replay of ${originalId}`);
     await consume();
     const [first, again] = agent.events();
     expect(agent.events()).toHaveLength(2);
     expect(again?.id).not.toBe(first?.id);
-    expect({ ...again, id: undefined }).toEqual({ ...first, id: undefined });
+    expect(again?.replayOf).toBe(originalId);
+    expect({ ...again, id: undefined, replayOf: undefined }).toEqual({ ...first, id: undefined });
     await page.reload();
     expect(await text(`#events tr[data-event="${String(again?.id)}"] td.status`)).toContain('delivered');
   });
@@ -141,7 +143,7 @@ describe('the console in a browser', () => {
     expect(await text('#events')).toContain('dead lettered');
 
     await Promise.all([page.waitForNavigation(), page.click(`${row} form.redrive button`)]);
-    expect(await text('#notice')).toContain('sent back');
+    expect(await text('#dlq #notice')).toContain('sent back');
     expect(rt.queues.dlq.size()).toBe(0);
     await consume();
     expect(agent.events().map((e) => (e.event as { issue?: { title?: string } }).issue?.title)).toContain('an issue nobody took');
@@ -196,6 +198,65 @@ describe('the console in a browser', () => {
     const api = await fetch(`${rt.url}/`);
     expect(api.status).toBe(401);
     expect(((await api.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+  });
+
+  it('says why a retrying event waits and when it is tried next, with each attempt and its answer', async () => {
+    agent.answers.push({ status: 503, body: { error: 'warming up' } });
+    await deliverIssue('console-retry-1', 'an issue tried twice');
+    await consume();
+    await page.goto(`${rt.url}/?status=retrying#events`);
+    const rows = await page.$$('#events tr[data-event]');
+    expect(rows).toHaveLength(1);
+    const status = await text('#events tr[data-event] td.status');
+    expect(status).toContain('retrying (1 try)');
+    expect(status).toContain('HTTP 503');
+    expect(status).toContain('next try');
+    const attempts = await text('#events details.attempts-detail table.attempts');
+    expect(attempts).toContain('503');
+    expect(attempts).toContain('failed');
+  });
+
+  it('filters the events and pages through them; a bad filter is named', async () => {
+    await page.goto(`${rt.url}/#events`);
+    await page.select('#event-filters select[name=status]', 'delivered');
+    await Promise.all([page.waitForNavigation(), page.click('#event-filters button[type=submit]')]);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('delivered');
+    const statuses = await page.$$eval('#events tr[data-event] td.status', (els) => els.map((e) => e.textContent ?? ''));
+    expect(statuses.length).toBeGreaterThanOrEqual(2);
+    expect(statuses.every((s) => s.includes('delivered'))).toBe(true);
+
+    await page.goto(`${rt.url}/?limit=1#events`);
+    const firstId = await page.$eval('#events tr[data-event]', (el) => el.getAttribute('data-event'));
+    await Promise.all([page.waitForNavigation(), page.click('#events-older')]);
+    expect(await page.$$('#events tr[data-event]')).toHaveLength(1);
+    expect(await page.$eval('#events tr[data-event]', (el) => el.getAttribute('data-event'))).not.toBe(firstId);
+    expect(await page.$('#events-newest')).not.toBeNull();
+
+    await page.goto(`${rt.url}/?repository=not-a-repository#events`);
+    expect(await text('#filter-error')).toContain('repository: expected owner/name');
+  });
+
+  it('updates the events live: a new event shows up without a reload', async () => {
+    await page.goto(`${rt.url}/#events`);
+    await page.evaluate('window.__sameDocument = true');
+    const before = (await page.$$('#events tr[data-event]')).length;
+    await deliverIssue('console-live-1', 'an issue seen live');
+    await page.waitForFunction(`document.querySelectorAll('#events tr[data-event]').length > ${before}`, { timeout: 15_000 });
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
+    expect(await text('#events tbody')).toContain('queued');
+  });
+
+  it('shows times with their zone and fits a narrow window', async () => {
+    await page.setViewport({ width: 375, height: 800 });
+    try {
+      await page.goto(`${rt.url}/#events`);
+      const shown = await text('#events tr[data-event] time');
+      expect(shown).toMatch(/\b(UTC|GMT[+-]?\d*|[A-Z]{3,5})$/);
+      const width = await page.evaluate('document.documentElement.scrollWidth');
+      expect(width).toBeLessThanOrEqual(375);
+    } finally {
+      await page.setViewport({ width: 1280, height: 800 });
+    }
   });
 
   it('signs out: the session no longer opens the console', async () => {

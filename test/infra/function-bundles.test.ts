@@ -29,7 +29,7 @@ const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = 
   'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
   'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
   oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
-  'platform-api': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
+  'platform-api': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-s3', 'client-sqs'] },
 };
 
 const sdkClient = /node_modules\/@aws-sdk\/(client-[^/]+|util-dynamodb)\//;

@@ -119,6 +119,9 @@ describe('functions', () => {
         'POST /keys',
         'DELETE /keys/{id}',
         'GET /openapi.json',
+        'GET /events',
+        'GET /events/{id}',
+        'POST /events/{id}/replay',
         ...['GET', 'POST', 'DELETE'].flatMap((m) => [`${m} /mcp`, `${m} /mcp/{connectionId}`]),
       ].sort(),
     );
@@ -387,8 +390,14 @@ describe('least privilege', () => {
     expect(has('poller', 's3:PutObject')).toBe(true);
     expect(has('poller', 's3:GetObject')).toBe(false);
     expect(has('poller', 's3:DeleteObject')).toBe(false);
+    // A replay (POST /events/{id}/replay) sends the stored body again: it reads a claim-check body and may store one; it deletes nothing.
+    expect(has('platform-api', 'sqs:SendMessage')).toBe(true);
+    expect(has('platform-api', 's3:GetObject')).toBe(true);
+    expect(has('platform-api', 's3:PutObject')).toBe(true);
+    expect(has('platform-api', 's3:DeleteObject')).toBe(false);
+    expect(has('platform-api', 'sqs:ReceiveMessage')).toBe(false);
     // The sweep only asks the code host to redeliver.
-    for (const n of ['platform-api', 'oauth', 'tool-step', 'redelivery-sweep']) {
+    for (const n of ['oauth', 'tool-step', 'redelivery-sweep']) {
       expect(actions(statementsOf(n)).filter((a) => a.startsWith('sqs:') || a.startsWith('s3:'))).toEqual([]);
     }
   });
@@ -396,8 +405,8 @@ describe('least privilege', () => {
   it('sets QUEUE_URL and BLOB_BUCKET only where the function is granted the queue or the bucket', () => {
     const env = (n: string): Record<string, unknown> => resources[fnId(n)]!.Properties.Environment?.Variables ?? {};
     const withVar = (v: string) => functionNames.filter((n) => v in env(n)).sort();
-    expect(withVar('QUEUE_URL')).toEqual(['dispatch', 'poller', 'webhook-intake']);
-    expect(withVar('BLOB_BUCKET')).toEqual(['dispatch', 'poller', 'webhook-intake']);
+    expect(withVar('QUEUE_URL')).toEqual(['dispatch', 'platform-api', 'poller', 'webhook-intake']);
+    expect(withVar('BLOB_BUCKET')).toEqual(['dispatch', 'platform-api', 'poller', 'webhook-intake']);
   });
 
   it('gives every function a role of its own with no AWS managed policy', () => {

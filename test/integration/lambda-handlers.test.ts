@@ -1,6 +1,9 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testStore } from '../helpers/dynamo';
+import { FakeSqs } from '../helpers/fake-sqs';
+import type { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
+import { bodyRow, queuedSummary, summaryRow } from '../../shared/store/event-history';
 
 /**
  * The deployed handlers themselves (functions/<name>/handler.ts), built from the
@@ -20,6 +23,8 @@ interface Line {
 const platformKey = 'platform-key-for-handler-tests-0123456789';
 const savedEnv = { ...process.env };
 let lines: Line[] = [];
+let sqs: FakeSqs;
+let store: DynamoStore;
 
 const context = (name: string, requestId: string) =>
   ({
@@ -48,8 +53,12 @@ const logsOf = (service: string) => lines.filter((l) => l.service === service &&
 const emfOf = (service: string) => lines.filter((l) => l.service === service && l._aws !== undefined);
 
 beforeAll(async () => {
-  const { endpoint, tableName } = await testStore();
+  const made = await testStore();
+  const { endpoint, tableName } = made;
+  store = made.store;
+  sqs = await FakeSqs.start();
   Object.assign(process.env, {
+    AWS_ENDPOINT_URL_SQS: sqs.url,
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     AWS_REGION: 'local',
     AWS_ACCESS_KEY_ID: 'local',
@@ -57,14 +66,15 @@ beforeAll(async () => {
     TABLE_NAME: tableName,
     PLATFORM_API_KEY: platformKey,
     DISPATCH_SIGNING_SECRET: 'dispatch-secret-for-handler-tests',
-    // Never reached: the dispatch test sends an empty batch.
-    QUEUE_URL: 'http://127.0.0.1:9/000000000000/dispatch',
+    // The dispatch test sends an empty batch; a replay sends here.
+    QUEUE_URL: `${sqs.url}/000000000000/dispatch`,
     STAGE: 'test',
     LOG_LEVEL: 'INFO',
   });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await sqs.close();
   for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
   Object.assign(process.env, savedEnv);
 });
@@ -143,6 +153,40 @@ describe('Lambda handlers: Powertools logs and EMF metrics per invocation', () =
     };
     expect(unauthorized.statusCode).toBe(401);
     expect(logsOf('oauth').filter((l) => l.message === 'cold start')).toHaveLength(1);
+  });
+
+  it('platform-api: the event history is served by the function: listed, read, and replayed through SQS', async () => {
+    const api = await load('platform-api');
+    const now = Date.now();
+    const event = {
+      id: 'evt_lambda1',
+      trigger: 'github.new_issue' as const,
+      subscriptionId: 'sub_1',
+      agentId: 'agent-1',
+      connectionId: 'conn_1',
+      deliveryId: 'guid-1',
+      occurredAt: new Date(now).toISOString(),
+      event: { repository: { full_name: 'octo/hello' }, issue: { number: 1 } },
+    };
+    await store.putAll([summaryRow(queuedSummary(event, now), now), bodyRow(event.id, now, { json: JSON.stringify(event) })]);
+    const auth = { authorization: `Bearer ${platformKey}` };
+    type Answer = { statusCode: number; body: string };
+    const call = async (method: string, path: string, query = '') =>
+      (await api({ ...urlEvent(method, path, auth), rawQueryString: query }, context('platform-api', `req-${path}`))) as Answer;
+    const listed = await call('GET', '/events', 'repository=octo/hello');
+    expect(listed.statusCode).toBe(200);
+    expect(JSON.parse(listed.body).events.map((e: { id: string }) => e.id)).toEqual(['evt_lambda1']);
+    const one = await call('GET', '/events/evt_lambda1');
+    expect(JSON.parse(one.body)).toMatchObject({ id: 'evt_lambda1', status: 'queued', event: { id: 'evt_lambda1' } });
+    const replayed = await call('POST', '/events/evt_lambda1/replay');
+    expect(replayed.statusCode, replayed.body).toBe(202);
+    const { id } = JSON.parse(replayed.body) as { id: string };
+    expect(sqs.sent).toHaveLength(1);
+    expect(sqs.sent[0]?.queueUrl).toBe(`${sqs.url}/000000000000/dispatch`);
+    expect(JSON.parse(sqs.sent[0]!.body)).toMatchObject({ id, replayOf: 'evt_lambda1', event: event.event });
+    const bad = await call('GET', '/events', 'status=lost');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('status');
   });
 
   it('dispatch: an SQS batch goes through the wrapper', async () => {

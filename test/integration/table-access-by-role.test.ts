@@ -171,7 +171,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     await enqueueEvents(t.ctx, [event(1)]);
     await consumerPass(dispatchCtx, t.queues.queue);
     // The connection's status (connection-gate.ts): a deleted or suspended App installation's events are not delivered.
-    expect(families(touched)).toEqual(['CONN#', 'EVT#']);
+    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#']);
     expectAllowed('dispatch', touched);
   });
 
@@ -192,7 +192,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     };
     await enqueueEvents(t.ctx, [review]);
     expect((await consumerPass(dispatchCtx, t.queues.queue)).received).toBe(1);
-    expect(families(touched)).toEqual(['CONN#', 'EVT#']);
+    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#']);
     expectAllowed('dispatch', touched);
   });
 
@@ -208,7 +208,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(await call({ ...shot, path: '/webhooks/github/ep_unknown' })).toBe(404);
     expect(await call({ ...shot, headers: { ...shot.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } })).toBe(401);
     expect((await t.receiveAll()).length).toBe(2);
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'gsi1:ROUTE#']);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'EVH#', 'gsi1:ROUTE#']);
     expectAllowed('webhook-intake', touched);
   });
 
@@ -282,6 +282,23 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expectAllowed('platform-api', touched);
   });
 
+  it('platform-api: the event history listed (all, one connection, a scoped key), one event read and replayed', async () => {
+    const t = await context();
+    const connection = await t.connect({ accountLogin: 'octocat' }, ghToken);
+    const mine = { ...event(5), connectionId: connection.id };
+    await enqueueEvents(t.ctx, [mine]);
+    const during = recordInPlace(t.ctx.store);
+    const api = platformApi(t.ctx);
+    const touched = await during(async () => {
+      expect((await api('GET', '/events?status=queued')).status).toBe(200);
+      expect((await api('GET', `/events?connectionId=${connection.id}`)).status).toBe(200);
+      expect((await api('GET', `/events/${mine.id}`)).status).toBe(200);
+      expect((await api('POST', `/events/${mine.id}/replay`)).status).toBe(202);
+    });
+    expect(families(touched)).toEqual(['EVH#', 'EVT#', 'gsi1:EVTC#', 'gsi2:EVTS']);
+    expectAllowed('platform-api', touched);
+  });
+
   it('platform-api: disconnecting an OAuth connection revokes its grant (the revocation reads the connections listing)', async () => {
     const connection = await oauthConnect('github');
     const during = recordInPlace(oauth.ctx.store);
@@ -325,7 +342,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       ]);
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     });
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'PSRC#', 'gsi1:POLL#']);
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PSRC#', 'gsi1:POLL#']);
     expectAllowed('poller', touched);
   });
 

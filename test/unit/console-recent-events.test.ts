@@ -1,9 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { recentEventViews } from '../../local/console/console-data';
+import { refusedDeliveries } from '../../local/console/console-data';
 import { maxRecentEvents, RecentEvents } from '../../local/console/recent-events';
 import { consolePage } from '../../local/console/render';
-import type { LocalQueues } from '../../shared/adapters/local/local-queues';
-import type { AppContext } from '../../shared/ports/app-context';
 import type { OutgoingMessage, Queue } from '../../shared/ports';
 
 const clock = { now: () => 1_700_000_000_000 };
@@ -71,14 +69,10 @@ describe('refused deliveries (the console)', () => {
   it('lists a delivery the intake refused for its shape with status refused and the reason, without a replay', async () => {
     const recent = new RecentEvents(clock, { get: async () => undefined });
     recent.refused({ pathId: 'ep_x', deliveryId: 'guid-9', event: 'issues', reason: 'shape', keys: ['issue', 'starred_at'] });
-    const none = () => [];
-    const queues = { queue: { peek: none }, dlq: { peek: none } } as unknown as LocalQueues;
-    const ctx = { config: {}, blobs: { get: async () => undefined } } as unknown as AppContext;
-    const views = await recentEventViews(ctx, queues, recent);
-    expect(views).toEqual([
-      expect.objectContaining({ status: 'refused', deliveryId: 'guid-9', event: 'issues', reason: 'shape: issue, starred_at' }),
-    ]);
-    const data = { connections: [], keys: [], subscriptions: [], events: views, deadLetters: [], deadLetterDepth: 0 };
+    const refused = refusedDeliveries(recent);
+    expect(refused).toEqual([expect.objectContaining({ deliveryId: 'guid-9', event: 'issues', reason: 'shape: issue, starred_at' })]);
+    const events = { events: [], query: new URLSearchParams() };
+    const data = { connections: [], keys: [], subscriptions: [], events, refused, deadLetters: [], deadLetterDepth: 0 };
     const html = consolePage(data, { csrf: 'c', nonce: 'n', tools: [] });
     expect(html).toContain('s-refused');
     expect(html).toContain('shape: issue, starred_at');

@@ -23,6 +23,7 @@ const layers: readonly (readonly string[])[] = [
   ['shared/dispatch', 'shared/sweep'], // fan-out to the queue and delivery to the agent; the redelivery sweep
   ['shared/intake', 'shared/polling'], // webhook intake; polled triggers
   ['shared/subscriptions'], // creating and deleting subscriptions (hooks, baselines)
+  ['shared/events'], // the event history as the platform API serves it: listing, one event, replay
   ['shared/connections'], // creating, updating and disconnecting connections
   ['shared/mcp'], // the tool catalog and the triggers over the Model Context Protocol
   ['shared/wiring'], // builds a role's context from the adapters: AWS (Lambda) and local

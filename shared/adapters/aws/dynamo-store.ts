@@ -169,14 +169,23 @@ export class DynamoStore implements Store {
     const onIndex = index !== undefined;
     const pkName = index ? index.partitionKey : tableDesign.partitionKey;
     const skName = index ? index.sortKey : tableDesign.sortKey;
+    if (input.skPrefix !== undefined && input.skBefore !== undefined) throw new Error('query: skPrefix and skBefore do not combine');
+    const ascending = input.ascending ?? true;
+    const skCondition =
+      input.skPrefix !== undefined
+        ? 'begins_with(#sk, :sk)'
+        : input.skBefore !== undefined
+          ? ascending
+            ? '#sk > :sk'
+            : '#sk < :sk'
+          : undefined;
+    const skValue = input.skPrefix ?? input.skBefore;
     const params: QueryCommandInput = {
       TableName: this.tableName,
-      KeyConditionExpression: input.skPrefix !== undefined ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
-      ExpressionAttributeNames: input.skPrefix !== undefined ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
-      ExpressionAttributeValues: toAttributes(
-        input.skPrefix !== undefined ? { ':pk': input.pk, ':sk': input.skPrefix } : { ':pk': input.pk },
-      ),
-      ScanIndexForward: input.ascending ?? true,
+      KeyConditionExpression: skCondition ? `#pk = :pk AND ${skCondition}` : '#pk = :pk',
+      ExpressionAttributeNames: skCondition ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
+      ExpressionAttributeValues: toAttributes(skValue !== undefined ? { ':pk': input.pk, ':sk': skValue } : { ':pk': input.pk }),
+      ScanIndexForward: ascending,
       Limit: input.limit,
       ConsistentRead: onIndex ? false : (input.consistent ?? true),
     };
