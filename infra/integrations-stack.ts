@@ -213,11 +213,18 @@ export class IntegrationsStack extends Stack {
     const { GET, POST, PATCH, DELETE } = HttpMethod;
     // Anonymous until the signature is checked: a bucket of its own, so a flood of webhook
     // traffic is refused here and cannot use up the platform API's (and the reverse).
-    this.front.route(intake, [{ path: '/webhooks/github/{endpointId}', methods: [POST], throttle: webhookThrottle }]);
+    this.front.route(intake, [
+      { path: '/webhooks/github/{endpointId}', methods: [POST], throttle: webhookThrottle },
+      // The GitHub App's one webhook: named, though `{endpointId}` would match it too, so the route table says it.
+      { path: '/webhooks/github/app', methods: [POST], throttle: webhookThrottle },
+    ]);
     this.front.route(oauth, [
       { path: '/oauth/{provider}/authorize', methods: [POST] },
       { path: '/oauth/{provider}/callback', methods: [GET] },
       { path: '/oauth/{provider}/start', methods: [GET] },
+      { path: '/oauth/github-app/authorize', methods: [POST] },
+      { path: '/oauth/github-app/callback', methods: [GET] },
+      { path: '/oauth/github-app/start', methods: [GET] },
     ]);
     this.front.route(platformApi, [
       { path: '/healthz', methods: [GET] },

@@ -99,9 +99,13 @@ describe('functions', () => {
     expect(routes.sort()).toEqual(
       [
         'POST /webhooks/github/{endpointId}',
+        'POST /webhooks/github/app',
         'POST /oauth/{provider}/authorize',
         'GET /oauth/{provider}/callback',
         'GET /oauth/{provider}/start',
+        'POST /oauth/github-app/authorize',
+        'GET /oauth/github-app/callback',
+        'GET /oauth/github-app/start',
         'GET /healthz',
         'GET /connections',
         'POST /connections',

@@ -140,6 +140,23 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     const unknown = { ...deliveryHeaders, 'x-hub-signature-256': sign('x', payload) };
     expect((await call('POST', '/webhooks/github/ep_none', intake, { raw: payload, key: null, headers: unknown })).status).toBe(404);
 
+    // The event the accepted delivery queued, in the history: listed, read, replayed; refusals.
+    const events = await call('GET', `/events?connectionId=${id}`, '/events');
+    expect(events.status).toBe(200);
+    const eventId: string = events.json.events[0]?.id;
+    expect(eventId).toMatch(/^evt_/);
+    expect((await call('GET', '/events?status=lost', '/events')).status).toBe(400);
+    expect((await call('GET', `/events/${eventId}`, '/events/{id}')).status).toBe(200);
+    expect((await call('GET', '/events/evt_none', '/events/{id}')).status).toBe(404);
+    expect((await call('POST', `/events/${eventId}/replay`, '/events/{id}/replay', { body: {} })).status).toBe(202);
+    expect((await call('POST', '/events/evt_none/replay', '/events/{id}/replay', { body: {} })).status).toBe(404);
+
+    // The GitHub App's webhook on a runtime with no App configured: nothing to route to.
+    const app = { ...deliveryHeaders, 'x-hub-signature-256': sign('x', payload) };
+    expect((await call('POST', '/webhooks/github/app', '/webhooks/github/app', { raw: payload, key: null, headers: app })).status).toBe(
+      404,
+    );
+
     const key = await call('POST', '/keys', '/keys', { body: { label: 'agent', connections: [id] } });
     expect(key.status).toBe(201);
     expect((await call('POST', '/keys', '/keys', { body: { label: 'agent', connections: ['conn_none'] } })).status).toBe(400);
@@ -195,6 +212,16 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     const page = { accept: 'text/html' };
     expect((await call('GET', '/oauth/github/start?state=nope', '/oauth/{provider}/start', { key: null, headers: page })).status).toBe(400);
     expect((await call('GET', '/oauth/github/callback?state=nope&code=x', '/oauth/{provider}/callback', { key: null })).status).toBe(400);
+    // The GitHub App flow on a runtime with no App configured: refused, naming the settings; unknown states.
+    const app = await call('POST', '/oauth/github-app/authorize', '/oauth/github-app/authorize', { body: {} });
+    expect(app.status).toBe(501);
+    expect(app.json.error.message).toContain('GITHUB_APP_ID');
+    expect((await call('POST', '/oauth/github-app/authorize', '/oauth/github-app/authorize', { body: { mode: 'later' } })).status).toBe(
+      501,
+    );
+    expect((await call('GET', '/oauth/github-app/start?state=nope', '/oauth/github-app/start', { key: null })).status).toBe(400);
+    const appCallback = '/oauth/github-app/callback?state=nope&code=x&installation_id=1&setup_action=install';
+    expect((await call('GET', appCallback, '/oauth/github-app/callback', { key: null })).status).toBe(400);
   });
 
   it("answers the OAuth callback's outcomes as documented: a redirect to returnTo, a page, JSON", async () => {

@@ -228,7 +228,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       await call(appShot('github_app_authorization', examplePayload('github_app_authorization', 'revoked'), { installationId: null })),
     ).toBe(200);
     expect((await t.receiveAll()).length).toBe(1);
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'gsi1:AROUTE#', 'gsi1:INST#', 'gsi2:CONNS']);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EVH#', 'gsi1:AROUTE#', 'gsi1:INST#', 'gsi2:CONNS']);
     expectAllowed('webhook-intake', touched);
   });
 
