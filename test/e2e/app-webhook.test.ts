@@ -12,7 +12,8 @@ import type { Connection } from '../../shared/domain/model';
 import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { systemClock } from '../../shared/ports';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
-import { appEnv, appShot, storeAppConnection } from '../helpers/app-webhook';
+import { SimulatedGitHubApp } from '../../local/sandbox/simulated-github-app';
+import { appEnv, appShot, fullInstallation, storeAppConnection } from '../helpers/app-webhook';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startLocalProcess, type RunningLocal } from '../helpers/local-process';
@@ -21,16 +22,17 @@ import { until } from '../helpers/runtime-support';
 import { examplePayload } from '../helpers/signed-delivery';
 
 const key = 'app-webhook-e2e-platform-key-0123456789abcdef';
-const userToken = 'ghu_appWebhookE2eUserToken0000000000000000';
 const repo = 'Codertocat/Hello-World';
 let dataDir: string;
 let github: FakeGitHub;
 let agent: FakeAgentRuntime;
 let local: RunningLocal;
 let connection: Connection;
+let appPrivateKey: string;
+let appClientId: string;
 
 /** A github_app connection in the data dir before the runtime opens it (the install flow's result, made directly). */
-async function seedConnection(dir: string): Promise<Connection> {
+async function seedConnection(dir: string, userToken: string): Promise<Connection> {
   const dynamo = await startEmbeddedDynamo({ path: join(dir, 'dynamodb') });
   try {
     const client = new DynamoDBClient(embeddedDynamoClientConfig(dynamo.endpoint));
@@ -49,13 +51,29 @@ async function seedConnection(dir: string): Promise<Connection> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'app-webhook-e2e-'));
-  connection = await seedConnection(dataDir);
+  // The code host plays the App too: the JWT checked, installation tokens minted, and those tokens
+  // acting as the account on the rest of the fake (the polled triggers read with them).
+  const app = new SimulatedGitHubApp({ appId: Number(appEnv.GITHUB_APP_ID), slug: appEnv.GITHUB_APP_SLUG });
+  app.addInstallation({ id: 7, account: { login: 'Codertocat', id: 1001, type: 'User' }, ...fullInstallation });
+  const userToken = app.issueUserToken('Codertocat').accessToken;
+  connection = await seedConnection(dataDir, userToken);
   github = await FakeGitHub.start();
-  github.addUser(userToken, 'Codertocat');
+  const codertocat = github.addUser(userToken, 'Codertocat');
+  github.before = (req) => {
+    const answer = app.handle(req);
+    if (answer) return answer;
+    const token = /^(?:Bearer|token) (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (token && app.installationTokens.has(token) && !github.users.has(token)) github.users.set(token, codertocat);
+    return undefined;
+  };
+  appPrivateKey = app.privateKeyPem;
+  appClientId = app.clientId;
   github.watchers.set(repo, []);
   agent = await FakeAgentRuntime.start();
   local = await startLocalProcess({
     ...appEnv,
+    GITHUB_APP_CLIENT_ID: appClientId,
+    GITHUB_APP_PRIVATE_KEY: appPrivateKey,
     DATA_DIR: dataDir,
     PORT: '0',
     PLATFORM_API_KEY: key,
