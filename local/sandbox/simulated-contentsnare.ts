@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimulatedSnareApi, type SimulatedSnareState } from './simulated-contentsnare-api';
+import type { SimulatedSnareWebhooks } from './simulated-contentsnare-webhooks';
 
 export { defaultMe, simulatedSnareSeed } from './simulated-contentsnare-api';
 
@@ -62,6 +63,8 @@ export interface SimulatedContentSnare {
   problems: string[];
   /** Clients and requests as the simulated service holds them, and the `GET /me` answer (tests may change it). */
   state: SimulatedSnareState;
+  /** Webhooks registered, deliveries sent, pages and fields, grants per token. */
+  webhooks: SimulatedSnareWebhooks;
   /** Arrival times of accepted requests (not 401/429), optionally of one token and kind. */
   acceptedTimes(filter?: { token?: string; kind?: SimulatedKind }): number[];
   count(status: number): number;
@@ -161,6 +164,7 @@ export async function startSimulatedContentSnare(options: SimulatedContentSnareO
     tokens,
     problems: api.problems,
     state: api.state,
+    webhooks: api.webhooks,
     acceptedTimes: (filter = {}) =>
       log
         .filter((e) => e.status !== 401 && e.status !== 429)

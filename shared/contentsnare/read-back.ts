@@ -71,7 +71,11 @@ export async function readBack(client: ContentSnareClient, d: SnareDelivery): Pr
   }
 }
 
-async function fieldOnPage(client: ContentSnareClient, pageId: string, fieldId: string): Promise<{ field: Json; page: Json; section?: Json } | undefined> {
+async function fieldOnPage(
+  client: ContentSnareClient,
+  pageId: string,
+  fieldId: string,
+): Promise<{ field: Json; page: Json; section?: Json } | undefined> {
   const raw = await readRecord(client, '/pages', pageId);
   if (!raw) return undefined;
   const page = parseAnswer(pageShape, raw, 'GET /pages/{id}');

@@ -159,7 +159,11 @@ export interface SnareReleaseOutcome {
  * service refused is reported, not thrown: the subscription is gone either way, and the
  * record stays so that a later change finishes the job. Call it under `snareHookLease`.
  */
-export async function releaseSnareHook(ctx: AppContext, connection: Connection | undefined, connectionId: string): Promise<SnareReleaseOutcome> {
+export async function releaseSnareHook(
+  ctx: AppContext,
+  connection: Connection | undefined,
+  connectionId: string,
+): Promise<SnareReleaseOutcome> {
   const repo = new SnareHookRepo(ctx.store);
   const hook = await repo.get(connectionId);
   if (!hook) return { hook: 'none' };
@@ -180,7 +184,9 @@ export async function releaseSnareHook(ctx: AppContext, connection: Connection |
     if (token === undefined) throw new Error('the hook token is missing');
     const client = snareClientFor(ctx, connection);
     const spec = { url: snareHookUrl(ctx, connectionId, token), events };
-    const hookId = (await updateWebhook(client, connection, hook.hookId, spec)) ? hook.hookId : await createWebhook(client, connection, spec);
+    const hookId = (await updateWebhook(client, connection, hook.hookId, spec))
+      ? hook.hookId
+      : await createWebhook(client, connection, spec);
     await repo.put({ ...hook, hookId, events });
     return { hook: 'updated' };
   } catch (e) {

@@ -1,5 +1,5 @@
 import { ConditionFailedError } from '../domain/errors';
-import { levelsOf, observe, subjectKey, type SnareReadBack, type SubjectMemory } from '../domain/mapping/snare-events';
+import { levelsOf, markOf, observe, subjectKey, type SnareReadBack, type SubjectMemory } from '../domain/mapping/snare-events';
 import type { SnareTriggerName } from '../domain/triggers';
 import type { Clock, Store } from '../ports';
 import { keys, ttlIn } from '../store/table-design';
@@ -37,7 +37,11 @@ export async function recordObservation(
   for (let i = 0; ; i++) {
     const item = await ctx.store.get<MemoryItem>(key, { consistent: true });
     const memory = item?.memory ?? {};
-    const { next, episodes } = observe(memory, levelsOf(rb, delivered, memory));
+    const { next, episodes } = observe(
+      memory,
+      levelsOf(rb, delivered, memory),
+      delivered ? { trigger: delivered, mark: markOf(rb) } : undefined,
+    );
     const changed = JSON.stringify(next) !== JSON.stringify(memory);
     if (!changed && item) return episodes;
     const version = (item?.version ?? 0) + 1;

@@ -48,7 +48,7 @@ export const snareTriggerRows: Record<SnareTriggerName, SnareTriggerRow> = {
   },
   all_fields_completed: {
     title: 'All fields completed',
-    description: "Every field of a request is done (the client has answered everything; review may still be open).",
+    description: 'Every field of a request is done (the client has answered everything; review may still be open).',
     includes: `${readBack('`GET /requests/{id}`')} Fires when \`done_fields_count\` reaches \`fields_count\` (or \`completion_percentage\` is 100); again only after it dropped below. ${recovered}`,
     subject: 'request',
     recoverable: true,
@@ -64,7 +64,7 @@ export const snareTriggerRows: Record<SnareTriggerName, SnareTriggerRow> = {
   },
   request_viewed: {
     title: 'Request viewed',
-    description: "The client opens the request through its link.",
+    description: 'The client opens the request through its link.',
     includes: `${readBack('`GET /requests/{id}`')} Views of a request that has not changed since its last announced view are announced once (a view leaves no trace in the record to tell two apart). Not recoverable: the API records no views, so a missed delivery cannot be found afterwards.`,
     subject: 'request',
     recoverable: false,
@@ -73,7 +73,7 @@ export const snareTriggerRows: Record<SnareTriggerName, SnareTriggerRow> = {
   field_completed: {
     title: 'Field completed',
     description: 'The client completes a field of a request.',
-    includes: `${readBack('`GET /pages/{page_id}` (the field) and `GET /requests/{id}` (that the page is the request\'s)')} Fires when the field's status is \`done\`; again after it was sent back (\`todo\`/\`redo\`) and done again. Not recoverable: the API has no list of changed fields, and reading every page of every changed request would spend the shared read limit.`,
+    includes: `${readBack("`GET /pages/{page_id}` (the field) and `GET /requests/{id}` (that the page is the request's)")} Fires when the field's status is \`done\`; again after it was sent back (\`todo\`/\`redo\`) and done again. Not recoverable: the API has no list of changed fields, and reading every page of every changed request would spend the shared read limit.`,
     subject: 'field',
     recoverable: false,
     filters: requestFilters,

@@ -68,12 +68,17 @@ export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified>
         const parsed = parseSnareDelivery(payload);
         if (parsed.kind === 'other' || (parsed.kind === 'delivery' && !verified.hook.events.includes(parsed.delivery.event))) {
           ctx.metrics.count('webhook_ignored');
-          log.info('collection-service delivery maps to no subscribed trigger', { event: parsed.kind === 'other' ? parsed.event : parsed.delivery.event });
+          log.info('collection-service delivery maps to no subscribed trigger', {
+            event: parsed.kind === 'other' ? parsed.event : parsed.delivery.event,
+          });
           return { kind: 'answered', answer: nothing };
         }
         if (parsed.kind === 'misfit') {
           ctx.metrics.count('webhook_rejected_shape', 1, { event: parsed.event || 'contentsnare' });
-          log.warn('collection-service delivery does not name what its event needs; refused', { event: parsed.event, offendingKeys: parsed.keys });
+          log.warn('collection-service delivery does not name what its event needs; refused', {
+            event: parsed.event,
+            offendingKeys: parsed.keys,
+          });
           return { kind: 'answered', answer: nothing };
         }
         const d = parsed.delivery;
@@ -82,7 +87,10 @@ export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified>
         if (signal.aborted) return { kind: 'answered', answer: nothing };
         if (seen.kind === 'unseen') {
           ctx.metrics.count('contentsnare_unconfirmed', 1, { event: d.event, reason: 'unseen' });
-          log.warn('collection-service delivery names a record the connection cannot see; nothing dispatched', { event: d.event, why: seen.why });
+          log.warn('collection-service delivery names a record the connection cannot see; nothing dispatched', {
+            event: d.event,
+            why: seen.why,
+          });
           return { kind: 'answered', answer: nothing };
         }
         const rb = seen.readBack;
@@ -117,5 +125,10 @@ export interface SnareDeliveryRequest {
 
 /** One collection-service delivery, answered within the intake's deadline (the shared pipeline with this source). */
 export function receiveSnareDelivery(ctx: AppContext, req: SnareDeliveryRequest, options: IntakeOptions = {}): Promise<DeliveryAnswer> {
-  return answerInTime(ctx, contentSnareSource(ctx), { pathId: req.connectionId, pathToken: req.token, headers: req.headers, body: req.body }, options);
+  return answerInTime(
+    ctx,
+    contentSnareSource(ctx),
+    { pathId: req.connectionId, pathToken: req.token, headers: req.headers, body: req.body },
+    options,
+  );
 }

@@ -45,7 +45,10 @@ export async function runIntake<V>(
   if (!tenant.ok) return refuse(tenant.refusal);
   const input = { req, headers: headers.value, payload: payload.value, tenant: tenant.value };
   const mapped = source.mapper
-    ? await source.mapper.map({ verified: verified.value, tenant: tenant.value, headers: headers.value, payload: payload.value, log }, signal)
+    ? await source.mapper.map(
+        { verified: verified.value, tenant: tenant.value, headers: headers.value, payload: payload.value, log },
+        signal,
+      )
     : mapStage(ctx, log, options.observer, input);
   if (mapped.kind === 'answered') return mapped;
   if (signal.aborted) return { kind: 'abandoned' };

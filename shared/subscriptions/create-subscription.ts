@@ -29,9 +29,13 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
   const provider = triggerCatalog[req.trigger].provider;
   if (connection.provider !== provider) {
     const kind = provider === 'github' ? 'code-host' : 'collection-service';
-    throw new AppError('invalid_input', `connectionId: connection ${connection.id} is not a ${kind} connection (${req.trigger} needs one)`, {
-      fields: [{ field: 'connectionId', message: `not a ${kind} connection` }],
-    });
+    throw new AppError(
+      'invalid_input',
+      `connectionId: connection ${connection.id} is not a ${kind} connection (${req.trigger} needs one)`,
+      {
+        fields: [{ field: 'connectionId', message: `not a ${kind} connection` }],
+      },
+    );
   }
   if (connection.status === 'reconnect_required')
     throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);

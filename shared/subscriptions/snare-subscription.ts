@@ -42,16 +42,18 @@ export async function makeSnareSubscription(
       if (undo.warning) ctx.logger.warn('failed subscription: Content Snare webhook left widened', { warning: undo.warning });
       throw e;
     }
-    ctx.logger.info('subscription created', { subscriptionId: sub.id, connectionId: sub.connectionId, trigger: sub.trigger, delivery: sub.delivery });
+    ctx.logger.info('subscription created', {
+      subscriptionId: sub.id,
+      connectionId: sub.connectionId,
+      trigger: sub.trigger,
+      delivery: sub.delivery,
+    });
     return sub;
   });
 }
 
 /** Deletes the subscription, then narrows or removes the connection's webhook (reported, not thrown). */
-export async function deleteSnareSubscription(
-  ctx: AppContext,
-  sub: Subscription,
-): Promise<ReleaseOutcome & { id: string; deleted: true }> {
+export async function deleteSnareSubscription(ctx: AppContext, sub: Subscription): Promise<ReleaseOutcome & { id: string; deleted: true }> {
   const outcome = await withLease(ctx, snareHookLease(sub.connectionId), async () => {
     await new SubscriptionRepo(ctx.store).delete(sub.id);
     const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);

@@ -52,7 +52,8 @@ const maxClaimedChars = 4000;
 export function parseSnareDelivery(payload: unknown): SnareParse {
   const parsed = deliverySchema.safeParse(payload);
   if (!parsed.success) {
-    const event = typeof (payload as { event_name?: unknown })?.event_name === 'string' ? String((payload as { event_name: string }).event_name) : '';
+    const event =
+      typeof (payload as { event_name?: unknown })?.event_name === 'string' ? String((payload as { event_name: string }).event_name) : '';
     return { kind: 'misfit', event, keys: [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(body)'))] };
   }
   const body = parsed.data;
@@ -69,7 +70,11 @@ export function parseSnareDelivery(payload: unknown): SnareParse {
       return { kind: 'delivery', delivery: { event, subject, id: body.id } };
     }
     case 'field': {
-      const missing = [...need(body.id !== undefined, 'id'), ...need(body.page_id !== undefined, 'page_id'), ...need(requestId !== undefined, 'request.id')];
+      const missing = [
+        ...need(body.id !== undefined, 'id'),
+        ...need(body.page_id !== undefined, 'page_id'),
+        ...need(requestId !== undefined, 'request.id'),
+      ];
       if (missing.length > 0) return { kind: 'misfit', event, keys: missing };
       return { kind: 'delivery', delivery: { event, subject, id: body.id, fieldId: body.id, pageId: body.page_id, requestId } };
     }

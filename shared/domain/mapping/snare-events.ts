@@ -23,10 +23,11 @@ export type SnareReadBack =
   | { subject: 'comment'; request: Json; field?: Json }
   | { subject: 'client'; client: Json };
 
-/** One trigger's memory on one record: its last level and how many episodes it has had. */
+/** One trigger's memory on one record: its last level, how many episodes it has had, and the record's mark when the last one began. */
 export interface TriggerMemory {
   state: string | null;
   n: number;
+  at?: string;
 }
 
 export type SubjectMemory = Partial<Record<SnareTriggerName, TriggerMemory>>;
@@ -113,10 +114,29 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/**
+ * What tells one version of a record from the next where the API shows it: a request's
+ * `updated_at`, a field's status, values and rejection message. A delivery of a trigger whose
+ * level already holds is a new episode when the record changed since the episode began
+ * (completed, reopened unseen, completed again); the recovery check never uses it (a record
+ * changed for another reason is not a new completion).
+ */
+export function markOf(rb: SnareReadBack): string | undefined {
+  switch (rb.subject) {
+    case 'request':
+      return str(rb.request.updated_at);
+    case 'field':
+      return canonical([rb.field.status, rb.field.values_flat ?? rb.field.values ?? null, rb.field.rejection_message ?? null]);
+    default:
+      return undefined;
+  }
+}
+
 /** The current episode of each trigger whose level holds, and the memory after this observation. */
 export function observe(
   memory: SubjectMemory,
   levels: Levels,
+  delivered?: { trigger: SnareTriggerName; mark: string | undefined },
 ): { next: SubjectMemory; episodes: Partial<Record<SnareTriggerName, { n: number; state: string; fresh: boolean }>> } {
   const next: SubjectMemory = { ...memory };
   const episodes: Partial<Record<SnareTriggerName, { n: number; state: string; fresh: boolean }>> = {};
@@ -126,9 +146,12 @@ export function observe(
       next[trigger] = { state: null, n: prev.n };
       continue;
     }
-    const fresh = state !== prev.state;
+    const redone = delivered?.trigger === trigger && delivered.mark !== undefined && prev.at !== undefined && delivered.mark !== prev.at;
+    const fresh = state !== prev.state || redone;
     const n = fresh ? prev.n + 1 : prev.n;
-    next[trigger] = { state, n };
+    const mark = delivered?.trigger === trigger ? delivered.mark : undefined;
+    const at = fresh ? (mark ?? prev.at) : (prev.at ?? mark);
+    next[trigger] = { state, n, ...(at !== undefined ? { at } : {}) };
     episodes[trigger] = { n, state, fresh };
   }
   return { next, episodes };
@@ -147,10 +170,9 @@ export function commentIdentity(rb: SnareReadBack, claimed: Json): string {
 function requestFacts(request: Json | undefined): EventFacts {
   if (!request) return {};
   const clients = Array.isArray(request.clients) ? (request.clients as Json[]) : [];
-  const ids = [
-    ...clients.flatMap((c) => [str(c?.id), str(c?.email)]),
-    str(request.primary_client_id),
-  ].filter((x): x is string => x !== undefined && x !== '');
+  const ids = [...clients.flatMap((c) => [str(c?.id), str(c?.email)]), str(request.primary_client_id)].filter(
+    (x): x is string => x !== undefined && x !== '',
+  );
   const template = str(request.request_template_name);
   const folder = str(request.folder_name);
   return {
@@ -167,7 +189,12 @@ export function snareMappedEvent(trigger: SnareTriggerName, rb: SnareReadBack, c
   const base = { event_name: trigger };
   switch (rb.subject) {
     case 'request':
-      return { trigger: `contentsnare.${trigger}`, dedupeKey: 'delivery', event: { ...base, request: rb.request }, facts: requestFacts(rb.request) };
+      return {
+        trigger: `contentsnare.${trigger}`,
+        dedupeKey: 'delivery',
+        event: { ...base, request: rb.request },
+        facts: requestFacts(rb.request),
+      };
     case 'field': {
       const page = { id: rb.page.id, name: rb.page.name ?? null };
       const section = rb.section ? { id: rb.section.id, name: rb.section.name ?? null } : null;
@@ -186,7 +213,11 @@ export function snareMappedEvent(trigger: SnareTriggerName, rb: SnareReadBack, c
           ...base,
           request: rb.request,
           ...(rb.field ? { field: rb.field } : {}),
-          claimed: { comment: claimed ?? {}, confirmed: false, note: 'The API has no endpoint to read comments: this is what the delivery said.' },
+          claimed: {
+            comment: claimed ?? {},
+            confirmed: false,
+            note: 'The API has no endpoint to read comments: this is what the delivery said.',
+          },
         },
         facts: requestFacts(rb.request),
       };
