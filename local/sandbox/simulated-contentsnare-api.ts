@@ -583,6 +583,11 @@ export class SimulatedSnareApi {
     let all = [...this.state.requests.values()];
     if (statuses.length > 0) all = all.filter((r) => statuses.includes(String(r.status)));
     all = this.search(all, query, ['name']);
+    const sortBy = query.get('sort_by');
+    if (sortBy) {
+      const dir = query.get('sort_direction') === 'desc' ? -1 : 1;
+      all = [...all].sort((a, b) => dir * String(a[sortBy] ?? '').localeCompare(String(b[sortBy] ?? '')));
+    }
     const items = all.map((r) => {
       const item: Json = {
         id: r.id,

@@ -50,8 +50,8 @@ export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified>
         const matches = tokenMatches(hook ?? absentHook, token);
         if (!hook || !matches) return { ok: false, refusal: notFound() };
         const connection = await new ConnectionRepo(ctx.store).get(hook.connectionId);
-        if (!connection || connection.provider !== 'contentsnare') return { ok: false, refusal: notFound() };
-        return { ok: true, value: { hook, connection } };
+        if (connection?.provider !== 'contentsnare') return { ok: false, refusal: notFound() };
+        return { ok: true, value: { hook, connection: connection as Connection } };
       },
     },
     router: {

@@ -6,6 +6,7 @@ import type { TriggerEvent } from '../../shared/domain/model';
 import { fromQueueMessage } from '../../shared/dispatch/event-message';
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { invokeTool } from '../../shared/tools/invoke';
+import { recoverMissedSnareDeliveries } from '../../shared/polling/poll-contentsnare';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { startSnareWorld, type SnareWorld } from '../helpers/snare-world';
 
@@ -255,5 +256,51 @@ describe('deliveries: token, read-back, once', () => {
     expect(answer.status).toBe(503);
     expect(w.fake.count(429)).toBe(0);
     expect(w.fake.log.filter((e) => e.path.startsWith('/partner_api/v1/clients/')).length).toBe(0);
+  });
+});
+
+describe('recovery of missed deliveries', () => {
+  it('a delivery the service never made is found by the next poll round and announced once; what was delivered is not announced again', async () => {
+    const w = await world();
+    await w.subscribe('contentsnare.request_completed');
+    await w.subscribe('contentsnare.request_published');
+    w.t.clock.advance(1000);
+    const delivered = await newRequest(w);
+    // The next completion's delivery is lost on the way.
+    const send = w.fake.webhooks.deliver;
+    w.fake.webhooks.deliver = async (url, body) => (body.event_name === 'request_completed' ? 0 : send(url, body));
+    w.t.clock.advance(1000);
+    await api(w, 'PUT', `/requests/${delivered.id}`, { status: 'completed' });
+    await w.fake.webhooks.settled();
+    const before = await queued(w);
+    expect(before.map((e) => e.trigger)).toEqual(['contentsnare.request_published']);
+
+    await recoverMissedSnareDeliveries(w.t.ctx);
+    const recovered = await queued(w);
+    expect(recovered.map((e) => e.trigger)).toEqual(['contentsnare.request_completed']);
+    expect(recovered[0]?.event).toMatchObject({ request: { id: delivered.id, status: 'completed' } });
+    // Another round, and the lost delivery arriving late after all: nothing twice.
+    await recoverMissedSnareDeliveries(w.t.ctx);
+    await send(
+      `http://127.0.0.1:9${w.hookPath()}`,
+      w.fake.webhooks.requestPayload(w.fake.state.requests.get(delivered.id)!, 'request_completed'),
+    );
+    expect(await queued(w)).toEqual([]);
+  });
+
+  it('a request completed before the subscription was made is not announced by the check', async () => {
+    const w = await world();
+    const old = await api(w, 'POST', '/requests', {
+      name: 'Old',
+      client_email: 'o@o.example',
+      client_full_name: 'O',
+      request_template_name: 'Onboarding',
+      status: 'published',
+    });
+    await api(w, 'PUT', `/requests/${old.id}`, { status: 'completed' });
+    w.t.clock.advance(1000);
+    await w.subscribe('contentsnare.request_completed');
+    await recoverMissedSnareDeliveries(w.t.ctx);
+    expect(await queued(w)).toEqual([]);
   });
 });
