@@ -9,7 +9,8 @@ import { snareTriggerRows } from '../domain/contentsnare-triggers';
 import { changeIdentity, snareMappedEvent } from '../domain/mapping/snare-events';
 import type { Connection, Subscription } from '../domain/model';
 import { snareTriggerNames, type SnareTriggerId, type SnareTriggerName } from '../domain/triggers';
-import { DeliveryClaims } from '../intake/delivery-claims';
+import { claimOnce, finishOnce, releaseOnce } from '../store/once-claim';
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { keys } from '../store/table-design';
@@ -36,6 +37,10 @@ export interface SnareRecoveryOptions {
 const defaults: Required<SnareRecoveryOptions> = { maxReadBacks: 10, maxPages: 3, pageSize: 50 };
 /** Within a round, a connection whose read limit is busy (tool steps, deliveries) waits for the next round. */
 const maxWaitMs = 5000;
+
+/** As the intake's delivery claims: a 15 s lease, kept 7 days once done. */
+const claimLeaseSeconds = 15;
+const claimDoneSeconds = 7 * 24 * 3600;
 
 const recoverable = snareTriggerNames.filter((n) => snareTriggerRows[n].recoverable);
 
@@ -126,13 +131,12 @@ async function recoverRequest(
     const subs = (routes.get(trigger) ?? []).filter((s) => s.createdAt <= updatedAt);
     if (!episode || subs.length === 0) continue;
     const deliveryId = changeIdentity(name, rb, episode);
-    const claims = new DeliveryClaims(ctx, ctx.logger);
-    const taken = await claims.take(
-      { endpointId: snareRouteId(connection.id), deliveryId, event: name, body: Buffer.from(deliveryId) },
-      0,
-      new AbortController().signal,
-    );
-    if (taken !== 'claimed') continue;
+    // The very row the intake claims for this change (delivery-claims.ts: the claim is keyed on the SHA-256 of the bytes it is given, here the change's identity).
+    const key = keys.deliveryBodyClaim(snareRouteId(connection.id), createHash('sha256').update(deliveryId).digest('hex'));
+    const attrs = { endpointId: snareRouteId(connection.id), deliveryId, event: name };
+    const taken = await claimOnce(ctx.store, ctx.clock, key, claimLeaseSeconds, attrs);
+    // Done: announced already (by a delivery or an earlier round). Busy: a delivery of it is being processed now.
+    if (taken.kind !== 'claimed') continue;
     try {
       const events = buildTriggerEvents({
         connection,
@@ -142,7 +146,7 @@ async function recoverRequest(
         occurredAt: new Date(ctx.clock.now()).toISOString(),
       });
       await enqueueEvents(ctx, events);
-      await claims.finish();
+      await finishOnce(ctx.store, ctx.clock, key, claimDoneSeconds, attrs);
       announced += events.length;
       ctx.logger.info('collection-service change recovered: its delivery never arrived', {
         connectionId: connection.id,
@@ -150,7 +154,7 @@ async function recoverRequest(
         requestId,
       });
     } catch (e) {
-      await claims.release();
+      await releaseOnce(ctx.store, ctx.clock, { key, fence: taken.fence }).catch(() => false);
       throw e;
     }
   }

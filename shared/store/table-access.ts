@@ -22,16 +22,24 @@ export interface TableAccess {
 /** Token users: the connection (read; a refresh or a dead grant updates it) and the refresh's single-flight lease. */
 const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
 
+// The collection service's triggers (shared/contentsnare/snare-hook.ts, read-back.ts, subject-memory.ts):
+// the intake reads the connection's hook and its token, reads records back within the account's
+// rate buckets and keeps what it saw of each record; the recovery check lists the hooks and does
+// the same, with its cursor and the intake's claims; subscribing registers the hook under its lease.
+const snareIntake = ['CSHOOK#*', 'CSSUBJ#*', 'RATE#*', 'LEASE#refresh#*'] as const;
+const snareRecovery = ['CSHOOK#*', 'CSSUBJ#*', 'CSREC#*', 'RATE#*', 'DLVB#*'] as const;
+const snareHooks = ['CSHOOK#*', 'RATE#*', 'LEASE#snarehook#*'] as const;
+
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims (shared/dispatch/dispatch-claim.ts); the connection and its token for the
   // follow-up reads of the code host (shared/dispatch/follow-up.ts).
   dispatch: { table: [...tokenUse, 'EVT#*'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
-  'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*'], gsi1: ['ROUTE#*'] },
+  'webhook-intake': { table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*', ...snareIntake], gsi1: ['ROUTE#*'] },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).
-  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*'], gsi1: ['POLL#*'] },
+  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*', ...snareRecovery], gsi1: ['POLL#*', 'ROUTE#snare_*'], gsi2: ['CSHOOKS'] },
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
   'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
   // The connection of each call, and the collection service's shared rate buckets; a scoped
@@ -43,7 +51,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; the
   // per-identity lease that keeps a subscription from being made twice; token refresh.
   'platform-api': {
-    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'LEASE#subscribe#*', 'KEY#*'],
+    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'LEASE#subscribe#*', 'KEY#*', ...snareHooks],
     gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS'],
   },
 };
