@@ -81,7 +81,7 @@ export const snareTriggerRows: Record<SnareTriggerName, SnareTriggerRow> = {
   field_approved: {
     title: 'Field approved',
     description: 'A field is approved in review.',
-    includes: `${readBack('`GET /pages/{page_id}` and `GET /requests/{id}`')} Fires when the field's status is \`approved\`. Not recoverable, as field_completed.`,
+    includes: `${readBack('`GET /pages/{page_id}` and `GET /requests/{id}`')} Fires when the field's status is \`approved\`. Not recoverable: the API has no list of changed fields (see field_completed).`,
     subject: 'field',
     recoverable: false,
     filters: requestFilters,
@@ -89,7 +89,7 @@ export const snareTriggerRows: Record<SnareTriggerName, SnareTriggerRow> = {
   field_rejected: {
     title: 'Field rejected',
     description: 'A field is rejected (sent back to the client for changes).',
-    includes: `${readBack('`GET /pages/{page_id}` and `GET /requests/{id}`')} Fires when the field's status is \`redo\` (the event carries the rejection message as read back). Not recoverable, as field_completed.`,
+    includes: `${readBack('`GET /pages/{page_id}` and `GET /requests/{id}`')} Fires when the field's status is \`redo\` (the event carries the rejection message as read back). Not recoverable: the API has no list of changed fields (see field_completed).`,
     subject: 'field',
     recoverable: false,
     filters: requestFilters,
