@@ -13,6 +13,7 @@ import { SimulatedGitHub } from './simulated-github';
 import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
 import { defaultMe } from './simulated-contentsnare-api';
 import { SandboxInbox, inboxPath } from './inbox';
+import { holdSnareExampleRecords } from './snare-example-records';
 
 /**
  * Where `npm run dev` keeps its data unless DATA_DIR is set: its own directory, apart from
@@ -85,6 +86,7 @@ export async function startSandbox(): Promise<Sandbox> {
     return answer ? answer(match) : { status: 200, body: {} };
   };
   const contentsnare: SimulatedContentSnare = await startSimulatedContentSnare({ tokens: [demo.contentsnareToken], record: false });
+  holdSnareExampleRecords(contentsnare);
   const inbox = new SandboxInbox();
 
   return {
