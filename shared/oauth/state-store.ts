@@ -22,6 +22,8 @@ export interface OAuthStateRecord {
   expiresAt: number;
   /** Hash of the browser-binding cookie value set by `GET /oauth/{provider}/start` (start.ts). */
   bindingHash?: string;
+  /** Scopes asked for beyond the provider's defaults (the collection service's `administration`, for webhooks). */
+  extraScopes?: string[];
 }
 
 const itemSchema = z.object({
@@ -33,6 +35,7 @@ const itemSchema = z.object({
   connectionId: z.string().optional(),
   expiresAt: z.number(),
   bindingHash: z.string().optional(),
+  extraScopes: z.array(z.string()).optional(),
   version: z.number().optional(),
 });
 

@@ -1,4 +1,5 @@
 import { releaseSnareHook, ensureSnareHook, snareHookLease, snareRouteId } from '../contentsnare/snare-hook';
+import { AppError } from '../domain/errors';
 import type { Connection, Subscription, SubscriptionFilters } from '../domain/model';
 import type { SnareTriggerId } from '../domain/triggers';
 import type { AppContext } from '../ports/app-context';
@@ -20,8 +21,18 @@ export async function makeSnareSubscription(
   connection: Connection,
   req: { trigger: SnareTriggerId; agentId: string; filters: SubscriptionFilters },
 ): Promise<Subscription> {
-  // Before anything is stored or asked: a URL the service could not reach gets the fix, not a silent hook.
-  assertReachableWebhookUrl(`${ctx.config.publicUrl}/webhooks/contentsnare/`, ctx.config.contentsnare.apiUrl);
+  // Before anything is stored or asked: a URL the service could not reach gets the fix, not a hook that never fires.
+  try {
+    assertReachableWebhookUrl(`${ctx.config.publicUrl}/webhooks/contentsnare/`, ctx.config.contentsnare.apiUrl);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    throw new AppError(
+      'public_url_unreachable',
+      `PUBLIC_URL (${ctx.config.publicUrl}) is out of the collection service's reach, so its webhook deliveries could not arrive. ` +
+        'Set PUBLIC_URL to a public tunnel to this runtime (e.g. https://<name>.ngrok.app); the collection service has no relay channel (WEBHOOK_PROXY_URL is for the code host only)',
+      { fix: ['PUBLIC_URL'] },
+    );
+  }
   const repo = new SubscriptionRepo(ctx.store);
   const sub: Subscription = {
     id: SubscriptionRepo.newId(),
