@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTriggerCommand } from '../../local/cli/trigger';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { demo } from '../../local/sandbox/sandbox';
 import { snareTriggerIds } from '../../shared/domain/triggers';
-import { freePort } from '../helpers/local-process';
 import { until } from '../helpers/runtime-support';
 
 /**
@@ -44,6 +44,18 @@ async function service(method: string, path: string, body?: unknown): Promise<an
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return res.status === 204 ? {} : res.json();
+}
+
+/** A port free now: the simulated service posts to PUBLIC_URL, which must name the runtime's real port. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 const inbox = async (): Promise<Array<{ body: any }>> => (await call('GET', '/sandbox/inbox')).body.events;
