@@ -27,7 +27,7 @@ const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
 // rate buckets and keeps what it saw of each record; the recovery check lists the hooks and does
 // the same, with its cursor and the intake's claims; subscribing registers the hook under its lease.
 const snareIntake = ['CSHOOK#*', 'CSSUBJ#*', 'RATE#*', 'LEASE#refresh#*'] as const;
-const snareRecovery = ['CSHOOK#*', 'CSSUBJ#*', 'CSREC#*', 'RATE#*', 'DLVB#*'] as const;
+const snareRecovery = ['CSSUBJ#*', 'CSREC#*', 'RATE#*', 'DLVB#*'] as const;
 const snareHooks = ['CSHOOK#*', 'RATE#*', 'LEASE#snarehook#*'] as const;
 
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
