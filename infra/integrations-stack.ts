@@ -124,7 +124,7 @@ export class IntegrationsStack extends Stack {
     data.useBlobs(intake, 'put');
     secrets.useArea(intake, 'endpoints/', ['read']);
     // Collection-service deliveries are read back through the connection's token, which may need a refresh.
-    secrets.useArea(intake, 'connections/', ['read', 'write']);
+    secrets.useArea(intake, 'connections/', ['read', 'update']);
     secrets.useSecret(intake, 'CONTENTSNARE_CLIENT_SECRET_ARN');
 
     const dispatch = make('dispatch', 'Posts signed trigger events to the agent runtime', {

@@ -92,6 +92,7 @@ describe('functions', () => {
     expect(routes.sort()).toEqual(
       [
         'POST /webhooks/github/{endpointId}',
+        'POST /webhooks/contentsnare/{connectionId}/{token}',
         'POST /oauth/{provider}/authorize',
         'GET /oauth/{provider}/callback',
         'GET /oauth/{provider}/start',
