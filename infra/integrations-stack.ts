@@ -120,11 +120,15 @@ export class IntegrationsStack extends Stack {
       });
 
     const { data, secrets } = this;
-    const intake = make('webhook-intake', 'Verifies, dedupes and fans out code-host webhook deliveries');
+    // The collection service's deliveries are read back at its API: the providers' settings.
+    const intake = make('webhook-intake', 'Verifies, dedupes and fans out code-host webhook deliveries', { environment: providerEnv });
     data.useTable(intake, 'readWrite', tableAccessByRole['webhook-intake']); // routing reads + conditional delivery claims
     data.sendToDispatchQueue(intake);
     data.useBlobs(intake, 'put');
     secrets.useArea(intake, 'endpoints/', ['read']);
+    // Collection-service deliveries are read back through the connection's token, which may need a refresh.
+    secrets.useArea(intake, 'connections/', ['read', 'update']);
+    secrets.useSecret(intake, 'CONTENTSNARE_CLIENT_SECRET_ARN');
 
     const dispatch = make('dispatch', 'Posts signed trigger events to the agent runtime', {
       environment: { ...providerEnv, AGENT_RUNTIME_URL: s.agentRuntimeUrl },
@@ -218,6 +222,7 @@ export class IntegrationsStack extends Stack {
       // The GitHub App's one webhook: named, though `{endpointId}` would match it too, so the route table says it.
       { path: '/webhooks/github/app', methods: [POST], throttle: webhookThrottle },
     ]);
+    this.front.route(intake, [{ path: '/webhooks/contentsnare/{connectionId}/{token}', methods: [POST], throttle: webhookThrottle }]);
     this.front.route(oauth, [
       { path: '/oauth/{provider}/authorize', methods: [POST] },
       { path: '/oauth/{provider}/callback', methods: [GET] },

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../shared/ports/app-context';
 import { checkDeliveryHeaders } from '../../shared/intake/delivery-headers';
 import { receiveAppDelivery, receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
+import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
 import { json } from '../../shared/http/responses';
 import type { HttpResponse, RequestHead, Route } from '../../shared/http/types';
@@ -31,6 +32,7 @@ const deliveryHeaders = z.object({
  * `POST /webhooks/github/app` (the GitHub App's one webhook) and `POST /webhooks/github/{endpointId}`
  * (the hooks the product made): the code host's deliveries (no platform key; the signature is the auth).
  * The App's route comes first: `app` is no endpoint id.
+ * `POST /webhooks/contentsnare/{connectionId}/{token}`: the collection service's (the URL's token is the auth).
  */
 export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
   // Missing code-host headers are refused before an anonymous body is read (the pipeline checks them again).
@@ -94,6 +96,40 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
         const answer = await receiveDelivery(
           ctx,
           { endpointId: req.params.endpointId ?? '', headers: req.headers, body: req.body },
+          options,
+        );
+        return json(answer.status, answer.body);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/webhooks/contentsnare/:connectionId/:token',
+      auth: 'none',
+      maxBodyBytes: lambdaMaxBodyBytes,
+      spec: {
+        summary: "The collection service's webhook deliveries",
+        description:
+          "Called by the collection service at the URL the product registered for the connection. Its deliveries are unsigned and carry no id: the URL's per-connection token is checked in constant time (a wrong one is 404), and the record the body names is read back through the API before anything is dispatched; the event carries what the API reports. 503 when the read-back could not be made in time. Answers within 8 s.",
+        tags: ['webhooks'],
+        params: z.object({
+          connectionId: z.string().describe('`conn_...`, the collection-service connection'),
+          token: z.string().describe('The per-connection token in the registered URL'),
+        }),
+        body: z.record(z.string(), z.unknown()).describe("The collection service's event payload"),
+        answers: {
+          202: { description: 'Accepted: `accepted` trigger events queued', body: deliveryAnswer },
+          200: {
+            description:
+              'A change already announced, or nothing to dispatch (the record cannot be read back or does not bear the event out)',
+            body: deliveryAnswer,
+          },
+        },
+        errors: ['invalid_input', 'not_found', 'reconnect_required', 'unavailable'],
+      },
+      handle: async (req) => {
+        const answer = await receiveSnareDelivery(
+          ctx,
+          { connectionId: req.params.connectionId ?? '', token: req.params.token ?? '', headers: req.headers, body: req.body },
           options,
         );
         return json(answer.status, answer.body);

@@ -21,13 +21,15 @@ export type StackSecret =
 
 /** Secrets the functions create at run time, one area each under the stage's prefix. */
 export type SecretArea = 'connections/' | 'endpoints/' | 'app-installations/';
-export type SecretAccess = 'read' | 'write' | 'delete';
+export type SecretAccess = 'read' | 'write' | 'update' | 'delete';
 
 const actionsFor: Record<SecretAccess, string[]> = {
   read: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
   // RestoreSecret: writing a name whose secret is scheduled for deletion brings it back.
   write: ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:RestoreSecret'],
   delete: ['secretsmanager:DeleteSecret'],
+  // A new value for a secret that exists (a refreshed token), without creating any.
+  update: ['secretsmanager:PutSecretValue'],
 };
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SubscriptionTarget } from '../../shared/domain/model';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import type { Grant } from '../../shared/domain/trigger-permissions';
-import { triggerIds } from '../../shared/domain/triggers';
+import { githubTriggerIds } from '../../shared/domain/triggers';
 import { githubTools } from '../../shared/github/tools';
 
 /**
@@ -65,7 +65,7 @@ export function permissionTables(): string {
     '',
     '| trigger | target | fine-grained token | classic scopes |',
     '|---|---|---|---|',
-    ...triggerIds.flatMap((id) =>
+    ...githubTriggerIds.flatMap((id) =>
       targets.flatMap(([label, target]) => {
         const grant = triggerCatalog[id].permissions(target);
         if (!grant) return [];

@@ -4,7 +4,8 @@ import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { AppError } from '../../shared/domain/errors';
 import { secretNames, type Subscription } from '../../shared/domain/model';
-import type { TriggerId } from '../../shared/domain/triggers';
+import { isSnareTriggerId, type TriggerId } from '../../shared/domain/triggers';
+import { sendSnareExample, type SnareExampleResult } from './send-snare-example';
 import { buildTriggerEvents, enqueueEvents } from '../../shared/dispatch/fan-out';
 import type { Fetch } from '../../shared/ports';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
@@ -17,7 +18,7 @@ import { mappedForQueue } from '../../shared/subscriptions/example-events';
 export interface SendExampleDeps {
   ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'logger' | 'metrics' | 'githubAppSecret'>;
   fetch: Fetch;
-  /** The intake URL of an endpoint on this runtime (`app`: the GitHub App's webhook). */
+  /** The intake URL of an endpoint on this runtime (`app`: the GitHub App's webhook; the collection service's hook is under the same base). */
   intakeUrl(endpointId: string): string;
   loadExample(trigger: TriggerId): ExampleDoc;
 }
@@ -33,7 +34,8 @@ export type SendExampleResult =
       bytes: number;
       intake: { status: number; body: unknown };
     }
-  | { kind: 'enqueued'; subscriptionId: string; reason: string; eventIds: string[] };
+  | { kind: 'enqueued'; subscriptionId: string; reason: string; eventIds: string[] }
+  | SnareExampleResult;
 
 /** The given subscription, or the newest one to this trigger; `not_found` saying which. */
 export async function findSubscription(ctx: Pick<AppContext, 'store'>, trigger: TriggerId, subscriptionId?: string): Promise<Subscription> {
@@ -65,6 +67,10 @@ export async function sendExampleTrigger(
 ): Promise<SendExampleResult> {
   const { ctx } = deps;
   const sub = await findSubscription(ctx, trigger, subscriptionId);
+  if (isSnareTriggerId(trigger)) {
+    const intakeBase = deps.intakeUrl('x').replace(/\/webhooks\/github\/x$/, '');
+    return sendSnareExample({ ctx, fetch: deps.fetch, intakeBase }, sub, overrides);
+  }
   const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
   if (!connection) throw new AppError('not_found', `Subscription ${sub.id}'s connection ${sub.connectionId} is gone`);
   const original = deps.loadExample(trigger);

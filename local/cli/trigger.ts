@@ -78,8 +78,12 @@ async function waitForDelivery(
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const now = deps.now ?? Date.now;
   const end = now() + args.timeoutSeconds * 1000;
-  const matches = (body: { id?: unknown; deliveryId?: unknown }) =>
-    result.kind === 'webhook' ? body.deliveryId === result.deliveryId : result.eventIds.includes(String(body.id));
+  const matches = (body: { id?: unknown; deliveryId?: unknown; occurredAt?: unknown }) =>
+    result.kind === 'webhook'
+      ? body.deliveryId === result.deliveryId
+      : result.kind === 'contentsnare'
+        ? String(body.occurredAt ?? '') >= result.sentAt
+        : result.eventIds.includes(String(body.id));
   deps.out(`Waiting up to ${args.timeoutSeconds} s for the event at the sandbox inbox...`);
   for (;;) {
     const answer = await callAdmin(
@@ -119,7 +123,12 @@ async function waitForDelivery(
 
 function howToSubscribe(base: string, trigger: string): string[] {
   const needsOrg = triggerCatalog[trigger as keyof typeof triggerCatalog]?.source({ kind: 'repository', repository: 'o/r' }) === undefined;
-  const target = trigger === 'github.new_gist' ? '' : needsOrg ? ', "organization": "<org>"' : ', "repository": "<owner>/<name>"';
+  const target =
+    trigger === 'github.new_gist' || trigger.startsWith('contentsnare.')
+      ? ''
+      : needsOrg
+        ? ', "organization": "<org>"'
+        : ', "repository": "<owner>/<name>"';
   return [
     `No subscription to ${trigger} yet. Create one (with a connection from POST /connections), then run this again:`,
     `  curl -s -X POST ${base}/subscriptions -H "Authorization: Bearer $PLATFORM_API_KEY" -H 'content-type: application/json' \\`,
@@ -128,6 +137,18 @@ function howToSubscribe(base: string, trigger: string): string[] {
 }
 
 function report(result: SendExampleResult, out: (l: string) => void): void {
+  if (result.kind === 'contentsnare') {
+    out(
+      `Sent a \`${result.event}\` delivery to subscription ${result.subscriptionId}, as the collection service posts it (unsigned; the URL's token is the check):`,
+    );
+    out(`  POST ${result.url}`);
+    out(`The intake answered ${result.intake.status}: ${JSON.stringify(result.intake.body)}`);
+    if ((result.intake.body as { accepted?: number })?.accepted === 0)
+      out(
+        `Nothing was dispatched: the intake read ${result.subjectId} back at the service and it did not bear the delivery out (or it was announced already). Name a record of your account with --set id=<id>.`,
+      );
+    return;
+  }
   if (result.kind === 'enqueued') {
     out(`Subscription ${result.subscriptionId}: ${result.reason}.`);
     out(`Enqueued ${result.eventIds.length} trigger event(s): ${result.eventIds.join(', ')}`);
@@ -188,7 +209,11 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
   const result = answer.body as SendExampleResult;
   report(result, deps.out);
   if (!args.wait) return 0;
-  if (result.kind === 'webhook' && (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)) return 1;
+  if (
+    (result.kind === 'webhook' || result.kind === 'contentsnare') &&
+    (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)
+  )
+    return 1;
   return waitForDelivery(base, key, result, args, deps);
 }
 

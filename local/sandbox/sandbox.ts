@@ -16,6 +16,7 @@ import { SimulatedGitHub } from './simulated-github';
 import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
 import { SandboxInbox, inboxPath } from './inbox';
 import { playGitHubApp } from './sandbox-app';
+import { holdSnareExampleRecords } from './snare-example-records';
 
 /**
  * Where `npm run dev` keeps its data unless DATA_DIR is set: its own directory, apart from
@@ -183,6 +184,7 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
       return refused ? { status: 422, body: { errors: [refused] } } : undefined;
     },
   });
+  holdSnareExampleRecords(contentsnare);
   if (!loaded.state) {
     const first = keep();
     if (first) notices.push(first);

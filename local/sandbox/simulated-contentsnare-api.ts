@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SimulatedSnareWebhooks } from './simulated-contentsnare-webhooks';
 
 /**
  * The partner API's documented endpoints as state and rules, written from the service's
@@ -80,6 +81,9 @@ const bodies: Record<string, Record<string, FieldType>> = {
   },
 };
 bodies['PUT /clients/{id}'] = bodies['POST /clients'] as Record<string, FieldType>;
+// Webhooks (simulated-contentsnare-webhooks.ts): the reference's body fields.
+bodies['POST /webhooks'] = { url: 'string', enabled: 'boolean', subscriptions: 'array' };
+bodies['PUT /webhooks/{id}'] = { url: 'string', enabled: 'boolean', subscriptions: 'array' };
 
 const paging = ['limit', 'offset'];
 const searching = ['q', 'q_by[]', 'sort_by', 'sort_direction', ...paging];
@@ -118,10 +122,6 @@ const unsimulated = new Set([
   'POST /team_members',
   'PUT /team_members/{id}',
   'DELETE /team_members/{id}',
-  'POST /webhooks',
-  'PUT /webhooks/{id}',
-  'DELETE /webhooks/{id}',
-  'GET /pages/{id}',
 ]);
 
 /** Records the simulated service starts with: templates, folders, schedules and team members to refer to. */
@@ -197,8 +197,18 @@ export class SimulatedSnareApi {
   private readonly companies = new Map<string, Json>();
   private readonly folders: Json[] = simulatedSnareSeed.folders.map((f) => ({ ...f }));
   private seq = 0;
+  /** Webhooks, deliveries, pages and fields. */
+  readonly webhooks: SimulatedSnareWebhooks;
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number) {
+    this.webhooks = new SimulatedSnareWebhooks(
+      this.state.requests,
+      this.state.clients,
+      now,
+      (p) => this.nextId(p),
+      (t) => this.problem(t),
+    );
+  }
 
   /** What the service holds, as plain data (the sandbox keeps it across restarts). */
   snapshot(): SnareSnapshot {
@@ -244,7 +254,12 @@ export class SimulatedSnareApi {
   handle(method: string, apiPath: string, query: URLSearchParams, body: unknown, token: string): Answer {
     const { key, id } = SimulatedSnareApi.template(method, apiPath);
     const documented =
-      key in queries || key in bodies || unsimulated.has(key) || key === 'DELETE /clients/{id}' || key === 'DELETE /requests/{id}';
+      key in queries ||
+      key in bodies ||
+      unsimulated.has(key) ||
+      key === 'DELETE /clients/{id}' ||
+      key === 'DELETE /requests/{id}' ||
+      key === 'DELETE /webhooks/{id}';
     if (!documented) {
       this.problem(`${method} ${apiPath}: not an endpoint of the partner API reference`);
       return { status: 404, body: { errors: ['Not found'] } };
@@ -253,6 +268,8 @@ export class SimulatedSnareApi {
     if (errors.length > 0) return { status: 422, body: { errors } };
     if (unsimulated.has(key)) return { status: 501, body: { errors: [`${key} is documented but not simulated here`] } };
     const input = (body ?? {}) as Json;
+    const hooked = this.webhooks.handle(key, id, input, token);
+    if (hooked) return hooked;
     switch (key) {
       case 'GET /me':
         return { status: 200, body: typeof this.state.me === 'function' ? this.state.me(token) : this.state.me };
@@ -407,6 +424,7 @@ export class SimulatedSnareApi {
     if (errors.length > 0) return { status: 422, body: { errors } };
     if (this.clientByEmail(String(input.email))) return { status: 422, body: { errors: ['already_invited'] } };
     const client = this.newClient({ ...input, companies: companies ?? [] });
+    this.webhooks.emit(this.webhooks.clientPayload(client, 'client_created'));
     return { status: 200, body: client };
   }
 
@@ -437,6 +455,7 @@ export class SimulatedSnareApi {
     const { client_companies: _ignored, ...rest } = input;
     Object.assign(client, rest);
     if (companies) Object.assign(client, { client_companies: companies, company_name: companies[0]?.name ?? null });
+    this.webhooks.emit(this.webhooks.clientPayload(client, 'client_updated'));
     return { status: 200, body: client };
   }
 
@@ -517,6 +536,7 @@ export class SimulatedSnareApi {
       ...counts,
       clients: [{ id: cid, full_name, email, phone, company_name, avatar, url: record.url }],
     });
+    this.webhooks.requestChanged(undefined, this.state.requests.get(id) as Json);
     return { status: 200, body: answer };
   }
 
@@ -566,7 +586,8 @@ export class SimulatedSnareApi {
   private updateRequest(id: string, input: Json): Answer {
     const record = this.state.requests.get(id);
     if (!record) return this.notFound();
-    const errors = this.requestOptionErrors(input);
+    // The reference: an update may also complete or archive the request (create takes draft or published only).
+    const errors = this.requestOptionErrors(input).filter((e) => e !== 'status must be draft or published');
     if (input.status !== undefined && !['draft', 'published', 'completed', 'archived'].includes(String(input.status)))
       errors.push('status is not valid');
     if (errors.length > 0) return { status: 422, body: { errors: [...new Set(errors)] } };
@@ -581,8 +602,10 @@ export class SimulatedSnareApi {
       communication_template_name: _cn,
       ...rest
     } = input;
+    const before = { ...record };
     Object.assign(record, rest, this.folderOwnerSchedule(input), { updated_at: new Date(this.now()).toISOString() });
     if (due !== undefined) record.due = `${String(due)}T00:00:00.000Z`;
+    this.webhooks.requestChanged(before, record);
     return { status: 200, body: record };
   }
 
@@ -592,6 +615,11 @@ export class SimulatedSnareApi {
     let all = [...this.state.requests.values()];
     if (statuses.length > 0) all = all.filter((r) => statuses.includes(String(r.status)));
     all = this.search(all, query, ['name']);
+    const sortBy = query.get('sort_by');
+    if (sortBy) {
+      const dir = query.get('sort_direction') === 'desc' ? -1 : 1;
+      all = [...all].sort((a, b) => dir * String(a[sortBy] ?? '').localeCompare(String(b[sortBy] ?? '')));
+    }
     const items = all.map((r) => {
       const item: Json = {
         id: r.id,

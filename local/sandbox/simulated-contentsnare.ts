@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimulatedSnareApi, type SimulatedSnareState, type SnareSnapshot } from './simulated-contentsnare-api';
+import type { SimulatedSnareWebhooks } from './simulated-contentsnare-webhooks';
 
 export { defaultMe, simulatedSnareSeed } from './simulated-contentsnare-api';
 
@@ -72,6 +73,8 @@ export interface SimulatedContentSnare {
   /** Every record as plain data (clients, requests, companies, folders, the id sequence). */
   snapshot(): SnareSnapshot;
   restore(s: SnareSnapshot): void;
+  /** Webhooks registered, deliveries sent, pages and fields, grants per token. */
+  webhooks: SimulatedSnareWebhooks;
   /** Arrival times of accepted requests (not 401/429), optionally of one token and kind. */
   acceptedTimes(filter?: { token?: string; kind?: SimulatedKind }): number[];
   count(status: number): number;
@@ -175,6 +178,7 @@ export async function startSimulatedContentSnare(options: SimulatedContentSnareO
     state: api.state,
     snapshot: () => api.snapshot(),
     restore: (s) => api.restore(s),
+    webhooks: api.webhooks,
     acceptedTimes: (filter = {}) =>
       log
         .filter((e) => e.status !== 401 && e.status !== 429)

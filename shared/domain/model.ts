@@ -98,6 +98,12 @@ export interface SubscriptionFilters {
   column?: string;
   /** Projects v2 node id or number (project_item_status_changed). */
   project?: string;
+  /** Collection service: the request template's name (request and field triggers). */
+  template?: string;
+  /** Collection service: the request folder's name. */
+  folder?: string;
+  /** Collection service: a client's id (`acc_...`) or e-mail address. */
+  client?: string;
 }
 
 export interface Subscription {

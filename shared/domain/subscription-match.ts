@@ -33,6 +33,9 @@ export function matchesSubscription(
   if (accepted.has('labels') && f.labels?.length && !f.labels.some((l) => (facts.labels ?? []).some((x) => sameName(l, x)))) return false;
   if (accepted.has('column') && f.column && !columnMatches(f.column, facts)) return false;
   if (accepted.has('project') && f.project && !projectMatches(f.project, facts)) return false;
+  if (accepted.has('template') && f.template && !sameName(f.template, facts.request?.template)) return false;
+  if (accepted.has('folder') && f.folder && !sameName(f.folder, facts.request?.folder)) return false;
+  if (accepted.has('client') && f.client && !(facts.request?.clients ?? []).some((c) => sameName(f.client as string, c))) return false;
   return true;
 }
 

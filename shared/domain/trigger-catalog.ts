@@ -1,11 +1,14 @@
 import type { TriggerSource } from './mapping/types';
-import type { SubscriptionFilters, SubscriptionTarget } from './model';
-import type { TriggerId, TriggerName } from './triggers';
+import { snareTriggerRows } from './contentsnare-triggers';
+import type { Provider, SubscriptionFilters, SubscriptionTarget } from './model';
+import type { GitHubTriggerId, SnareTriggerId, SnareTriggerName, TriggerId, TriggerName } from './triggers';
 import { triggerGrant, type Grant } from './trigger-permissions';
 
-/** What the platform shows and needs to know about one code-host trigger. */
+/** What the platform shows and needs to know about one trigger. */
 export interface TriggerDefinition {
   id: TriggerId;
+  /** Whose events they are: the code host's, or the collection service's. */
+  provider: Provider;
   title: string;
   /** When it fires (docs/triggers.md, "The triggers"). */
   description: string;
@@ -17,8 +20,13 @@ export interface TriggerDefinition {
   filters: ReadonlyArray<keyof SubscriptionFilters>;
   /** How its events arrive for this target; undefined when the trigger does not apply to it. */
   source(target: SubscriptionTarget): TriggerSource | undefined;
-  /** What a subscription on `target` needs of the token (trigger-permissions.ts); undefined where the trigger does not apply. */
+  /**
+   * What a subscription on `target` needs of a code-host token (trigger-permissions.ts); undefined where the
+   * trigger does not apply, and for the collection service's triggers.
+   */
   permissions(target: SubscriptionTarget): Grant | undefined;
+  /** Collection service only: whether the scheduled check recovers a missed delivery (`includes` says why not). */
+  recoverable?: boolean;
 }
 
 type Where = 'repo-or-org' | 'org-only' | 'org-hook-or-account-poll' | 'account-poll' | 'repo-poll';
@@ -289,11 +297,12 @@ function sourceOf(row: Row, target: SubscriptionTarget): TriggerSource | undefin
   }
 }
 
-export const triggerCatalog: Readonly<Record<TriggerId, TriggerDefinition>> = Object.fromEntries(
+const githubCatalog = Object.fromEntries(
   (Object.entries(rows) as Array<[TriggerName, Row]>).map(([name, row]) => {
-    const id: TriggerId = `github.${name}`;
+    const id: GitHubTriggerId = `github.${name}`;
     const definition: TriggerDefinition = {
       id,
+      provider: 'github',
       title: row.title,
       description: row.description,
       includes: row.includes,
@@ -307,7 +316,30 @@ export const triggerCatalog: Readonly<Record<TriggerId, TriggerDefinition>> = Ob
     };
     return [id, definition];
   }),
-) as Record<TriggerId, TriggerDefinition>;
+) as Record<GitHubTriggerId, TriggerDefinition>;
+
+// The collection service's triggers are the account's: one webhook per connection carries them all.
+const snareCatalog = Object.fromEntries(
+  (Object.entries(snareTriggerRows) as Array<[SnareTriggerName, (typeof snareTriggerRows)[SnareTriggerName]]>).map(([name, row]) => {
+    const id: SnareTriggerId = `contentsnare.${name}`;
+    const definition: TriggerDefinition = {
+      id,
+      provider: 'contentsnare',
+      title: row.title,
+      description: row.description,
+      includes: row.includes,
+      events: [name],
+      filters: row.filters,
+      source: (target) => (target.kind === 'account' ? { kind: 'webhook', scope: 'account', events: [name] } : undefined),
+      // A code-host grant; the collection service's webhooks need its `administration` scope, checked when subscribing.
+      permissions: () => undefined,
+      recoverable: row.recoverable,
+    };
+    return [id, definition];
+  }),
+) as Record<SnareTriggerId, TriggerDefinition>;
+
+export const triggerCatalog: Readonly<Record<TriggerId, TriggerDefinition>> = { ...githubCatalog, ...snareCatalog };
 
 /** The webhook events one hook must carry to serve these triggers: the union, sorted. */
 export function webhookEventsFor(triggers: readonly TriggerId[]): string[] {

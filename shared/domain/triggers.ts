@@ -1,4 +1,4 @@
-/** The 26 code-host trigger ids (docs/api.md), without the `github.` prefix. */
+/** The 26 code-host trigger names (docs/api.md), without the `github.` prefix. */
 export const triggerNames = [
   'new_repository',
   'new_fork',
@@ -29,10 +29,44 @@ export const triggerNames = [
 ] as const;
 
 export type TriggerName = (typeof triggerNames)[number];
-export type TriggerId = `github.${TriggerName}`;
+export type GitHubTriggerId = `github.${TriggerName}`;
 
-export const triggerIds: readonly TriggerId[] = triggerNames.map((n) => `github.${n}` as const);
+/**
+ * The collection service's triggers: each is the partner API's own webhook event name
+ * (its reference, "Event names"), under the `contentsnare.` prefix.
+ */
+export const snareTriggerNames = [
+  'request_published',
+  'request_completed',
+  'all_fields_completed',
+  'request_reopened',
+  'request_viewed',
+  'field_completed',
+  'field_approved',
+  'field_rejected',
+  'comment_created',
+  'client_created',
+  'client_updated',
+] as const;
+
+export type SnareTriggerName = (typeof snareTriggerNames)[number];
+export type SnareTriggerId = `contentsnare.${SnareTriggerName}`;
+
+export type TriggerId = GitHubTriggerId | SnareTriggerId;
+
+export const githubTriggerIds: readonly GitHubTriggerId[] = triggerNames.map((n) => `github.${n}` as const);
+export const snareTriggerIds: readonly SnareTriggerId[] = snareTriggerNames.map((n) => `contentsnare.${n}` as const);
+export const triggerIds: readonly TriggerId[] = [...githubTriggerIds, ...snareTriggerIds];
 
 export function isTriggerId(value: string): value is TriggerId {
   return (triggerIds as readonly string[]).includes(value);
+}
+
+export function isSnareTriggerId(value: string): value is SnareTriggerId {
+  return (snareTriggerIds as readonly string[]).includes(value);
+}
+
+/** The partner API's event name of a collection-service trigger (`contentsnare.field_approved` -> `field_approved`). */
+export function snareEventName(trigger: SnareTriggerId): SnareTriggerName {
+  return trigger.slice('contentsnare.'.length) as SnareTriggerName;
 }

@@ -4,7 +4,7 @@ import { buildTriggerEvents, queueEvents } from '../dispatch/fan-out';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
 import { DeliveryClaims, type DeliveryClaimOutcome } from './delivery-claims';
-import type { DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
+import type { ClaimIdentity, DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
 import type { ConnectionMapped } from './map-stage';
 
 /** What the claim, route, fan-out and done steps ended with: an answer, or stopped because the answer was already given. */
@@ -18,6 +18,8 @@ export interface DeliverInput<V> {
   mapped: ConnectionMapped[];
   router: Router<V>;
   busyWaitMs: number;
+  /** The claim's identity when the source names it (else the delivery's id, event and body). */
+  identity?: ClaimIdentity;
 }
 
 type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
@@ -66,13 +68,15 @@ async function claimAndEnqueue<V>(
   const triggers = [...new Set(mapped.flatMap((c) => c.mapped.map((m) => m.trigger)))];
   const routes = input.router.subscriptions(input.verified, tenant, triggers);
   routes.catch(() => undefined);
-  const identity = { endpointId: tenant.claimScope, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
+  const identity = input.identity
+    ? { endpointId: tenant.claimScope, ...input.identity }
+    : { endpointId: tenant.claimScope, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
   const claimed = await claims.take(identity, input.busyWaitMs, signal);
   if (claimed !== 'claimed') return { kind: 'answered', answer: notClaimed(ctx, log, claimed) };
   if (signal.aborted) return abandon(claims);
   const subscriptions = await routes;
   // Steps on the routed events (between route and fan-out) go here, one call each.
-  const events = fanOut(ctx, mapped, subscriptions, headers.deliveryId);
+  const events = fanOut(ctx, mapped, subscriptions, identity.deliveryId);
   if (signal.aborted) return abandon(claims);
   const history = await queueEvents(ctx, events);
   // Done only now that the events are queued: a crash before this leaves leases that lapse.

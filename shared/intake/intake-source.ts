@@ -1,4 +1,5 @@
 import type { Connection, Subscription } from '../domain/model';
+import type { MappedEvent } from '../domain/mapping/types';
 import type { TriggerId } from '../domain/triggers';
 import type { Logger } from '../observability/logger';
 
@@ -13,6 +14,8 @@ import type { Logger } from '../observability/logger';
 export interface IntakeRequest {
   /** The id in the delivery's URL path (the webhook endpoint, or the source's own token). */
   pathId: string;
+  /** A secret the URL carries besides the id (the collection service's per-connection token); never logged. */
+  pathToken?: string;
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
   /** The raw body bytes, exactly as signed. */
@@ -75,10 +78,41 @@ export interface Router<V> {
   subscriptions(verified: V, tenant: Tenant, triggers: readonly TriggerId[]): Promise<ReadonlyMap<TriggerId, readonly Subscription[]>>;
 }
 
+/** The trigger occurrences of one delivery for one connection of the tenant (mapped with its account). */
+export interface ConnectionMapped {
+  connection: Connection;
+  mapped: MappedEvent[];
+}
+
+/**
+ * What the claim is taken on, when the source decides it: a source whose deliveries carry no
+ * id and no signature (the collection service) names the change they announce instead.
+ */
+export interface ClaimIdentity {
+  deliveryId: string;
+  event: string;
+  /** The bytes the claim is keyed on (their SHA-256), in place of the delivery's body. */
+  body: Buffer;
+}
+
+export type SourceMapOutcome =
+  | { kind: 'mapped'; mapped: ConnectionMapped[]; identity?: ClaimIdentity }
+  | { kind: 'answered'; answer: DeliveryAnswer };
+
+/** A source's own mapping, when the code host's (pure, from the body alone) does not fit: it may read, and must stop when `signal` aborts. */
+export interface Mapper<V> {
+  map(
+    input: { verified: V; tenant: Tenant; headers: DeliveryHeaders; payload: unknown; log: Logger },
+    signal: AbortSignal,
+  ): Promise<SourceMapOutcome>;
+}
+
 /** One source of deliveries, built per context (its verifier and router close over it). */
 export interface IntakeSource<V> {
   verifier: Verifier<V>;
   router: Router<V>;
+  /** Absent: the code host's mapping (map-stage.ts). */
+  mapper?: Mapper<V>;
 }
 
 /** A delivery whose body did not fit its event: answered 2xx (the code host must not retry it), and told. */

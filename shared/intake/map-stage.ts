@@ -1,17 +1,13 @@
 import { mapDelivery } from '../domain/mapping/map-delivery';
 import { misfitKeys } from '../domain/mapping/subject-guard';
 import type { MappedEvent } from '../domain/mapping/types';
-import type { Connection } from '../domain/model';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
-import type { DeliveryAnswer, DeliveryHeaders, IntakeObserver, IntakeRequest, Tenant } from './intake-source';
+import type { ConnectionMapped, DeliveryAnswer, DeliveryHeaders, IntakeObserver, IntakeRequest, Tenant } from './intake-source';
+
+export type { ConnectionMapped } from './intake-source';
 
 /** One connection's trigger occurrences of the delivery. */
-export interface ConnectionMapped {
-  connection: Connection;
-  mapped: MappedEvent[];
-}
-
 export type MapOutcome = { kind: 'mapped'; mapped: ConnectionMapped[] } | { kind: 'answered'; answer: DeliveryAnswer };
 
 const nothingAccepted: DeliveryAnswer = { status: 200, body: { ok: true, accepted: 0 } };

@@ -1,6 +1,6 @@
 import type { AppContext } from '../ports/app-context';
 import { deliverStage } from './deliver-stage';
-import type { DeliveryAnswer, IntakeObserver, IntakeRequest, IntakeSource, Refusal, Verdict } from './intake-source';
+import type { ClaimIdentity, DeliveryAnswer, IntakeObserver, IntakeRequest, IntakeSource, Refusal, Verdict } from './intake-source';
 import { mapStage } from './map-stage';
 
 /** What the pipeline ended with: an answer, or stopped because the transport answered without it. */
@@ -44,13 +44,26 @@ export async function runIntake<V>(
   const tenant = await source.router.tenant(verified.value, payload.value);
   if (!tenant.ok) return refuse(tenant.refusal);
   const input = { req, headers: headers.value, payload: payload.value, tenant: tenant.value };
-  const mapped = mapStage(ctx, log, options.observer, input);
+  const mapped = source.mapper
+    ? await source.mapper.map(
+        { verified: verified.value, tenant: tenant.value, headers: headers.value, payload: payload.value, log },
+        signal,
+      )
+    : mapStage(ctx, log, options.observer, input);
   if (mapped.kind === 'answered') return mapped;
   if (signal.aborted) return { kind: 'abandoned' };
+  const identity: ClaimIdentity | undefined = 'identity' in mapped ? (mapped.identity as ClaimIdentity | undefined) : undefined;
   return deliverStage(
     ctx,
     log,
-    { ...input, verified: verified.value, mapped: mapped.mapped, router: source.router, busyWaitMs: options.busyWaitMs },
+    {
+      ...input,
+      verified: verified.value,
+      mapped: mapped.mapped,
+      router: source.router,
+      busyWaitMs: options.busyWaitMs,
+      ...(identity ? { identity } : {}),
+    },
     signal,
   );
 }

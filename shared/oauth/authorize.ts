@@ -16,6 +16,15 @@ export const authorizeInputSchema = z.object({
   label: z.string().trim().min(1).max(200).optional(),
   /** Reconnect: replace this connection's token in place (same id), e.g. to rotate access. */
   connectionId: z.string().min(1).max(100).optional(),
+  /**
+   * Scopes beyond the configured ones, asked for only when a feature needs them: the
+   * collection service's `administration` (its webhooks, for the contentsnare.* triggers).
+   */
+  scopes: z
+    .array(z.enum(['administration']))
+    .min(1)
+    .max(1)
+    .optional(),
 });
 
 export interface AuthorizeAnswer {
@@ -35,6 +44,10 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
   await clientCredentials(ctx, provider);
   const input = parseOrThrow(authorizeInputSchema, body);
   const returnTo = input.returnTo === undefined ? undefined : checkReturnTo(input.returnTo, ctx.config.allowedReturnOrigins);
+  if (input.scopes !== undefined && provider !== 'contentsnare')
+    throw new AppError('invalid_input', 'scopes: only the collection service (contentsnare) takes extra scopes', {
+      fields: [{ field: 'scopes', message: 'only for contentsnare' }],
+    });
   if (input.connectionId !== undefined) {
     const existing = await new ConnectionRepo(ctx.store).get(input.connectionId);
     if (!existing) throw new AppError('connection_not_found', `Connection ${input.connectionId} does not exist`);
@@ -64,6 +77,7 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
   if (returnTo !== undefined) record.returnTo = returnTo;
   if (input.label !== undefined) record.label = input.label;
   if (input.connectionId !== undefined) record.connectionId = input.connectionId;
+  if (input.scopes !== undefined) record.extraScopes = input.scopes;
   await saveState(ctx.store, state, record);
 
   ctx.logger.info('oauth authorization started', {
@@ -93,7 +107,8 @@ export function providerAuthorizeUrl(
   for (const [k, v] of Object.entries(def.authorizeExtras)) url.searchParams.set(k, v);
   url.searchParams.set('client_id', clientId);
   url.searchParams.set('redirect_uri', record.redirectUri);
-  url.searchParams.set('scope', def.scopes(config));
+  const scopes = [...new Set([...def.scopes(config).split(' ').filter(Boolean), ...(record.extraScopes ?? [])])];
+  url.searchParams.set('scope', scopes.join(' '));
   url.searchParams.set('state', state);
   url.searchParams.set('code_challenge', pkceChallenge(record.codeVerifier));
   url.searchParams.set('code_challenge_method', 'S256');

@@ -22,6 +22,8 @@ export interface OAuthStateRecord {
   expiresAt: number;
   /** Hash of the browser-binding cookie value set by `GET /oauth/{provider}/start` (start.ts). */
   bindingHash?: string;
+  /** Scopes asked for beyond the provider's defaults (the collection service's `administration`, for webhooks). */
+  extraScopes?: string[];
   /** Set on a GitHub App connect flow (github-app-authorize.ts) only: how it reaches an installation. */
   app?: AppFlow;
 }
@@ -46,6 +48,7 @@ const itemSchema = z.object({
   expiresAt: z.number(),
   bindingHash: z.string().optional(),
   app: z.object({ mode: z.enum(['install', 'existing']), installationId: z.number().int().positive().optional() }).optional(),
+  extraScopes: z.array(z.string()).optional(),
   version: z.number().optional(),
 });
 

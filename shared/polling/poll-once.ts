@@ -12,6 +12,7 @@ import { pollSharedSource, type SharedSource } from './poll-shared-source';
 import { pollWatchers } from './poll-watchers';
 import { pollTags, readTagWatches, type TagWatch } from './poll-tags';
 import { polledTriggers, pollSourceFor, sourceKeyFor } from './poll-source';
+import { recoverMissedSnareDeliveries } from './poll-contentsnare';
 
 export interface PollReport {
   subscriptions: number;
@@ -163,6 +164,12 @@ export async function pollOnce(ctx: AppContext, options: PollOptions = {}): Prom
     pool.skipGroup(connectionId);
   }
   await pool.done;
+  // The collection service's webhooks are unsigned and never retried: what they missed is found here (poll-contentsnare.ts).
+  report.announced += await recoverMissedSnareDeliveries(ctx).catch((e: unknown) => {
+    report.failed++;
+    ctx.logger.warn('collection-service recovery check failed', { error: e });
+    return 0;
+  });
   ctx.metrics.count('poll_announced', report.announced);
   ctx.metrics.count('poll_sources', report.sources);
   if (report.failed > 0) ctx.metrics.count('poll_failed', report.failed);

@@ -22,6 +22,14 @@ export interface TableAccess {
 /** Token users: the connection (read; a refresh or a dead grant updates it) and the refresh's single-flight lease. */
 const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
 
+// The collection service's triggers (shared/contentsnare/snare-hook.ts, read-back.ts, subject-memory.ts):
+// the intake reads the connection's hook and its token, reads records back within the account's
+// rate buckets and keeps what it saw of each record; the recovery check lists the hooks and does
+// the same, with its cursor and the intake's claims; subscribing registers the hook under its lease.
+const snareIntake = ['CSHOOK#*', 'CSSUBJ#*', 'RATE#*', 'LEASE#refresh#*'] as const;
+const snareRecovery = ['CSSUBJ#*', 'CSREC#*', 'RATE#*', 'DLVB#*'] as const;
+const snareHooks = ['CSHOOK#*', 'RATE#*', 'LEASE#snarehook#*'] as const;
+
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims (shared/dispatch/dispatch-claim.ts); the connection and its token for the
   // follow-up reads of the code host (shared/dispatch/follow-up.ts).
@@ -34,14 +42,14 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // among all of them (gsi2 CONNS).
   // The queued events' history rows ride in the batch of the done marks (EVH#).
   'webhook-intake': {
-    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*', 'EVH#*'],
+    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*', 'EVH#*', ...snareIntake],
     gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
     gsi2: ['CONNS'],
   },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).
   // The history of the events it queues (EVH#).
-  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*', 'EVH#*'], gsi1: ['POLL#*'] },
+  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*', 'EVH#*', ...snareRecovery], gsi1: ['POLL#*', 'ROUTE#snare_*'], gsi2: ['CSHOOKS'] },
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
   'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
   // The connection of each call, and the collection service's shared rate buckets; a scoped
@@ -55,7 +63,19 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Event history (shared/events/): the events' rows (EVH#), a delivery claim read for an event in flight (EVT#), and
   // the two listings (gsi1 EVTC# by connection, gsi2 EVTS).
   'platform-api': {
-    table: [...tokenUse, 'SUB#*', 'EP#*', 'CURSOR#*', 'PSRC#*', 'LEASE#endpoint#*', 'LEASE#subscribe#*', 'KEY#*', 'EVH#*', 'EVT#*'],
+    table: [
+      ...tokenUse,
+      'SUB#*',
+      'EP#*',
+      'CURSOR#*',
+      'PSRC#*',
+      'LEASE#endpoint#*',
+      'LEASE#subscribe#*',
+      'KEY#*',
+      'EVH#*',
+      'EVT#*',
+      ...snareHooks,
+    ],
     gsi1: ['EVTC#*'],
     gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS', 'EVTS'],
   },

@@ -59,6 +59,14 @@ export const keys = {
   eventsList: 'EVTS',
   /** gsi1 partition listing one connection's events (sort: queuedAt#id), for a filter on it or a key that opens one connection. */
   eventsOfConnection: (connectionId: string) => `EVTC#${connectionId}`,
+  // Collection service webhooks (shared/contentsnare/snare-hook.ts): one per connection, listed for the recovery check.
+  snareHook: (connectionId: string) => ({ pk: `CSHOOK#${connectionId}`, sk: 'CSHOOK' }),
+  /** gsi2 partition listing the collection-service hooks (sort: connectionId). */
+  snareHooksList: 'CSHOOKS',
+  /** What was last seen of one collection-service record (request, field, client): its triggers' states and episodes. */
+  snareSubject: (connectionId: string, subject: string) => ({ pk: `CSSUBJ#${connectionId}#${subject}`, sk: 'CSSUBJ' }),
+  /** The recovery check's place in a connection's changed requests. */
+  snareRecoveryCursor: (connectionId: string) => ({ pk: `CSREC#${connectionId}`, sk: 'CSREC' }),
 } as const;
 
 /** Epoch seconds `seconds` from `nowMs`, for the `ttl` attribute. */

@@ -13,6 +13,9 @@ import { resolveColumn } from './resolve-column';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';
 import { checkAppTrigger, installationOf } from './app-subscription';
+import { triggerCatalog } from '../domain/trigger-catalog';
+import { isSnareTriggerId } from '../domain/triggers';
+import { makeSnareSubscription } from './snare-subscription';
 
 // The polling code (list reads, item mapping, fan-out) is loaded on the first subscription a
 // container creates, not at every platform-api cold start.
@@ -24,10 +27,17 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
     throw new AppError('connection_not_found', `connectionId: no connection ${req.connectionId}`, {
       fields: [{ field: 'connectionId', message: 'no such connection' }],
     });
-  if (connection.provider !== 'github')
-    throw new AppError('invalid_input', `connectionId: connection ${connection.id} is not a code-host connection`, {
-      fields: [{ field: 'connectionId', message: 'not a code-host connection' }],
-    });
+  const provider = triggerCatalog[req.trigger].provider;
+  if (connection.provider !== provider) {
+    const kind = provider === 'github' ? 'code-host' : 'collection-service';
+    throw new AppError(
+      'invalid_input',
+      `connectionId: connection ${connection.id} is not a ${kind} connection (${req.trigger} needs one)`,
+      {
+        fields: [{ field: 'connectionId', message: `not a ${kind} connection` }],
+      },
+    );
+  }
   if (connection.status === 'revoked' || connection.status === 'suspended')
     throw new AppError(
       'forbidden',
@@ -66,6 +76,10 @@ export function sameSubscriptionKey(s: SameParts): string {
     f.labels ? [...f.labels].sort() : null,
     f.column ?? null,
     f.project ?? null,
+    // Only written when set, so the keys of subscriptions made before these filters existed are unchanged.
+    ...(f.template !== undefined || f.folder !== undefined || f.client !== undefined
+      ? [f.template?.toLowerCase() ?? null, f.folder?.toLowerCase() ?? null, f.client?.toLowerCase() ?? null]
+      : []),
   ]);
 }
 
@@ -118,6 +132,7 @@ export async function createSubscription(ctx: AppContext, body: unknown): Promis
  * subscription exists, so nothing that existed at subscription time is announced.
  */
 async function makeSubscription(ctx: AppContext, req: SubscriptionRequest, connection: Connection): Promise<Subscription> {
+  if (isSnareTriggerId(req.trigger)) return makeSnareSubscription(ctx, connection, { ...req, trigger: req.trigger });
   const source = sourceFor(req.trigger, req.target);
   const repo = new SubscriptionRepo(ctx.store);
   const sub: Subscription = {

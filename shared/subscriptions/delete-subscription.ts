@@ -5,6 +5,8 @@ import { keys } from '../store/table-design';
 import { releaseEndpoint, type ReleaseOutcome } from './endpoint-hook';
 import { withLease } from '../store/lease';
 import { SubscriptionRepo } from '../store/subscription-repo';
+import { isSnareTriggerId } from '../domain/triggers';
+import { deleteSnareSubscription } from './snare-subscription';
 
 export interface DeletedSubscription extends ReleaseOutcome {
   id: string;
@@ -20,6 +22,7 @@ export async function deleteSubscription(ctx: AppContext, id: string): Promise<D
   const repo = new SubscriptionRepo(ctx.store);
   const sub = await repo.get(id);
   if (!sub) throw new AppError('not_found', `No subscription ${id}`);
+  if (isSnareTriggerId(sub.trigger)) return deleteSnareSubscription(ctx, sub);
   if (sub.delivery !== 'webhook' || sub.endpointId === undefined) {
     await repo.delete(id);
     await ctx.store.delete(keys.pollCursor(id));

@@ -54,6 +54,10 @@ const filtersSchema = z
     label: oneOrMany(subscriptionBounds.labelLength).optional(),
     column: idOrName.optional(),
     project: idOrName.optional(),
+    // Collection service (request and field triggers): a request template's or folder's name, a client's id or e-mail.
+    template: z.string().trim().min(1).max(subscriptionBounds.nameLength).optional(),
+    folder: z.string().trim().min(1).max(subscriptionBounds.nameLength).optional(),
+    client: z.string().trim().min(1).max(subscriptionBounds.nameLength).optional(),
   })
   .strict();
 
@@ -109,6 +113,12 @@ function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): {
   if (raw.project !== undefined) {
     filters.project = raw.project;
     given.set('project', 'filters.project');
+  }
+  for (const name of ['template', 'folder', 'client'] as const) {
+    const value = raw[name];
+    if (value === undefined) continue;
+    filters[name] = value;
+    given.set(name, `filters.${name}`);
   }
   return { filters, given };
 }

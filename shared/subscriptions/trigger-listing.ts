@@ -5,6 +5,8 @@ import { triggerIds, type TriggerId } from '../domain/triggers';
 import { buildTriggerEvents } from '../dispatch/fan-out';
 import type { ExampleDoc } from './example-docs';
 import { mappedForQueue } from './example-events';
+import { snareExampleMapped } from './snare-examples';
+import { isSnareTriggerId } from '../domain/triggers';
 
 export interface TriggerListing {
   id: TriggerId;
@@ -14,8 +16,10 @@ export interface TriggerListing {
   /** What a subscription names: `repository`, `organization`, or nothing (the account). */
   targets: string[];
   filters: string[];
-  /** `webhook` when a code-host webhook serves it, `polling` when it is polled. */
+  /** `webhook` when a webhook serves it, `polling` when it is polled. */
   delivery: 'webhook' | 'polling';
+  /** Collection service: whether the scheduled check recovers a missed delivery (`includes` says why not). */
+  recoverable?: boolean;
   /** The body the agent runtime receives, built from the documented example through the real mapping; null when none could be built. */
   exampleEvent: unknown;
 }
@@ -59,9 +63,13 @@ function exampleEvent(trigger: TriggerId, fields: Partial<Subscription>, loadExa
       createdAt: '2024-01-01T00:00:00.000Z',
       ...fields,
     };
-    const mapped = mappedForQueue(loadExample(trigger), sub, exampleConnection);
+    const snare = isSnareTriggerId(trigger);
+    const connection = snare
+      ? { ...exampleConnection, provider: 'contentsnare' as const, accountLogin: 'Olivia Owner' }
+      : exampleConnection;
+    const mapped = snare ? snareExampleMapped(trigger) : mappedForQueue(loadExample(trigger), sub, exampleConnection);
     const [event] = buildTriggerEvents({
-      connection: exampleConnection,
+      connection,
       subscriptions: new Map([[trigger, [sub]]]),
       mapped,
       deliveryId: 'example-delivery',
@@ -73,7 +81,7 @@ function exampleEvent(trigger: TriggerId, fields: Partial<Subscription>, loadExa
   }
 }
 
-/** `GET /triggers`: every code-host trigger with its filters, targets and an example event. */
+/** `GET /triggers`: every trigger (code host, then collection service) with its filters, targets and an example event. */
 export function triggerListing(loadExample: (t: TriggerId) => ExampleDoc): TriggerListing[] {
   return triggerIds.map((id) => {
     const def = triggerCatalog[id];
@@ -86,6 +94,7 @@ export function triggerListing(loadExample: (t: TriggerId) => ExampleDoc): Trigg
       targets: targets.map((t) => t.name),
       filters: [...def.filters],
       delivery: def.events.length > 0 ? 'webhook' : 'polling',
+      ...(def.recoverable !== undefined ? { recoverable: def.recoverable } : {}),
       exampleEvent: exampleEvent(id, targets[0]?.fields ?? {}, loadExample),
     };
   });

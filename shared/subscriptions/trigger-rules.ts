@@ -18,6 +18,8 @@ export function sourceFor(trigger: TriggerId, target: SubscriptionTarget): Trigg
   }
   if (!source) return undefined;
   if (source.kind === 'polling') return source;
+  // The collection service's webhooks are the account's: they take no repository or organization.
+  if (source.scope === 'account') return target.kind === 'account' ? source : undefined;
   if (target.kind === 'account') return undefined;
   if (source.scope === 'repository' && target.kind !== 'repository') return undefined;
   if (source.scope === 'organization' && target.kind !== 'organization') return undefined;

@@ -100,6 +100,7 @@ describe('functions', () => {
       [
         'POST /webhooks/github/{endpointId}',
         'POST /webhooks/github/app',
+        'POST /webhooks/contentsnare/{connectionId}/{token}',
         'POST /oauth/{provider}/authorize',
         'GET /oauth/{provider}/callback',
         'GET /oauth/{provider}/start',

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
-import { triggerIds } from '../../shared/domain/triggers';
+import { githubTriggerIds as triggerIds } from '../../shared/domain/triggers';
 import { secretNames, type Subscription } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';

@@ -156,6 +156,10 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     expect((await call('POST', '/webhooks/github/app', '/webhooks/github/app', { raw: payload, key: null, headers: app })).status).toBe(
       404,
     );
+    // The collection service's webhook: a URL token no connection holds is not found.
+    const snare = '/webhooks/contentsnare/{connectionId}/{token}';
+    const snarePath = `/webhooks/contentsnare/conn_${'0'.repeat(32)}/${'t'.repeat(43)}`;
+    expect((await call('POST', snarePath, snare, { body: { event: 'request_completed' }, key: null })).status).toBe(404);
 
     const key = await call('POST', '/keys', '/keys', { body: { label: 'agent', connections: [id] } });
     expect(key.status).toBe(201);

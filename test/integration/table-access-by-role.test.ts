@@ -5,6 +5,7 @@ import { secretNames, type TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { pollOnce } from '../../shared/polling/poll-once';
+import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import type { Store } from '../../shared/ports';
 import { matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
@@ -342,8 +343,57 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       ]);
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
     });
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PSRC#', 'gsi1:POLL#']);
+    // The collection service's recovery check lists its hooks every round (none here).
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PSRC#', 'gsi1:POLL#', 'gsi2:CSHOOKS']);
     expectAllowed('poller', touched);
+  });
+
+  it('collection service: a subscribe registers the hook, a delivery is read back and claimed, and a recovery round finds a lost one', async () => {
+    const t = await context();
+    snare.webhooks.deliver = async () => 0;
+    const scopes = ['read_clients', 'write_clients', 'read_requests', 'write_requests', 'read_templates', 'administration'];
+    const conn = await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'Agency', scopes }, 'cs-table-access');
+    const during = recordInPlace(t.ctx.store);
+    const api = platformApi(t.ctx);
+    const subscribing = await during(async () => {
+      const sub = await api('POST', '/subscriptions', { connectionId: conn.id, trigger: 'contentsnare.request_completed', agentId: 'a' });
+      expect(sub.status).toBe(201);
+    });
+    expectAllowed('platform-api', subscribing);
+    const service = (method: string, path: string, body?: unknown) =>
+      fetch(`${snare.url}/partner_api/v1${path}`, {
+        method,
+        headers: { authorization: 'Bearer cs-table-access', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, any>>);
+    const made = async (name: string) => {
+      const r = await service('POST', '/requests', {
+        name,
+        client_email: `${name}@x.example`,
+        client_full_name: name,
+        request_template_name: 'Onboarding',
+        status: 'published',
+      });
+      t.clock.advance(1000);
+      await service('PUT', `/requests/${r.id}`, { status: 'completed' });
+      return r;
+    };
+    t.clock.advance(1000);
+    const delivered = await made('delivered');
+    const hook = [...snare.webhooks.hooks.values()].find((h) => h.url.includes(conn.id));
+    const [, , , connectionId, token] = new URL(hook?.url ?? 'http://x/').pathname.split('/');
+    const touched: string[] = [];
+    const ctx = { ...t.ctx, store: recording(t.ctx.store, touched) };
+    const body = Buffer.from(JSON.stringify({ event_name: 'request_completed', id: delivered.id }));
+    expect((await receiveSnareDelivery(ctx, { connectionId: connectionId ?? '', token: token ?? '', headers: {}, body })).status).toBe(202);
+    expect(families(touched)).toEqual(['CONN#', 'CSHOOK#', 'CSSUBJ#', 'DLV#', 'DLVB#', 'RATE#', 'gsi1:ROUTE#']);
+    expectAllowed('webhook-intake', touched);
+    await made('lost');
+    const polling = await during(async () => {
+      expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1, failed: 0 });
+    });
+    expect(families(polling)).toEqual(['CONN#', 'CSREC#', 'CSSUBJ#', 'DLVB#', 'RATE#', 'gsi1:POLL#', 'gsi1:ROUTE#', 'gsi2:CSHOOKS']);
+    expectAllowed('poller', polling);
   });
 
   it('redelivery-sweep: a failed delivery asked for again, a successful one left alone, twice', async () => {
@@ -470,7 +520,9 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       await expect(a.accessToken(dead)).rejects.toMatchObject({ code: 'reconnect_required' });
     });
     expect(families(touched)).toEqual(['CONN#', 'LEASE#']);
-    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api', 'dispatch']) expectAllowed(role, touched);
+    // The intake too: it reads collection-service records back with the connection's token.
+    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api', 'dispatch', 'webhook-intake'])
+      expectAllowed(role, touched);
   });
 
   it('oauth: authorize, start and callback for both providers, a reconnect, and a replayed callback', async () => {

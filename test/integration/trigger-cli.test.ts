@@ -11,7 +11,7 @@ import { mapPolledGist, mapPolledWatcher } from '../../shared/domain/mapping/map
 import type { Connection, Subscription, SubscriptionFilters } from '../../shared/domain/model';
 import { secretNames } from '../../shared/domain/model';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
-import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
+import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { verifySignature } from '../../shared/github/webhooks/signature';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';

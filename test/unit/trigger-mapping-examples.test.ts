@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
 import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../../shared/domain/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
-import { triggerIds, type TriggerName } from '../../shared/domain/triggers';
+import { githubTriggerIds as triggerIds, type TriggerName } from '../../shared/domain/triggers';
 import { allExamples, type Example } from '../fixtures/webhooks/examples';
 import * as variants from '../fixtures/webhooks/variants';
 

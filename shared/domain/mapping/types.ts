@@ -13,6 +13,8 @@ export interface EventFacts {
   column?: { id?: string; name?: string };
   /** Projects (v2) project (project_item_status_changed). */
   project?: { nodeId?: string; number?: number };
+  /** Collection service: the request's template and folder (names) and its clients (ids and e-mails), as read back. */
+  request?: { template?: string; folder?: string; clients?: string[] };
 }
 
 /** One trigger occurrence produced from one webhook delivery (or one polled item). */
@@ -39,4 +41,6 @@ export interface MapInput {
 }
 
 /** How a trigger's events arrive. */
-export type TriggerSource = { kind: 'webhook'; scope: 'repository' | 'organization' | 'either'; events: string[] } | { kind: 'polling' };
+export type TriggerSource =
+  | { kind: 'webhook'; scope: 'repository' | 'organization' | 'either' | 'account'; events: string[] }
+  | { kind: 'polling' };

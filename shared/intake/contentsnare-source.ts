@@ -1,0 +1,134 @@
+import { snareClientFor } from '../contentsnare/connection-client';
+import { readBack } from '../contentsnare/read-back';
+import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../contentsnare/snare-hook';
+import { recordObservation } from '../contentsnare/subject-memory';
+import { subscriptionsByRoute } from '../dispatch/fan-out';
+import type { Connection } from '../domain/model';
+import { parseSnareDelivery } from '../domain/mapping/snare-delivery';
+import { changeIdentity, commentIdentity, snareMappedEvent } from '../domain/mapping/snare-events';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
+import { keys } from '../store/table-design';
+import { refusal, type DeliveryAnswer, type IntakeSource } from './intake-source';
+import { answerInTime, type IntakeOptions } from './receive-delivery';
+
+/** What the collection-service verifier learned: the connection's hook and the connection. */
+export interface SnareVerified {
+  hook: SnareHook;
+  connection: Connection;
+}
+
+const connectionIdFormat = /^conn_[0-9a-f]{32}$/;
+/** Compared against when there is no hook, so that an unknown connection takes as long as a wrong token. */
+const absentHook: Pick<SnareHook, 'tokenSha256'> = { tokenSha256: '0'.repeat(64) };
+/** Within the intake's 8 s answer: a read-back that cannot get the account's read limit by then is answered 503. */
+const readBackMaxWaitMs = 4000;
+
+const notFound = () => refusal('unknown_endpoint', 404, 'not_found', 'Unknown webhook endpoint');
+const nothing: DeliveryAnswer = { status: 200, body: { ok: true, accepted: 0 } };
+
+/**
+ * The collection service's deliveries (`POST /webhooks/contentsnare/{connectionId}/{token}`).
+ * The service signs nothing and sends no delivery id, so:
+ * - the verifier checks the URL's per-connection token against the hook's hash in constant
+ *   time (a wrong one is 404, counted and logged like any refused delivery);
+ * - the mapper believes only the event name and the ids of the body: it reads the records
+ *   back through the connection's client (within the account's shared rate limit) and the
+ *   event carries what the API reports; a record the connection cannot see, or whose state
+ *   does not bear the event out, dispatches nothing;
+ * - the claim is taken on the change (event, record, episode of its state), not on the body,
+ *   so redeliveries and bursts of one change are announced once and a later change again.
+ */
+export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified> {
+  return {
+    verifier: {
+      // No header names the event or the delivery: the body's `event_name` does, and the claim names the change.
+      headers: () => ({ ok: true, value: { event: 'contentsnare', deliveryId: '-' } }),
+      verify: async (req) => {
+        const token = req.pathToken ?? '';
+        const hook = connectionIdFormat.test(req.pathId) ? await new SnareHookRepo(ctx.store).get(req.pathId) : undefined;
+        const matches = tokenMatches(hook ?? absentHook, token);
+        if (!hook || !matches) return { ok: false, refusal: notFound() };
+        const connection = await new ConnectionRepo(ctx.store).get(hook.connectionId);
+        if (connection?.provider !== 'contentsnare') return { ok: false, refusal: notFound() };
+        return { ok: true, value: { hook, connection: connection as Connection } };
+      },
+    },
+    router: {
+      tenant: async ({ connection }) => {
+        if (connection.status !== 'connected')
+          return { ok: false, refusal: refusal('connection_inactive', 409, 'reconnect_required', 'The connection must be reconnected') };
+        return { ok: true, value: { connections: [connection], claimScope: snareRouteId(connection.id) } };
+      },
+      subscriptions: ({ connection }, _tenant, triggers) =>
+        subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(snareRouteId(connection.id), t)),
+    },
+    mapper: {
+      map: async ({ verified, payload, log }, signal) => {
+        const parsed = parseSnareDelivery(payload);
+        if (parsed.kind === 'other' || (parsed.kind === 'delivery' && !verified.hook.events.includes(parsed.delivery.event))) {
+          ctx.metrics.count('webhook_ignored');
+          log.info('collection-service delivery maps to no subscribed trigger', {
+            event: parsed.kind === 'other' ? parsed.event : parsed.delivery.event,
+          });
+          return { kind: 'answered', answer: nothing };
+        }
+        if (parsed.kind === 'misfit') {
+          ctx.metrics.count('webhook_rejected_shape', 1, { event: parsed.event || 'contentsnare' });
+          log.warn('collection-service delivery does not name what its event needs; refused', {
+            event: parsed.event,
+            offendingKeys: parsed.keys,
+          });
+          return { kind: 'answered', answer: nothing };
+        }
+        const d = parsed.delivery;
+        const client = snareClientFor(ctx, verified.connection, { maxWaitMs: readBackMaxWaitMs });
+        const seen = await readBack(client, d);
+        if (signal.aborted) return { kind: 'answered', answer: nothing };
+        if (seen.kind === 'unseen') {
+          ctx.metrics.count('contentsnare_unconfirmed', 1, { event: d.event, reason: 'unseen' });
+          log.warn('collection-service delivery names a record the connection cannot see; nothing dispatched', {
+            event: d.event,
+            why: seen.why,
+          });
+          return { kind: 'answered', answer: nothing };
+        }
+        const rb = seen.readBack;
+        let deliveryId: string;
+        if (rb.subject === 'comment') deliveryId = commentIdentity(rb, d.claimed ?? {});
+        else {
+          const episode = (await recordObservation(ctx, verified.connection.id, rb, d.event))[d.event];
+          if (!episode) {
+            ctx.metrics.count('contentsnare_unconfirmed', 1, { event: d.event, reason: 'state' });
+            log.warn('the record as read back does not bear the delivery out; nothing dispatched', { event: d.event });
+            return { kind: 'answered', answer: nothing };
+          }
+          deliveryId = changeIdentity(d.event, rb, episode);
+        }
+        return {
+          kind: 'mapped',
+          mapped: [{ connection: verified.connection, mapped: [snareMappedEvent(d.event, rb, d.claimed)] }],
+          identity: { deliveryId, event: d.event, body: Buffer.from(deliveryId) },
+        };
+      },
+    },
+  };
+}
+
+export interface SnareDeliveryRequest {
+  connectionId: string;
+  /** The URL's token, compared against the hook's hash; never logged. */
+  token: string;
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+}
+
+/** One collection-service delivery, answered within the intake's deadline (the shared pipeline with this source). */
+export function receiveSnareDelivery(ctx: AppContext, req: SnareDeliveryRequest, options: IntakeOptions = {}): Promise<DeliveryAnswer> {
+  return answerInTime(
+    ctx,
+    contentSnareSource(ctx),
+    { pathId: req.connectionId, pathToken: req.token, headers: req.headers, body: req.body },
+    options,
+  );
+}

@@ -1,0 +1,75 @@
+import { releaseSnareHook, ensureSnareHook, snareHookLease, snareRouteId } from '../contentsnare/snare-hook';
+import { AppError } from '../domain/errors';
+import type { Connection, Subscription, SubscriptionFilters } from '../domain/model';
+import type { SnareTriggerId } from '../domain/triggers';
+import type { AppContext } from '../ports/app-context';
+import { ConnectionRepo } from '../store/connection-repo';
+import { withLease } from '../store/lease';
+import { SubscriptionRepo } from '../store/subscription-repo';
+import { assertReachableWebhookUrl } from './public-url-check';
+import type { ReleaseOutcome } from './endpoint-hook';
+
+/**
+ * Collection-service subscriptions: the account's triggers, served by the connection's one
+ * webhook (shared/contentsnare/snare-hook.ts). The hook and the subscription change under one
+ * lease per connection, so two subscribes at once register one hook with both events. The
+ * subscription is written after the hook carries its event; a write that fails narrows the
+ * hook back.
+ */
+export async function makeSnareSubscription(
+  ctx: AppContext,
+  connection: Connection,
+  req: { trigger: SnareTriggerId; agentId: string; filters: SubscriptionFilters },
+): Promise<Subscription> {
+  // Before anything is stored or asked: a URL the service could not reach gets the fix, not a hook that never fires.
+  try {
+    assertReachableWebhookUrl(`${ctx.config.publicUrl}/webhooks/contentsnare/`, ctx.config.contentsnare.apiUrl);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    throw new AppError(
+      'public_url_unreachable',
+      `PUBLIC_URL (${ctx.config.publicUrl}) is out of the collection service's reach, so its webhook deliveries could not arrive. ` +
+        'Set PUBLIC_URL to a public tunnel to this runtime (e.g. https://<name>.ngrok.app); the collection service has no relay channel (WEBHOOK_PROXY_URL is for the code host only)',
+      { fix: ['PUBLIC_URL'] },
+    );
+  }
+  const repo = new SubscriptionRepo(ctx.store);
+  const sub: Subscription = {
+    id: SubscriptionRepo.newId(),
+    connectionId: connection.id,
+    trigger: req.trigger,
+    agentId: req.agentId,
+    filters: req.filters,
+    delivery: 'webhook',
+    endpointId: snareRouteId(connection.id),
+    createdAt: new Date(ctx.clock.now()).toISOString(),
+  };
+  return withLease(ctx, snareHookLease(connection.id), async () => {
+    await ensureSnareHook(ctx, connection, req.trigger);
+    try {
+      await repo.create(sub);
+    } catch (e) {
+      const undo = await releaseSnareHook(ctx, connection, connection.id);
+      if (undo.warning) ctx.logger.warn('failed subscription: Content Snare webhook left widened', { warning: undo.warning });
+      throw e;
+    }
+    ctx.logger.info('subscription created', {
+      subscriptionId: sub.id,
+      connectionId: sub.connectionId,
+      trigger: sub.trigger,
+      delivery: sub.delivery,
+    });
+    return sub;
+  });
+}
+
+/** Deletes the subscription, then narrows or removes the connection's webhook (reported, not thrown). */
+export async function deleteSnareSubscription(ctx: AppContext, sub: Subscription): Promise<ReleaseOutcome & { id: string; deleted: true }> {
+  const outcome = await withLease(ctx, snareHookLease(sub.connectionId), async () => {
+    await new SubscriptionRepo(ctx.store).delete(sub.id);
+    const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
+    return releaseSnareHook(ctx, connection, sub.connectionId);
+  });
+  ctx.logger.info('subscription deleted', { subscriptionId: sub.id, hook: outcome.hook, warning: outcome.warning });
+  return { id: sub.id, deleted: true, ...outcome };
+}
