@@ -97,23 +97,27 @@ let running: RunningLocal;
 const dataDir = mkdtempSync(join(tmpdir(), 'github-app-outside-check-'));
 
 /** An App webhook delivery as GitHub sends it: `installation` on it, the App's headers, signed with the App's webhook secret. */
-function appDelivery(event: string, payload: Json, withInstallation = true) {
+function appRequest(event: string, payload: Json, withInstallation = true) {
   const body = Buffer.from(JSON.stringify(withInstallation ? { ...payload, installation: { id: installationId } } : payload), 'utf8');
-  return fetch(`${running.url}/webhooks/github/app`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'GitHub-Hookshot/044aadd',
-      'x-github-event': event,
-      'x-github-delivery': randomUUID(),
-      'x-github-hook-id': '30',
-      'x-github-hook-installation-target-type': 'integration',
-      'x-github-hook-installation-target-id': String(gh.app.appId),
-      'x-hub-signature': signSha1(webhookSecret, body),
-      'x-hub-signature-256': sign(webhookSecret, body),
-    },
-    body,
-  });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'GitHub-Hookshot/044aadd',
+    'x-github-event': event,
+    'x-github-delivery': randomUUID(),
+    'x-github-hook-id': '30',
+    'x-github-hook-installation-target-type': 'integration',
+    'x-github-hook-installation-target-id': String(gh.app.appId),
+    'x-hub-signature': signSha1(webhookSecret, body),
+    'x-hub-signature-256': sign(webhookSecret, body),
+  };
+  return { headers, body };
+}
+
+const post = (req: { headers: Record<string, string>; body: Buffer }) =>
+  fetch(`${running.url}/webhooks/github/app`, { method: 'POST', headers: req.headers, body: req.body });
+
+function appDelivery(event: string, payload: Json, withInstallation = true) {
+  return post(appRequest(event, payload, withInstallation));
 }
 
 function targetOf(trigger: TriggerId): Record<string, string> {
@@ -153,6 +157,7 @@ beforeAll(async () => {
     ALLOWED_RETURN_ORIGINS: appOrigin,
     AGENT_RUNTIME_URL: agent.url,
     POLL_INTERVAL_SECONDS: '3600',
+    SWEEP_INTERVAL_SECONDS: '1',
     ...gh.env(`http://127.0.0.1:${port}`),
     GITHUB_APP_WEBHOOK_SECRET: webhookSecret,
   });
@@ -235,6 +240,24 @@ describe('outside check: npm start with a GitHub App, GitHub played from its doc
     expect(tokens).toEqual([expect.stringMatching(/^ghs_/)]);
     expect(gh.mints(installationId)).toBeGreaterThanOrEqual(1);
   });
+
+  it("has the local sweep redeliver, once, a delivery GitHub logged as failed on the App's webhook, and it reaches its agent once", async () => {
+    const payload = examplePayload('issues', 'opened') as Json;
+    payload.issue.node_id = 'I_lost_while_down'; // its own bytes: not a replay of the first issue
+    const lost = appRequest('issues', payload);
+    const guid = lost.headers['x-github-delivery'] ?? '';
+    gh.app.redeliver = async (first) => (first.guid === guid ? (await post(lost)).status : 0);
+    // GitHub could not reach the intake (status 0): nothing of ours saw it.
+    gh.app.recordHookDelivery({ guid, event: 'issues', action: 'opened', installationId, statusCode: 0 });
+    const reached = () => agent.events().filter((b) => b.agentId === 'agent-new_issue');
+    const before = reached().length;
+    await until('the lost delivery at its agent', () => reached().length > before, 20_000);
+    // A few more sweep rounds: nothing is asked for again.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(reached()).toHaveLength(before + 1);
+    expect(gh.app.redeliveryRequests).toHaveLength(1);
+    expect(gh.requestsTo('/app/hook/deliveries').every((r) => /^Bearer ey/.test(String(r.headers.authorization)))).toBe(true);
+  }, 30_000);
 
   it('stops everything the installation fed once GitHub says it is deleted', async () => {
     const deleted = examplePayload('installation', 'deleted') as Json;
