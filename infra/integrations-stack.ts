@@ -174,6 +174,7 @@ export class IntegrationsStack extends Stack {
     data.sendToDispatchQueue(poller);
     data.useBlobs(poller, 'put');
     // The sweep only asks the code host to redeliver (the intake then enqueues): no queue, no bucket.
+    // Its App key (tokenUser) makes the JWT that reads the GitHub App webhook's delivery log.
     const sweep = make('redelivery-sweep', 'Asks the code host to redeliver webhook deliveries that failed', scheduled);
     tokenUser(sweep, 'redelivery-sweep');
     // The next tick does the work again, so a failed run is not retried.

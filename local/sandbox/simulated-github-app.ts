@@ -16,6 +16,11 @@ import type { RecordedRequest, SimulatedResponse } from './simulated-http';
  *   installation, `installation_id` and `setup_action=install`) and the `state`;
  * - `POST /login/oauth/access_token` exchanges the code (and a refresh token) for an expiring
  *   `ghu_` user token with a `ghr_` refresh token, no scope (an App has permissions, not scopes);
+ * - the App's webhook delivery log ("REST API endpoints for GitHub App webhooks"), JWT only:
+ *   `GET /app/hook/deliveries` (newest first, `per_page` up to 100, `cursor` paging with a
+ *   `Link: <...>; rel="next"` header; each item with `installation_id`) and
+ *   `POST /app/hook/deliveries/{delivery_id}/attempts` (202; the delivery is sent again later,
+ *   as a new attempt of the same `guid` with `redelivery: true`);
  * - `GET /user`, `GET /user/installations`, `GET /user/installations/{id}/repositories` with
  *   the user's token; an installation token is refused on `/user...` and `/gists...` (403
  *   "Resource not accessible by integration"), as GitHub refuses it there.
@@ -56,6 +61,24 @@ export interface SimulatedAppOptions {
   autoApproveAs?: { login: string; installationId: number };
 }
 
+/** One attempt in the App's webhook delivery log, as `GET /app/hook/deliveries` lists it. */
+export interface SimulatedHookDelivery {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  duration: number;
+  status: string;
+  status_code: number;
+  event: string;
+  action: string | null;
+  installation_id: number | null;
+  repository_id: number | null;
+}
+
+/** Sends a delivery (by its first attempt) to the App's webhook again; answers the status code it got (0: no answer). */
+export type SimulatedRedeliver = (first: SimulatedHookDelivery) => Promise<number>;
+
 interface IssuedCode {
   login: string;
   challenge?: string;
@@ -93,6 +116,14 @@ export class SimulatedGitHubApp {
    */
   tokenNow: () => number;
   private nextUserId = 5000;
+  /** The App webhook's delivery log, oldest first. */
+  readonly hookDeliveries: SimulatedHookDelivery[] = [];
+  /** `POST /app/hook/deliveries/{id}/attempts` requests, by delivery id. */
+  readonly redeliveryRequests: number[] = [];
+  /** How a requested redelivery is sent; unset: it is only logged as an attempt that got no answer. */
+  redeliver: SimulatedRedeliver | undefined;
+  private readonly redelivering = new Set<Promise<void>>();
+  private nextDeliveryId = 70_000_000;
   private readonly autoApproveAs: SimulatedAppOptions['autoApproveAs'];
 
   constructor(options: SimulatedAppOptions = {}) {
@@ -167,8 +198,90 @@ export class SimulatedGitHubApp {
     return redirect;
   }
 
+  /** Logs one attempt of a delivery to the App's webhook (what GitHub shows under "Recent Deliveries"). */
+  recordHookDelivery(d: {
+    guid: string;
+    event: string;
+    action?: string;
+    installationId: number | null;
+    statusCode: number;
+    redelivery?: boolean;
+    at?: number;
+  }): SimulatedHookDelivery {
+    const item: SimulatedHookDelivery = {
+      id: this.nextDeliveryId++,
+      guid: d.guid,
+      delivered_at: new Date(d.at ?? this.tokenNow()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      redelivery: d.redelivery ?? false,
+      duration: 0.1,
+      status: d.statusCode === 0 ? 'Invalid HTTP Response: 0' : d.statusCode < 400 ? 'OK' : `Invalid HTTP Response: ${d.statusCode}`,
+      status_code: d.statusCode,
+      event: d.event,
+      action: d.action ?? null,
+      installation_id: d.installationId,
+      repository_id: null,
+    };
+    this.hookDeliveries.push(item);
+    return item;
+  }
+
+  /** Resolves once every redelivery asked for so far has been sent and logged. */
+  async redeliveriesSent(): Promise<void> {
+    while (this.redelivering.size > 0) await Promise.all([...this.redelivering]);
+  }
+
+  private hookDeliveryRoutes(req: RecordedRequest): SimulatedResponse | undefined {
+    const list = req.method === 'GET' && req.path === '/app/hook/deliveries';
+    const attempt = /^\/app\/hook\/deliveries\/(\d+)\/attempts$/.exec(req.path);
+    if (!list && !(req.method === 'POST' && attempt)) return undefined;
+    const refusal = this.checkJwt(req);
+    if (refusal) return { status: 401, body: { message: refusal } };
+    if (attempt) {
+      const id = Number(attempt[1]);
+      const d = this.hookDeliveries.find((x) => x.id === id);
+      if (!d) return { status: 404, body: { message: 'Not Found' } };
+      this.redeliveryRequests.push(id);
+      const first = this.hookDeliveries.find((x) => x.guid === d.guid) ?? d;
+      const send = this.redeliver;
+      const sent = (async () => {
+        const statusCode = send ? await send(first).catch(() => 0) : 0;
+        this.recordHookDelivery({
+          guid: first.guid,
+          event: first.event,
+          ...(first.action !== null ? { action: first.action } : {}),
+          installationId: first.installation_id,
+          statusCode,
+          redelivery: true,
+        });
+      })();
+      this.redelivering.add(sent);
+      void sent.finally(() => this.redelivering.delete(sent));
+      return { status: 202, body: {} };
+    }
+    const perPage = Math.min(Math.max(Number(req.query.get('per_page') ?? 30) || 30, 1), 100);
+    const newestFirst = [...this.hookDeliveries].reverse();
+    const cursor = req.query.get('cursor');
+    let start = 0;
+    if (cursor !== null) {
+      const m = /^v1_(\d+)$/.exec(cursor);
+      if (!m) return { status: 422, body: { message: 'Invalid cursor' } };
+      start = newestFirst.findIndex((x) => x.id < Number(m[1]));
+      if (start < 0) return { body: [] };
+    }
+    const page = newestFirst.slice(start, start + perPage);
+    const last = page.at(-1);
+    const more = last !== undefined && start + perPage < newestFirst.length;
+    const host = String(req.headers.host ?? 'api.github.com');
+    return {
+      body: page,
+      ...(more ? { headers: { link: `<http://${host}/app/hook/deliveries?per_page=${perPage}&cursor=v1_${last.id}>; rel="next"` } } : {}),
+    };
+  }
+
   handle(req: RecordedRequest): SimulatedResponse | undefined {
     const { method, path } = req;
+    const hookDelivery = this.hookDeliveryRoutes(req);
+    if (hookDelivery) return hookDelivery;
     if (method === 'POST' && path === '/login/oauth/access_token') return this.exchange(req);
     const approve = this.autoApproveAs;
     const consent =

@@ -13,6 +13,8 @@ const deliverySchema = z.object({
   redelivery: z.boolean().optional(),
   status_code: z.number().optional(),
   event: z.string().max(200).optional(),
+  /** The App's webhook: the installation the delivery was for (none for the App's own events). */
+  installation_id: z.number().int().positive().nullable().optional(),
 });
 
 export type HookDelivery = z.output<typeof deliverySchema>;
@@ -41,9 +43,13 @@ export const maxDeliveryPageBytes = 1024 * 1024;
 /** The most the code host lists on one page (`per_page` is capped at 100). */
 const perPage = 100;
 
-function hookBase(endpoint: Endpoint): string {
+/** A repository or organization hook of ours: `.../hooks/{hook_id}`, read with the connection's token. */
+export function endpointHookBase(endpoint: Endpoint): string {
   return `${hooksPath(endpoint.target)}/${endpoint.hookId}`;
 }
+
+/** The GitHub App's one webhook: `/app/hook`, read with the App's JWT. */
+export const appHookBase = '/app/hook';
 
 function rateOf(headers: Headers): RateBudget | undefined {
   const remaining = Number(headers.get('x-ratelimit-remaining') ?? Number.NaN);
@@ -79,26 +85,22 @@ function refusal(result: { status: number; headers: Headers }, what: string, mes
 
 /**
  * One page (100, newest first) of the hook's deliveries, from `cursor` when given
- * (`GET .../hooks/{hook_id}/deliveries?per_page=100&cursor=`). Every attempt is listed:
+ * (`GET {hookBase}/deliveries?per_page=100&cursor=`: `hookBase` is `.../hooks/{hook_id}` or
+ * the App's `/app/hook`, whose listing pages the same way). Every attempt is listed:
  * the code host's `status=failure` filter covers status codes 400-599 only, and leaves out
  * the attempts that got no answer at all (status code 0), which are the ones an outage makes.
  */
-export async function listDeliveriesPage(
-  fetchFn: Fetch,
-  access: CodeHostAccess,
-  endpoint: Endpoint,
-  cursor?: string,
-): Promise<DeliveryPage> {
+export async function listDeliveriesPage(fetchFn: Fetch, access: CodeHostAccess, hookBase: string, cursor?: string): Promise<DeliveryPage> {
   const query = new URLSearchParams({ per_page: String(perPage) });
   if (cursor !== undefined) query.set('cursor', cursor);
   const result = await restCall(fetchFn, {
     maxBytes: maxDeliveryPageBytes,
     ...access,
     method: 'GET',
-    path: `${hookBase(endpoint)}/deliveries?${query.toString()}`,
+    path: `${hookBase}/deliveries?${query.toString()}`,
   });
   if (cursor !== undefined && (result.status === 400 || result.status === 422)) throw new CursorRefused(upstreamMessage(result));
-  if (!isOk(result)) throw refusal(result, `Listing deliveries of hook ${endpoint.hookId}`, upstreamMessage(result));
+  if (!isOk(result)) throw refusal(result, `Listing deliveries of ${hookBase}`, upstreamMessage(result));
   const list = Array.isArray(result.body) ? result.body.slice(0, perPage) : [];
   const deliveries = list.flatMap((d) => {
     const parsed = deliverySchema.safeParse(d);
@@ -113,14 +115,14 @@ export async function listDeliveriesPage(
 export async function requestRedelivery(
   fetchFn: Fetch,
   access: CodeHostAccess,
-  endpoint: Endpoint,
+  hookBase: string,
   deliveryId: number,
 ): Promise<RateBudget | undefined> {
   const result = await restCall(fetchFn, {
     maxBytes: maxDeliveryPageBytes,
     ...access,
     method: 'POST',
-    path: `${hookBase(endpoint)}/deliveries/${deliveryId}/attempts`,
+    path: `${hookBase}/deliveries/${deliveryId}/attempts`,
   });
   if (!isOk(result)) throw refusal(result, `Redelivery of ${deliveryId}`, upstreamMessage(result));
   return rateOf(result.headers);

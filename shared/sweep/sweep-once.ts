@@ -6,7 +6,15 @@ import type { Endpoint } from '../domain/model';
 import { keys } from '../store/table-design';
 import { onceState } from '../store/once-claim';
 import { EndpointRepo } from '../store/endpoint-repo';
-import { CursorRefused, listDeliveriesPage, requestRedelivery, type HookDelivery, type RateBudget } from './hook-deliveries';
+import {
+  CursorRefused,
+  endpointHookBase,
+  listDeliveriesPage,
+  requestRedelivery,
+  type HookDelivery,
+  type RateBudget,
+} from './hook-deliveries';
+import { appHookAccess, appHookSwept, appSweepId } from './app-hook';
 import { loadSweepState, saveSweepState, type PendingDelivery, type SweepState, type Walk } from './sweep-state';
 
 export interface SweepReport {
@@ -82,9 +90,22 @@ interface Round {
   gauges: Map<string, RateGauge>;
 }
 
+/** One webhook the sweep walks: a hook of ours on a repository or organization, or the GitHub App's webhook. */
+export interface SweptHook {
+  /** Its sweep-state row and its name in logs: the endpoint id, or `app`. */
+  id: string;
+  /** `.../hooks/{hook_id}` or `/app/hook` (hook-deliveries.ts). */
+  base: string;
+  /**
+   * The scope the intake claimed a delivery under (keys.deliveryClaim): the endpoint id, or the
+   * App's installation of the delivery; undefined when the intake claims no such delivery.
+   */
+  claimScope(d: HookDelivery): string | undefined;
+}
+
 interface HookRun {
   round: Round;
-  endpoint: Endpoint;
+  hook: SweptHook;
   access: CodeHostAccess;
   gauge: RateGauge;
   state: SweepState;
@@ -99,8 +120,8 @@ interface HookRun {
  * What our mark of the delivery id says: processed (`done`), being processed (a live
  * lease: look again next round), or nothing (never seen, or an attempt that died).
  */
-function markOf(ctx: AppContext, endpointId: string, guid: string) {
-  return onceState(ctx.store, keys.deliveryClaim(endpointId, guid));
+function markOf(ctx: AppContext, claimScope: string, guid: string) {
+  return onceState(ctx.store, keys.deliveryClaim(claimScope, guid));
 }
 
 function atOf(d: HookDelivery, now: number): number {
@@ -135,8 +156,17 @@ function candidates(run: HookRun, page: HookDelivery[], since: number): { found:
     }
     if (run.judged.has(d.guid)) continue;
     run.judged.add(d.guid);
+    const scope = run.hook.claimScope(d);
+    // The App's own delivery without an installation: the intake takes none of those, a redelivery would be refused again.
+    if (scope === undefined) continue;
     if (run.state.asked.covers(d.guid, d.id) || run.state.asked.count(d.guid) >= maxRedeliveriesPerGuid) continue;
-    found.push({ guid: d.guid, id: d.id, at, ...(d.event !== undefined ? { event: d.event } : {}) });
+    found.push({
+      guid: d.guid,
+      id: d.id,
+      at,
+      ...(d.event !== undefined ? { event: d.event } : {}),
+      ...(typeof d.installation_id === 'number' ? { installationId: d.installation_id } : {}),
+    });
   }
   return { found, reachedEnd };
 }
@@ -149,7 +179,12 @@ async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
   const { ctx, report } = run.round;
   for (let i = 0; i < list.length; i += claimReads) {
     const batch = list.slice(i, i + claimReads);
-    const marks = await Promise.all(batch.map((d) => markOf(ctx, run.endpoint.id, d.guid)));
+    const marks = await Promise.all(
+      batch.map((d) => {
+        const scope = run.hook.claimScope({ id: d.id, guid: d.guid, installation_id: d.installationId ?? null });
+        return scope === undefined ? Promise.resolve('done' as const) : markOf(ctx, scope, d.guid);
+      }),
+    );
     for (const [j, d] of batch.entries()) {
       if (marks[j] === 'done') continue;
       if (marks[j] === 'in_progress' || run.gauge.exhausted) {
@@ -158,10 +193,10 @@ async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
       }
       report.found++;
       try {
-        run.gauge.note(await requestRedelivery(ctx.fetch, run.access, run.endpoint, d.id));
+        run.gauge.note(await requestRedelivery(ctx.fetch, run.access, run.hook.base, d.id));
         run.state.asked.add(d.guid, d.id);
         report.redelivered++;
-        ctx.logger.info('redelivery requested', { endpointId: run.endpoint.id, deliveryId: d.guid, event: d.event });
+        ctx.logger.info('redelivery requested', { endpointId: run.hook.id, deliveryId: d.guid, event: d.event });
       } catch (e) {
         if (e instanceof AppError && e.code === 'rate_limited') {
           run.gauge.spent();
@@ -169,7 +204,7 @@ async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
           continue;
         }
         report.failed++;
-        ctx.logger.warn('redelivery request failed', { endpointId: run.endpoint.id, deliveryId: d.guid, error: e });
+        ctx.logger.warn('redelivery request failed', { endpointId: run.hook.id, deliveryId: d.guid, error: e });
       }
     }
   }
@@ -187,12 +222,12 @@ async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished
     }
     let page: Awaited<ReturnType<typeof listDeliveriesPage>>;
     try {
-      page = await listDeliveriesPage(ctx.fetch, run.access, run.endpoint, walk.cursor);
+      page = await listDeliveriesPage(ctx.fetch, run.access, run.hook.base, walk.cursor);
     } catch (e) {
       if (e instanceof CursorRefused && walk.cursor !== undefined) {
         ctx.logger.warn('the code host refused the sweep cursor; walking again from the newest delivery', {
-          endpointId: run.endpoint.id,
-          hookId: run.endpoint.hookId,
+          endpointId: run.hook.id,
+          hook: run.hook.base,
         });
         walk.cursor = undefined;
         pages++;
@@ -215,18 +250,30 @@ async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished
 }
 
 async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
-  const { ctx, options } = round;
+  const { ctx } = round;
   const connection = await new ConnectionRepo(ctx.store).get(endpoint.connectionId);
   if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
   const access = await codeHostAccess(ctx, connection);
-  let gauge = round.gauges.get(connection.id);
+  const hook: SweptHook = { id: endpoint.id, base: endpointHookBase(endpoint), claimScope: () => endpoint.id };
+  await sweepHook(round, hook, access, connection.id);
+}
+
+/** The rate budget of one token (a connection's, or the App's JWT), shared by the hooks it reads this round. */
+function gaugeOf(round: Round, budget: string): RateGauge {
+  let gauge = round.gauges.get(budget);
   if (!gauge) {
-    gauge = new RateGauge(options.rateReserve);
-    round.gauges.set(connection.id, gauge);
+    gauge = new RateGauge(round.options.rateReserve);
+    round.gauges.set(budget, gauge);
   }
+  return gauge;
+}
+
+async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, budget: string): Promise<void> {
+  const { ctx, options } = round;
+  const gauge = gaugeOf(round, budget);
   const now = ctx.clock.now();
-  const state = await loadSweepState(ctx.store, endpoint.id);
-  const run: HookRun = { round, endpoint, access, gauge, state, relayed: ctx.config.webhookProxyUrl !== undefined, now, judged: new Set() };
+  const state = await loadSweepState(ctx.store, hook.id);
+  const run: HookRun = { round, hook, access, gauge, state, relayed: ctx.config.webhookProxyUrl !== undefined, now, judged: new Set() };
 
   // Those left from the last round first: an attempt held them, or the budget ran out.
   const pending = state.pending.filter((d) => now - d.at <= maxAgeMs && !state.asked.covers(d.guid, d.id));
@@ -248,7 +295,7 @@ async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
     }
   } finally {
     // What was asked for is remembered even when a page failed half-way.
-    await saveSweepState(ctx.store, endpoint.id, state, ctx.clock.now());
+    await saveSweepState(ctx.store, hook.id, state, ctx.clock.now());
   }
 }
 
@@ -261,7 +308,8 @@ async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
  * relay also a successful one, since the relay answers 2xx whether anyone listens or not.
  * Asked once per attempt and at most `maxRedeliveriesPerGuid` times per delivery, so a
  * delivery lost while the intake was down (or died during it) still starts its agents
- * (RELIABILITY 15). Failures are counted, not thrown.
+ * (RELIABILITY 15). Failures are counted, not thrown. The GitHub App's webhook, when the App
+ * is configured here with its key, is walked the same way with the App's JWT (app-hook.ts).
  */
 export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promise<SweepReport> {
   const options = { ...sweepDefaults, ...opts };
@@ -276,6 +324,18 @@ export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promi
     } catch (e) {
       report.failed++;
       ctx.logger.warn('sweeping a hook failed', { endpointId: endpoint.id, hookId: endpoint.hookId, error: e });
+    }
+  }
+  if (ctx.config.github.app) {
+    try {
+      const access = await appHookAccess(ctx);
+      if (access) {
+        report.endpoints++;
+        await sweepHook(round, appHookSwept, access, appSweepId);
+      }
+    } catch (e) {
+      report.failed++;
+      ctx.logger.warn("sweeping the GitHub App's webhook failed", { endpointId: appSweepId, error: e });
     }
   }
   ctx.metrics.count('sweep_redelivered', report.redelivered);

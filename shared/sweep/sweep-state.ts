@@ -7,7 +7,14 @@ const maxAsked = 2000;
 /** Deliveries kept to look at again (an attempt held them, or the budget ran out before asking). */
 const maxPending = 500;
 
-const pendingSchema = z.object({ guid: z.string(), id: z.number(), at: z.number(), event: z.string().optional() });
+const pendingSchema = z.object({
+  guid: z.string(),
+  id: z.number(),
+  at: z.number(),
+  event: z.string().optional(),
+  /** The App's webhook: the installation the delivery was for, which its claim is kept under. */
+  installationId: z.number().optional(),
+});
 export type PendingDelivery = z.output<typeof pendingSchema>;
 
 const walkSchema = z.object({

@@ -1,0 +1,47 @@
+import type { CodeHostAccess } from '../github/code-host-access';
+import { appJwt } from '../github/app/app-jwt';
+import { AppError } from '../domain/errors';
+import type { AppContext } from '../ports/app-context';
+import { keys } from '../store/table-design';
+import { appHookBase } from './hook-deliveries';
+import type { SweptHook } from './sweep-once';
+
+/** The sweep-state row and log name of the App's webhook (endpoint ids never take this form). */
+export const appSweepId = 'app';
+
+/**
+ * The GitHub App's webhook as the sweep walks it: its delivery log (`/app/hook/deliveries`)
+ * holds every installation's deliveries, and the App intake claims each under its
+ * installation (`keys.appClaimScope`), so that is where the sweep looks for the claim.
+ */
+export const appHookSwept: SweptHook = {
+  id: appSweepId,
+  base: appHookBase,
+  claimScope: (d) => (typeof d.installation_id === 'number' ? keys.appClaimScope(d.installation_id) : undefined),
+};
+
+/**
+ * The App's webhook is read with the App's JWT (GitHub accepts no other credential there), on
+ * the configured API base, the one the App's JWT is made for. A 401 gets one more try with a
+ * freshly made JWT (the first may have been made just before a clock step). Undefined when
+ * the App has no private key here.
+ */
+export async function appHookAccess(ctx: Pick<AppContext, 'config' | 'githubAppSecret'>): Promise<CodeHostAccess | undefined> {
+  const app = ctx.config.github.app;
+  if (!app) throw new AppError('not_configured', 'The GitHub App is not configured');
+  const privateKey = await ctx.githubAppSecret('privateKey');
+  // Without its key the App can read nothing (nor mint a token): the webhook is taken, not swept.
+  if (!privateKey) return undefined;
+  const jwt = () => appJwt(app, privateKey);
+  const access: CodeHostAccess = {
+    baseUrl: ctx.config.github.apiUrl,
+    token: await jwt(),
+    async renew(rejected) {
+      const next = await jwt();
+      if (next === rejected) return undefined;
+      access.token = next;
+      return next;
+    },
+  };
+  return access;
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { createRouter } from '../../shared/http/router';
+import type { AppContext } from '../../shared/ports/app-context';
+import { sweepOnce } from '../../shared/sweep/sweep-once';
+import { appShot, storeAppConnection, storeAppSubscription, testAppSecret } from '../helpers/app-webhook';
+import { consumerPass } from '../helpers/consumer-pass';
+import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
+import type { SimulatedHookDelivery } from '../../local/sandbox/simulated-github-app';
+import { githubAppTestContext, type GitHubAppTestContext } from '../helpers/github-app-context';
+import type { Shot } from '../helpers/seed';
+import { examplePayload } from '../helpers/signed-delivery';
+
+const repo = 'Codertocat/Hello-World';
+const installationId = 61;
+
+let t: GitHubAppTestContext | undefined;
+let runtime: FakeAgentRuntime | undefined;
+afterEach(async () => {
+  await t?.stop();
+  await runtime?.close();
+  t = undefined;
+  runtime = undefined;
+});
+
+function intake(ctx: AppContext): (shot: Shot) => Promise<number> {
+  const router = createRouter(intakeRoutes(ctx), { platformApiKey: ctx.platformApiKey });
+  return async (shot) =>
+    (await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body })).status;
+}
+
+/** The real `issues.opened` example for the installation, each with its own bytes and delivery id. */
+function issueShot(): Shot {
+  const p = examplePayload('issues', 'opened') as Record<string, any>;
+  p.issue.node_id = `I_${randomUUID()}`;
+  return appShot('issues', p, { installationId });
+}
+
+/** A GitHub App connection subscribed to new issues, its App webhook's redeliveries sent to the intake in-process. */
+async function setup() {
+  runtime = await FakeAgentRuntime.start();
+  t = await githubAppTestContext({ GITHUB_APP_WEBHOOK_SECRET: testAppSecret, AGENT_RUNTIME_URL: runtime.url });
+  const connection = await storeAppConnection(t.ctx, { installationId, account: 'Codertocat' });
+  await storeAppSubscription(t.ctx, connection, 'github.new_issue', repo, 'agent-1');
+  const call = intake(t.ctx);
+  const sent = new Map<string, Shot>();
+  t.fake.app.redeliver = async (first: SimulatedHookDelivery) => {
+    const shot = sent.get(first.guid);
+    if (!shot) return 0;
+    return call(shot);
+  };
+  /** A delivery GitHub logged with `statusCode`; `reachIntake`: it did reach the intake (which may have answered late). */
+  const deliver = async (statusCode: number, reachIntake: boolean) => {
+    const shot = issueShot();
+    const guid = shot.headers['x-github-delivery'] ?? '';
+    sent.set(guid, shot);
+    if (reachIntake) expect(await call(shot)).toBe(202);
+    return t!.fake.app.recordHookDelivery({ guid, event: 'issues', action: 'opened', installationId, statusCode });
+  };
+  return { t, runtime, deliver };
+}
+
+describe("the redelivery sweep of the GitHub App's webhook", () => {
+  it('redelivers, once, a failed App delivery the intake never claimed, and it reaches the agent once; a claimed one is left alone', async () => {
+    const { t, runtime, deliver } = await setup();
+    const lost = await deliver(0, false);
+    await deliver(0, true); // the intake took it, GitHub timed out waiting
+    await deliver(202, true);
+    const report = await sweepOnce(t.ctx);
+    expect(report).toMatchObject({ endpoints: 1, found: 1, redelivered: 1, failed: 0, pages: 1 });
+    expect(t.fake.app.redeliveryRequests).toEqual([lost.id]);
+    await t.fake.app.redeliveriesSent();
+    expect(t.fake.app.hookDeliveries.at(-1)).toMatchObject({ guid: lost.guid, redelivery: true, status_code: 202 });
+    while ((await consumerPass(t.ctx, t.queues.queue)).received > 0);
+    const events = runtime.requests.map((r) => JSON.parse(r.body) as { agentId: string });
+    // The two the intake took, and the lost one once.
+    expect(events.map((e) => e.agentId)).toEqual(['agent-1', 'agent-1', 'agent-1']);
+    expect(await sweepOnce(t.ctx)).toMatchObject({ found: 0, redelivered: 0 });
+    expect(t.fake.app.redeliveryRequests).toHaveLength(1);
+    expect(t.fake.app.refusedJwts).toEqual([]);
+  });
+
+  it('reads the log with the App JWT only, in bounded pages, and resumes at its cursor next round', async () => {
+    const { t } = await setup();
+    for (let i = 0; i < 250; i++) {
+      t.fake.app.recordHookDelivery({ guid: `g-${i}`, event: 'issues', installationId, statusCode: 200 });
+    }
+    const first = await sweepOnce(t.ctx, { pagesPerHook: 2 });
+    expect(first).toMatchObject({ pages: 2, walking: 1, redelivered: 0 });
+    const second = await sweepOnce(t.ctx, { pagesPerHook: 2 });
+    expect(second).toMatchObject({ pages: 1, walking: 0 });
+    const reads = t.fake.requestsTo('/app/hook/deliveries');
+    expect(reads.map((r) => r.query.get('per_page'))).toEqual(['100', '100', '100']);
+    // The third read carries on where the second stopped, not from the newest again.
+    const cursors = reads.map((r) => r.query.get('cursor'));
+    expect(cursors[0]).toBeNull();
+    expect(cursors[1]).toEqual(expect.any(String));
+    expect(cursors[2]).toEqual(expect.any(String));
+    expect(cursors[2]).not.toBe(cursors[1]);
+    expect(reads.every((r) => /^Bearer ey/.test(String(r.headers.authorization)))).toBe(true);
+    expect(t.fake.app.refusedJwts).toEqual([]);
+  });
+
+  it('is skipped when the App has no private key here', async () => {
+    const { t } = await setup();
+    t.fake.app.recordHookDelivery({ guid: 'x', event: 'issues', installationId, statusCode: 0 });
+    const ctx: AppContext = { ...t.ctx, githubAppSecret: async () => undefined };
+    expect(await sweepOnce(ctx)).toMatchObject({ endpoints: 0, redelivered: 0, failed: 0 });
+    expect(t.fake.requestsTo('/app/hook/deliveries')).toEqual([]);
+  });
+});
