@@ -231,6 +231,8 @@ export class IntegrationsStack extends Stack {
       { path: '/oauth/github-app/authorize', methods: [POST] },
       { path: '/oauth/github-app/callback', methods: [GET] },
       { path: '/oauth/github-app/start', methods: [GET] },
+      // The API's own description (no key), beside the other open routes: built into this bundle, loaded on first use.
+      { path: '/openapi.json', methods: [GET] },
     ]);
     this.front.route(platformApi, [
       { path: '/healthz', methods: [GET] },
@@ -241,8 +243,6 @@ export class IntegrationsStack extends Stack {
       { path: '/triggers', methods: [GET] },
       { path: '/keys', methods: [GET, POST] },
       { path: '/keys/{id}', methods: [DELETE] },
-      // The API's own description (no key): built into the function's bundle, no I/O.
-      { path: '/openapi.json', methods: [GET] },
       { path: '/events', methods: [GET] },
       { path: '/events/{id}', methods: [GET] },
       { path: '/events/{id}/replay', methods: [POST] },

@@ -14,6 +14,7 @@ import { prefersHtml } from '../../shared/http/html';
 import { failedPage, type WayBack } from '../../shared/oauth/pages';
 import type { Provider } from '../../shared/domain/model';
 import { callbackPage } from './callback-page';
+import { openApiRoute } from './openapi-route';
 import { appAuthorizeInputSchema, handleAppStart, startAppAuthorization } from '../../shared/oauth/github-app-authorize';
 import { appCallbackMessages, handleAppCallback } from '../../shared/github/app/app-callback';
 
@@ -62,6 +63,8 @@ function providerOf(name: string | undefined): Provider | undefined {
  */
 export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[] {
   return [
+    // The API's description sits with the other open routes: the platform API's package has no room for it.
+    openApiRoute,
     ...appRoutes(ctx, options),
     {
       method: 'POST',

@@ -18,6 +18,12 @@ export const triggerListingSchema = z.object({
   targets: z.array(z.string()).describe('What a subscription names: `repository`, `organization`, or nothing (the account)'),
   filters: z.array(z.string()),
   delivery: z.enum(['webhook', 'polling']),
+  recoverable: z
+    .boolean()
+    .optional()
+    .describe(
+      'Collection-service triggers: whether the scheduled check recovers a delivery the service never made (`includes` says why not)',
+    ),
   exampleEvent: z
     .unknown()
     .describe('The body the agent runtime receives, built from the documented example; null when none could be built'),

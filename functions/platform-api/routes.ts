@@ -29,7 +29,6 @@ import {
   revokedKeySchema,
   triggerListingSchema,
 } from './answers';
-import { openApiRoute } from './openapi-route';
 
 const idParam = z.object({ id: z.string().max(256) });
 const connectionQuery = z.object({
@@ -293,7 +292,6 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       },
       handle: async (req) => json(200, await revokeScopedKey(ctx.store, req.params.id ?? '')),
     },
-    openApiRoute,
     // The event history: GET /events, GET /events/{id}, POST /events/{id}/replay.
     ...eventRoutes(ctx),
   ];

@@ -5,6 +5,7 @@ import { ApiKeyRepo, type ApiKeyRecord } from '../../shared/store/api-key-repo';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { platformCaller } from '../../shared/domain/caller';
 import { AppError } from '../../shared/domain/errors';
+import { isSnareTriggerId } from '../../shared/domain/triggers';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { getEventFor, listEventsFor } from '../../shared/events/event-history-api';
 import type { EventDetailAnswer } from '../../shared/events/event-routes-schemas';
@@ -143,7 +144,8 @@ export async function consoleData(
     keys,
     subscriptions: subscriptions.map((s) => ({
       ...s,
-      ...(s.delivery === 'webhook' && s.endpointId ? { webhookUrl: webhookUrl(ctx, s.endpointId) } : {}),
+      // A code-host hook's URL; the collection service's carries its connection's secret token and is not shown.
+      ...(s.delivery === 'webhook' && s.endpointId && !isSnareTriggerId(s.trigger) ? { webhookUrl: webhookUrl(ctx, s.endpointId) } : {}),
       ...(lastBySubscription.has(s.id) ? { lastEvent: lastBySubscription.get(s.id) } : {}),
     })),
     events,

@@ -99,6 +99,9 @@ const stateSchema = z.object({
     requests: z.array(record),
     companies: z.array(record),
     folders: z.array(record),
+    hooks: z
+      .array(z.object({ id: z.string(), url: z.string(), enabled: z.boolean(), subscriptions: z.array(z.string()), type: z.string() }))
+      .optional(),
   }),
 });
 type SandboxState = z.infer<typeof stateSchema>;

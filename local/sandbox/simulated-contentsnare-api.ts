@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SimulatedSnareWebhooks } from './simulated-contentsnare-webhooks';
+import { SimulatedSnareWebhooks, type SimulatedWebhook } from './simulated-contentsnare-webhooks';
 
 /**
  * The partner API's documented endpoints as state and rules, written from the service's
@@ -156,6 +156,8 @@ export interface SnareSnapshot {
   requests: Json[];
   companies: Json[];
   folders: Json[];
+  /** The webhooks registered (absent in files written before they were kept). */
+  hooks?: SimulatedWebhook[];
 }
 
 export interface SimulatedSnareState {
@@ -218,6 +220,7 @@ export class SimulatedSnareApi {
       requests: [...this.state.requests.values()],
       companies: [...this.companies.values()],
       folders: this.folders,
+      hooks: [...this.webhooks.hooks.values()],
     };
   }
 
@@ -231,6 +234,8 @@ export class SimulatedSnareApi {
     this.companies.clear();
     for (const c of copy.companies) this.companies.set(String(c.id), c);
     this.folders.splice(0, this.folders.length, ...copy.folders);
+    this.webhooks.hooks.clear();
+    for (const h of copy.hooks ?? []) this.webhooks.hooks.set(h.id, h);
   }
 
   private problem(text: string): void {

@@ -46,7 +46,8 @@ export const callbackErrorCodes = Object.keys(messages) as CallbackErrorCode[];
 
 export type CallbackOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; body: Record<string, unknown> };
 
-function singleParam(query: URLSearchParams, name: string): string | undefined {
+/** A query parameter given at most once (empty is absent); twice is the caller's mistake. */
+export function singleParam(query: URLSearchParams, name: string): string | undefined {
   const all = query.getAll(name);
   if (all.length > 1) throw new InvalidInputError([{ field: name, message: 'given more than once' }]);
   return all[0] === '' ? undefined : all[0];

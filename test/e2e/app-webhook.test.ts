@@ -9,7 +9,7 @@ import { embeddedDynamoClientConfig, startEmbeddedDynamo } from '../../shared/ad
 import { EncryptedSecretStore } from '../../shared/adapters/local/encrypted-secret-store';
 import { loadConfig } from '../../shared/config/config';
 import type { Connection } from '../../shared/domain/model';
-import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
+import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { systemClock } from '../../shared/ports';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
 import { SimulatedGitHubApp } from '../../local/sandbox/simulated-github-app';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import examples from '@octokit/webhooks-examples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
+import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
 import { fullInstallation } from '../helpers/app-webhook';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';

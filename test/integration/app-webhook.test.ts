@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
-import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
+import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { createRouter } from '../../shared/http/router';
 import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';

@@ -156,6 +156,14 @@ describe('the sandbox keeps state like the services', () => {
     expect((await call(first, 'POST', '/subscriptions', subscribe)).status).toBe(201);
     const client = await step(first, 'contentsnare.create_client', { name: 'Ann Example', email: 'ann@example.com' }, 'contentsnare');
     expect(client.body.ok, JSON.stringify(client.body)).toBe(true);
+    const snareSubscribe = {
+      connectionId: first.sandbox!.demo.contentsnare.id,
+      trigger: 'contentsnare.request_completed',
+      agentId: 'my-agent',
+    };
+    expect((await call(first, 'POST', '/subscriptions', snareSubscribe)).status).toBe(201);
+    const snareHooksBefore = (await snare(first, 'webhooks')).data.results as Array<{ id: string; subscriptions: string[] }>;
+    expect(snareHooksBefore.map((h) => h.subscriptions)).toEqual([['request_completed']]);
     const hooksBefore = (await (
       await fetch(`${first.sandbox!.githubUrl}/repos/${demo.repository}/hooks`, {
         headers: { authorization: `Bearer ${demo.githubToken}` },
@@ -184,6 +192,8 @@ describe('the sandbox keeps state like the services', () => {
     const again = await call(second, 'POST', '/subscriptions', subscribe);
     expect(again.status).toBe(200);
     expect(again.body.existing).toBe(true);
+    // The collection service's webhook is kept too, so its deliveries go on after the restart.
+    expect((await snare(second, 'webhooks')).data.results).toEqual(snareHooksBefore);
     // Clients are kept, and a new one gets a new id.
     const clients = (await snare(second, 'clients')).data.results as Array<{ id: string; email: string }>;
     expect(clients.map((c) => c.email)).toContain('ann@example.com');

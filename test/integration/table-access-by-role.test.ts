@@ -386,13 +386,23 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const ctx = { ...t.ctx, store: recording(t.ctx.store, touched) };
     const body = Buffer.from(JSON.stringify({ event_name: 'request_completed', id: delivered.id }));
     expect((await receiveSnareDelivery(ctx, { connectionId: connectionId ?? '', token: token ?? '', headers: {}, body })).status).toBe(202);
-    expect(families(touched)).toEqual(['CONN#', 'CSHOOK#', 'CSSUBJ#', 'DLV#', 'DLVB#', 'RATE#', 'gsi1:ROUTE#']);
+    expect(families(touched)).toEqual(['CONN#', 'CSHOOK#', 'CSSUBJ#', 'DLV#', 'DLVB#', 'EVH#', 'RATE#', 'gsi1:ROUTE#']);
     expectAllowed('webhook-intake', touched);
     await made('lost');
     const polling = await during(async () => {
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1, failed: 0 });
     });
-    expect(families(polling)).toEqual(['CONN#', 'CSREC#', 'CSSUBJ#', 'DLVB#', 'RATE#', 'gsi1:POLL#', 'gsi1:ROUTE#', 'gsi2:CSHOOKS']);
+    expect(families(polling)).toEqual([
+      'CONN#',
+      'CSREC#',
+      'CSSUBJ#',
+      'DLVB#',
+      'EVH#',
+      'RATE#',
+      'gsi1:POLL#',
+      'gsi1:ROUTE#',
+      'gsi2:CSHOOKS',
+    ]);
     expectAllowed('poller', polling);
   });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { currentTokenGuide, permissionTables, tokenGuidePath } from '../../local/admin/permission-table';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { githubTriggerIds } from '../../shared/domain/triggers';
 import { githubTools } from '../../shared/github/tools';
 
 /**
@@ -16,7 +17,7 @@ describe('the token guide: permissions each step and trigger needs', () => {
   it('has a row for every code-host step, and one per target for every trigger', () => {
     const tables = permissionTables();
     for (const step of githubTools.steps) expect(tables).toContain(`| \`${step.id}\` |`);
-    for (const id of Object.keys(triggerCatalog)) expect(tables).toContain(`| \`${id}\` |`);
+    for (const id of githubTriggerIds) expect(tables).toContain(`| \`${id}\` |`);
   });
 
   it('names the hook permission of the target a webhook trigger watches, and the reads a trigger makes', () => {

@@ -4,7 +4,7 @@ import type { AppInstallation, Connection, StoredToken } from '../../domain/mode
 import { secretNames } from '../../domain/model';
 import { ConnectionRepo } from '../../store/connection-repo';
 import { writeStoredToken } from '../../store/stored-token';
-import { boundToThisBrowser, type CallbackOutcome } from '../../oauth/callback';
+import { boundToThisBrowser, singleParam, type CallbackOutcome } from '../../oauth/callback';
 import { appClientCredentials } from '../../oauth/github-app-credentials';
 import { appRedirectUri } from '../../oauth/github-app-authorize';
 import { AccountLookupError, identifyAccount } from '../../oauth/identify';
@@ -62,12 +62,6 @@ function failed(record: OAuthStateRecord, code: AppCallbackErrorCode, extra: Rec
   if (record.returnTo !== undefined) return { kind: 'redirect', location: withQuery(record.returnTo, { error: code, ...extra }) };
   const [status, message] = appCallbackMessages[code];
   return { kind: 'page', status, body: { provider: 'github', error: { code, message, ...extra } } };
-}
-
-function singleParam(query: URLSearchParams, name: string): string | undefined {
-  const all = query.getAll(name);
-  if (all.length > 1) throw new InvalidInputError([{ field: name, message: 'given more than once' }]);
-  return all[0] === '' ? undefined : all[0];
 }
 
 type Chosen = { ok: true; installation: InstallationAnswer } | { ok: false; code: AppCallbackErrorCode; extra?: Record<string, string> };

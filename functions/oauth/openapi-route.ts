@@ -5,7 +5,8 @@ import type { Route } from '../../shared/http/types';
 /**
  * `GET /openapi.json`: the document generated from every route's spec at build time
  * (`npm run openapi` writes docs/openapi.json; a test keeps it current), so no function
- * converts schemas at run time. Loaded on first use: other routes' cold starts skip it.
+ * converts schemas at run time. Served by the OAuth function (the open routes) and loaded on
+ * first use, so other routes' cold starts skip it.
  */
 export const openApiRoute: Route = {
   method: 'GET',
