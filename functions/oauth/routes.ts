@@ -3,13 +3,13 @@ import type { AppContext } from '../../shared/ports/app-context';
 import { AppError } from '../../shared/domain/errors';
 import { jsonBody } from '../../shared/http/body';
 import { json, toErrorResponse } from '../../shared/http/responses';
-import type { HttpResponse, Route } from '../../shared/http/types';
+import type { HttpResponse, Route, RouteRequest } from '../../shared/http/types';
 import { startAuthorization } from '../../shared/oauth/authorize';
 import { callbackErrorCodes, handleCallback, type CallbackOutcome } from '../../shared/oauth/callback';
 import { authorizeInputSchema } from '../../shared/oauth/authorize';
 import { providers } from '../../shared/domain/model';
 import { parseProvider } from '../../shared/oauth/providers';
-import { clearBindingCookie, handleStart } from '../../shared/oauth/start';
+import { clearBindingCookie, handleStart, type FlowSegment } from '../../shared/oauth/start';
 import { prefersHtml } from '../../shared/http/html';
 import { failedPage, type WayBack } from '../../shared/oauth/pages';
 import type { Provider } from '../../shared/domain/model';
@@ -47,6 +47,48 @@ function refusal(e: unknown, accept: string | undefined, provider: Provider | un
   if (!prefersHtml(accept)) return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
   const error = e instanceof AppError ? e : new AppError('internal', 'Connecting failed; try again');
   return failedPage({ status: answer.status, provider, code: error.code, message: error.message, back: wayBack(options) }, callbackHeaders);
+}
+
+/** The start step's answer: on to the provider with the binding cookie, or the refusal (a page for a browser). */
+async function startAnswer(
+  ctx: AppContext,
+  req: RouteRequest,
+  options: OAuthRouteOptions,
+  failure: string,
+  provider: Provider | undefined,
+  start: () => Promise<{ location: string; setCookie: string }>,
+): Promise<HttpResponse> {
+  try {
+    const started = await start();
+    return { status: 302, headers: { ...callbackHeaders, location: started.location, 'set-cookie': started.setCookie }, body: '' };
+  } catch (e) {
+    if (!(e instanceof AppError)) ctx.logger.error(failure, { error: e });
+    return refusal(e, req.headers.accept, provider, options);
+  }
+}
+
+/**
+ * The callback's answer, as a redirect, page or JSON. The binding cookie of `flow` has done its
+ * job whatever the outcome: the browser drops it.
+ */
+async function callbackAnswer(
+  ctx: AppContext,
+  req: RouteRequest,
+  options: OAuthRouteOptions,
+  how: { flow: FlowSegment; provider: Provider; failure: string },
+  finish: () => Promise<CallbackOutcome>,
+): Promise<HttpResponse> {
+  const states = req.query.getAll('state');
+  const clear: Record<string, string> =
+    states.length === 1 && states[0] ? { 'set-cookie': clearBindingCookie(ctx.config.publicUrl, how.flow, states[0]) } : {};
+  let answer: HttpResponse;
+  try {
+    answer = toResponse(await finish(), req.headers.accept, options);
+  } catch (e) {
+    if (!(e instanceof AppError)) ctx.logger.error(how.failure, { error: e });
+    answer = refusal(e, req.headers.accept, how.provider, options);
+  }
+  return { ...answer, headers: { ...answer.headers, ...clear } };
 }
 
 const providerParam = z.object({ provider: z.enum(providers as [Provider, ...Provider[]]) });
@@ -111,13 +153,9 @@ export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[
         errorAlternatives: { 'text/html': htmlPage },
       },
       handle: async (req) => {
-        try {
-          const started = await handleStart(ctx, parseProvider(req.params.provider), req.query);
-          return { status: 302, headers: { ...callbackHeaders, location: started.location, 'set-cookie': started.setCookie }, body: '' };
-        } catch (e) {
-          if (!(e instanceof AppError)) ctx.logger.error('oauth start failed', { error: e });
-          return refusal(e, req.headers.accept, providerOf(req.params.provider), options);
-        }
+        return startAnswer(ctx, req, options, 'oauth start failed', providerOf(req.params.provider), () =>
+          handleStart(ctx, parseProvider(req.params.provider), req.query),
+        );
       },
     },
     {
@@ -160,18 +198,9 @@ export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[
       },
       handle: async (req) => {
         const provider = parseProvider(req.params.provider);
-        const states = req.query.getAll('state');
-        // The binding cookie has done its job whatever the outcome: the browser drops it.
-        const clear: Record<string, string> =
-          states.length === 1 && states[0] ? { 'set-cookie': clearBindingCookie(ctx.config.publicUrl, provider, states[0]) } : {};
-        try {
-          const answer = toResponse(await handleCallback(ctx, provider, req.query, req.headers.cookie), req.headers.accept, options);
-          return { ...answer, headers: { ...answer.headers, ...clear } };
-        } catch (e) {
-          if (!(e instanceof AppError)) ctx.logger.error('oauth callback failed', { error: e });
-          const answer = refusal(e, req.headers.accept, provider, options);
-          return { ...answer, headers: { ...answer.headers, ...clear } };
-        }
+        return callbackAnswer(ctx, req, options, { flow: provider, provider, failure: 'oauth callback failed' }, () =>
+          handleCallback(ctx, provider, req.query, req.headers.cookie),
+        );
       },
     },
   ];
@@ -225,13 +254,7 @@ function appRoutes(ctx: AppContext, options: OAuthRouteOptions): Route[] {
         errorAlternatives: { 'text/html': htmlPage },
       },
       handle: async (req) => {
-        try {
-          const started = await handleAppStart(ctx, req.query);
-          return { status: 302, headers: { ...callbackHeaders, location: started.location, 'set-cookie': started.setCookie }, body: '' };
-        } catch (e) {
-          if (!(e instanceof AppError)) ctx.logger.error('github app start failed', { error: e });
-          return refusal(e, req.headers.accept, 'github', options);
-        }
+        return startAnswer(ctx, req, options, 'github app start failed', 'github', () => handleAppStart(ctx, req.query));
       },
     },
     {
@@ -278,17 +301,9 @@ function appRoutes(ctx: AppContext, options: OAuthRouteOptions): Route[] {
         errorAlternatives: { 'text/html': htmlPage },
       },
       handle: async (req) => {
-        const states = req.query.getAll('state');
-        const clear: Record<string, string> =
-          states.length === 1 && states[0] ? { 'set-cookie': clearBindingCookie(ctx.config.publicUrl, 'github-app', states[0]) } : {};
-        try {
-          const answer = toResponse(await handleAppCallback(ctx, req.query, req.headers.cookie), req.headers.accept, options);
-          return { ...answer, headers: { ...answer.headers, ...clear } };
-        } catch (e) {
-          if (!(e instanceof AppError)) ctx.logger.error('github app callback failed', { error: e });
-          const answer = refusal(e, req.headers.accept, 'github', options);
-          return { ...answer, headers: { ...answer.headers, ...clear } };
-        }
+        return callbackAnswer(ctx, req, options, { flow: 'github-app', provider: 'github', failure: 'github app callback failed' }, () =>
+          handleAppCallback(ctx, req.query, req.headers.cookie),
+        );
       },
     },
   ];

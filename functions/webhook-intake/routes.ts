@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/ports/app-context';
-import { checkDeliveryHeaders } from '../../shared/intake/delivery-headers';
+import { checkDeliveryHeaders, headerRefusalReason } from '../../shared/intake/delivery-headers';
 import { receiveAppDelivery, receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
 import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import { lambdaMaxBodyBytes } from '../../shared/http/body-limits';
@@ -39,7 +39,7 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
   const refuseHead = (req: RequestHead & { params: Record<string, string> }): HttpResponse | undefined => {
     const checked = checkDeliveryHeaders(req.headers);
     if (checked.ok) return undefined;
-    const reason = checked.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers';
+    const reason = headerRefusalReason(checked);
     ctx.metrics.count('webhook_refused', 1, { reason });
     ctx.logger.warn('webhook delivery refused', { endpointId: req.params.endpointId ?? 'app', reason, status: checked.status });
     return json(checked.status, { error: { code: checked.code, message: checked.message } });

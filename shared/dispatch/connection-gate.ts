@@ -1,4 +1,4 @@
-import type { Connection } from '../domain/model';
+import { takesEvents, type Connection } from '../domain/model';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 
@@ -38,5 +38,5 @@ export async function connectionTakesEvents(ctx: Pick<AppContext, 'store' | 'clo
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
     cache.set(connectionId, entry);
   }
-  return entry.status !== 'revoked' && entry.status !== 'suspended';
+  return entry.status === 'gone' || takesEvents(entry.status);
 }

@@ -9,6 +9,11 @@ export const providers: readonly Provider[] = ['github', 'contentsnare'];
  */
 export type ConnectionStatus = 'connected' | 'reconnect_required' | 'suspended' | 'revoked';
 
+/** Whether a connection in this status still takes trigger events: a deleted or suspended installation's take none. */
+export function takesEvents(status: ConnectionStatus): boolean {
+  return status !== 'revoked' && status !== 'suspended';
+}
+
 /** A GitHub App installation (`GET /app/installations/{id}`), as a `github_app` connection keeps it. */
 export interface AppInstallation {
   /** The installation's numeric id at the code host. */

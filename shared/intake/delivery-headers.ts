@@ -1,3 +1,5 @@
+import { refusal, type DeliveryHeaders as PipelineHeaders, type Verdict } from './intake-source';
+
 /** What the intake needs from the code host's headers (names lower-case, as normalised by the transport). */
 export interface DeliveryHeaders {
   event: string;
@@ -34,4 +36,16 @@ export function checkDeliveryHeaders(headers: Record<string, string | undefined>
     return { ok: false, status: 400, code: 'invalid_input', message: 'Header X-GitHub-Delivery is not a delivery id' };
   if (!signature) return { ok: false, status: 401, code: 'invalid_signature', message: 'Missing header X-Hub-Signature-256' };
   return { ok: true, headers: { event, deliveryId, signature } };
+}
+
+/** The `webhook_refused` reason a failed header check is counted under. */
+export function headerRefusalReason(check: { code: 'invalid_input' | 'invalid_signature' }): 'missing_signature' | 'bad_headers' {
+  return check.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers';
+}
+
+/** The code host's headers as the intake pipeline's verifiers take them (the hook and the App sources alike). */
+export function codeHostHeaders(raw: Record<string, string | undefined>): Verdict<PipelineHeaders> {
+  const checked = checkDeliveryHeaders(raw);
+  if (checked.ok) return { ok: true, value: checked.headers };
+  return { ok: false, refusal: refusal(headerRefusalReason(checked), checked.status, checked.code, checked.message) };
 }

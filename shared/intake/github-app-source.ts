@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Connection } from '../domain/model';
+import { takesEvents } from '../domain/model';
 import { subscriptionsByRoute } from '../dispatch/fan-out';
 import { verifySignature } from '../github/webhooks/signature';
 import type { AppContext } from '../ports/app-context';
@@ -8,7 +8,7 @@ import { keys } from '../store/table-design';
 import { onAppAuthorizationEvent } from './app-events/app-authorization-event';
 import { onInstallationEvent } from './app-events/installation-event';
 import { onInstallationRepositoriesEvent } from './app-events/installation-repositories-event';
-import { checkDeliveryHeaders } from './delivery-headers';
+import { codeHostHeaders } from './delivery-headers';
 import { refusal, type IntakeSource, type Tenant } from './intake-source';
 
 /** What the App source learned by verifying a delivery: only that the App's secret signed it. */
@@ -20,11 +20,6 @@ export interface AppDelivery {
 export const appPathId = 'app';
 
 const routed = z.object({ installation: z.object({ id: z.number().int().positive() }) });
-
-/** A connection that still takes events: a deleted or suspended installation's connections take none. */
-export function takesEvents(c: Connection): boolean {
-  return c.status !== 'revoked' && c.status !== 'suspended';
-}
 
 /**
  * The GitHub App's one webhook (`POST /webhooks/github/app`): every installation's
@@ -38,12 +33,7 @@ export function takesEvents(c: Connection): boolean {
 export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
   return {
     verifier: {
-      headers: (raw) => {
-        const checked = checkDeliveryHeaders(raw);
-        if (checked.ok) return { ok: true, value: checked.headers };
-        const reason = checked.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers';
-        return { ok: false, refusal: refusal(reason, checked.status, checked.code, checked.message) };
-      },
+      headers: codeHostHeaders,
       verify: async (req, headers) => {
         if (!ctx.config.github.app)
           return { ok: false, refusal: refusal('app_not_configured', 404, 'not_found', 'The GitHub App is not configured here') };
@@ -83,7 +73,7 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
             refusal: refusal('no_installation', 400, 'invalid_input', 'installation.id: an App delivery names its installation'),
           };
         const installationId = parsed.data.installation.id;
-        const connections = (await new ConnectionRepo(ctx.store).byInstallation(installationId)).filter(takesEvents);
+        const connections = (await new ConnectionRepo(ctx.store).byInstallation(installationId)).filter((c) => takesEvents(c.status));
         // Installed, but nobody connected through it (or every connection is paused): nothing to reach, nothing to retry.
         if (connections.length === 0)
           return { ok: false, refusal: { reason: 'no_connection', answer: { status: 200, body: { ok: true, accepted: 0 } } } };

@@ -3,7 +3,7 @@ import { subscriptionsByRoute } from '../dispatch/fan-out';
 import type { AppContext } from '../ports/app-context';
 import { EndpointRepo } from '../store/endpoint-repo';
 import { keys } from '../store/table-design';
-import { checkDeliveryHeaders } from './delivery-headers';
+import { codeHostHeaders } from './delivery-headers';
 import { endpointRouting, type EndpointRouting } from './endpoint-cache';
 import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from './intake-source';
 
@@ -19,12 +19,7 @@ const unknownEndpoint = () => refusal('unknown_endpoint', 404, 'not_found', 'Unk
 export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting> {
   return {
     verifier: {
-      headers: (raw) => {
-        const checked = checkDeliveryHeaders(raw);
-        if (checked.ok) return { ok: true, value: checked.headers };
-        const reason = checked.code === 'invalid_signature' ? 'missing_signature' : 'bad_headers';
-        return { ok: false, refusal: refusal(reason, checked.status, checked.code, checked.message) };
-      },
+      headers: codeHostHeaders,
       verify: async (req, headers) => {
         if (!endpointIdFormat.test(req.pathId)) return { ok: false, refusal: unknownEndpoint() };
         return verifyHookSignature(ctx, req.pathId, req.body, headers);

@@ -4,7 +4,7 @@ import { ConnectionRepo } from '../store/connection-repo';
 import { isRepositoryAllowed } from '../domain/allow-list';
 import { AppError } from '../domain/errors';
 import { loadOnce } from '../domain/load-once';
-import type { Connection, EndpointTarget, Subscription } from '../domain/model';
+import { takesEvents, type Connection, type EndpointTarget, type Subscription } from '../domain/model';
 import { endpointIdFor } from '../store/endpoint-repo';
 import { ensureHook, releaseEndpoint } from './endpoint-hook';
 import { withLease } from '../store/lease';
@@ -38,7 +38,7 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
       },
     );
   }
-  if (connection.status === 'revoked' || connection.status === 'suspended')
+  if (!takesEvents(connection.status))
     throw new AppError(
       'forbidden',
       `Connection ${connection.id}: its GitHub App installation is ${connection.status === 'revoked' ? 'deleted' : 'suspended'}${connection.statusReason ? ` (${connection.statusReason})` : ''}`,
