@@ -23,7 +23,15 @@ let browser: Browser;
 let page: Page;
 let tenant: { connectionId: string; subscriptionId: string; endpointId: string; hook: FakeHook };
 
-const consume = () => localJobs(rt.ctx, rt.queues)[0]!.runOnce();
+/**
+ * One dispatch round, finished: `runOnce` may return while a delivery is still in flight (a
+ * message arriving ends its wait), so the page would be read before the attempt is recorded.
+ */
+async function consume(): Promise<void> {
+  const dispatch = localJobs(rt.ctx, rt.queues)[0]!;
+  await dispatch.runOnce();
+  await dispatch.drain?.();
+}
 
 async function deliverIssue(guid: string, title: string): Promise<void> {
   const payload = examplePayload('issues', 'opened') as { issue: { title: string } };
