@@ -40,6 +40,7 @@ export const disconnectResultSchema = z.object({
   deleted: z.literal(true),
   subscriptionsDeleted: z.number().int(),
   hooksDeleted: z.number().int(),
+  keysUpdated: z.number().int().describe('Scoped keys that listed the connection: it is taken off each'),
   revoked: z.boolean().optional(),
   note: z.string().optional(),
   warnings: z.array(z.string()).describe('What the code host refused; the connection is gone either way'),
@@ -56,6 +57,7 @@ export const apiKeySchema = z.object({
   id: z.string(),
   label: z.string(),
   connections: z.array(z.string()),
+  agents: z.array(z.string()).optional().describe("The agents the key acts for: only their subscriptions and events. Absent: every agent"),
   createdAt: z.string(),
   expiresAt: z.string().optional(),
 }) satisfies z.ZodType<ApiKeyRecord>;

@@ -3,7 +3,7 @@ import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
 import { disconnect, type DisconnectOptions } from '../../shared/connections/disconnect';
 import { updateConnection } from '../../shared/connections/update-connection';
-import { assertCallerMayUse, platformCaller, type Caller } from '../../shared/domain/caller';
+import { assertCallerActsFor, assertCallerMayUse, callerActsFor, callerMaySee, platformCaller, type Caller } from '../../shared/domain/caller';
 import { AppError } from '../../shared/domain/errors';
 import { ApiKeyRepo } from '../../shared/store/api-key-repo';
 import { createScopedKey, revokeScopedKey } from '../../shared/keys/scoped-keys';
@@ -57,10 +57,11 @@ export interface PlatformApiOptions {
 export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route[] {
   const connections = new ConnectionRepo(ctx.store);
   const subscriptions = new SubscriptionRepo(ctx.store);
+  // A subscription outside a scoped key's reach (another connection, another agent) is answered
+  // exactly as an unknown id: the key learns nothing of it, not even its connection.
   const subscriptionInScope = async (id: string, caller: Caller = platformCaller) => {
     const sub = await subscriptions.get(id);
-    if (!sub) throw new AppError('not_found', `No subscription ${id}`);
-    assertCallerMayUse(caller, sub.connectionId);
+    if (!sub || !callerMaySee(caller, sub)) throw new AppError('not_found', `No subscription ${id}`);
     return sub;
   };
   const connectionOr404 = async (id: string) => {
@@ -190,9 +191,12 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       },
       handle: async (req) => {
         const body = parseJson(req);
-        const connectionId = (body as { connectionId?: unknown } | null)?.connectionId;
-        // A scoped key subscribes only its own connections; a missing or malformed id is refused by the input check below.
-        if (typeof connectionId === 'string') assertCallerMayUse(req.caller ?? platformCaller, connectionId);
+        const { connectionId, agentId } = (body ?? {}) as { connectionId?: unknown; agentId?: unknown };
+        const caller = req.caller ?? platformCaller;
+        // A scoped key subscribes only its own connections, for its own agents; a missing or
+        // malformed id is refused by the input check below.
+        if (typeof connectionId === 'string') assertCallerMayUse(caller, connectionId);
+        if (typeof agentId === 'string') assertCallerActsFor(caller, agentId);
         const made = await createSubscription(ctx, body);
         return json(made.existing ? 200 : 201, made);
       },
@@ -202,7 +206,7 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       pattern: '/subscriptions',
       auth: 'scoped',
       spec: {
-        summary: "List the subscriptions (a scoped key: its connections')",
+        summary: "List the subscriptions (a scoped key: its connections', and its agents' when it names agents)",
         tags: ['subscriptions'],
         query: connectionQuery,
         answers: { 200: { description: 'The subscriptions', body: z.object({ subscriptions: z.array(subscriptionSchema) }) } },
@@ -220,9 +224,10 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
         if (connectionId !== undefined) assertCallerMayUse(caller, connectionId);
         if (caller.kind === 'scoped' && connectionId === undefined) {
           const lists = await Promise.all(caller.connections.map((id) => subscriptions.list(id)));
-          return json(200, { subscriptions: lists.flat() });
+          return json(200, { subscriptions: lists.flat().filter((sub) => callerActsFor(caller, sub.agentId)) });
         }
-        return json(200, { subscriptions: await subscriptions.list(connectionId) });
+        const listed = await subscriptions.list(connectionId);
+        return json(200, { subscriptions: listed.filter((sub) => callerActsFor(caller, sub.agentId)) });
       },
     },
     {
@@ -259,7 +264,7 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       pattern: '/keys',
       auth: 'platform',
       spec: {
-        summary: 'Make a scoped key that opens only the listed connections',
+        summary: 'Make a scoped key that opens only the listed connections (and, with `agents`, only those agents)',
         tags: ['keys'],
         body: createKeyInput,
         answers: { 201: { description: 'The key, shown once', body: createdKeySchema } },

@@ -8,6 +8,7 @@ import { EndpointRepo } from '../store/endpoint-repo';
 import { withLease } from '../store/lease';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { ConnectionRepo } from '../store/connection-repo';
+import { ApiKeyRepo } from '../store/api-key-repo';
 
 export interface DisconnectOptions {
   /**
@@ -23,6 +24,8 @@ export interface DisconnectResult {
   deleted: true;
   subscriptionsDeleted: number;
   hooksDeleted: number;
+  /** Scoped keys that listed the connection and no longer do. */
+  keysUpdated: number;
   revoked?: boolean;
   /** Why the token was not revoked though nothing failed (user-made tokens, already revoked). */
   note?: string;
@@ -31,7 +34,7 @@ export interface DisconnectResult {
 }
 
 /**
- * `DELETE /connections/{id}`: its subscriptions (and their hooks at the code host, best
+ * `DELETE /connections/{id}`: the connection off every scoped key, its subscriptions (and their hooks at the code host, best
  * effort but reported), then revocation, then the stored token, then the connection item.
  * The token goes before the item so that a crash midway never leaves a token without a
  * connection that could be used to find and delete it.
@@ -40,6 +43,9 @@ export async function disconnect(ctx: AppContext, id: string, options: Disconnec
   const connections = new ConnectionRepo(ctx.store);
   const connection = await connections.get(id);
   if (!connection) throw new AppError('connection_not_found', `No connection ${id}`);
+  // First, so that no scoped key reads its history or acts on it from here on, even if a
+  // later step fails (a retried DELETE finds the connection and does it again).
+  const keysUpdated = await new ApiKeyRepo(ctx.store).removeConnection(id);
   const warnings: string[] = [];
   let hooksDeleted = 0;
   const subs = await new SubscriptionRepo(ctx.store).list(id);
@@ -71,6 +77,6 @@ export async function disconnect(ctx: AppContext, id: string, options: Disconnec
   }
   await ctx.secrets.delete(secretNames.connectionToken(id));
   await connections.delete(id);
-  ctx.logger.info('connection deleted', { connectionId: id, subscriptionsDeleted: subs.length, hooksDeleted, warnings: warnings.length });
-  return { id, deleted: true, subscriptionsDeleted: subs.length, hooksDeleted, revoked, ...(note !== undefined ? { note } : {}), warnings };
+  ctx.logger.info('connection deleted', { connectionId: id, subscriptionsDeleted: subs.length, hooksDeleted, keysUpdated, warnings: warnings.length });
+  return { id, deleted: true, subscriptionsDeleted: subs.length, hooksDeleted, keysUpdated, revoked, ...(note !== undefined ? { note } : {}), warnings };
 }

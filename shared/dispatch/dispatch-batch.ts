@@ -7,6 +7,7 @@ import { eventIdOfPointer, fromQueueMessage, PoisonMessageError, type ReadEvent 
 import { keys } from '../store/table-design';
 import { postEvent } from './post-event';
 import { connectionTakesEvents } from './connection-gate';
+import { deliveryGate, gateReason } from './delivery-gate';
 import { runFollowUp } from './follow-up';
 import { isLastReceive } from './redrive-policy';
 import { EventProgress } from './event-progress';
@@ -139,6 +140,12 @@ async function sendCopy(ctx: AppContext, queue: Queue, eventId: string, body: st
   }
 }
 
+/** The history of an event a gate stopped: `dropped`, so that it does not read as queued for 30 days. */
+async function dropped(ctx: AppContext, event: ReadEvent['event'], m: InboundMessage): Promise<void> {
+  const progress = new EventProgress(ctx, event, m);
+  await progress.write(progress.statusRows('dropped'));
+}
+
 async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circuit: DispatchCircuit | undefined): Promise<Outcome> {
   let read: ReadEvent;
   try {
@@ -172,7 +179,19 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
   if (!(await connectionTakesEvents(ctx, event.connectionId))) {
     ctx.metrics.count('dispatch_connection_inactive');
     log.info('the connection no longer takes events (its GitHub App installation is deleted or suspended); event dropped');
+    await dropped(ctx, event, m);
     return 'done';
+  }
+  // A replay passes every gate its first delivery passed, read again now: it may be asked for
+  // days later, after its subscription, connection or repository was taken away.
+  if (event.replayOf !== undefined) {
+    const refusal = await deliveryGate(ctx, event);
+    if (refusal !== undefined) {
+      ctx.metrics.count('dispatch_replay_refused');
+      log.info(`replay not delivered: ${gateReason(refusal)}; event dropped`, { refusal, replayOf: event.replayOf });
+      await dropped(ctx, event, m);
+      return 'done';
+    }
   }
   // Follow-ups (follow-up.ts): a read of the code host finishes, or drops, what the delivery could not settle.
   if ((await runFollowUp(ctx, event)) === 'handled') {

@@ -11,6 +11,8 @@ export const errorCodes = [
   'conflict',
   'payload_too_large',
   'rate_limited',
+  /** Too many replays of one event, or by one key, lately: `details.retryAfter` says when the next is allowed. */
+  'replay_limited',
   'upstream_error',
   'timeout',
   'connection_not_found',

@@ -146,6 +146,10 @@ function operation(route: Route, spec: RouteSpec, components: Components): Json 
     };
     responses[String(status)] = {
       description: those.map((c) => `\`${c}\``).join(', '),
+      // errorResponse (responses.ts) says when to come back, when the error's details know it.
+      ...(status === 429
+        ? { headers: { 'Retry-After': { description: 'Seconds until the next try is allowed, when known (also `details.retryAfter`)', schema: { type: 'string' } } } }
+        : {}),
       content: {
         'application/json': { schema: errorShape ? { anyOf: [envelope, errorShape] } : envelope },
         ...Object.fromEntries(

@@ -33,6 +33,7 @@ export const statusByCode: Record<ErrorCode, number> = {
   token_origin_mismatch: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  replay_limited: 429,
   not_configured: 501,
   // The runtime's own configuration stands in the way, not the request: set PUBLIC_URL or WEBHOOK_PROXY_URL.
   public_url_unreachable: 409,
@@ -42,8 +43,18 @@ export const statusByCode: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/**
+ * An error as an HTTP answer. A 429 or 503 whose details say when to come back
+ * (`retryAfter`, whole seconds) says it in `Retry-After` too.
+ */
 export function errorResponse(error: AppError): HttpResponse {
-  return json(statusByCode[error.code], { error: error.toJSON() });
+  const status = statusByCode[error.code];
+  const answer = json(status, { error: error.toJSON() });
+  const retryAfter = error.details?.retryAfter;
+  if ((status === 429 || status === 503) && typeof retryAfter === 'number' && Number.isFinite(retryAfter) && retryAfter >= 0) {
+    answer.headers = { ...answer.headers, 'retry-after': String(Math.ceil(retryAfter)) };
+  }
+  return answer;
 }
 
 /** Any thrown value as an HTTP answer; unknown errors never leak their message. */

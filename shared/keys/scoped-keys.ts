@@ -12,6 +12,9 @@ import { hashKeySecret, mintScopedKey, parseScopedKey } from './scoped-key-forma
 export const scopedKeyBounds = {
   labelLength: 100,
   connections: 100,
+  agents: 100,
+  /** As long as a subscription's `agentId` may be. */
+  agentIdLength: 256,
   /** A key lives at most a year; longer-lived access is what the platform key is for. */
   maxLifetimeDays: 366,
 } as const;
@@ -25,15 +28,24 @@ export const createKeyInput = z.strictObject({
     .min(1, 'must list at least one connection')
     .max(scopedKeyBounds.connections)
     .transform((ids) => [...new Set(ids)]),
+  agents: z
+    .array(z.string().min(1, 'must not be empty').max(scopedKeyBounds.agentIdLength))
+    .min(1, 'must list at least one agent (leave it out for every agent)')
+    .max(scopedKeyBounds.agents)
+    .transform((ids) => [...new Set(ids)])
+    .optional()
+    .describe("The agents the key acts for: it sees and manages only their subscriptions and events. Absent: every agent of its connections"),
   expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2027-01-31T00:00:00Z' }).optional(),
 });
 
 export type CreatedKey = ApiKeyRecord & { key: string };
 
 /**
- * `POST /keys`: a key that opens only the listed connections. Every connection must exist
- * (a typo would make a key that opens nothing); the key is returned once and only its
- * secret's hash is kept.
+ * `POST /keys`: a key that opens only the listed connections (and, with `agents`, only those
+ * agents' subscriptions and events). Every connection must exist (a typo would make a key that
+ * opens nothing); the key is returned once and only its secret's hash is kept. The connections
+ * are read again once the key is stored: a disconnect that ran in between (and so could not
+ * see the key to take its connection off it) is caught here.
  */
 export async function createScopedKey(deps: { store: Store; clock: Clock }, body: unknown): Promise<CreatedKey> {
   const input = parseOrThrow(createKeyInput, body);
@@ -56,10 +68,18 @@ export async function createScopedKey(deps: { store: Store; clock: Clock }, body
     id: minted.id,
     label: input.label,
     connections: input.connections,
+    ...(input.agents !== undefined ? { agents: input.agents } : {}),
     createdAt: new Date(now).toISOString(),
     ...(input.expiresAt !== undefined ? { expiresAt: new Date(Date.parse(input.expiresAt)).toISOString() } : {}),
   };
-  await new ApiKeyRepo(deps.store).create(record, minted.secretHash);
+  const repo = new ApiKeyRepo(deps.store);
+  await repo.create(record, minted.secretHash);
+  const after = await Promise.all(input.connections.map((id) => connections.get(id)));
+  const gone = input.connections.filter((_, i) => !after[i]);
+  if (gone.length > 0) {
+    await repo.delete(record.id);
+    throw new InvalidInputError(gone.map((id) => ({ field: 'connections', message: `no connection ${id}` })));
+  }
   return { ...record, key: minted.key };
 }
 
@@ -81,5 +101,10 @@ export async function resolveScopedKey(deps: { store: Store; clock: Clock }, pre
   const record = await new ApiKeyRepo(deps.store).getWithHash(parsed.id);
   if (!record || !sameSecret(hashKeySecret(parsed.secret), record.secretHash)) return undefined;
   if (record.expiresAt !== undefined && Date.parse(record.expiresAt) <= deps.clock.now()) return undefined;
-  return { kind: 'scoped', keyId: record.id, connections: record.connections };
+  return {
+    kind: 'scoped',
+    keyId: record.id,
+    connections: record.connections,
+    ...(record.agents !== undefined ? { agents: record.agents } : {}),
+  };
 }

@@ -21,7 +21,18 @@ export const maxKeptAttempts = 20;
 /** A reason is cut to this (an agent runtime's error text does not grow a row). */
 export const maxReasonChars = 300;
 
-export const eventStatuses = ['queued', 'delivering', 'retrying', 'delivered', 'logged', 'settled', 'dead_lettered', 'replayed'] as const;
+/** `dropped`: not sent, because a gate closed after it was queued (shared/dispatch/delivery-gate.ts). */
+export const eventStatuses = [
+  'queued',
+  'delivering',
+  'retrying',
+  'delivered',
+  'logged',
+  'settled',
+  'dropped',
+  'dead_lettered',
+  'replayed',
+] as const;
 export type EventStatus = (typeof eventStatuses)[number];
 
 export const attemptSchema = z
@@ -199,6 +210,8 @@ export interface ListFilter {
   agentId?: string;
   /** The connections the caller may see (a scoped key), or one asked for: the others are skipped. */
   connections?: readonly string[];
+  /** The agents a scoped key acts for: the others' events are skipped. */
+  agents?: readonly string[];
 }
 
 export interface ListInput {
@@ -222,6 +235,7 @@ function matches(s: EventSummary, f: ListFilter): boolean {
   if (f.repository !== undefined && s.repository?.toLowerCase() !== f.repository.toLowerCase()) return false;
   if (f.agentId !== undefined && s.agentId !== f.agentId) return false;
   if (f.connections !== undefined && !f.connections.includes(s.connectionId)) return false;
+  if (f.agents !== undefined && !f.agents.includes(s.agentId)) return false;
   return true;
 }
 

@@ -55,6 +55,10 @@ export const keys = {
   /** A trigger event's history: its summary (sk `EVH`, small, rewritten as it moves) and its body (sk `BODY`, written once). */
   eventHistory: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'EVH' }),
   eventBody: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'BODY' }),
+  /** When an event (an original, never a replay) was replayed lately: the per-event bound of replays. */
+  replaysOfEvent: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'REPLAYS' }),
+  /** When a key asked for replays lately (`platform` for the platform key; scoped key ids are 20 characters): the per-key bound. */
+  replaysOfKey: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'REPLAYS' }),
   /** gsi2 partition listing every event's summary (sort: queuedAt#id, newest last). */
   eventsList: 'EVTS',
   /** gsi1 partition listing one connection's events (sort: queuedAt#id), for a filter on it or a key that opens one connection. */
