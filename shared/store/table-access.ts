@@ -33,8 +33,9 @@ const snareHooks = ['CSHOOK#*', 'RATE#*', 'LEASE#snarehook#*'] as const;
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims (shared/dispatch/dispatch-claim.ts); the connection and its token for the
   // follow-up reads of the code host (shared/dispatch/follow-up.ts).
-  // Each event's history (EVH#, shared/dispatch/event-progress.ts).
-  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*'] },
+  // Each event's history (EVH#, shared/dispatch/event-progress.ts). A replay's gates read again
+  // before it is posted: its connection and its subscription (SUB#, shared/dispatch/delivery-gate.ts).
+  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   // The GitHub App's webhook (github-app-source.ts): an installation's connections (gsi1 INST#) and
@@ -61,7 +62,9 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; the
   // per-identity lease that keeps a subscription from being made twice; token refresh.
   // Event history (shared/events/): the events' rows (EVH#), a delivery claim read for an event in flight (EVT#), and
-  // the two listings (gsi1 EVTC# by connection, gsi2 EVTS).
+  // the two listings (gsi1 EVTC# by connection, gsi2 EVTS). The replay bounds' ledgers live beside what they count:
+  // per event in its history partition (EVH#<id>/REPLAYS), per key in the key's (KEY#<id>/REPLAYS, KEY#platform).
+  // A disconnect takes the connection off every scoped key (KEY#, listed on gsi2 KEYS).
   'platform-api': {
     table: [
       ...tokenUse,

@@ -9,6 +9,7 @@ import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import type { Store } from '../../shared/ports';
 import { matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { sweepOnce } from '../../shared/sweep/sweep-once';
 import { invokeTool } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
@@ -149,6 +150,19 @@ function event(n: number): TriggerEvent {
   };
 }
 
+/** The subscription `event()` names (`sub_1`, agent-1, github.new_issue), on `connectionId`. */
+async function storeSubscription(t: TestContext, connectionId: string): Promise<void> {
+  await new SubscriptionRepo(t.ctx.store).create({
+    id: 'sub_1',
+    connectionId,
+    trigger: 'github.new_issue',
+    agentId: 'agent-1',
+    filters: {},
+    delivery: 'webhook',
+    createdAt: '2026-11-22T09:00:00.000Z',
+  });
+}
+
 describe('table access by role (the LeadingKeys the stack grants)', () => {
   it('matches IAM StringLike patterns', () => {
     expect(matchesLeadingKey('EVT#*', 'EVT#evt_1')).toBe(true);
@@ -286,18 +300,36 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
   it('platform-api: the event history listed (all, one connection, a scoped key), one event read and replayed', async () => {
     const t = await context();
     const connection = await t.connect({ accountLogin: 'octocat' }, ghToken);
+    await storeSubscription(t, connection.id);
     const mine = { ...event(5), connectionId: connection.id };
     await enqueueEvents(t.ctx, [mine]);
-    const during = recordInPlace(t.ctx.store);
     const api = platformApi(t.ctx);
+    const key = (await api('POST', '/keys', { label: 'agent', connections: [connection.id] })).body.key as string;
+    const during = recordInPlace(t.ctx.store);
     const touched = await during(async () => {
       expect((await api('GET', '/events?status=queued')).status).toBe(200);
       expect((await api('GET', `/events?connectionId=${connection.id}`)).status).toBe(200);
+      expect((await api('GET', '/events', undefined, `Bearer ${key}`)).status).toBe(200);
       expect((await api('GET', `/events/${mine.id}`)).status).toBe(200);
       expect((await api('POST', `/events/${mine.id}/replay`)).status).toBe(202);
+      // The replay's gates (the connection, the subscription) and its bounds (ledgers under EVH# and KEY#).
+      expect((await api('POST', `/events/${mine.id}/replay`, undefined, `Bearer ${key}`)).status).toBe(202);
     });
-    expect(families(touched)).toEqual(['EVH#', 'EVT#', 'gsi1:EVTC#', 'gsi2:EVTS']);
+    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#', 'KEY#', 'SUB#', 'gsi1:EVTC#', 'gsi2:EVTS']);
     expectAllowed('platform-api', touched);
+  });
+
+  it("dispatch: a replay's gates read again before it is posted (its connection and subscription)", async () => {
+    const t = await context();
+    const connection = await t.connect({ accountLogin: 'octocat' }, ghToken);
+    await storeSubscription(t, connection.id);
+    const touched: string[] = [];
+    const dispatchCtx = { ...t.ctx, store: recording(t.ctx.store, touched) };
+    await enqueueEvents(t.ctx, [{ ...event(6), id: 'evt_replay_6', connectionId: connection.id, replayOf: 'evt_6' }]);
+    expect((await consumerPass(dispatchCtx, t.queues.queue)).received).toBe(1);
+    expect(runtime.requests).toHaveLength(1);
+    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#', 'SUB#']);
+    expectAllowed('dispatch', touched);
   });
 
   it('platform-api: disconnecting an OAuth connection revokes its grant (the revocation reads the connections listing)', async () => {
