@@ -57,7 +57,7 @@ export const apiKeySchema = z.object({
   id: z.string(),
   label: z.string(),
   connections: z.array(z.string()),
-  agents: z.array(z.string()).optional().describe("The agents the key acts for: only their subscriptions and events. Absent: every agent"),
+  agents: z.array(z.string()).optional().describe('The agents the key acts for: only their subscriptions and events. Absent: every agent'),
   createdAt: z.string(),
   expiresAt: z.string().optional(),
 }) satisfies z.ZodType<ApiKeyRecord>;

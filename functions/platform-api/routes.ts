@@ -3,7 +3,14 @@ import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
 import { disconnect, type DisconnectOptions } from '../../shared/connections/disconnect';
 import { updateConnection } from '../../shared/connections/update-connection';
-import { assertCallerActsFor, assertCallerMayUse, callerActsFor, callerMaySee, platformCaller, type Caller } from '../../shared/domain/caller';
+import {
+  assertCallerActsFor,
+  assertCallerMayUse,
+  callerActsFor,
+  callerMaySee,
+  platformCaller,
+  type Caller,
+} from '../../shared/domain/caller';
 import { AppError } from '../../shared/domain/errors';
 import { ApiKeyRepo } from '../../shared/store/api-key-repo';
 import { createScopedKey, revokeScopedKey } from '../../shared/keys/scoped-keys';

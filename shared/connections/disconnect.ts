@@ -77,6 +77,21 @@ export async function disconnect(ctx: AppContext, id: string, options: Disconnec
   }
   await ctx.secrets.delete(secretNames.connectionToken(id));
   await connections.delete(id);
-  ctx.logger.info('connection deleted', { connectionId: id, subscriptionsDeleted: subs.length, hooksDeleted, keysUpdated, warnings: warnings.length });
-  return { id, deleted: true, subscriptionsDeleted: subs.length, hooksDeleted, keysUpdated, revoked, ...(note !== undefined ? { note } : {}), warnings };
+  ctx.logger.info('connection deleted', {
+    connectionId: id,
+    subscriptionsDeleted: subs.length,
+    hooksDeleted,
+    keysUpdated,
+    warnings: warnings.length,
+  });
+  return {
+    id,
+    deleted: true,
+    subscriptionsDeleted: subs.length,
+    hooksDeleted,
+    keysUpdated,
+    revoked,
+    ...(note !== undefined ? { note } : {}),
+    warnings,
+  };
 }

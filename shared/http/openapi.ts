@@ -148,7 +148,14 @@ function operation(route: Route, spec: RouteSpec, components: Components): Json 
       description: those.map((c) => `\`${c}\``).join(', '),
       // errorResponse (responses.ts) says when to come back, when the error's details know it.
       ...(status === 429
-        ? { headers: { 'Retry-After': { description: 'Seconds until the next try is allowed, when known (also `details.retryAfter`)', schema: { type: 'string' } } } }
+        ? {
+            headers: {
+              'Retry-After': {
+                description: 'Seconds until the next try is allowed, when known (also `details.retryAfter`)',
+                schema: { type: 'string' },
+              },
+            },
+          }
         : {}),
       content: {
         'application/json': { schema: errorShape ? { anyOf: [envelope, errorShape] } : envelope },

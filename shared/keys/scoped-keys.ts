@@ -34,7 +34,9 @@ export const createKeyInput = z.strictObject({
     .max(scopedKeyBounds.agents)
     .transform((ids) => [...new Set(ids)])
     .optional()
-    .describe("The agents the key acts for: it sees and manages only their subscriptions and events. Absent: every agent of its connections"),
+    .describe(
+      'The agents the key acts for: it sees and manages only their subscriptions and events. Absent: every agent of its connections',
+    ),
   expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2027-01-31T00:00:00Z' }).optional(),
 });
 

@@ -7,6 +7,8 @@ import { testPlatformKey } from './test-context';
 export interface ApiAnswer {
   status: number;
   body: Record<string, any>;
+  /** The answer's headers, names lower-cased. */
+  headers: Record<string, string>;
 }
 
 /** `call(method, path?query, body?, auth?)` against the platform API's routes, in-process. */
@@ -36,7 +38,8 @@ export function platformApiCaller(
     });
     options.onAnswer?.(String(res.body));
     const text = String(res.body ?? '');
-    return { status: res.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, any> };
+    const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    return { status: res.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, any>, headers };
   };
 }
 
@@ -53,6 +56,7 @@ export function httpApiCaller(baseUrl: string | (() => string), key: string): Pl
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, any> };
+    const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    return { status: res.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, any>, headers };
   };
 }
