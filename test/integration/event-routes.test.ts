@@ -3,6 +3,7 @@ import type { TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { maxEventsPerPage } from '../../shared/events/event-routes-schemas';
 import { queuedSummary, summaryRow } from '../../shared/store/event-history';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { consumerPass } from '../helpers/consumer-pass';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
@@ -146,6 +147,16 @@ describe('GET /events/{id} and replay', () => {
 
   it('replays an event through the queue: the agent runtime receives the same event under a new id that names the original', async () => {
     const { t, api, pass } = await setup();
+    const connection = await t.connect({ id: 'conn_a' });
+    await new SubscriptionRepo(t.ctx.store).create({
+      id: 'sub_1',
+      connectionId: connection.id,
+      trigger: 'github.new_issue',
+      agentId: 'agent-1',
+      filters: {},
+      delivery: 'webhook',
+      createdAt: new Date(t.clock.now()).toISOString(),
+    });
     await queueInOrder(t, [event(1)]);
     await pass();
     const replay = await api('POST', '/events/evt_r1/replay');
@@ -165,7 +176,7 @@ describe('GET /events/{id} and replay', () => {
     expect((await api('POST', '/events/evt_r1/replay', { again: true })).status).toBe(400);
   });
 
-  it('limits a scoped key to the events of its connections', async () => {
+  it('limits a scoped key to the events of its connections, and answers 404 for the others as for an unknown id', async () => {
     const { t, api } = await setup();
     const a = await t.connect({ id: 'conn_a' });
     await t.connect({ id: 'conn_b' });
@@ -176,8 +187,14 @@ describe('GET /events/{id} and replay', () => {
     const listed = await api('GET', '/events', undefined, asKey);
     expect(listed.body.events.map((e: { id: string }) => e.id)).toEqual(['evt_r1']);
     expect((await api('GET', '/events?connectionId=conn_b', undefined, asKey)).status).toBe(403);
-    expect((await api('GET', '/events/evt_r2', undefined, asKey)).status).toBe(403);
-    expect((await api('POST', '/events/evt_r2/replay', undefined, asKey)).status).toBe(403);
+    // Another connection's event is answered as an unknown one: the key learns nothing of it.
+    const theirs = await api('GET', '/events/evt_r2', undefined, asKey);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual({ error: { code: 'not_found', message: 'No event evt_r2 in the history (events are kept 30 days)' } });
+    expect((await api('GET', '/events/evt_r9', undefined, asKey)).body.error.message).toBe(
+      'No event evt_r9 in the history (events are kept 30 days)',
+    );
+    expect((await api('POST', '/events/evt_r2/replay', undefined, asKey)).status).toBe(404);
     expect((await api('GET', '/events/evt_r1', undefined, asKey)).status).toBe(200);
     expect(t.queues.queue.size()).toBe(2);
   });

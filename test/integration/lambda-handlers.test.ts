@@ -4,6 +4,8 @@ import { testStore } from '../helpers/dynamo';
 import { FakeSqs } from '../helpers/fake-sqs';
 import type { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
 import { bodyRow, queuedSummary, summaryRow } from '../../shared/store/event-history';
+import { ConnectionRepo } from '../../shared/store/connection-repo';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 
 /**
  * The deployed handlers themselves (functions/<name>/handler.ts), built from the
@@ -169,6 +171,27 @@ describe('Lambda handlers: Powertools logs and EMF metrics per invocation', () =
       event: { repository: { full_name: 'octo/hello' }, issue: { number: 1 } },
     };
     await store.putAll([summaryRow(queuedSummary(event, now), now), bodyRow(event.id, now, { json: JSON.stringify(event) })]);
+    // A replay passes the gates of a first delivery: its connection and subscription exist.
+    const at = new Date(now).toISOString();
+    await new ConnectionRepo(store).create({
+      id: 'conn_1',
+      provider: 'github',
+      accountLogin: 'octo',
+      authMethod: 'token',
+      status: 'connected',
+      repositories: [],
+      createdAt: at,
+      updatedAt: at,
+    });
+    await new SubscriptionRepo(store).create({
+      id: 'sub_1',
+      connectionId: 'conn_1',
+      trigger: 'github.new_issue',
+      agentId: 'agent-1',
+      filters: {},
+      delivery: 'webhook',
+      createdAt: at,
+    });
     const auth = { authorization: `Bearer ${platformKey}` };
     type Answer = { statusCode: number; body: string };
     const call = async (method: string, path: string, query = '') =>

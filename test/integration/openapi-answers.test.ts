@@ -1,3 +1,4 @@
+import { replayBounds } from '../../shared/events/replay-bounds';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -148,7 +149,11 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     expect((await call('GET', '/events?status=lost', '/events')).status).toBe(400);
     expect((await call('GET', `/events/${eventId}`, '/events/{id}')).status).toBe(200);
     expect((await call('GET', '/events/evt_none', '/events/{id}')).status).toBe(404);
-    expect((await call('POST', `/events/${eventId}/replay`, '/events/{id}/replay', { body: {} })).status).toBe(202);
+    for (let i = 0; i < replayBounds.perEvent.max; i++) {
+      expect((await call('POST', `/events/${eventId}/replay`, '/events/{id}/replay', { body: {} })).status).toBe(202);
+    }
+    // Past the bound of replays of one event: 429, as the document says.
+    expect((await call('POST', `/events/${eventId}/replay`, '/events/{id}/replay', { body: {} })).status).toBe(429);
     expect((await call('POST', '/events/evt_none/replay', '/events/{id}/replay', { body: {} })).status).toBe(404);
 
     // The GitHub App's webhook on a runtime with no App configured: nothing to route to.

@@ -88,8 +88,12 @@ describe('scoped keys', () => {
     const theirs = await call('POST', '/subscriptions', { ...sub, connectionId: other.id });
     expect(theirs.status).toBe(201);
     expect((await asKey('GET', '/subscriptions')).body.subscriptions.map((s: { id: string }) => s.id)).toEqual([made.body.id]);
-    expect((await asKey('GET', `/subscriptions/${theirs.body.id}`)).status).toBe(403);
-    expect((await asKey('DELETE', `/subscriptions/${theirs.body.id}`)).status).toBe(403);
+    // Another connection's subscription is answered as an unknown one, without naming its connection.
+    for (const method of ['GET', 'DELETE']) {
+      const res = await asKey(method, `/subscriptions/${theirs.body.id}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: { code: 'not_found', message: `No subscription ${theirs.body.id}` } });
+    }
     expect((await call('GET', `/subscriptions/${theirs.body.id}`)).status).toBe(200);
     for (const [method, path] of [
       ['GET', '/connections'],
