@@ -6,7 +6,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller } from '../domain/caller';
+import { callerActsFor, type Caller } from '../domain/caller';
 import { AppError } from '../domain/errors';
 import { triggerCatalog } from '../domain/trigger-catalog';
 import { triggerIds } from '../domain/triggers';
@@ -156,7 +156,10 @@ export function buildMcpServer(scope: McpRequestScope): Server {
     const connectionId = subscriptionsUriPattern.exec(uri)?.[1];
     const visible = (scope.pinned ? [scope.pinned] : scope.connections).some((c) => c.id === connectionId);
     if (!connectionId || !visible) throw new AppError('not_found', `No resource ${uri} on this endpoint`);
-    const subscriptions = await new SubscriptionRepo(scope.ctx.store).list(connectionId);
+    // A key bound to agents reads only their subscriptions, as over GET /subscriptions.
+    const subscriptions = (await new SubscriptionRepo(scope.ctx.store).list(connectionId)).filter((s) =>
+      callerActsFor(scope.caller, s.agentId),
+    );
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ subscriptions }) }] };
   });
   return server;

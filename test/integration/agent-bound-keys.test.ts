@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
+import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
+import { createRouter } from '../../shared/http/router';
+import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 
@@ -89,6 +92,35 @@ describe('scoped keys bound to agents', () => {
     expect((await asKey('POST', '/events/evt_theirs/replay')).status).toBe(404);
     expect(t.queues.queue.size()).toBe(queued);
     expect((await asKey('POST', '/events/evt_mine/replay')).status).toBe(202);
+  });
+
+  it("read over MCP only their agents' subscriptions of a connection", async () => {
+    const { t, made, shared, mine } = await setup();
+    const router = createRouter(toolStepRoutes(t.ctx), {
+      platformApiKey: t.ctx.platformApiKey,
+      scopedKey: (presented) => resolveScopedKey(t.ctx, presented),
+    });
+    const res = await router({
+      method: 'POST',
+      path: '/mcp',
+      headers: {
+        authorization: `Bearer ${made.body.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      query: new URLSearchParams(),
+      body: Buffer.from(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'resources/read',
+          params: { uri: `agent-integrations://connections/${shared.id}/subscriptions` },
+        }),
+      ),
+    });
+    const answer = JSON.parse(/^data: (.*)$/m.exec(String(res.body))?.[1] ?? String(res.body));
+    const listed = JSON.parse(answer.result.contents[0].text).subscriptions.map((s: { id: string }) => s.id);
+    expect(listed).toEqual([mine.id]);
   });
 
   it('without agents, act for every agent of their connections, as before', async () => {
