@@ -78,12 +78,13 @@ function keysSection(list: ApiKeyRecord[]): string {
     .map(
       (k) =>
         `<tr data-key="${h(k.id)}"><td><code>${h(k.id)}</code></td><td>${h(k.label)}</td><td>${k.connections.map((c) => `<code>${h(c)}</code>`).join(' ')}</td>` +
+        `<td>${k.agents ? k.agents.map((a) => `<code>${h(a)}</code>`).join(' ') : '<span class="muted">all</span>'}</td>` +
         `<td>${time(Date.parse(k.createdAt))}</td><td>${k.expiresAt ? time(Date.parse(k.expiresAt)) : '<span class="muted">never</span>'}</td></tr>`,
     )
     .join('');
   return `<section id="keys"><h2>Scoped keys <small>${list.length}</small></h2>${
     list.length
-      ? `<table><tr><th>id</th><th>label</th><th>connections</th><th>created</th><th>expires</th></tr>${rows}</table>`
+      ? `<table><tr><th>id</th><th>label</th><th>connections</th><th>agents</th><th>created</th><th>expires</th></tr>${rows}</table>`
       : '<p class="muted">No scoped keys: POST /keys makes one for an agent (tools, /mcp and subscriptions of its connections only).</p>'
   }</section>`;
 }
