@@ -40,8 +40,9 @@ function describe(e: EventRow): string {
 }
 
 /**
- * `npm run trigger --wait`: polls the event history (`GET /events`, the record the dispatch
- * writes whatever AGENT_RUNTIME_URL is) until the sent event is delivered, logged or settled
+ * `npm run trigger --wait`: polls the event history (`GET /events` to find the event, then
+ * `GET /events/{id}`: the record the dispatch writes whatever AGENT_RUNTIME_URL is) until the
+ * sent event is delivered, logged or settled
  * (exit 0), dead-lettered (exit 1), or the timeout passes (exit 1, saying where it stands).
  * Under `npm run dev` a delivered event's signature check is read from the sandbox inbox.
  */
@@ -58,18 +59,24 @@ export async function waitForEvent(
   const end = now() + timeoutSeconds * 1000;
   deps.out(`Waiting up to ${timeoutSeconds} s for the event's history to say it was delivered...`);
   let seen: EventRow | undefined;
+  // The event's id is found once in the trigger's listing (the newest first); from then on its
+  // own record, `GET /events/{id}`, is read: it has the status as of now, a try running included.
+  let eventId = result.kind === 'enqueued' ? result.eventIds[0] : undefined;
   for (;;) {
-    const answer = await callAdmin(base, key, 'GET', `/events?trigger=${encodeURIComponent(trigger)}&limit=25`, undefined, deps.fetch);
+    const path = eventId ? `/events/${encodeURIComponent(eventId)}` : `/events?trigger=${encodeURIComponent(trigger)}&limit=25`;
+    const answer = await callAdmin(base, key, 'GET', path, undefined, deps.fetch);
     if (!answer.reachable) {
       deps.out(`The local runtime went away (${answer.reason}).`);
       return 1;
     }
-    if (answer.status !== 200) {
-      deps.out(`GET /events answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (answer.status === 200 && eventId) seen = answer.body as EventRow;
+    else if (answer.status === 200) {
+      seen = ((answer.body as { events?: EventRow[] }).events ?? []).find((e) => isOurs(result, e));
+      eventId = seen?.id;
+    } else if (answer.status !== 404) {
+      deps.out(`GET ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return 1;
     }
-    const events = (answer.body as { events?: EventRow[] }).events ?? [];
-    seen = events.find((e) => isOurs(result, e)) ?? seen;
     if (seen && finalStatuses.has(seen.status)) return reportFinal(base, key, seen, deps);
     if (now() >= end) {
       deps.out(
