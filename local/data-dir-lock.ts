@@ -22,13 +22,30 @@ function shown(dataDir: string): string {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : dataDir;
 }
 
-/** Whether a process with this pid exists (EPERM: it exists, owned by someone else). */
-function alive(pid: number): boolean {
+/**
+ * Whether a process with this pid still runs (EPERM: it exists, owned by someone else). A
+ * process killed but not yet reaped by its parent (a zombie, state Z; X while being reaped)
+ * still answers signal 0, yet it holds nothing: its files and LevelDB's lock went with it.
+ * Where /proc is there, its state says so; elsewhere signal 0 is all there is.
+ */
+export function alive(pid: number): boolean {
+  const state = procState(pid);
+  if (state === 'Z' || state === 'X' || state === 'x') return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The state letter of /proc/<pid>/stat (after the command name, which may itself hold ')'), or undefined without /proc. */
+function procState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 1).trim()[0];
+  } catch {
+    return undefined;
   }
 }
 
@@ -52,8 +69,8 @@ export interface DataDirLock {
  * Takes DATA_DIR for this process: `runtime.lock` holds the pid. It is written aside and
  * linked into place, so the lock never exists without its pid and only one of two starts
  * gets it. A lock naming a live process other than this one refuses the start
- * (DataDirInUseError); a lock of a dead pid (a runtime killed with SIGKILL, a crash) or an
- * unreadable one is taken over. A takeover first renames the stale lock aside: of two starts
+ * (DataDirInUseError); a lock of a dead pid (a runtime killed with SIGKILL, a crash, also
+ * while its parent has not reaped it yet) or an unreadable one is taken over. A takeover first renames the stale lock aside: of two starts
  * taking over at once, the one that finds it has moved a live runtime's fresh lock puts it back.
  */
 export function acquireDataDirLock(dataDir: string, pid = process.pid): DataDirLock {

@@ -7,6 +7,7 @@ import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { resolveTriggerId } from '../../shared/domain/trigger-id';
 import { triggerIds } from '../../shared/domain/triggers';
 import { callAdmin, errorText, localUrl, platformKey, type Env } from './local-admin-client';
+import { waitForEvent } from './wait-for-event';
 
 export interface TriggerDeps {
   env: Env;
@@ -23,7 +24,8 @@ const usage = `usage: npm run trigger -- <trigger id> [--set path=value ...] [--
   a subscription of a GitHub App connection gets an App delivery (its installation named, signed
   with GITHUB_APP_WEBHOOK_SECRET) to POST /webhooks/github/app
   --set issue.title="Hello"   changes the example before it is sent (value: JSON, else text); repeatable
-  --wait                      waits until the event reached the sandbox inbox (npm run dev), exit 1 on timeout (30 s)
+  --wait                      waits until the event's history says delivered (or logged), exit 1 when it is
+                              dead-lettered or on timeout (30 s); works with any AGENT_RUNTIME_URL
   trigger ids: ${triggerIds.join(', ')}`;
 
 interface Args {
@@ -65,60 +67,6 @@ function parseArgs(argv: readonly string[]): Args | string {
   const id = resolveTriggerId(trigger);
   if (!id) return `unknown trigger ${trigger}.${didYouMean(trigger, triggerIds)}\n${usage}`;
   return { trigger: id, subscriptionId, url, overrides, wait, timeoutSeconds };
-}
-
-/** Polls the sandbox inbox until the sent event is there; the exit code. */
-async function waitForDelivery(
-  base: string,
-  key: string | undefined,
-  result: SendExampleResult,
-  args: Args,
-  deps: TriggerDeps,
-): Promise<number> {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const now = deps.now ?? Date.now;
-  const end = now() + args.timeoutSeconds * 1000;
-  const matches = (body: { id?: unknown; deliveryId?: unknown; occurredAt?: unknown }) =>
-    result.kind === 'webhook'
-      ? body.deliveryId === result.deliveryId
-      : result.kind === 'contentsnare'
-        ? String(body.occurredAt ?? '') >= result.sentAt
-        : result.eventIds.includes(String(body.id));
-  deps.out(`Waiting up to ${args.timeoutSeconds} s for the event at the sandbox inbox...`);
-  for (;;) {
-    const answer = await callAdmin(
-      base,
-      key,
-      'GET',
-      `/sandbox/inbox?subscriptionId=${encodeURIComponent(result.subscriptionId)}`,
-      undefined,
-      deps.fetch,
-    );
-    if (!answer.reachable) {
-      deps.out(`The local runtime went away (${answer.reason}).`);
-      return 1;
-    }
-    if (answer.status === 404) {
-      deps.out('--wait reads the sandbox inbox, which runs under `npm run dev` only; with your own AGENT_RUNTIME_URL, look there.');
-      return 1;
-    }
-    const events =
-      (answer.body as { events?: Array<{ receivedAt?: string; signatureValid?: boolean; body?: { id?: unknown; deliveryId?: unknown } }> })
-        ?.events ?? [];
-    const hit = events.find((e) => e.body && matches(e.body));
-    if (hit) {
-      deps.out(
-        `Delivered: event ${String(hit.body?.id)} reached the agent runtime at ${hit.receivedAt} (signature ${hit.signatureValid ? 'valid' : 'INVALID'}).`,
-      );
-      deps.out(`  see it: curl -s ${base}/sandbox/inbox -H "Authorization: Bearer $PLATFORM_API_KEY"`);
-      return 0;
-    }
-    if (now() >= end) {
-      deps.out(`Not delivered within ${args.timeoutSeconds} s. Check the runtime's log, and \`npm run dlq\` for dead letters.`);
-      return 1;
-    }
-    await sleep(250);
-  }
 }
 
 function howToSubscribe(base: string, trigger: string): string[] {
@@ -214,7 +162,7 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
     (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)
   )
     return 1;
-  return waitForDelivery(base, key, result, args, deps);
+  return waitForEvent(base, key, args.trigger, result, args.timeoutSeconds, deps);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -301,6 +301,9 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     receiveCount: m.receiveCount,
     delaySeconds: delay,
   });
-  await postpone(ctx, lane, m, delay);
+  // A last try has no next one: released at once, the queue's next receive dead-letters it
+  // (SQS moves a message only on a receive), instead of after the backoff while its history
+  // already says dead_lettered.
+  await postpone(ctx, lane, m, last ? 0 : delay);
   return 'failed';
 }

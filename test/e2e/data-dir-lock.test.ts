@@ -44,6 +44,31 @@ async function refusedStart(env: Record<string, string>): Promise<{ code: number
   return { code, out };
 }
 
+/**
+ * A process killed and not yet reaped: a shell starts a short child in the background and
+ * becomes `sleep`, which never waits for children, so the child stays a zombie (state Z)
+ * until the sleep ends. What a runtime killed with SIGKILL is while its parent (a shell, a
+ * supervisor, a test) has not reaped it yet.
+ */
+async function zombiePid(): Promise<number> {
+  const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  cleanup.push(() => parent.kill('SIGKILL'));
+  const [line] = (await once(parent.stdout, 'data')) as [Buffer];
+  const pid = Number(line.toString().trim());
+  for (let i = 0; i < 200; i++) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (
+      stat
+        .slice(stat.lastIndexOf(')') + 1)
+        .trim()
+        .startsWith('Z')
+    )
+      return pid;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`pid ${pid} did not become a zombie`);
+}
+
 /** The pid of a process that has exited: what a runtime killed with SIGKILL leaves in its lock. */
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
@@ -88,4 +113,18 @@ describe('one runtime per data directory', () => {
     const rt = await started({ DATA_DIR: dataDir });
     expect(readFileSync(join(dataDir, 'runtime.lock'), 'utf8').trim()).toBe(String(rt.child.pid));
   });
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'a lock naming a killed process its parent has not reaped yet (a zombie) is taken over',
+    async () => {
+      const dataDir = tempDir();
+      const zombie = await zombiePid();
+      // The zombie still answers signal 0: the old check took it for a live runtime.
+      expect(() => process.kill(zombie, 0)).not.toThrow();
+      writeFileSync(join(dataDir, 'runtime.lock'), `${zombie}\n`);
+      const rt = await started({ DATA_DIR: dataDir });
+      expect(readFileSync(join(dataDir, 'runtime.lock'), 'utf8').trim()).toBe(String(rt.child.pid));
+      expect((await fetch(`${rt.url}/healthz`)).status).toBe(200);
+    },
+  );
 });

@@ -128,6 +128,22 @@ describe('local file queue', () => {
     expect(dead).toMatchObject({ body: '{"event":"push","n":1}', receiveCount: 3, sentAt });
   });
 
+  it('moves a message postponed on its last receive to the dead-letter queue at once, not when its postponement ends', async () => {
+    const { queue, deadLetters } = queues(3);
+    await queue.sendBatch([{ id: 'a', body: '{"event":"push","n":1}' }]);
+    for (let i = 1; i < 3; i++) {
+      const [m] = await queue.receive(1, 10);
+      await queue.changeVisibility(m!.receiptHandle, 5);
+      clock.advance(5_000);
+    }
+    const [last] = await queue.receive(1, 10);
+    expect(last?.receiveCount).toBe(3);
+    // The backoff a failed last try asks for: the dispatch has already written the event `dead_lettered`.
+    await queue.changeVisibility(last!.receiptHandle, 640);
+    expect(queue.size()).toBe(0);
+    expect(await deadLetters.list(10)).toMatchObject([{ messageId: last!.messageId, body: '{"event":"push","n":1}', receiveCount: 3 }]);
+  });
+
   it('redrives dead letters back to the source queue, where they can be received again', async () => {
     const { queue, deadLetters } = queues(1);
     await queue.sendBatch([

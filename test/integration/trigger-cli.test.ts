@@ -295,4 +295,41 @@ describe('npm run trigger against the running local runtime', () => {
     await until('the example event reaches the agent runtime', () => agent!.events().some((e) => e.subscriptionId === subscriptionId));
     expect(agent.events()[0]).toMatchObject({ trigger: 'github.new_issue', subscriptionId });
   });
+
+  it('--wait reads the event history: with a real AGENT_RUNTIME_URL (no sandbox inbox) it reports the delivery and exits 0', async () => {
+    github = await FakeGitHub.start();
+    github.addUser('ghp_triggerCliTestToken0000000000000000', 'octocat');
+    agent = await FakeAgentRuntime.start();
+    rt = await startRuntime({ GITHUB_API_URL: github.server.url, AGENT_RUNTIME_URL: agent.url });
+    await subscribeOverApi(rt.url, github, 'ghp_triggerCliTestToken0000000000000000');
+    const lines: string[] = [];
+    const code = await runTriggerCommand(['new_issue', '--wait', '--timeout', '20'], {
+      env: { LOCAL_URL: rt.url, PLATFORM_API_KEY: platformKey },
+      out: (l) => lines.push(l),
+    });
+    expect(code, lines.join('\n')).toBe(0);
+    const delivered = agent.events()[0]!;
+    expect(lines.join('\n')).toContain(`Delivered: event ${String(delivered.id)} reached the agent runtime at `);
+    expect(lines.join('\n')).toContain('(answered HTTP 200)');
+  });
+
+  it('--wait says where the event stands when it is not delivered in time: retrying, with the last answer', async () => {
+    github = await FakeGitHub.start();
+    github.addUser('ghp_triggerCliTestToken0000000000000000', 'octocat');
+    agent = await FakeAgentRuntime.start();
+    for (let i = 0; i < 5; i++) agent.answers.push({ status: 500, body: { error: 'down' } });
+    rt = await startRuntime({ GITHUB_API_URL: github.server.url, AGENT_RUNTIME_URL: agent.url });
+    await subscribeOverApi(rt.url, github, 'ghp_triggerCliTestToken0000000000000000');
+    const lines: string[] = [];
+    let polls = 0;
+    const code = await runTriggerCommand(['new_issue', '--wait', '--timeout', '5'], {
+      env: { LOCAL_URL: rt.url, PLATFORM_API_KEY: platformKey },
+      out: (l) => lines.push(l),
+      // Time moves only once the first try has failed (polls are real), so the verdict does not depend on the wall clock.
+      now: () => (agent!.requests.length > 0 && ++polls > 20 ? 10_000 : 0),
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    });
+    expect(code).toBe(1);
+    expect(lines.join('\n')).toMatch(/Not delivered within 5 s: event evt_\S+ is retrying after \d+ tr(y|ies); last try \S+: HTTP 500; next try /);
+  });
 });

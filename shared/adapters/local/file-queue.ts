@@ -70,11 +70,8 @@ export class FileQueue implements PollableQueue {
     const visible = [...this.state.values()].filter((m) => m.visibleAt <= now);
     for (const m of visible) {
       if (out.length >= max) break;
-      const dlq = this.options.deadLetter;
-      if (dlq && m.receiveCount >= this.maxReceives) {
-        // Into the DLQ first, then out of here: a kill in between leaves a duplicate, never a loss.
-        dlq.accept({ ...m, receipt: undefined, visibleAt: now });
-        this.write({ t: 'del', id: m.id });
+      if (this.exhausted(m)) {
+        this.deadLetter(m);
         continue;
       }
       const receipt = `${m.id}~${randomUUID()}`;
@@ -91,10 +88,20 @@ export class FileQueue implements PollableQueue {
     if (m) this.write({ t: 'del', id: m.id });
   }
 
-  /** Postpones (or, with 0, releases) a message in flight; a stale receipt handle changes nothing. */
+  /**
+   * Postpones (or, with 0, releases) a message in flight; a stale receipt handle changes nothing.
+   * A message on its last receive goes to the dead-letter queue now: its next receive would
+   * move it there and nothing else, so waiting out the postponement (the backoff of a last
+   * try, up to 15 minutes) would only keep it out of the operator's sight while the event's
+   * history already says `dead_lettered`.
+   */
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
     const m = this.byReceipt(receiptHandle);
     if (!m) return;
+    if (this.exhausted(m)) {
+      this.deadLetter(m);
+      return;
+    }
     this.write({ t: 'vis', id: m.id, v: this.now + seconds * 1000 });
     if (seconds <= 0) this.wake();
   }
@@ -146,6 +153,17 @@ export class FileQueue implements PollableQueue {
     if (!this.state.has(id)) return false;
     this.write({ t: 'del', id });
     return true;
+  }
+
+  /** Received as many times as allowed: a dead letter from now on (when there is a dead-letter queue). */
+  private exhausted(m: StoredMessage): boolean {
+    return this.options.deadLetter !== undefined && m.receiveCount >= this.maxReceives;
+  }
+
+  private deadLetter(m: StoredMessage): void {
+    // Into the DLQ first, then out of here: a kill in between leaves a duplicate, never a loss.
+    this.options.deadLetter?.accept({ ...m, receipt: undefined, visibleAt: this.now });
+    this.write({ t: 'del', id: m.id });
   }
 
   private byReceipt(receiptHandle: string): StoredMessage | undefined {
