@@ -125,13 +125,17 @@ class SoakRuntime {
   }
 }
 
-/** Resident set size of a process in MB (Linux /proc), or NaN where there is none. */
-function rssMb(pid: number | undefined): number {
+/**
+ * Resident set size of a process in MB (Linux /proc), or NaN where there is none; `fileMb`:
+ * the part mapped from files (the embedded DynamoDB's table files, which LevelDB maps in).
+ */
+function rssMb(pid: number | undefined): { mb: number; fileMb: number } {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : Number.NaN;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
+    return { mb: kb('VmRSS'), fileMb: kb('RssFile') };
   } catch {
-    return Number.NaN;
+    return { mb: Number.NaN, fileMb: Number.NaN };
   }
 }
 
@@ -153,6 +157,8 @@ interface RunResult {
   undelivered: number;
   ackedTwice: number;
   rssHalf: number;
+  /** Of the RSS growth over the second half, the part mapped from files. */
+  rssFileGrowth: number;
   rssEnd: number;
   rssMax: number;
   drainSeconds: number;
@@ -177,8 +183,8 @@ async function run(mode: Mode): Promise<RunResult> {
   let refused = 0;
   let sent = 0;
   const answers = new Set<Promise<void>>();
-  const rss: Array<{ at: number; mb: number }> = [];
-  const sampler = setInterval(() => rss.push({ at: performance.now(), mb: rssMb(product.child.pid) }), 1000);
+  const rss: Array<{ at: number; mb: number; fileMb: number }> = [];
+  const sampler = setInterval(() => rss.push({ at: performance.now(), ...rssMb(product.child.pid) }), 1000);
 
   const started = performance.now();
   while (sent < total) {
@@ -215,6 +221,7 @@ async function run(mode: Mode): Promise<RunResult> {
   const rssHalf = inHalf[0]?.mb ?? Number.NaN;
   const rssEnd = inHalf.at(-1)?.mb ?? Number.NaN;
   const rssMax = Math.max(...inHalf.map((s) => s.mb));
+  const rssFileGrowth = (inHalf.at(-1)?.fileMb ?? Number.NaN) - (inHalf[0]?.fileMb ?? Number.NaN);
 
   const drainStart = performance.now();
   const accounting = await drain(product.url, [...sentAt.keys()], (d) => runtime.firstAck.has(d));
@@ -242,6 +249,7 @@ async function run(mode: Mode): Promise<RunResult> {
     undelivered: accounting.waiting + accounting.lost.length,
     ackedTwice: runtime.ackedTwice,
     rssHalf,
+    rssFileGrowth,
     rssEnd,
     rssMax,
     drainSeconds: drainTook,
@@ -282,7 +290,7 @@ function describeRun(r: RunResult): void {
     `    intake answer p50 ${s(percentile(r.intakeMs, 50))}, p99 ${s(percentile(r.intakeMs, 99))}; accepted -> agent runtime p50 ${s(percentile(r.dispatchMs, 50))}, p99 ${s(percentile(r.dispatchMs, 99))}; machine load average ${r.load.toFixed(1)} (2 cores)`,
   );
   console.log(
-    `    delivery p50 ${(percentile(r.deliveryMs, 50) / 1000).toFixed(2)} s, p99 ${(percentile(r.deliveryMs, 99) / 1000).toFixed(2)} s, max ${(Math.max(...r.deliveryMs) / 1000).toFixed(1)} s; acknowledged twice ${r.ackedTwice}; RSS ${r.rssHalf.toFixed(0)} MB at mid-load, ${r.rssEnd.toFixed(0)} MB at the end (max ${r.rssMax.toFixed(0)} MB)`,
+    `    delivery p50 ${(percentile(r.deliveryMs, 50) / 1000).toFixed(2)} s, p99 ${(percentile(r.deliveryMs, 99) / 1000).toFixed(2)} s, max ${(Math.max(...r.deliveryMs) / 1000).toFixed(1)} s; acknowledged twice ${r.ackedTwice}; RSS ${r.rssHalf.toFixed(0)} MB at mid-load, ${r.rssEnd.toFixed(0)} MB at the end (max ${r.rssMax.toFixed(0)} MB; of the growth, ${r.rssFileGrowth.toFixed(0)} MB mapped from files)`,
   );
   const a = r.accounting;
   const due = a.lastNextTryAt === undefined ? '' : ` (the last due in ${Math.max(0, (a.lastNextTryAt - Date.now()) / 1000).toFixed(0)} s)`;

@@ -330,6 +330,8 @@ describe('npm run trigger against the running local runtime', () => {
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     });
     expect(code).toBe(1);
-    expect(lines.join('\n')).toMatch(/Not delivered within 5 s: event evt_\S+ is retrying after \d+ tr(y|ies); last try \S+: HTTP 500; next try /);
+    expect(lines.join('\n')).toMatch(
+      /Not delivered within 5 s: event evt_\S+ is retrying after \d+ tr(y|ies); last try \S+: HTTP 500; next try /,
+    );
   });
 });
