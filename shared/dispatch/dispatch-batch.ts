@@ -10,6 +10,7 @@ import { connectionTakesEvents } from './connection-gate';
 import { runFollowUp } from './follow-up';
 import { isLastReceive } from './redrive-policy';
 import { EventProgress } from './event-progress';
+import { isSnareReadBack, workSnareReadBack } from './snare-read-back';
 
 export interface BatchResult {
   /** Messages to leave on the queue (SQS `batchItemFailures`); the others are done. */
@@ -140,6 +141,8 @@ async function sendCopy(ctx: AppContext, queue: Queue, eventId: string, body: st
 }
 
 async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circuit: DispatchCircuit | undefined): Promise<Outcome> {
+  // The queue also carries the collection service's accepted deliveries, read back here (snare-read-back.ts).
+  if (isSnareReadBack(m.body)) return workSnareReadBack(ctx, m, lane);
   let read: ReadEvent;
   try {
     read = await fromQueueMessage(ctx, m.body);
