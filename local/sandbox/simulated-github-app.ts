@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
+import { installationRepositoriesPage, permissionRefusal } from './simulated-app-installation';
 import type { RecordedRequest, SimulatedResponse } from './simulated-http';
 
 /**
@@ -307,11 +308,15 @@ export class SimulatedGitHubApp {
     if (installationToken) {
       if (installationToken.expiresAt <= this.tokenNow()) return { status: 401, body: { message: 'Bad credentials' } };
       if (/^\/(user|gists)(\/|$)/.test(path)) return { status: 403, body: { message: 'Resource not accessible by integration' } };
+      const installation = this.installations.get(installationToken.installationId);
+      if (method === 'GET' && path === '/installation/repositories' && installation) {
+        return installationRepositoriesPage(req, installation.repositorySelection, this.repositoriesOf(installation));
+      }
       const repo = /^\/repos\/([^/]+)\/([^/]+)/.exec(path);
       if (repo && !this.reaches(installationToken.installationId, `${repo[1]}/${repo[2]}`)) {
         return { status: 404, body: { message: 'Not Found' } };
       }
-      return undefined;
+      return installation ? permissionRefusal(installation.permissions, method, path) : undefined;
     }
     const login = this.userTokens.get(token);
     if (login === undefined)
@@ -332,6 +337,16 @@ export class SimulatedGitHubApp {
     }
     return undefined;
   }
+
+  /**
+   * The repositories `GET /installation/repositories` lists, as repository objects: by default
+   * built from `repositories` (`owner/name`); the sandbox answers its world's repositories.
+   */
+  repositoriesOf: (installation: SimulatedInstallation) => Record<string, unknown>[] = (i) =>
+    i.repositories.map((full_name, n) => {
+      const [owner = '', name = ''] = full_name.split('/');
+      return { id: 9000 + n, name, full_name, private: false, owner: { login: owner, id: i.account.id, type: i.account.type } };
+    });
 
   private reaches(installationId: number, fullName: string): boolean {
     const i = this.installations.get(installationId);
