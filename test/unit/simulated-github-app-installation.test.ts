@@ -49,7 +49,7 @@ describe('the simulated GitHub App and an installation token', () => {
     const names = (b: unknown) => (b as { repositories: Array<{ full_name: string }> }).repositories.map((r) => r.full_name);
     expect(names(first?.body)).toEqual(['octo-org/one', 'octo-org/two']);
     expect(names(send('GET', '/installation/repositories?per_page=2&page=2')?.body)).toEqual(['octo-org/three']);
-    const repo = (first?.body as { repositories: Array<Record<string, unknown>> }).repositories[0];
+    const repo = ((first?.body ?? { repositories: [] }) as { repositories: Array<Record<string, unknown>> }).repositories[0];
     // The repository shape's required members that the product reads and a client expects.
     expect(repo).toMatchObject({
       id: expect.any(Number),
