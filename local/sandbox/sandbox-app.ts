@@ -74,7 +74,16 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
       // The simulated App's tokens live as long as this run: the demo user gets a new one each start.
       const fresh = app.issueUserToken(user.login);
       const token = { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: ctx.clock.now() + 28800 * 1000, origin };
-      for (const c of await repo.list()) {
+      const all = await repo.list();
+      // An App connection made through the simulated App's install flow holds a user token that App
+      // issued (kept across restarts): it is the sandbox's, so it is re-bound to this run's port.
+      for (const c of all) {
+        if (c.sandboxDemo === true || c.authMethod !== 'github_app') continue;
+        const held = await readStoredToken(ctx.secrets, c.id);
+        if (held && app.userTokens.has(held.accessToken) && held.origin !== origin)
+          await writeStoredToken(ctx.secrets, c.id, { ...held, origin });
+      }
+      for (const c of all) {
         if (c.sandboxDemo !== true || c.authMethod !== 'github_app' || c.installation?.id !== installationId) continue;
         if (!(await readStoredToken(ctx.secrets, c.id))) continue;
         await writeStoredToken(ctx.secrets, c.id, token);

@@ -63,6 +63,12 @@ export interface SimulatedAppOptions {
   autoApproveAs?: { login: string; installationId: number };
 }
 
+/** The App's user tokens (`ghu_` -> login) and refresh tokens (`ghr_` -> login and its access token). */
+export interface SimulatedUserTokens {
+  users: Array<[string, string]>;
+  refresh: Array<[string, { login: string; access: string }]>;
+}
+
 /** One attempt in the App's webhook delivery log, as `GET /app/hook/deliveries` lists it. */
 export interface SimulatedHookDelivery {
   id: number;
@@ -172,7 +178,22 @@ export class SimulatedGitHubApp {
     this.refreshTokens.set(refresh, { login, access });
     this.issued.add(access);
     this.issued.add(refresh);
+    this.onUserTokens?.();
     return { accessToken: access, refreshToken: refresh };
+  }
+
+  /** Called when user tokens were issued (the sandbox keeps them across a restart). */
+  onUserTokens: (() => void) | undefined;
+
+  /** The user and refresh tokens valid now, as the sandbox's state file keeps them. */
+  userTokenState(): SimulatedUserTokens {
+    return { users: [...this.userTokens], refresh: [...this.refreshTokens] };
+  }
+
+  /** Takes back the user tokens of an earlier run. */
+  restoreUserTokens(state: SimulatedUserTokens): void {
+    for (const [token, login] of state.users) this.userTokens.set(token, login);
+    for (const [token, held] of state.refresh) this.refreshTokens.set(token, held);
   }
 
   /**

@@ -58,3 +58,31 @@ it('npm run trigger reaches the App webhook (its secret is set), and a step the 
   expect(dispatch.body).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   expect(JSON.stringify(dispatch.body)).toContain('Resource not accessible by integration');
 }, 60_000);
+
+it("an App connection made through the install flow still acts as its user after a restart (the simulated App's tokens are kept)", async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-app-'));
+  const start = () =>
+    startLocalRuntime({
+      env: { DATA_DIR: dir as string, PORT: '0', PLATFORM_API_KEY: key, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'WARN' },
+      write: () => {},
+      sandbox: true,
+    });
+  rt = await start();
+  const begun = await call('POST', '/oauth/github-app/authorize', { label: 'clicked' });
+  const first = await fetch(begun.body.authorizeUrl, { redirect: 'manual' });
+  const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const page = await fetch(first.headers.get('location') ?? '', { redirect: 'manual' });
+  const back = await fetch(page.headers.get('location') ?? '', { redirect: 'manual', headers: { cookie, accept: 'application/json' } });
+  const made = (await back.json()) as { connectionId: string };
+  const gist = () =>
+    call('POST', '/tools/github.create_gist/invoke', {
+      connectionId: made.connectionId,
+      input: { files: { 'note.txt': { content: 'kept' } }, description: 'after a restart' },
+    });
+  expect((await gist()).body).toMatchObject({ ok: true });
+  await rt.close();
+  rt = await start();
+  const again = await gist();
+  expect(again.body).toMatchObject({ ok: true });
+  expect((await call('GET', `/connections/${made.connectionId}`)).body).toMatchObject({ status: 'connected' });
+}, 90_000);
