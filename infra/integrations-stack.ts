@@ -139,6 +139,8 @@ export class IntegrationsStack extends Stack {
     secrets.useSecret(dispatch, 'GITHUB_CLIENT_SECRET_ARN');
     secrets.useSecret(dispatch, 'CONTENTSNARE_CLIENT_SECRET_ARN');
     data.useBlobs(dispatch, 'consume');
+    // A collection-service read-back (shared/dispatch/snare-read-back.ts) queues events, a big one stored aside.
+    data.useBlobs(dispatch, 'put');
     secrets.useSecret(dispatch, 'DISPATCH_SIGNING_SECRET_ARN');
     // Each grants receive/delete/ChangeMessageVisibility on its queue only.
     dispatch.fn.addEventSource(new SqsEventSource(data.queue, dispatchEventSources.main(s.dispatchMaxConcurrency)));

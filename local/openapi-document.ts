@@ -70,6 +70,8 @@ const webhooks = {
         'One POST per (subscription, occurrence), 10 s timeout, no redirect followed. Verify `X-Signature-256` (or, to refuse replays, `X-Signature-256-Timestamped` and a timestamp within 5 minutes) over the raw body bytes with a timing-safe comparison, then drop duplicates by `id`. Any 2xx takes the event; anything else is retried with backoff (5 s × 2^n, at most 15 minutes; `429`, or `503` with `Retry-After`, after the wait asked for), and after the 5th receive the event goes to the dead-letter queue.',
       operationId: 'triggerEvent',
       tags: ['webhooks'],
+      // The agent runtime authenticates the product by the body's signature; the key is DISPATCH_SIGNING_SECRET.
+      security: [{ triggerEventSignature: [] }],
       parameters: [
         signatureHeader('X-Signature-256', '`sha256=` + hex HMAC-SHA256 of the body bytes, keyed with DISPATCH_SIGNING_SECRET'),
         signatureHeader('X-Signature-Timestamp', 'The time of this attempt, unix seconds'),
@@ -85,6 +87,14 @@ const webhooks = {
   },
 };
 
+/** Where the API is: the local runtime on its default port, or the stack's `PublicUrl` on AWS. */
+const servers = [
+  {
+    url: 'http://127.0.0.1:3000',
+    description: "The local runtime (`npm start`; another port with PORT). On AWS the same paths are under the stack's `PublicUrl` output.",
+  },
+];
+
 /** The OpenAPI 3.1 document of the product's API, as `npm run openapi` writes it. */
 export function buildOpenApiDocument(routes: readonly Route[] = describedRoutes()): Record<string, unknown> {
   const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
@@ -94,6 +104,16 @@ export function buildOpenApiDocument(routes: readonly Route[] = describedRoutes(
     description,
     webhooks,
     schemas: { TriggerEvent: triggerEventSchema },
+    servers,
+    securitySchemes: {
+      triggerEventSignature: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Signature-256',
+        description:
+          'On the trigger event the product sends: `sha256=` + hex HMAC-SHA256 of the raw body bytes, keyed with DISPATCH_SIGNING_SECRET (shared with the agent runtime, never sent). Not a key to compare: recompute it over the body and compare in constant time; `X-Signature-256-Timestamped` with `X-Signature-Timestamp` does the same over `<timestamp>.<body>` to refuse replays.',
+      },
+    },
   });
 }
 

@@ -188,6 +188,7 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
         errors: [
           'invalid_input',
           'connection_not_found',
+          'not_found',
           'forbidden',
           'reconnect_required',
           'public_url_unreachable',

@@ -14,6 +14,13 @@ const deliveryAnswer = z.object({
   ping: z.literal(true).optional().describe("The code host's ping: the endpoint is verified"),
 });
 
+/** A collection-service delivery: queued for its read-back, or nothing any subscribed trigger takes. */
+const snareAnswer = z.object({
+  ok: z.literal(true),
+  queued: z.literal(true).optional().describe('Accepted: its records are read back from the dispatch queue, within the rate limit'),
+  accepted: z.literal(0).optional().describe('Nothing any subscribed trigger takes, or the body does not name what its event needs'),
+});
+
 /** What a GitHub App lifecycle delivery (`installation`, `installation_repositories`, `github_app_authorization`) did. */
 const lifecycleAnswer = z.object({
   ok: z.literal(true),
@@ -109,7 +116,7 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       spec: {
         summary: "The collection service's webhook deliveries",
         description:
-          "Called by the collection service at the URL the product registered for the connection. Its deliveries are unsigned and carry no id: the URL's per-connection token is checked in constant time (a wrong one is 404), and the record the body names is read back through the API before anything is dispatched; the event carries what the API reports. 503 when the read-back could not be made in time. Answers within 8 s.",
+          "Called by the collection service at the URL the product registered for the connection. Its deliveries are unsigned and carry no id: the URL's per-connection token is checked in constant time (a wrong one is 404), then the delivery is put on the dispatch queue (202) before any record is read: the service documents no redelivery. The record the body names is read back from the queue, within the account's rate limit, before anything is dispatched; the event carries what the API reports, and a record that cannot be read back or does not bear the event out dispatches nothing. 503 only when the queue did not take the delivery. Answers within 8 s.",
         tags: ['webhooks'],
         params: z.object({
           connectionId: z.string().describe('`conn_...`, the collection-service connection'),
@@ -117,12 +124,8 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
         }),
         body: z.record(z.string(), z.unknown()).describe("The collection service's event payload"),
         answers: {
-          202: { description: 'Accepted: `accepted` trigger events queued', body: deliveryAnswer },
-          200: {
-            description:
-              'A change already announced, or nothing to dispatch (the record cannot be read back or does not bear the event out)',
-            body: deliveryAnswer,
-          },
+          202: { description: 'Accepted (`queued`): its records are read back from the queue', body: snareAnswer },
+          200: { description: 'Nothing any subscribed trigger takes (`accepted: 0`)', body: snareAnswer },
         },
         errors: ['invalid_input', 'not_found', 'reconnect_required', 'unavailable'],
       },

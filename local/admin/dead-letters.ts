@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { snareReadBackKind } from '../../shared/dispatch/snare-read-back';
 import type { BlobStore, DeadLetter } from '../../shared/ports';
 
 /** One dead letter as an operator reads it: what it was, for whom, and since when. */
@@ -26,6 +27,13 @@ const eventFields = z.object({
   deliveryId: z.string().optional(),
 });
 const pointer = z.object({ blobKey: z.string().min(1) }).strict();
+/** A collection-service delivery accepted but not yet read back (shared/dispatch/snare-read-back.ts): a redrive works it again. */
+const readBackJob = z.object({
+  kind: z.literal(snareReadBackKind),
+  connectionId: z.string(),
+  delivery: z.object({ event: z.string() }).loose(),
+  receivedAt: z.string().optional(),
+});
 
 function parseJson(text: string): unknown {
   try {
@@ -73,6 +81,9 @@ export async function summarizeDeadLetter(d: DeadLetter, blobs?: Pick<BlobStore,
       return { ...withKey, problem: 'claim-check blob could not be read' };
     }
   }
+  const job = readBackJob.safeParse(value);
+  if (job.success)
+    return { ...base, trigger: `contentsnare.${job.data.delivery.event}`, deliveryId: `read-back for ${job.data.connectionId}` };
   const fields = fromEvent(value);
   return fields ? { ...base, ...fields } : { ...base, problem: 'body is not a trigger event' };
 }

@@ -2,6 +2,14 @@ import type { Config } from '../../shared/config/config';
 import { inboxPath } from './inbox';
 import { demo, type RunningSandbox } from './sandbox';
 
+/** Where the CLIs look when told nothing (`local/cli/local-admin-client.ts`, PORT unset). */
+const cliDefaultUrl = 'http://127.0.0.1:3000';
+
+/** The CLIs find a runtime on another port or host only when told: the banner's commands tell them. */
+function urlFlag(base: string): string {
+  return base.replace(/\/+$/, '') === cliDefaultUrl ? '' : ` --url ${base}`;
+}
+
 /** The "where to look" lines of `npm run dev`: URLs, the platform key, and the first commands to run. */
 export function sandboxBanner(runtime: {
   url: string;
@@ -41,7 +49,7 @@ export function sandboxBanner(runtime: {
     `  export PLATFORM_API_KEY=${key}`,
     `  curl -s -X POST ${base}/subscriptions ${auth} -H 'content-type: application/json' \\`,
     `    -d '{"connectionId":"${s.demo.github.id}","trigger":"github.new_issue","agentId":"my-agent","repository":"${demo.repository}"}'`,
-    `  npm run trigger -- github.new_issue --set issue.title="Hello sandbox" --wait`,
+    `  npm run trigger -- github.new_issue --set issue.title="Hello sandbox" --wait${urlFlag(base)}`,
     `  curl -s ${base}/sandbox/inbox ${auth}`,
     `  curl -s -X POST ${base}/tools/github.create_issue/invoke ${auth} -H 'content-type: application/json' \\`,
     `    -d '{"connectionId":"${s.demo.github.id}","input":{"owner":"octocat","repo":"hello-world","title":"From the sandbox"}}'`,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Connection } from '../../shared/domain/model';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
@@ -32,6 +33,11 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
     members: new Set([user.login]),
     events: ['issues', 'issue_comment', 'pull_request', 'pull_request_review', 'push', 'release', 'create', 'fork', 'star'],
   });
+  // `GET /installation/repositories` lists the world's repositories of the account (all, or the selected ones), in their published shape.
+  app.repositoriesOf = (i) => {
+    const mine = github.repos.get(i.account.login) ?? [];
+    return i.repositorySelection === 'all' ? mine : mine.filter((r) => i.repositories.includes(String(r.full_name)));
+  };
   github.before = (req) => {
     const answer = app.handle(req);
     if (answer) return answer;
@@ -43,6 +49,8 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
   };
   const own = (env: Record<string, string | undefined>) => !env.GITHUB_APP_ID && !env.GITHUB_APP_SLUG && !env.GITHUB_APP_CLIENT_ID;
   let played = false;
+  // The App's webhook secret, like its key pair, made at each start: `npm run trigger` signs App deliveries with it.
+  const webhookSecret = randomBytes(32).toString('hex');
   return {
     app,
     environment(env, runtimePort): Record<string, string> {
@@ -56,6 +64,7 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
         GITHUB_APP_CLIENT_ID: app.clientId,
         GITHUB_APP_CLIENT_SECRET: app.clientSecret,
         GITHUB_APP_PRIVATE_KEY: app.privateKeyPem,
+        GITHUB_APP_WEBHOOK_SECRET: webhookSecret,
       };
     },
     async ensureDemoConnection(ctx) {
@@ -65,7 +74,16 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
       // The simulated App's tokens live as long as this run: the demo user gets a new one each start.
       const fresh = app.issueUserToken(user.login);
       const token = { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: ctx.clock.now() + 28800 * 1000, origin };
-      for (const c of await repo.list()) {
+      const all = await repo.list();
+      // An App connection made through the simulated App's install flow holds a user token that App
+      // issued (kept across restarts): it is the sandbox's, so it is re-bound to this run's port.
+      for (const c of all) {
+        if (c.sandboxDemo === true || c.authMethod !== 'github_app') continue;
+        const held = await readStoredToken(ctx.secrets, c.id);
+        if (held && app.userTokens.has(held.accessToken) && held.origin !== origin)
+          await writeStoredToken(ctx.secrets, c.id, { ...held, origin });
+      }
+      for (const c of all) {
         if (c.sandboxDemo !== true || c.authMethod !== 'github_app' || c.installation?.id !== installationId) continue;
         if (!(await readStoredToken(ctx.secrets, c.id))) continue;
         await writeStoredToken(ctx.secrets, c.id, token);

@@ -93,6 +93,13 @@ const stateSchema = z.object({
     ),
     world: worldStateSchema,
   }),
+  /** The simulated App's user tokens: an App connection made through its install flow still works after a restart. */
+  githubApp: z
+    .object({
+      users: z.array(z.tuple([z.string(), z.string()])),
+      refresh: z.array(z.tuple([z.string(), z.object({ login: z.string(), access: z.string() })])),
+    })
+    .optional(),
   contentsnare: z.object({
     seq: z.number().int(),
     clients: z.array(record),
@@ -151,10 +158,13 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
     return answer ? answer(match) : { status: 200, body: {} };
   };
 
+  const githubApp = playGitHubApp(github, user);
+  if (loaded.state?.githubApp) githubApp.app.restoreUserTokens(loaded.state.githubApp);
   let contentsnare: SimulatedContentSnare | undefined;
   const snapshot = (): SandboxState => ({
     version: 1,
     github: { userId: user.id, ...github.hookState(), world: world.snapshot() },
+    githubApp: githubApp.app.userTokenState(),
     contentsnare: present(contentsnare, 'the simulated Content Snare').snapshot(),
   });
   let kept = loaded.state ?? undefined;
@@ -192,7 +202,8 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
     const first = keep();
     if (first) notices.push(first);
   }
-  const githubApp = playGitHubApp(github, user);
+  // Tokens the App issues are kept like any other write of the simulated services.
+  githubApp.app.onUserTokens = () => void keep();
   const inbox = new SandboxInbox();
 
   const snare = contentsnare;

@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
+import { installationRepositoriesPage, permissionRefusal } from './simulated-app-installation';
 import type { RecordedRequest, SimulatedResponse } from './simulated-http';
 
 /**
@@ -7,7 +8,8 @@ import type { RecordedRequest, SimulatedResponse } from './simulated-http';
  * access token for a GitHub App", the REST reference of `apps/*`):
  *
  * - the App's JWT is checked with its public key: RS256, `iss` the app id or client id, `iat`
- *   and `exp` numbers at most 10 minutes apart, not expired, not issued in the future (60 s);
+ *   not in the future and `exp` at most 10 minutes ahead, on this clock (`now`); a refusal for
+ *   the times is a 401 in GitHub's words (those `@octokit/auth-app` retries on) with a `Date`;
  * - `POST /app/installations/{id}/access_tokens` (JWT) issues a `ghs_` token that expires in an
  *   hour (201, `token`, `expires_at`, `permissions`, `repository_selection`);
  * - `GET /app/installations/{id}` (JWT) describes the installation;
@@ -59,6 +61,12 @@ export interface SimulatedAppOptions {
    * this user installing on (or authorizing for) this installation: the sandbox's "GitHub UI".
    */
   autoApproveAs?: { login: string; installationId: number };
+}
+
+/** The App's user tokens (`ghu_` -> login) and refresh tokens (`ghr_` -> login and its access token). */
+export interface SimulatedUserTokens {
+  users: Array<[string, string]>;
+  refresh: Array<[string, { login: string; access: string }]>;
 }
 
 /** One attempt in the App's webhook delivery log, as `GET /app/hook/deliveries` lists it. */
@@ -170,7 +178,22 @@ export class SimulatedGitHubApp {
     this.refreshTokens.set(refresh, { login, access });
     this.issued.add(access);
     this.issued.add(refresh);
+    this.onUserTokens?.();
     return { accessToken: access, refreshToken: refresh };
+  }
+
+  /** Called when user tokens were issued (the sandbox keeps them across a restart). */
+  onUserTokens: (() => void) | undefined;
+
+  /** The user and refresh tokens valid now, as the sandbox's state file keeps them. */
+  userTokenState(): SimulatedUserTokens {
+    return { users: [...this.userTokens], refresh: [...this.refreshTokens] };
+  }
+
+  /** Takes back the user tokens of an earlier run. */
+  restoreUserTokens(state: SimulatedUserTokens): void {
+    for (const [token, login] of state.users) this.userTokens.set(token, login);
+    for (const [token, held] of state.refresh) this.refreshTokens.set(token, held);
   }
 
   /**
@@ -235,7 +258,7 @@ export class SimulatedGitHubApp {
     const attempt = /^\/app\/hook\/deliveries\/(\d+)\/attempts$/.exec(req.path);
     if (!list && !(req.method === 'POST' && attempt)) return undefined;
     const refusal = this.checkJwt(req);
-    if (refusal) return { status: 401, body: { message: refusal } };
+    if (refusal) return this.jwtRefused(refusal);
     if (attempt) {
       const id = Number(attempt[1]);
       const d = this.hookDeliveries.find((x) => x.id === id);
@@ -294,7 +317,7 @@ export class SimulatedGitHubApp {
     const appInstallation = /^\/app\/installations\/(\d+)(\/access_tokens)?$/.exec(path);
     if (appInstallation) {
       const refusal = this.checkJwt(req);
-      if (refusal) return { status: 401, body: { message: refusal } };
+      if (refusal) return this.jwtRefused(refusal);
       const installation = this.installations.get(Number(appInstallation[1]));
       if (!installation) return { status: 404, body: { message: 'Not Found' } };
       if (appInstallation[2] && method === 'POST') return this.mint(installation);
@@ -306,11 +329,15 @@ export class SimulatedGitHubApp {
     if (installationToken) {
       if (installationToken.expiresAt <= this.tokenNow()) return { status: 401, body: { message: 'Bad credentials' } };
       if (/^\/(user|gists)(\/|$)/.test(path)) return { status: 403, body: { message: 'Resource not accessible by integration' } };
+      const installation = this.installations.get(installationToken.installationId);
+      if (method === 'GET' && path === '/installation/repositories' && installation) {
+        return installationRepositoriesPage(req, installation.repositorySelection, this.repositoriesOf(installation));
+      }
       const repo = /^\/repos\/([^/]+)\/([^/]+)/.exec(path);
       if (repo && !this.reaches(installationToken.installationId, `${repo[1]}/${repo[2]}`)) {
         return { status: 404, body: { message: 'Not Found' } };
       }
-      return undefined;
+      return installation ? permissionRefusal(installation.permissions, method, path) : undefined;
     }
     const login = this.userTokens.get(token);
     if (login === undefined)
@@ -331,6 +358,16 @@ export class SimulatedGitHubApp {
     }
     return undefined;
   }
+
+  /**
+   * The repositories `GET /installation/repositories` lists, as repository objects: by default
+   * built from `repositories` (`owner/name`); the sandbox answers its world's repositories.
+   */
+  repositoriesOf: (installation: SimulatedInstallation) => Record<string, unknown>[] = (i) =>
+    i.repositories.map((full_name, n) => {
+      const [owner = '', name = ''] = full_name.split('/');
+      return { id: 9000 + n, name, full_name, private: false, owner: { login: owner, id: i.account.id, type: i.account.type } };
+    });
 
   private reaches(installationId: number, fullName: string): boolean {
     const i = this.installations.get(installationId);
@@ -375,11 +412,16 @@ export class SimulatedGitHubApp {
     };
   }
 
+  /** GitHub's 401 for a refused JWT, dated on its own clock (a client corrects its skew from it). */
+  private jwtRefused(message: string): SimulatedResponse {
+    return { status: 401, headers: { date: new Date(this.now()).toUTCString() }, body: { message } };
+  }
+
   /** Why the request's JWT is refused, or undefined when it is the App's and current. */
   private checkJwt(req: RecordedRequest): string | undefined {
-    const refuse = (why: string) => {
+    const refuse = (why: string, message = `A JSON web token could not be decoded (${why})`) => {
       this.refusedJwts.push(why);
-      return `A JSON web token could not be decoded (${why})`;
+      return message;
     };
     const jwt = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     const [h, p, s] = jwt.split('.');
@@ -397,9 +439,19 @@ export class SimulatedGitHubApp {
     if (String(payload.iss) !== String(this.appId) && payload.iss !== this.clientId) return refuse('iss is not the app');
     if (typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return refuse('iat/exp missing');
     const nowS = Math.floor(this.now() / 1000);
-    if (payload.exp - payload.iat > 600) return refuse('exp more than 10 minutes after iat');
-    if (payload.exp <= nowS) return refuse('expired');
-    if (payload.iat > nowS + 60) return refuse('issued in the future');
+    if (!Number.isInteger(payload.iat) || payload.iat > nowS) {
+      return refuse(
+        'issued in the future',
+        "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued",
+      );
+    }
+    if (payload.exp > nowS + 600) return refuse('exp too far ahead', "'Expiration time' claim ('exp') is too far in the future");
+    if (payload.exp <= nowS) {
+      return refuse(
+        'expired',
+        "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires",
+      );
+    }
     return undefined;
   }
 

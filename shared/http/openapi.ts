@@ -16,6 +16,10 @@ export interface DocumentParts {
   webhooks?: Json;
   /** Named schemas the webhooks refer to as `#/components/schemas/<name>`. */
   schemas?: Record<string, z.ZodType>;
+  /** OpenAPI `servers`: where the API is served. */
+  servers?: Json[];
+  /** Security schemes the webhooks name beside the platform's keys (the trigger event's signature). */
+  securitySchemes?: Record<string, Json>;
 }
 
 /** Named schemas met while converting, by id: they become `components.schemas`. */
@@ -216,6 +220,7 @@ export function openApiDocument(routes: readonly Route[], parts: DocumentParts):
   return {
     openapi: '3.1.0',
     info: { title: parts.title, version: parts.version, description: parts.description },
+    ...(parts.servers ? { servers: parts.servers } : {}),
     paths: sorted,
     ...(parts.webhooks ? { webhooks: parts.webhooks } : {}),
     components: {
@@ -231,6 +236,7 @@ export function openApiDocument(routes: readonly Route[], parts: DocumentParts):
           description:
             'A scoped key from `POST /keys`: opens only the routes that take it, limited to the connections it lists (another connection is `403 forbidden`).',
         },
+        ...parts.securitySchemes,
       },
       schemas: {
         Error: errorEnvelope(errorCodes),

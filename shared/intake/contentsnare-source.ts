@@ -1,11 +1,8 @@
-import { snareClientFor } from '../contentsnare/connection-client';
-import { readBack } from '../contentsnare/read-back';
 import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../contentsnare/snare-hook';
-import { recordObservation } from '../contentsnare/subject-memory';
 import { subscriptionsByRoute } from '../dispatch/fan-out';
+import { newSnareReadBack, snareReadBackMessage } from '../dispatch/snare-read-back';
 import type { Connection } from '../domain/model';
 import { parseSnareDelivery } from '../domain/mapping/snare-delivery';
-import { changeIdentity, commentIdentity, snareMappedEvent } from '../domain/mapping/snare-events';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { keys } from '../store/table-design';
@@ -21,23 +18,25 @@ export interface SnareVerified {
 const connectionIdFormat = /^conn_[0-9a-f]{32}$/;
 /** Compared against when there is no hook, so that an unknown connection takes as long as a wrong token. */
 const absentHook: Pick<SnareHook, 'tokenSha256'> = { tokenSha256: '0'.repeat(64) };
-/** Within the intake's 8 s answer: a read-back that cannot get the account's read limit by then is answered 503. */
-const readBackMaxWaitMs = 4000;
 
 const notFound = () => refusal('unknown_endpoint', 404, 'not_found', 'Unknown webhook endpoint');
 const nothing: DeliveryAnswer = { status: 200, body: { ok: true, accepted: 0 } };
+/** The delivery is on the queue; how many events it makes is known once its records are read back. */
+const queuedAnswer: DeliveryAnswer = { status: 202, body: { ok: true, queued: true } };
 
 /**
  * The collection service's deliveries (`POST /webhooks/contentsnare/{connectionId}/{token}`).
  * The service signs nothing and sends no delivery id, so:
  * - the verifier checks the URL's per-connection token against the hook's hash in constant
  *   time (a wrong one is 404, counted and logged like any refused delivery);
- * - the mapper believes only the event name and the ids of the body: it reads the records
- *   back through the connection's client (within the account's shared rate limit) and the
- *   event carries what the API reports; a record the connection cannot see, or whose state
- *   does not bear the event out, dispatches nothing;
- * - the claim is taken on the change (event, record, episode of its state), not on the body,
- *   so redeliveries and bursts of one change are announced once and a later change again.
+ * - the mapper believes only the event name and the ids of the body, and accepts the delivery
+ *   durably before anything else: a read-back job on the dispatch queue, then `202`. Nothing
+ *   the service may not send again waits on the account's rate limit here;
+ * - the job (shared/dispatch/snare-read-back.ts) reads the records back through the
+ *   connection's client within that limit, and the event carries what the API reports; a
+ *   record the connection cannot see, or whose state does not bear the event out, dispatches
+ *   nothing; its claim is taken on the change (event, record, episode of its state), not on
+ *   the body, so redeliveries and bursts of one change are announced once and a later change again.
  */
 export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified> {
   return {
@@ -64,7 +63,7 @@ export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified>
         subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(snareRouteId(connection.id), t)),
     },
     mapper: {
-      map: async ({ verified, payload, log }, signal) => {
+      map: async ({ verified, payload, log }) => {
         const parsed = parseSnareDelivery(payload);
         if (parsed.kind === 'other' || (parsed.kind === 'delivery' && !verified.hook.events.includes(parsed.delivery.event))) {
           ctx.metrics.count('webhook_ignored');
@@ -81,35 +80,11 @@ export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified>
           });
           return { kind: 'answered', answer: nothing };
         }
-        const d = parsed.delivery;
-        const client = snareClientFor(ctx, verified.connection, { maxWaitMs: readBackMaxWaitMs });
-        const seen = await readBack(client, d);
-        if (signal.aborted) return { kind: 'answered', answer: nothing };
-        if (seen.kind === 'unseen') {
-          ctx.metrics.count('contentsnare_unconfirmed', 1, { event: d.event, reason: 'unseen' });
-          log.warn('collection-service delivery names a record the connection cannot see; nothing dispatched', {
-            event: d.event,
-            why: seen.why,
-          });
-          return { kind: 'answered', answer: nothing };
-        }
-        const rb = seen.readBack;
-        let deliveryId: string;
-        if (rb.subject === 'comment') deliveryId = commentIdentity(rb, d.claimed ?? {});
-        else {
-          const episode = (await recordObservation(ctx, verified.connection.id, rb, d.event))[d.event];
-          if (!episode) {
-            ctx.metrics.count('contentsnare_unconfirmed', 1, { event: d.event, reason: 'state' });
-            log.warn('the record as read back does not bear the delivery out; nothing dispatched', { event: d.event });
-            return { kind: 'answered', answer: nothing };
-          }
-          deliveryId = changeIdentity(d.event, rb, episode);
-        }
-        return {
-          kind: 'mapped',
-          mapped: [{ connection: verified.connection, mapped: [snareMappedEvent(d.event, rb, d.claimed)] }],
-          identity: { deliveryId, event: d.event, body: Buffer.from(deliveryId) },
-        };
+        // Accepted once the job is on the queue: a failure to queue it is a 503, and the service may send it again.
+        await ctx.queue.sendBatch([snareReadBackMessage(newSnareReadBack(verified.connection.id, parsed.delivery, ctx.clock.now()))]);
+        ctx.metrics.count('contentsnare_accepted', 1, { event: parsed.delivery.event });
+        log.info('collection-service delivery accepted; its records are read back from the queue', { event: parsed.delivery.event });
+        return { kind: 'answered', answer: queuedAnswer };
       },
     },
   };

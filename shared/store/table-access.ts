@@ -23,10 +23,12 @@ export interface TableAccess {
 const tokenUse = ['CONN#*', 'LEASE#refresh#*'] as const;
 
 // The collection service's triggers (shared/contentsnare/snare-hook.ts, read-back.ts, subject-memory.ts):
-// the intake reads the connection's hook and its token, reads records back within the account's
-// rate buckets and keeps what it saw of each record; the recovery check lists the hooks and does
+// the intake checks the URL's token against the connection's hook and queues the delivery; the recovery check lists the hooks and does
 // the same, with its cursor and the intake's claims; subscribing registers the hook under its lease.
-const snareIntake = ['CSHOOK#*', 'CSSUBJ#*', 'RATE#*', 'LEASE#refresh#*'] as const;
+const snareIntake = ['CSHOOK#*'] as const;
+// The read-back of an accepted delivery, worked by the dispatch consumer (shared/dispatch/snare-read-back.ts):
+// the hook, the records read back within the rate buckets, what was seen of them, the change's claim, the route.
+const snareReadBack = ['CSHOOK#*', 'CSSUBJ#*', 'RATE#*', 'DLVB#*'] as const;
 const snareRecovery = ['CSSUBJ#*', 'CSREC#*', 'RATE#*', 'DLVB#*'] as const;
 const snareHooks = ['CSHOOK#*', 'RATE#*', 'LEASE#snarehook#*'] as const;
 
@@ -35,7 +37,8 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // follow-up reads of the code host (shared/dispatch/follow-up.ts).
   // Each event's history (EVH#, shared/dispatch/event-progress.ts). A replay's gates read again
   // before it is posted: its connection and its subscription (SUB#, shared/dispatch/delivery-gate.ts).
-  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*'] },
+  // The collection service's read-back jobs (snareReadBack) and their route query (gsi1 ROUTE#snare_*).
+  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', ...snareReadBack], gsi1: ['ROUTE#snare_*'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   // The GitHub App's webhook (github-app-source.ts): an installation's connections (gsi1 INST#) and

@@ -3,7 +3,9 @@ import { SnareHookRepo, tokenMatches } from '../../shared/contentsnare/snare-hoo
 import { createContentsnareTools } from '../../shared/contentsnare/tools';
 import { AppError } from '../../shared/domain/errors';
 import type { TriggerEvent } from '../../shared/domain/model';
+import { dispatchMessage } from '../../shared/dispatch/dispatch-batch';
 import { fromQueueMessage } from '../../shared/dispatch/event-message';
+import { isSnareReadBack } from '../../shared/dispatch/snare-read-back';
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { invokeTool } from '../../shared/tools/invoke';
 import { recoverMissedSnareDeliveries } from '../../shared/polling/poll-contentsnare';
@@ -25,10 +27,21 @@ async function world(options: { scopes?: string[] } = {}): Promise<SnareWorld> {
   return w;
 }
 
-/** The trigger events queued for dispatch since the last look (a message seen before, visible again as the clock moved, is left out). */
+/**
+ * The trigger events queued for dispatch since the last look (a message seen before, visible
+ * again as the clock moved, is left out), once the dispatch consumer has worked the read-back
+ * jobs the intake queued (all at once, as a batch is).
+ */
 async function queued(w: SnareWorld): Promise<TriggerEvent[]> {
-  const messages = (await w.t.receiveAll()).filter((m) => m.receiveCount === 1);
-  return Promise.all(messages.map(async (m) => (await fromQueueMessage(w.t.ctx, m.body)).event));
+  const events: TriggerEvent[] = [];
+  for (;;) {
+    const messages = (await w.t.receiveAll()).filter((m) => m.receiveCount === 1);
+    const jobs = messages.filter((m) => isSnareReadBack(m.body));
+    for (const m of messages) if (!isSnareReadBack(m.body)) events.push((await fromQueueMessage(w.t.ctx, m.body)).event);
+    if (jobs.length === 0) return events;
+    const q = w.t.queues.queue;
+    await Promise.all(jobs.map(async (m) => ((await dispatchMessage(w.t.ctx, m, q)) === 'done' ? q.delete(m.receiptHandle) : undefined)));
+  }
 }
 
 const count = (w: SnareWorld, key: string) => w.t.metrics.counts.get(key) ?? 0;
@@ -172,7 +185,8 @@ describe('deliveries: token, read-back, once', () => {
     await queued(w);
     // The request is published, not completed.
     const forged = { event_name: 'request_completed', id: request.id, status: 'completed', name: 'Pay to attacker' };
-    expect((await w.post(w.hookPath(), forged)).body).toMatchObject({ accepted: 0 });
+    // Accepted first (the read-back runs from the queue), then found out.
+    expect(await w.post(w.hookPath(), forged)).toEqual({ status: 202, body: { ok: true, queued: true } });
     expect(await queued(w)).toEqual([]);
     expect(count(w, 'contentsnare_unconfirmed|event=request_completed,reason=state')).toBe(1);
     // A real client, with made-up details: the event carries the client's real details.
@@ -233,7 +247,7 @@ describe('deliveries: token, read-back, once', () => {
     expect(second[0]?.id).not.toBe(first[0]?.id);
   });
 
-  it('read-backs share the account rate limit with the tool steps: a read-back that cannot get it in time is answered 503, and the service never answers 429', async () => {
+  it('read-backs share the account rate limit with the tool steps: a delivery that finds the limit spent is accepted, waits on the queue, and is read back once the window has room; the service never answers 429', async () => {
     const w = await world();
     await w.subscribe('contentsnare.client_created');
     const tools = [createContentsnareTools()];
@@ -252,10 +266,18 @@ describe('deliveries: token, read-back, once', () => {
     );
     expect(reads.every((r) => r.ok)).toBe(true);
     expect(clock.now()).toBe(frozen);
-    const answer = await w.post(w.hookPath(), { event_name: 'client_created', id: 'acc_1' });
-    expect(answer.status).toBe(503);
-    expect(w.fake.count(429)).toBe(0);
+    const created = await api(w, 'POST', '/clients', { full_name: 'Ada Client', email: 'ada-limit@acme.example' });
+    await w.fake.webhooks.settled();
+    expect(w.answers.map((a) => a.status)).toEqual([202]);
+    // The read-back cannot get the limit now: it goes back on the queue, and nothing is read.
+    expect(await queued(w)).toEqual([]);
+    expect(count(w, 'contentsnare_read_back_deferred')).toBe(1);
     expect(w.fake.log.filter((e) => e.path.startsWith('/partner_api/v1/clients/')).length).toBe(0);
+    clock.advance(11_000);
+    const events = await queued(w);
+    expect(events.map((e) => e.trigger)).toEqual(['contentsnare.client_created']);
+    expect(events[0]?.event).toMatchObject({ client: { id: created.id } });
+    expect(w.fake.count(429)).toBe(0);
   });
 });
 

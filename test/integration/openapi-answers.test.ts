@@ -113,6 +113,12 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     expect((await call('POST', '/subscriptions', '/subscriptions', { body: { ...subscription, connectionId: 'conn_none' } })).status).toBe(
       404,
     );
+    // A repository the code host does not hold (or show to the token): its 404, as documented.
+    github.hookOwnerExists = (owner) => owner !== 'repos/Codertocat/Not-There';
+    const missing = await call('POST', '/subscriptions', '/subscriptions', {
+      body: { ...subscription, repository: 'Codertocat/Not-There' },
+    });
+    expect([missing.status, missing.json?.error?.code]).toEqual([404, 'not_found']);
     const sub = await call('POST', '/subscriptions', '/subscriptions', { body: subscription });
     expect(sub.status).toBe(201);
     expect((await call('POST', '/subscriptions', '/subscriptions', { body: subscription })).status).toBe(200);

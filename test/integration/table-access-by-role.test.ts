@@ -418,8 +418,14 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const ctx = { ...t.ctx, store: recording(t.ctx.store, touched) };
     const body = Buffer.from(JSON.stringify({ event_name: 'request_completed', id: delivered.id }));
     expect((await receiveSnareDelivery(ctx, { connectionId: connectionId ?? '', token: token ?? '', headers: {}, body })).status).toBe(202);
-    expect(families(touched)).toEqual(['CONN#', 'CSHOOK#', 'CSSUBJ#', 'DLV#', 'DLVB#', 'EVH#', 'RATE#', 'gsi1:ROUTE#']);
+    // The intake only accepts (the hook's token, the connection); the dispatch consumer reads back, claims and queues.
+    expect(families(touched)).toEqual(['CONN#', 'CSHOOK#']);
     expectAllowed('webhook-intake', touched);
+    const readBack: string[] = [];
+    expect(await consumerPass({ ...t.ctx, store: recording(t.ctx.store, readBack) }, t.queues.queue)).toEqual({ received: 1, failed: 0 });
+    expect(families(readBack)).toEqual(['CONN#', 'CSHOOK#', 'CSSUBJ#', 'DLVB#', 'EVH#', 'RATE#', 'gsi1:ROUTE#']);
+    expectAllowed('dispatch', readBack);
+    await t.receiveAll();
     await made('lost');
     const polling = await during(async () => {
       expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1, failed: 0 });
@@ -562,9 +568,8 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       await expect(a.accessToken(dead)).rejects.toMatchObject({ code: 'reconnect_required' });
     });
     expect(families(touched)).toEqual(['CONN#', 'LEASE#']);
-    // The intake too: it reads collection-service records back with the connection's token.
-    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api', 'dispatch', 'webhook-intake'])
-      expectAllowed(role, touched);
+    // Dispatch too: it reads collection-service records back with the connection's token.
+    for (const role of ['tool-step', 'poller', 'redelivery-sweep', 'platform-api', 'dispatch']) expectAllowed(role, touched);
   });
 
   it('oauth: authorize, start and callback for both providers, a reconnect, and a replayed callback', async () => {

@@ -44,6 +44,31 @@ describe('the OpenAPI document', () => {
     expect(doc.webhooks.triggerEvent.post.parameters.map((p: { name: string }) => p.name)).toContain('X-Signature-256');
   });
 
+  it("passes the two rules Redocly's default ruleset holds as errors here: servers named, and security on every operation, the signed trigger event included", () => {
+    const doc = JSON.parse(readFileSync(openApiDocumentPath, 'utf8')) as {
+      servers?: Array<{ url?: string }>;
+      security?: unknown[];
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+      webhooks: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>;
+      components: { securitySchemes: Record<string, { type: string; in?: string; name?: string }> };
+    };
+    // no-empty-servers
+    expect(doc.servers?.length ?? 0).toBeGreaterThan(0);
+    expect(doc.servers?.every((s) => typeof s.url === 'string' && s.url.length > 0)).toBe(true);
+    // security-defined: an operation without `security` (and no document-wide one) is an error
+    const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+    const undefinedSecurity = [...Object.entries(doc.paths), ...Object.entries(doc.webhooks).map(([k, v]) => [`webhook ${k}`, v] as const)]
+      .flatMap(([path, item]) => Object.entries(item).map(([m, op]) => [`${m} ${path}`, m, op] as const))
+      .filter(([, m, op]) => methods.includes(m) && op.security === undefined && doc.security === undefined)
+      .map(([name]) => name);
+    expect(undefinedSecurity).toEqual([]);
+    // The trigger event is authenticated by its signature header, named as a scheme the document defines.
+    const signed = doc.webhooks.triggerEvent?.post?.security ?? [];
+    const schemes = signed.flatMap((r) => Object.keys(r));
+    expect(schemes).toEqual(['triggerEventSignature']);
+    expect(doc.components.securitySchemes.triggerEventSignature).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Signature-256' });
+  });
+
   it('is committed as docs/openapi.json exactly as the routes generate it (npm run openapi)', () => {
     expect(readFileSync(openApiDocumentPath, 'utf8')).toBe(openApiDocumentText());
   });

@@ -30,4 +30,16 @@ describe('the sandbox banner', () => {
     expect(text).toContain('agent runtime:           https://agents.example/hook (AGENT_RUNTIME_URL)');
     expect(text).toContain(`inbox:                   ${base}/sandbox/inbox (receives nothing while AGENT_RUNTIME_URL is set)`);
   });
+
+  it("gives the CLI the runtime's address when it is not the CLIs' default (PORT set)", () => {
+    const elsewhere = sandboxBanner({
+      url: 'http://127.0.0.1:4123',
+      config: { platformApiKey: 'k', dataDir: '/d', agentRuntimeUrl: undefined },
+      sandbox,
+    });
+    const trigger = elsewhere.find((l) => l.includes('npm run trigger'));
+    expect(trigger).toContain('--url http://127.0.0.1:4123');
+    expect(elsewhere.filter((l) => l.includes('curl')).every((l) => !l.includes(':3000'))).toBe(true);
+    expect(banner(undefined)).not.toContain('--url');
+  });
 });

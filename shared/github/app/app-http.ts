@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors';
 import { discardBody, readBoundedJson } from '../../http/bounded-body';
 import { githubHttpError } from '../github-errors';
 import { githubUserAgent } from '../github-base';
+import { appJwtAfterSkew, isJwtTimeRefusal } from './app-jwt';
 
 export interface AppCallDeps {
   fetch: Fetch;
@@ -25,9 +26,11 @@ export interface AppCall {
 /**
  * One call of the App's REST endpoints: bounded in time and size, no redirect followed (a
  * token or JWT is never carried elsewhere), the parsed JSON on success; a refusal is the code
- * host's error as an AppError (`details.status` set).
+ * host's error as an AppError (`details.status` set). A JWT refused for its times (this
+ * machine's clock is off) is made again on the code host's `Date` and sent once more, as
+ * `@octokit/auth-app` does.
  */
-export async function appCall(deps: AppCallDeps, call: AppCall): Promise<unknown> {
+export async function appCall(deps: AppCallDeps, call: AppCall, skewRetried = false): Promise<unknown> {
   let res: Response;
   try {
     res = await deps.fetch(call.url, {
@@ -52,6 +55,17 @@ export async function appCall(deps: AppCallDeps, call: AppCall): Promise<unknown
     });
   }
   const data = await readBoundedJson(res, { maxBytes: call.maxBytes, service: call.service });
+  if (res.status === 401 && !skewRetried) {
+    const again = await jwtOnCodeHostTime(call.bearer, res, data);
+    if (again) return appCall(deps, { ...call, bearer: again }, true);
+  }
   if (!res.ok) throw githubHttpError(res.status, Object.fromEntries(res.headers), data, deps.clock.now());
   return data;
+}
+
+function jwtOnCodeHostTime(bearer: string, res: Response, data: unknown): Promise<string | undefined> | undefined {
+  const message = data && typeof data === 'object' ? (data as { message?: unknown }).message : undefined;
+  const date = res.headers.get('date');
+  if (typeof message !== 'string' || !isJwtTimeRefusal(message) || date === null) return undefined;
+  return appJwtAfterSkew(bearer, Date.parse(date));
 }
