@@ -10,6 +10,8 @@ export const errorCodes = [
   'not_found',
   'conflict',
   'payload_too_large',
+  /** A JSON body nests deeper than the edge allows (shared/http/json-shape.ts). */
+  'nesting_too_deep',
   'rate_limited',
   'upstream_error',
   'timeout',
@@ -21,6 +23,8 @@ export const errorCodes = [
   'public_url_unreachable',
   'invalid_signature',
   'unavailable',
+  /** The answer would exceed the largest body the edge may send (Lambda's 6 MB response limit). */
+  'answer_too_large',
   'internal',
 ] as const;
 

@@ -32,6 +32,7 @@ export const statusByCode: Record<ErrorCode, number> = {
   reconnect_required: 409,
   token_origin_mismatch: 409,
   payload_too_large: 413,
+  nesting_too_deep: 400,
   rate_limited: 429,
   not_configured: 501,
   // The runtime's own configuration stands in the way, not the request: set PUBLIC_URL or WEBHOOK_PROXY_URL.
@@ -39,6 +40,7 @@ export const statusByCode: Record<ErrorCode, number> = {
   upstream_error: 502,
   timeout: 504,
   unavailable: 503,
+  answer_too_large: 500,
   internal: 500,
 };
 
