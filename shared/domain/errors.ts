@@ -7,6 +7,8 @@ export const errorCodes = [
   'invalid_input',
   'unauthorized',
   'forbidden',
+  /** A webhook the product registered and relies on: not for an API call to read, change or delete. */
+  'managed_hook',
   'not_found',
   'conflict',
   'payload_too_large',

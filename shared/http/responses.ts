@@ -26,6 +26,7 @@ export const statusByCode: Record<ErrorCode, number> = {
   invalid_signature: 401,
   unauthorized: 401,
   forbidden: 403,
+  managed_hook: 403,
   not_found: 404,
   connection_not_found: 404,
   conflict: 409,
