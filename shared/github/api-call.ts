@@ -133,7 +133,7 @@ export const apiCall = githubStep({
   id: 'github.api_call',
   title: 'API Call',
   description:
-    "Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection's enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list).",
+    "Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection's enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list). The hooks this product registered for its triggers are refused (managed_hook) and left out of hook listings.",
   output: () =>
     z.object({
       status: z.number().int().describe('The HTTP status of the answer (2xx or 3xx; 4xx and 5xx answer ok:false)'),
