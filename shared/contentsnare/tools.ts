@@ -1,5 +1,6 @@
 import { defineProvider, type ProviderTools } from '../tools/tool-step';
 import { contentSnareClientFactory, type ContentSnareFactoryOptions } from './client-factory';
+import { managedSnareHookIds } from './managed-webhooks';
 import { apiCall } from './tool-steps/api-call';
 import { createClient } from './tool-steps/create-client';
 import { createRequest } from './tool-steps/create-request';
@@ -10,6 +11,7 @@ export function createContentsnareTools(options: ContentSnareFactoryOptions = {}
     provider: 'contentsnare',
     steps: [createClient, createRequest, apiCall],
     client: contentSnareClientFactory(options),
+    managedHookIds: managedSnareHookIds,
   });
 }
 

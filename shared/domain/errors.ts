@@ -7,9 +7,13 @@ export const errorCodes = [
   'invalid_input',
   'unauthorized',
   'forbidden',
+  /** A webhook the product registered and relies on: not for an API call to read, change or delete. */
+  'managed_hook',
   'not_found',
   'conflict',
   'payload_too_large',
+  /** A JSON body nests deeper than the edge allows (shared/http/json-shape.ts). */
+  'nesting_too_deep',
   'rate_limited',
   /** Too many replays of one event, or by one key, lately: `details.retryAfter` says when the next is allowed. */
   'replay_limited',
@@ -23,6 +27,8 @@ export const errorCodes = [
   'public_url_unreachable',
   'invalid_signature',
   'unavailable',
+  /** The answer would exceed the largest body the edge may send (Lambda's 6 MB response limit). */
+  'answer_too_large',
   'internal',
 ] as const;
 

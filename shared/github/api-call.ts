@@ -3,6 +3,7 @@ import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } fro
 import { sameOriginFetch } from '../http/same-origin-fetch';
 import { timedFetch } from '../http/timed-fetch';
 import { assertApiCallInScope } from './api-call-scope';
+import { guardManagedHooks, withoutManagedHooks } from './managed-hooks';
 import type { StepContext } from '../tools/tool-step';
 import { githubStep } from './tool-steps/common';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
@@ -83,6 +84,8 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   const relative = url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length);
   // The allow-list is checked on the path exactly as it will be sent (api-call-scope.ts).
   assertApiCallInScope(ctx.connection, args.method, relative);
+  // The product's own hooks are refused, even to a dry run; a listing leaves them out.
+  const hooks = await guardManagedHooks(ctx.managedHookIds, args.method, relative);
   const headers: Record<string, string> = {
     accept: 'application/vnd.github+json',
     'x-github-api-version': '2022-11-28',
@@ -107,7 +110,10 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
     const res = await send(url, { method: args.method, headers: { ...headers, authorization: `Bearer ${access.token}` }, body });
     const responseHeaders = pickHeaders(res, safeResponseHeaders);
     const data = await readResponseData(res, { maxBytes: maxResponseBytes, service: 'the code host', json: 'when-declared' });
-    if (res.status < 400) return { status: res.status, headers: responseHeaders, data };
+    if (res.status < 400) {
+      const shown = hooks === 'list' && ctx.managedHookIds ? await withoutManagedHooks(data, ctx.managedHookIds) : data;
+      return { status: res.status, headers: responseHeaders, data: shown };
+    }
     const message = typeof (data as { message?: unknown })?.message === 'string' ? (data as { message: string }).message : '';
     if (isRateLimitAnswer(res.status, responseHeaders, message)) {
       // A rate-limited request was not carried out, so waiting and sending it again is safe even for writes.
@@ -127,7 +133,7 @@ export const apiCall = githubStep({
   id: 'github.api_call',
   title: 'API Call',
   description:
-    "Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection's enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list).",
+    "Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection's enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list). The hooks this product registered for its triggers are refused (managed_hook) and left out of hook listings.",
   output: () =>
     z.object({
       status: z.number().int().describe('The HTTP status of the answer (2xx or 3xx; 4xx and 5xx answer ok:false)'),

@@ -2,6 +2,7 @@ import { defineProvider } from '../tools/tool-step';
 import { apiCall } from './api-call';
 import { githubClientFactory } from './client-factory';
 import { mapGitHubError } from './github-errors';
+import { managedCodeHostHookIds } from './managed-hooks';
 import { githubSteps } from './tool-steps';
 
 /** Every code-host tool step: the 25 pre-built ones, then `github.api_call`. */
@@ -10,4 +11,5 @@ export const githubTools = defineProvider({
   steps: [...githubSteps, apiCall],
   client: githubClientFactory,
   mapError: (e, nowMs) => mapGitHubError(e, nowMs),
+  managedHookIds: managedCodeHostHookIds,
 });

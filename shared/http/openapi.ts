@@ -93,11 +93,11 @@ export function errorEnvelope(codes: readonly ErrorCode[]): Json {
 
 /** The codes the router itself may answer on this route, besides those the handler names. */
 function impliedCodes(route: Route): ErrorCode[] {
-  // Every route may meet a bug, or the edge's limit of bodies in flight.
-  const codes: ErrorCode[] = ['internal', 'unavailable'];
+  // Every route may meet a bug, the edge's limit of bodies in flight, or an answer too large to send.
+  const codes: ErrorCode[] = ['internal', 'unavailable', 'answer_too_large'];
   if (route.auth !== 'none') codes.push('unauthorized', 'forbidden');
   if (route.pattern.includes(':')) codes.push('invalid_input');
-  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') codes.push('payload_too_large');
+  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') codes.push('payload_too_large', 'nesting_too_deep');
   return codes;
 }
 

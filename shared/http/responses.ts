@@ -26,12 +26,14 @@ export const statusByCode: Record<ErrorCode, number> = {
   invalid_signature: 401,
   unauthorized: 401,
   forbidden: 403,
+  managed_hook: 403,
   not_found: 404,
   connection_not_found: 404,
   conflict: 409,
   reconnect_required: 409,
   token_origin_mismatch: 409,
   payload_too_large: 413,
+  nesting_too_deep: 400,
   rate_limited: 429,
   replay_limited: 429,
   not_configured: 501,
@@ -40,6 +42,7 @@ export const statusByCode: Record<ErrorCode, number> = {
   upstream_error: 502,
   timeout: 504,
   unavailable: 503,
+  answer_too_large: 500,
   internal: 500,
 };
 

@@ -3,6 +3,7 @@ import { bearerToken } from './bearer';
 import { platformCaller, type Caller } from '../domain/caller';
 import { AppError } from '../domain/errors';
 import { defaultMaxBodyBytes } from './body-limits';
+import { jsonDepth, maxAnswerBytes, maxJsonDepth } from './json-shape';
 import { errorResponse, toErrorResponse } from './responses';
 import type { Admission, HttpRequest, HttpResponse, RequestHead, Route } from './types';
 
@@ -60,6 +61,31 @@ function decodeParams(names: string[], m: RegExpExecArray): Record<string, strin
     params[name] = value;
   });
   return params;
+}
+
+/**
+ * A body nested past `maxJsonDepth` is refused before any route parses it: parsing and
+ * validating recurse, and 20,000 levels (120 KB) would otherwise end in a stack overflow.
+ */
+function tooDeep(body: Buffer): HttpResponse | undefined {
+  if (jsonDepth(body, maxJsonDepth) <= maxJsonDepth) return undefined;
+  return errorResponse(
+    new AppError('nesting_too_deep', `Body nests objects and arrays deeper than ${maxJsonDepth} levels`, {
+      limit: maxJsonDepth,
+      fields: [{ field: '(body)', message: `nested deeper than ${maxJsonDepth} levels` }],
+    }),
+  );
+}
+
+/** An answer too large to send (Lambda refuses over 6 MB) becomes a clear error instead. */
+function bounded(response: HttpResponse): HttpResponse {
+  const size = response.body === undefined ? 0 : Buffer.byteLength(response.body);
+  if (size <= maxAnswerBytes) return response;
+  return errorResponse(
+    new AppError('answer_too_large', `The answer (${size} bytes) exceeds the ${maxAnswerBytes} bytes an answer may carry: ask for less`, {
+      limit: maxAnswerBytes,
+    }),
+  );
 }
 
 function tooLarge(limit: number): HttpResponse {
@@ -127,8 +153,10 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
           kind: 'read',
           maxBodyBytes: limit,
           run: async (body) => {
+            const deep = tooDeep(body);
+            if (deep) return deep;
             try {
-              return await route.handle({ ...head, body, params, ...(caller ? { caller } : {}) });
+              return bounded(await route.handle({ ...head, body, params, ...(caller ? { caller } : {}) }));
             } catch (e) {
               return fail(e, head);
             }

@@ -88,7 +88,8 @@ export interface RouteSpec {
   /**
    * The codes the handler itself may answer. Those the router adds are implied: `unauthorized`
    * and `forbidden` on keyed routes, `invalid_input` for a bad path segment, `payload_too_large`
-   * on routes that read a body, and `internal` everywhere.
+   * and `nesting_too_deep` on routes that read a body, and `internal`, `unavailable` and
+   * `answer_too_large` everywhere.
    */
   errors: ErrorCode[];
   /**

@@ -9,6 +9,7 @@ import type { HttpResponse, Route, RouteRequest, RouteSpec } from '../http/types
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import type { ProviderTools } from '../tools/tool-step';
+import { mcpOriginRefusal } from './mcp-origin';
 import type { McpScope } from './mcp-tools';
 
 // The protocol SDK is loaded on the first MCP request: the tool-step function's cold start
@@ -37,8 +38,33 @@ async function scopeOf(ctx: AppContext, caller: Caller, connectionId: string | u
   return { connections: found.filter((c): c is Connection => c !== undefined) };
 }
 
+const jsonRpcHeaders = { 'content-type': 'application/json' };
+
+/** A refusal the transport answers itself, as JSON-RPC (no request id is known). */
+function jsonRpcRefusal(status: number, code: number, message: string, headers: Record<string, string> = {}): HttpResponse {
+  return {
+    status,
+    headers: { ...jsonRpcHeaders, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }),
+  };
+}
+
+/** The first byte that is not white space: `[` opens a JSON-RPC batch. */
+function opensBatch(body: Buffer): boolean {
+  for (const b of body) {
+    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
+    return b === 0x5b;
+  }
+  return false;
+}
+
 /** One MCP request (Streamable HTTP, stateless), answered whole: JSON, or an event stream that ends with the answer. */
 async function serve(ctx: AppContext, tools: ProviderTools[], req: RouteRequest): Promise<HttpResponse> {
+  // The protocol removed batching in 2025-06-18; answered, a batch of 100 tools/list grew a
+  // 4.8 KB request into 8.6 MB. One message per request.
+  if (opensBatch(req.body)) {
+    return jsonRpcRefusal(400, -32600, 'JSON-RPC batches are not supported (removed from MCP in 2025-06-18): send one message per request');
+  }
   const caller = req.caller ?? platformCaller;
   const scope = await scopeOf(ctx, caller, req.params.connectionId);
   const sdk = await loadSdk();
@@ -88,7 +114,7 @@ function mcpSpec(one: boolean): RouteSpec {
   return {
     summary: one ? 'The tool steps of one connection over MCP' : 'The tool steps over MCP, every connection the key opens',
     description:
-      'Streamable HTTP transport, stateless (no sessions): send `Accept: application/json, text/event-stream`. `GET` and `DELETE` answer 405 (`not_found` with `details.status: 405`).',
+      "Streamable HTTP transport, stateless (no sessions): send `Accept: application/json, text/event-stream`, one JSON-RPC message per request (a batch is refused with 400 and -32600). `GET` and `DELETE` answer 405. A browser `Origin` other than the product's own or the platform's (`ALLOWED_RETURN_ORIGINS`), or over loopback a `Host` that is not a loopback name, is refused with 403 `forbidden`.",
     tags: ['mcp'],
     ...(one ? { params: z.object({ connectionId: z.string() }) } : {}),
     body: jsonRpcMessage,
@@ -102,7 +128,7 @@ function mcpSpec(one: boolean): RouteSpec {
       406: { description: 'The Accept header lacks application/json or text/event-stream', body: jsonRpcError },
       415: { description: 'The body is not application/json', body: jsonRpcError },
     },
-    errors: one ? ['connection_not_found'] : [],
+    errors: one ? ['connection_not_found', 'forbidden'] : ['forbidden'],
     errorBody: jsonRpcError,
   };
 }
@@ -114,8 +140,46 @@ function mcpSpec(one: boolean): RouteSpec {
  */
 export function mcpRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
   const handle = (req: RouteRequest) => serve(ctx, tools, req);
+  const refuseHead = mcpOriginRefusal(ctx.config);
+  const post = (pattern: string, one: boolean): Route => ({
+    method: 'POST',
+    pattern,
+    auth: 'scoped',
+    maxBodyBytes: lambdaMaxBodyBytes,
+    refuseHead,
+    handle,
+    spec: mcpSpec(one),
+  });
+  // The SDK client opens a server-sent stream with GET and ends its session with DELETE; a 405
+  // tells it this server has neither (a 404 reads as a missing endpoint: clients gave up).
+  const notAllowed = (method: 'GET' | 'DELETE', pattern: string, one: boolean): Route => ({
+    method,
+    pattern,
+    auth: 'none',
+    refuseHead,
+    handle: async () =>
+      jsonRpcRefusal(405, -32000, `Method not allowed: ${method} ${pattern} (a stateless server: POST only)`, { allow: 'POST' }),
+    spec: methodNotAllowedSpec(method, one),
+  });
   return [
-    { method: 'POST', pattern: '/mcp', auth: 'scoped', maxBodyBytes: lambdaMaxBodyBytes, handle, spec: mcpSpec(false) },
-    { method: 'POST', pattern: '/mcp/:connectionId', auth: 'scoped', maxBodyBytes: lambdaMaxBodyBytes, handle, spec: mcpSpec(true) },
+    post('/mcp', false),
+    post('/mcp/:connectionId', true),
+    notAllowed('GET', '/mcp', false),
+    notAllowed('DELETE', '/mcp', false),
+    notAllowed('GET', '/mcp/:connectionId', true),
+    notAllowed('DELETE', '/mcp/:connectionId', true),
   ];
+}
+
+function methodNotAllowedSpec(method: 'GET' | 'DELETE', one: boolean): RouteSpec {
+  return {
+    summary: method === 'GET' ? 'No server-sent stream (stateless server): 405' : 'No session to end (stateless server): 405',
+    description: 'Always 405 with `Allow: POST` and a JSON-RPC error: the server keeps no sessions and opens no stream outside a POST.',
+    tags: ['mcp'],
+    ...(one ? { params: z.object({ connectionId: z.string() }) } : {}),
+    answers: {
+      405: { description: 'Not allowed: only POST', body: jsonRpcError, headers: { Allow: 'POST' } },
+    },
+    errors: ['forbidden'],
+  };
 }

@@ -2,12 +2,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
 import { callerActsFor, type Caller } from '../domain/caller';
-import { AppError } from '../domain/errors';
 import { triggerCatalog } from '../domain/trigger-catalog';
 import { triggerIds } from '../domain/triggers';
 import type { AppContext } from '../ports/app-context';
@@ -81,12 +83,55 @@ function reportingSleep(sleep: Sleep, notify: (message: string, progress: number
   };
 }
 
+/** The protocol's code for a resource that does not exist (the resources section of the specification). */
+export const resourceNotFound = -32002;
+
+type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> }>;
+type Handler<S extends RequestSchema> = (
+  request: z.output<S>,
+  extra: Parameters<Parameters<Server['setRequestHandler']>[1]>[1],
+) => Promise<Record<string, unknown>>;
+
+/**
+ * Registers `handler` for the method of `schema`, with params that do not fit answered as the
+ * protocol says: -32602 (invalid params). The SDK parses before the handler runs and lets a
+ * failed parse through as -32603 (internal error), so it is given a schema that only routes by
+ * method, and the real one is checked here.
+ */
+function onRequest<S extends RequestSchema>(server: Server, schema: S, handler: Handler<S>): void {
+  const method = schema.shape.method.value;
+  const routeOnly = z.looseObject({ method: z.literal(method) });
+  server.setRequestHandler(
+    routeOnly as unknown as Parameters<Server['setRequestHandler']>[0],
+    (async (request: unknown, extra) => {
+      const parsed = schema.safeParse(request);
+      if (!parsed.success) {
+        const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(request)'}: ${i.message}`).join('; ');
+        throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} params: ${where}`);
+      }
+      return handler(parsed.data, extra);
+    }) as Parameters<Server['setRequestHandler']>[1],
+  );
+}
+
+/** No list is paged: every cursor is one this server never gave. */
+function refuseCursor(params: { cursor?: string } | undefined, method: string): void {
+  if (params?.cursor !== undefined) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid cursor for ${method}: this server answers the whole list at once and gives no cursors`,
+    );
+  }
+}
+
 /**
  * The MCP server of one request (stateless: a Lambda container may never see the next
  * request of a session, so nothing is kept between requests). `tools/call` goes through the
  * same `invokeTool` as `POST /tools/{id}/invoke`: the same validation, allow-lists, rate
- * limits, dry runs and error codes; a failure is a tool result with `isError`, never a
- * protocol error, so a model can read it and correct itself.
+ * limits, dry runs and error codes; a failure of the call is a tool result with `isError`,
+ * so a model can read it and correct itself. What the protocol itself refuses is a JSON-RPC
+ * error: params that do not fit the method and an unknown tool (-32602), an unknown resource
+ * (-32002), a cursor this server never gave (-32602).
  */
 export function buildMcpServer(scope: McpRequestScope): Server {
   const server = new Server(
@@ -100,13 +145,16 @@ export function buildMcpServer(scope: McpRequestScope): Server {
   const entries = catalog(scope.tools) as McpCatalogEntry[];
   const byName = new Map(entries.map((e) => [mcpToolName(e.id), e]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools(entries, scope) }));
+  onRequest(server, ListToolsRequestSchema, async (request) => {
+    refuseCursor(request.params, 'tools/list');
+    return { tools: mcpTools(entries, scope) };
+  });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  onRequest(server, CallToolRequestSchema, async (request, extra) => {
     const entry = byName.get(request.params.name);
     const served = entry && mcpTools([entry], scope).length > 0;
     if (!entry || !served) {
-      return errorResult(new AppError('not_found', `Unknown tool ${request.params.name}: tools/list names the tools of this endpoint`));
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name} (tools/list names the tools of this endpoint)`);
     }
     const choice = chooseConnection(entry.provider, request.params.arguments ?? {}, scope);
     if (!choice.ok) return errorResult({ code: 'invalid_input', message: choice.message });
@@ -128,34 +176,37 @@ export function buildMcpServer(scope: McpRequestScope): Server {
     return toCallToolResult(result, entry);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [
-      {
-        uri: triggersUri,
-        name: 'triggers',
-        title: 'Trigger catalog',
-        description:
-          'Every trigger that can start an agent: id, title, when it fires, what it includes and its filters (GET /triggers adds an example event).',
-        mimeType: 'application/json',
-      },
-      ...(scope.pinned ? [scope.pinned] : scope.connections).map((c) => ({
-        uri: subscriptionsUri(c.id),
-        name: `subscriptions-${c.id}`,
-        title: `Subscriptions of ${c.label ?? c.accountLogin} (${c.provider})`,
-        description: `The triggers connection ${c.id} is subscribed to, and the agents they start.`,
-        mimeType: 'application/json',
-      })),
-    ],
-  }));
+  onRequest(server, ListResourcesRequestSchema, async (request) => {
+    refuseCursor(request.params, 'resources/list');
+    return {
+      resources: [
+        {
+          uri: triggersUri,
+          name: 'triggers',
+          title: 'Trigger catalog',
+          description:
+            'Every trigger that can start an agent: id, title, when it fires, what it includes and its filters (GET /triggers adds an example event).',
+          mimeType: 'application/json',
+        },
+        ...(scope.pinned ? [scope.pinned] : scope.connections).map((c) => ({
+          uri: subscriptionsUri(c.id),
+          name: `subscriptions-${c.id}`,
+          title: `Subscriptions of ${c.label ?? c.accountLogin} (${c.provider})`,
+          description: `The triggers connection ${c.id} is subscribed to, and the agents they start.`,
+          mimeType: 'application/json',
+        })),
+      ],
+    };
+  });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  onRequest(server, ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     if (uri === triggersUri) {
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ triggers: triggerSummaries() }) }] };
     }
     const connectionId = subscriptionsUriPattern.exec(uri)?.[1];
     const visible = (scope.pinned ? [scope.pinned] : scope.connections).some((c) => c.id === connectionId);
-    if (!connectionId || !visible) throw new AppError('not_found', `No resource ${uri} on this endpoint`);
+    if (!connectionId || !visible) throw new McpError(resourceNotFound, `Resource not found: ${uri}`, { uri });
     // A key bound to agents reads only their subscriptions, as over GET /subscriptions.
     const subscriptions = (await new SubscriptionRepo(scope.ctx.store).list(connectionId)).filter((s) =>
       callerActsFor(scope.caller, s.agentId),

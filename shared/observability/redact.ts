@@ -26,8 +26,15 @@ const secretParam =
 
 const valuePatterns: Array<[RegExp, string]> = [
   // Code-host tokens (classic, fine-grained, OAuth, user-to-server, server-to-server, refresh).
-  [/\bgh[pousr]_[A-Za-z0-9_]{8,}/g, redacted],
-  [/\bgithub_pat_[A-Za-z0-9_]{8,}/g, redacted],
+  // An App's installation token may be stateless: `ghs_` then a JWT (base64url parts joined by
+  // dots, `-` and `_` inside), so the match runs on across dots and dashes; a dot that ends a
+  // sentence is left.
+  [/\bgh[pousr]_[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]+)*/g, redacted],
+  [/\bgithub_pat_[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]+)*/g, redacted],
+  // A bare JWT (the App's own, an id token): header and payload are base64url JSON (`eyJ`).
+  [/\beyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?/g, redacted],
+  // A scoped key `aik_<id>.<secret>`: the id names the key for an operator, the secret goes.
+  [/\b(aik_[a-z0-9]{20})\.[A-Za-z0-9_-]{16,}/g, `$1.${redacted}`],
   // HTTP auth schemes, whatever the credential's length.
   [/\b(Bearer)\s+(?!\[REDACTED\])[A-Za-z0-9._~+/=-]+/gi, `$1 ${redacted}`],
   [/\bBasic\s+[A-Za-z0-9+/]{8,}=*/g, `Basic ${redacted}`],

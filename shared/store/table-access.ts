@@ -57,8 +57,9 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
   'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
   // The connection of each call, and the collection service's shared rate buckets; a scoped
-  // key's row; over MCP, the connections a key may see and their subscriptions (listings).
-  'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*'], gsi2: ['CONNS', 'SUBS'] },
+  // key's row; over MCP, the connections a key may see and their subscriptions (listings); the hooks
+  // the product registered (gsi2 EPS, CSHOOKS), read when an API call addresses hooks.
+  'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*'], gsi2: ['CONNS', 'SUBS', 'EPS', 'CSHOOKS'] },
   // The OAuth state rows and the connection the callback saves (or reconnects).
   oauth: { table: ['STATE#*', 'CONN#*'] },
   // Connections, subscriptions, endpoints, scoped keys and the listings; the poll baseline (a subscription's

@@ -115,7 +115,12 @@ export async function invokeTool(ctx: AppContext, request: InvokeRequest, tools:
       const client = await provider.client(connection, stepCtx);
       // The step sees no store: only the client factory (its limiter) does.
       const { store: _store, ...forStep } = stepCtx;
-      const answer = await step.run(parsed.data, client, forStep);
+      let managed: Promise<ReadonlySet<string>> | undefined;
+      const managedHookIds = () => {
+        managed ??= provider.managedHookIds ? provider.managedHookIds(store) : Promise.resolve(new Set<string>());
+        return managed;
+      };
+      const answer = await step.run(parsed.data, client, { ...forStep, managedHookIds });
       result = { ok: true, data: declaredOutput(step, answer) };
     } catch (e) {
       throw provider.mapError?.(e, ctx.clock.now()) ?? e;

@@ -13,6 +13,12 @@ import type { Store } from '../ports';
 export interface StepContext extends StepPorts {
   connection: Connection;
   logger: Logger;
+  /**
+   * The ids of the webhooks the product itself registered at this step's provider (every
+   * connection's): the API-call steps refuse to read, change or delete them, and leave them
+   * out of hook lists. Read on first call only; absent outside `invokeTool`: none.
+   */
+  managedHookIds?: () => Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -76,6 +82,8 @@ export interface ProviderTools<Client = unknown> {
    * context's clock, which a rate limit's reset time is counted from.
    */
   mapError?: (e: unknown, nowMs: number) => AppError | undefined;
+  /** The ids of the webhooks the product registered at this provider, read from the table (StepContext.managedHookIds). */
+  managedHookIds?: (store: Store) => Promise<ReadonlySet<string>>;
 }
 
 /**

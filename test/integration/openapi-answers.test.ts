@@ -214,6 +214,14 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     expect((await call('POST', `/mcp/${id}`, '/mcp/{connectionId}', { body: list, headers: accept })).status).toBe(200);
     expect((await call('POST', '/mcp/conn_none', '/mcp/{connectionId}', { body: list, headers: accept })).status).toBe(404);
     expect((await call('POST', '/mcp', '/mcp', { body: list, headers: accept, key: null })).status).toBe(401);
+    expect((await call('POST', '/mcp', '/mcp', { body: [list], headers: accept })).status).toBe(400);
+    expect((await call('POST', '/mcp', '/mcp', { body: list, headers: { ...accept, origin: 'https://evil.example.com' } })).status).toBe(
+      403,
+    );
+    for (const method of ['GET', 'DELETE']) {
+      expect((await call(method, '/mcp', '/mcp', { headers: accept })).status).toBe(405);
+      expect((await call(method, `/mcp/${id}`, '/mcp/{connectionId}', { headers: accept })).status).toBe(405);
+    }
   });
 
   it('answers the OAuth steps as documented: authorize, the start redirect, refusals', async () => {

@@ -510,6 +510,22 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expectAllowed('tool-step', touched);
   });
 
+  it("tool-step: an API call on hooks reads the product's own hooks (both providers)", async () => {
+    const t = await context();
+    const gh = await t.connect({}, 'ghp_tableAccessHooksToken000000000000000');
+    const cs = await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'ops@example.com' }, 'cs-access-hooks');
+    const during = recordInPlace(t.ctx.store);
+    const tools = [...allProviderTools().slice(0, 1), createContentsnareTools({ sleep: async () => undefined })];
+    const touched = await during(async () => {
+      const code = { method: 'DELETE', endpoint: '/repos/octo/repo/hooks/1', dryRun: true };
+      expect((await invokeTool(t.ctx, { toolId: 'github.api_call', connectionId: gh.id, input: code }, tools)).ok).toBe(true);
+      const snare = { method: 'DELETE', endpoint: 'webhooks/wh_1', dryRun: true };
+      expect((await invokeTool(t.ctx, { toolId: 'contentsnare.api_call', connectionId: cs.id, input: snare }, tools)).ok).toBe(true);
+    });
+    expect(families(touched)).toEqual(['CONN#', 'gsi2:CSHOOKS', 'gsi2:EPS']);
+    expectAllowed('tool-step', touched);
+  });
+
   it('tool-step: MCP with the platform key and a scoped key, a step called and a subscriptions resource read', async () => {
     const t = await context();
     const own = 'ghp_tableAccessMcpToken000000000000000000';

@@ -201,3 +201,65 @@ describe('redact', () => {
     );
   });
 });
+
+describe('redact: every token family in every shape it takes', () => {
+  const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
+  // A stateless installation token as GitHub issues them: `ghs_` then a JWT, about 520 characters.
+  const header = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: 'ghs-2026-11' }));
+  const payload = b64url(
+    JSON.stringify({
+      iss: 'https://github.com',
+      sub: 'installation:123456',
+      aud: 'api.github.com',
+      iat: 1_795_000_000,
+      exp: 1_795_003_600,
+      permissions: { contents: 'write', issues: 'write', metadata: 'read' },
+      repository_ids: [1296269, 1296270],
+    }),
+  );
+  const signature = b64url(Buffer.alloc(256, 0xfb)).replace(/^(.{10})/, '$1-_');
+  const stateless = `ghs_${header}.${payload}.${signature}`;
+  const appJwt = `${header}.${payload}.${signature}`;
+  const scopedKey = `aik_${'a1b2c3d4e5'.repeat(2)}.${'Q'.repeat(20)}-_${'z'.repeat(21)}`;
+  const families = {
+    'stateless installation token': stateless,
+    'classic installation token': 'ghs_16C7e42F292c6912E7710c838347Ae178B4a',
+    'user-to-server token': 'ghu_16C7e42F292c6912E7710c838347Ae178B4a',
+    'refresh token': 'ghr_1B4a2e77838347a7E420ce178F2E7c6912E169246c34E1ccbF66C46812d16D5B1A9Dc86A1498',
+    'fine-grained token': secrets.fineGrained,
+    "the App's JWT": appJwt,
+    'scoped key': scopedKey,
+  };
+
+  it('the realistic stateless token is the shape GitHub sends: ghs_, two dots, about 520 characters', () => {
+    expect(stateless.startsWith('ghs_')).toBe(true);
+    expect(stateless.split('.')).toHaveLength(3);
+    expect(stateless.length).toBeGreaterThan(480);
+  });
+
+  for (const [name, token] of Object.entries(families)) {
+    it(`leaves no part of a ${name} in a message, a stack, quoted JSON, a header line or a URL`, () => {
+      const parts = token.split(/[._-]/).filter((p) => p.length >= 8 && !/^aik$|^[a-z0-9]{20}$/.test(p));
+      const shapes = [
+        `call failed with ${token}.`,
+        `Authorization: token ${token}`,
+        `upstream said {"detail":"bad credentials ${token}"}`,
+        `https://api.example/x?access=${token}&page=2`,
+        redact(new Error(`401 for ${token}`)),
+        redact({ note: `(${token})` }),
+      ];
+      for (const shape of shapes) {
+        const line = typeof shape === 'string' ? String(redact(shape)) : JSON.stringify(shape);
+        for (const part of parts) expect(line, `${name} in: ${line.slice(0, 120)}`).not.toContain(part);
+        expect(line).toContain('[REDACTED]');
+      }
+    });
+  }
+
+  it('keeps what an operator needs around a token: the sentence, a scoped key id', () => {
+    expect(redact(`refresh failed with ${families['classic installation token']}. Retrying`)).toBe(
+      'refresh failed with [REDACTED]. Retrying',
+    );
+    expect(redact(`key ${scopedKey} revoked`)).toBe(`key aik_${'a1b2c3d4e5'.repeat(2)}.[REDACTED] revoked`);
+  });
+});

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { endpointProblem } from '../../http/safe-endpoint';
 import { contentsnareStep } from './step';
 import { listPage, parseAnswer } from '../schemas';
+import { guardManagedWebhooks, withoutManagedWebhooks } from '../managed-webhooks';
 
 /**
  * `contentsnare.api_call`: any partner-API call the pre-built steps do not cover. The
@@ -38,7 +39,7 @@ export const apiCall = contentsnareStep({
   id: 'contentsnare.api_call',
   title: 'API Call',
   description:
-    "Call any endpoint of the collection service's partner API (/partner_api/v1/) with the connected account, e.g. list requests, get a client, read a request's status. The token is applied automatically and cannot be overridden; calls wait for the account's rate limits (50 reads, 20 writes per 10 s).",
+    "Call any endpoint of the collection service's partner API (/partner_api/v1/) with the connected account, e.g. list requests, get a client, read a request's status. The token is applied automatically and cannot be overridden; calls wait for the account's rate limits (50 reads, 20 writes per 10 s). The webhook this product registered for its triggers is refused (managed_hook) and left out of webhook listings.",
   output: () =>
     z.object({
       status: z.number().int().describe('The HTTP status of the answer (errors answer ok:false)'),
@@ -51,16 +52,18 @@ export const apiCall = contentsnareStep({
   },
   input,
   destructive: true,
-  async run(args, client) {
-    if (args.dryRun) {
-      const url = client.url(args.endpoint, args.query);
-      return { dryRun: true, request: { method: args.method, url: url.toString(), body: args.body ?? null } };
-    }
+  async run(args, client, ctx) {
+    const url = client.url(args.endpoint, args.query);
+    // The product's own webhook is refused, even to a dry run; a listing leaves it out.
+    const relative = url.pathname.slice(new URL(client.base).pathname.replace(/\/+$/, '').length);
+    const hooks = await guardManagedWebhooks(ctx.managedHookIds, args.method, relative);
+    if (args.dryRun) return { dryRun: true, request: { method: args.method, url: url.toString(), body: args.body ?? null } };
     const { method, endpoint, query, body } = args;
     const res = await client.request({ method, endpoint, query, body });
     // Lists promise `{pagination, results}`: hold an answer that claims to be one to it.
     if (res.data !== null && typeof res.data === 'object' && 'results' in res.data)
       parseAnswer(listPage, res.data, `${method} ${endpoint}`);
+    if (hooks === 'list' && ctx.managedHookIds) return { ...res, data: await withoutManagedWebhooks(res.data, ctx.managedHookIds) };
     return res;
   },
 });
