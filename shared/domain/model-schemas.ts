@@ -52,7 +52,7 @@ export const connectionSchema = z
     repositories: z
       .array(z.string())
       .describe(
-        "Allow-list of `owner/name`; empty: all (on a `github_app` connection, only with reach `installation` on an installation of all repositories; otherwise none)",
+        'Allow-list of `owner/name`; empty: all (on a `github_app` connection, only with reach `installation` on an installation of all repositories; otherwise none)',
       ),
     scopes: z.array(z.string()).optional(),
     tokenExpiresAt: z.number().optional().describe('epoch ms'),
