@@ -87,7 +87,8 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
         if (c.sandboxDemo !== true || c.authMethod !== 'github_app' || c.installation?.id !== installationId) continue;
         if (!(await readStoredToken(ctx.secrets, c.id))) continue;
         await writeStoredToken(ctx.secrets, c.id, token);
-        return (await repo.update(c.id, (x) => ({ ...x, tokenExpiresAt: token.expiresAt }))) ?? c;
+        // The demo user owns the account the App is installed on: an owner's connection.
+        return (await repo.update(c.id, (x) => ({ ...x, reach: 'installation', tokenExpiresAt: token.expiresAt }))) ?? c;
       }
       const installation = app.installations.get(installationId);
       const now = new Date(ctx.clock.now()).toISOString();
@@ -105,6 +106,7 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
           permissions: installation?.permissions ?? {},
           events: installation?.events ?? [],
         },
+        reach: 'installation',
         status: 'connected',
         repositories: [],
         tokenExpiresAt: token.expiresAt,

@@ -1,21 +1,35 @@
 import { AppError } from './errors';
-import type { AppInstallation, Connection } from './model';
+import type { AppInstallation, AppReach, Connection } from './model';
+
+/** What the allow-list checks read of a connection. */
+export type AllowListed = Pick<Connection, 'repositories'> & {
+  installation?: Pick<AppInstallation, 'repositorySelection'>;
+  reach?: AppReach;
+  authMethod?: Connection['authMethod'];
+};
 
 /**
- * True when the connection may act on `owner/name` (an empty allow-list allows every
- * repository, except on a GitHub App installation of selected repositories: none are left).
+ * Whether the connection is held to its allow-list. Only an empty list on a connection that
+ * is not a GitHub App's, or on an App connection acting for the installation's administrator
+ * over all its repositories, means "every repository"; an App connection acting for another
+ * user (or made before `reach` existed) reaches only the repositories listed, none when empty.
  */
-export function isRepositoryAllowed(
-  connection: Pick<Connection, 'repositories'> & { installation?: Pick<AppInstallation, 'repositorySelection'> },
-  repository: string,
-): boolean {
-  if (connection.repositories.length === 0) return connection.installation?.repositorySelection !== 'selected';
+export function isLimitedToList(connection: AllowListed): boolean {
+  if (connection.repositories.length > 0) return true;
+  const app = connection.authMethod === 'github_app' || connection.installation !== undefined;
+  if (!app) return false;
+  return connection.reach !== 'installation' || connection.installation?.repositorySelection !== 'all';
+}
+
+/** True when the connection may act on `owner/name`. */
+export function isRepositoryAllowed(connection: AllowListed, repository: string): boolean {
+  if (!isLimitedToList(connection)) return true;
   const wanted = repository.toLowerCase();
   return connection.repositories.some((r) => r.toLowerCase() === wanted);
 }
 
 /** Throws `forbidden` (before anything is sent) when `repository` is outside the connection's allow-list. */
-export function assertRepositoryAllowed(connection: Pick<Connection, 'id' | 'repositories'>, repository: string | undefined): void {
+export function assertRepositoryAllowed(connection: AllowListed & Pick<Connection, 'id'>, repository: string | undefined): void {
   if (repository === undefined || isRepositoryAllowed(connection, repository)) return;
   throw new AppError('forbidden', `Connection ${connection.id} is limited to other repositories; ${repository} is not in its allow-list`, {
     repository,

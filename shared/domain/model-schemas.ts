@@ -40,10 +40,20 @@ export const connectionSchema = z
         events: z.array(z.string()),
       })
       .optional(),
+    reach: z
+      .enum(['installation', 'user'])
+      .optional()
+      .describe(
+        "`github_app` only: `installation` when the user administers the installation's account (acts with the installation's token); `user` otherwise (acts with the user's own token, within the repositories this user can access)",
+      ),
     status: z.enum(['connected', 'reconnect_required', 'suspended', 'revoked']),
     statusReason: z.string().optional(),
     apiBaseUrl: z.string().optional(),
-    repositories: z.array(z.string()).describe('Allow-list of `owner/name`; empty: all'),
+    repositories: z
+      .array(z.string())
+      .describe(
+        'Allow-list of `owner/name`; empty: all (on a `github_app` connection, only with reach `installation` on an installation of all repositories; otherwise none)',
+      ),
     scopes: z.array(z.string()).optional(),
     tokenExpiresAt: z.number().optional().describe('epoch ms'),
     sandboxDemo: z.literal(true).optional(),

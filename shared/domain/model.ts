@@ -28,6 +28,9 @@ export interface AppInstallation {
   events: string[];
 }
 
+/** Who a `github_app` connection acts as (`Connection.reach`). */
+export type AppReach = 'installation' | 'user';
+
 /** A connected account. The token itself lives in the SecretStore, never here. */
 export interface Connection {
   id: string;
@@ -48,14 +51,25 @@ export interface Connection {
   authMethod: 'token' | 'oauth' | 'github_app';
   /** Set on `github_app` connections only. */
   installation?: AppInstallation;
+  /**
+   * `github_app` connections only: whose reach the connection acts with. `installation`: the
+   * user administers the installation's account (their own, or an organization they are an
+   * owner of), so the connection acts with the installation's token over all of it.
+   * `user`: anyone else; the connection acts with the user's own token (GitHub grants it the
+   * intersection of the user's and the App's access) and its allow-list is the installation's
+   * repositories this user can access. Absent (connections made before it existed): `user`.
+   */
+  reach?: AppReach;
   status: ConnectionStatus;
   /** Why the status is what it is, for people (e.g. "refresh token was revoked"). */
   statusReason?: string;
   /** Enterprise servers: the connection's own REST base; absent = the configured default. */
   apiBaseUrl?: string;
   /**
-   * Allow-list of `owner/name` repositories for tools and triggers; empty = all. On a
-   * `github_app` connection with `selected` repositories, the installation's repositories.
+   * Allow-list of `owner/name` repositories for tools and triggers; empty = all, except on a
+   * `github_app` connection, where empty means all only with `reach: 'installation'` on an
+   * installation of all repositories (otherwise none). On a `github_app` connection, the
+   * installation's repositories its user can access (`GET /user/installations/{id}/repositories`).
    */
   repositories: string[];
   scopes?: string[];

@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors';
-import { isRepositoryAllowed } from '../domain/allow-list';
+import { isLimitedToList, isRepositoryAllowed, type AllowListed } from '../domain/allow-list';
 import type { Connection } from '../domain/model';
 
 /**
@@ -45,7 +45,7 @@ function refusal(rule: string, why: string): ScopeRefusal {
  * undefined when it addresses one of those repositories. `relativePath` is the path below
  * the API base as it goes on the wire (after the URL guard), without the query.
  */
-export function scopeRefusal(connection: Pick<Connection, 'repositories'>, method: string, relativePath: string): ScopeRefusal | undefined {
+export function scopeRefusal(connection: AllowListed, method: string, relativePath: string): ScopeRefusal | undefined {
   const segments = relativePath.split('/');
   if (segments[0] !== '' || segments[1]?.toLowerCase() !== 'repos' || segments.length < 4) {
     return refusal(
@@ -81,13 +81,13 @@ export function scopeRefusal(connection: Pick<Connection, 'repositories'>, metho
 }
 
 /** Throws `forbidden` (details.reason `outside_allow_list`) unless the call provably stays in the allow-list. */
-export function assertApiCallInScope(connection: Pick<Connection, 'id' | 'repositories'>, method: string, relativePath: string): void {
-  if (connection.repositories.length === 0) return;
+export function assertApiCallInScope(connection: AllowListed & Pick<Connection, 'id'>, method: string, relativePath: string): void {
+  if (!isLimitedToList(connection)) return;
   const r = scopeRefusal(connection, method, relativePath);
   if (!r) return;
   throw new AppError(
     'forbidden',
-    `Connection ${connection.id} is limited to ${connection.repositories.join(', ')}; github.api_call sends only what provably stays inside that list (deny by default), and refused ${method.toUpperCase()} ${relativePath}: ${r.message}`,
+    `Connection ${connection.id} is limited to ${connection.repositories.join(', ') || 'no repository'}; github.api_call sends only what provably stays inside that list (deny by default), and refused ${method.toUpperCase()} ${relativePath}: ${r.message}`,
     { reason: 'outside_allow_list', rule: r.rule, allowed: connection.repositories },
   );
 }

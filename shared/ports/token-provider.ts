@@ -20,7 +20,8 @@ export interface TokenOptions {
   rejected?: string;
   /**
    * `user`: on a `github_app` connection, the user's own token (what an installation token
-   * cannot do: gists, the user's stars and repositories); the installation's token otherwise.
+   * cannot do: gists, the user's stars and repositories); otherwise the installation's token
+   * when the connection's reach is `installation`, the user's own token when it is `user`.
    * Other connections have one token and ignore it.
    */
   actingAs?: 'user';

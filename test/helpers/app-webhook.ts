@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppInstallation, Connection, Subscription } from '../../shared/domain/model';
+import type { AppInstallation, AppReach, Connection, Subscription } from '../../shared/domain/model';
 import type { TriggerId } from '../../shared/domain/triggers';
 import type { AppContext } from '../../shared/ports/app-context';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
@@ -65,6 +65,8 @@ export async function storeAppConnection(
     userId?: string;
     installation?: Partial<AppInstallation>;
     repositories?: string[];
+    /** Whose reach it acts with; `installation` (an administrator's connection) unless said. */
+    reach?: AppReach | null;
   },
   token?: string,
 ): Promise<Connection> {
@@ -82,6 +84,7 @@ export async function storeAppConnection(
       accountLogin: o.login ?? 'octocat',
       ...(o.userId ? { accountId: o.userId } : {}),
       installation,
+      ...(o.reach === null ? {} : { reach: o.reach ?? 'installation' }),
       repositories: o.repositories ?? [],
     },
     token,

@@ -16,6 +16,8 @@ async function appConnection(t: GitHubAppTestContext, installationId = 31, login
   const c = await storeTestConnection(t.ctx, {
     authMethod: 'github_app',
     accountLogin: login,
+    // An owner's connection: it acts with the installation's token.
+    reach: 'installation',
     installation: {
       id: installationId,
       account: { login: 'octo-org', id: '7001', type: 'Organization' },

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../ports/app-context';
 import { AppError, InvalidInputError } from '../../domain/errors';
-import type { AppInstallation, Connection, StoredToken } from '../../domain/model';
+import type { AppInstallation, AppReach, Connection, StoredToken } from '../../domain/model';
 import { secretNames } from '../../domain/model';
 import { ConnectionRepo } from '../../store/connection-repo';
 import { writeStoredToken } from '../../store/stored-token';
@@ -18,6 +18,7 @@ import { githubTimeoutMs } from '../github-base';
 import type { AppCallDeps } from './app-http';
 import { appJwt } from './app-jwt';
 import { getInstallation, listUserInstallationRepositories, listUserInstallations, type InstallationAnswer } from './installations';
+import { connectionReach } from './user-reach';
 
 /** Error codes put in `returnTo?error=`; stable, never carrying GitHub's text. */
 export type AppCallbackErrorCode =
@@ -146,19 +147,23 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
     }
     const jwt = await appJwt(creds.app, await ctx.githubAppSecret('privateKey'));
     const installation = await getInstallation(deps, apiBase, jwt, chosen.installation.id);
+    // Who the connection acts as: the installation only for its account's administrator;
+    // anyone else within the repositories GitHub lists for them, whatever the selection.
+    const reach = await connectionReach(deps, apiBase, answer.token.accessToken, installation, identity.accountId);
     const repositories =
-      installation.repositorySelection === 'selected'
-        ? await listUserInstallationRepositories(deps, apiBase, answer.token.accessToken, installation.id)
-        : [];
+      reach === 'installation' && installation.repositorySelection === 'all'
+        ? []
+        : await listUserInstallationRepositories(deps, apiBase, answer.token.accessToken, installation.id);
     const connectionId = await saveAppConnection(ctx, {
       token: answer.token,
       accountLogin: identity.accountLogin,
       ...(identity.accountId !== undefined ? { accountId: identity.accountId } : {}),
       installation,
+      reach,
       repositories,
       ...(record.label !== undefined ? { label: record.label } : {}),
     });
-    log.info('github app connection saved', { connectionId, installationId: installation.id });
+    log.info('github app connection saved', { connectionId, installationId: installation.id, reach });
     ctx.metrics.count('oauth_connected', 1, { provider: 'github_app' });
     if (record.returnTo === undefined) {
       return { kind: 'page', status: 200, body: { provider: 'github', connectionId, status: 'connected', account: identity.accountLogin } };
@@ -195,6 +200,7 @@ interface SaveAppInput {
   accountLogin: string;
   accountId?: string;
   installation: InstallationAnswer;
+  reach: AppReach;
   repositories: string[];
   label?: string;
 }
@@ -218,6 +224,7 @@ async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<
     accountLogin: input.accountLogin,
     authMethod: 'github_app',
     installation: kept,
+    reach: input.reach,
     status: suspended ? 'suspended' : 'connected',
     repositories: input.repositories,
     createdAt: now,

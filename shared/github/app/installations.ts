@@ -111,7 +111,8 @@ const repositoriesSchema = z.object({
 
 /**
  * `GET /user/installations/{id}/repositories` with the user's token: the installation's
- * repositories this user can access, the allow-list of a `selected` installation's connection.
+ * repositories this user can access, the allow-list of a connection that acts for its user
+ * (whatever the selection), and of an administrator's connection on selected repositories.
  * More than `maxListingPages` pages is refused, never cut short.
  */
 export async function listUserInstallationRepositories(

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isRepositoryAllowed } from '../../domain/allow-list';
+import { isLimitedToList, isRepositoryAllowed } from '../../domain/allow-list';
 import { collectPages, defined, githubStep, pageInput, needs } from './common';
 import { issue, listed } from './outputs';
 
@@ -54,7 +54,7 @@ export const searchIssuesAndPullRequests = githubStep({
   async run(args, client, ctx) {
     const { max_items, ...params } = args;
     const found = await collectPages<Found>(client, 'GET /search/issues', defined(params), max_items, 'items');
-    if (ctx.connection.repositories.length === 0) return { ...found, left_out: 0 };
+    if (!isLimitedToList(ctx.connection)) return { ...found, left_out: 0 };
     const items = found.items.filter((hit) => {
       const repository = repositoryOfHit(hit);
       return repository !== undefined && isRepositoryAllowed(ctx.connection, repository);
