@@ -9,6 +9,7 @@ import { onAppAuthorizationEvent } from './app-events/app-authorization-event';
 import { onInstallationEvent } from './app-events/installation-event';
 import { onInstallationRepositoriesEvent } from './app-events/installation-repositories-event';
 import { codeHostHeaders } from './delivery-headers';
+import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
 import { refusal, type IntakeSource, type Tenant } from './intake-source';
 
 /** What the App source learned by verifying a delivery: only that the App's secret signed it. */
@@ -48,6 +49,12 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
         return { ok: true, value: { kind: 'github_app' } };
       },
       answerEvent: async (_verified, headers, log, payload) => {
+        // The installation's account renamed (`installation_target`), a repository renamed or transferred.
+        if (isRenameEvent(headers.event, payload)) {
+          const installation = routed.safeParse(payload);
+          const connections = installation.success ? await installationConnections(ctx, installation.data.installation.id) : [];
+          return onRenameEvent(ctx, log, headers.event, connections, payload);
+        }
         switch (headers.event) {
           case 'ping':
             ctx.metrics.count('webhook_ping');

@@ -4,6 +4,7 @@ import type { AppContext } from '../ports/app-context';
 import { EndpointRepo } from '../store/endpoint-repo';
 import { keys } from '../store/table-design';
 import { codeHostHeaders } from './delivery-headers';
+import { isRenameEvent, onRenameEvent } from './follow-renames';
 import { endpointRouting, type EndpointRouting } from './endpoint-cache';
 import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from './intake-source';
 
@@ -24,7 +25,9 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
         if (!endpointIdFormat.test(req.pathId)) return { ok: false, refusal: unknownEndpoint() };
         return verifyHookSignature(ctx, req.pathId, req.body, headers);
       },
-      answerEvent: async (routing, headers, log) => {
+      answerEvent: async (routing, headers, log, payload) => {
+        // A repository renamed or transferred: its hook follows it; the stored names follow too.
+        if (isRenameEvent(headers.event, payload)) return onRenameEvent(ctx, log, headers.event, routing.connection ? [routing.connection] : [], payload);
         if (headers.event !== 'ping') return undefined;
         const verifiedAt = new Date(ctx.clock.now()).toISOString();
         await new EndpointRepo(ctx.store).update(routing.endpoint.id, (e) => ({ ...e, verifiedAt }));
