@@ -26,8 +26,13 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
         return verifyHookSignature(ctx, req.pathId, req.body, headers);
       },
       answerEvent: async (routing, headers, log, payload) => {
-        // A repository renamed or transferred: its hook follows it; the stored names follow too.
-        if (isRenameEvent(headers.event, payload)) return onRenameEvent(ctx, log, headers.event, routing.connection ? [routing.connection] : [], payload);
+        // A repository renamed or transferred: its hook follows it; the stored names follow too,
+        // and this container's cached connection is read again (other containers' within endpointCacheTtlMs).
+        if (isRenameEvent(headers.event, payload)) {
+          const answer = await onRenameEvent(ctx, log, headers.event, routing.connection ? [routing.connection] : [], payload);
+          await endpointRouting(ctx, routing.endpoint.id, true);
+          return answer;
+        }
         if (headers.event !== 'ping') return undefined;
         const verifiedAt = new Date(ctx.clock.now()).toISOString();
         await new EndpointRepo(ctx.store).update(routing.endpoint.id, (e) => ({ ...e, verifiedAt }));
