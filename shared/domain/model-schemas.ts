@@ -52,12 +52,14 @@ export const connectionSchema = z
     repositories: z
       .array(z.string())
       .describe(
-        "Allow-list of `owner/name`; empty: all (on a `github_app` connection, only with reach `installation` on an installation of all repositories; otherwise none)",
+        'Allow-list of `owner/name`; empty: all (on a `github_app` connection, only with reach `installation` on an installation of all repositories; otherwise none)',
       ),
     repositoryIds: z
       .record(z.string(), z.number().int())
       .optional()
-      .describe("The code host's ids of allow-list entries, by lower-cased `owner/name`: such an entry follows its repository through a rename or a transfer"),
+      .describe(
+        "The code host's ids of allow-list entries, by lower-cased `owner/name`: such an entry follows its repository through a rename or a transfer",
+      ),
     scopes: z.array(z.string()).optional(),
     tokenExpiresAt: z.number().optional().describe('epoch ms'),
     sandboxDemo: z.literal(true).optional(),

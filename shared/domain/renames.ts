@@ -32,14 +32,22 @@ const id = z.number().int().positive();
 const login = z.string().min(1).max(100);
 const account = z.object({ id, login, type: z.string().max(50).optional() });
 const envelope = z.object({
-  repository: z.object({ id, full_name: z.string().min(3).max(201), name: z.string().max(100), owner: account }).optional().catch(undefined),
+  repository: z
+    .object({ id, full_name: z.string().min(3).max(201), name: z.string().max(100), owner: account })
+    .optional()
+    .catch(undefined),
   organization: z.object({ id, login }).optional().catch(undefined),
   sender: account.optional().catch(undefined),
 });
-const repositoryRenamed = z.object({ action: z.literal('renamed'), changes: z.object({ repository: z.object({ name: z.object({ from: login }) }) }) });
+const repositoryRenamed = z.object({
+  action: z.literal('renamed'),
+  changes: z.object({ repository: z.object({ name: z.object({ from: login }) }) }),
+});
 const repositoryTransferred = z.object({
   action: z.literal('transferred'),
-  changes: z.object({ owner: z.object({ from: z.object({ user: z.object({ login }).optional(), organization: z.object({ login }).optional() }) }) }),
+  changes: z.object({
+    owner: z.object({ from: z.object({ user: z.object({ login }).optional(), organization: z.object({ login }).optional() }) }),
+  }),
 });
 const targetRenamed = z.object({
   action: z.literal('renamed'),
@@ -103,7 +111,8 @@ function accountRenames(c: Connection, seen: Seen): SeenAccount[] {
     if (a.formerLogin !== undefined) out.push(a);
     else if (c.installation && c.installation.account.id === String(a.id) && c.installation.account.login !== a.login)
       out.push({ ...a, formerLogin: c.installation.account.login });
-    else if (c.provider === 'github' && c.accountId === String(a.id) && c.accountLogin !== a.login) out.push({ ...a, formerLogin: c.accountLogin });
+    else if (c.provider === 'github' && c.accountId === String(a.id) && c.accountLogin !== a.login)
+      out.push({ ...a, formerLogin: c.accountLogin });
   }
   return out;
 }
@@ -121,14 +130,18 @@ export function connectionAfter(c: Connection, seen: Seen): Connection | undefin
     const former = a.formerLogin as string;
     if (next.installation && next.installation.account.id === String(a.id) && next.installation.account.login !== a.login)
       next = { ...next, installation: { ...next.installation, account: { ...next.installation.account, login: a.login } } };
-    if (next.provider === 'github' && next.accountId === String(a.id) && next.accountLogin !== a.login) next = { ...next, accountLogin: a.login };
-    const list = allowList(next, (name) => (withOwner(name, former, a.login) ? { name: withOwner(name, former, a.login) as string } : undefined));
+    if (next.provider === 'github' && next.accountId === String(a.id) && next.accountLogin !== a.login)
+      next = { ...next, accountLogin: a.login };
+    const list = allowList(next, (name) =>
+      withOwner(name, former, a.login) ? { name: withOwner(name, former, a.login) as string } : undefined,
+    );
     if (list) next = { ...next, ...list };
   }
   const r = seen.repository;
   if (r) {
     const list = allowList(next, (name, knownId) => {
-      const same = knownId !== undefined ? knownId === r.id : lower(name) === lower(r.fullName) || lower(name) === lower(r.formerName ?? '');
+      const same =
+        knownId !== undefined ? knownId === r.id : lower(name) === lower(r.fullName) || lower(name) === lower(r.formerName ?? '');
       return same ? { name: r.fullName, id: r.id } : undefined;
     });
     if (list) next = { ...next, ...list };
@@ -139,7 +152,10 @@ export function connectionAfter(c: Connection, seen: Seen): Connection | undefin
 type AllowList = Pick<Connection, 'repositories' | 'repositoryIds'>;
 
 /** The allow-list with each entry `change` renames (and gives an id); undefined when nothing changed. */
-function allowList(c: AllowList, change: (name: string, id: number | undefined) => { name: string; id?: number } | undefined): AllowList | undefined {
+function allowList(
+  c: AllowList,
+  change: (name: string, id: number | undefined) => { name: string; id?: number } | undefined,
+): AllowList | undefined {
   const ids: Record<string, number> = { ...(c.repositoryIds ?? {}) };
   const out = new Map<string, string>();
   let changed = false;
@@ -173,12 +189,14 @@ export function subscriptionAfter(sub: Subscription, seen: Seen): Subscription |
       next.repositoryId !== undefined
         ? next.repositoryId === r.id
         : lower(next.repository) === lower(r.fullName) || lower(next.repository) === lower(r.formerName ?? '');
-    if (same && (next.repository !== r.fullName || next.repositoryId !== r.id)) next = { ...next, repository: r.fullName, repositoryId: r.id };
+    if (same && (next.repository !== r.fullName || next.repositoryId !== r.id))
+      next = { ...next, repository: r.fullName, repositoryId: r.id };
   }
   for (const o of seen.accounts) {
     if (!o.organization || next.organization === undefined) continue;
     const same = next.organizationId !== undefined ? next.organizationId === o.id : lower(next.organization) === lower(o.login);
-    if (same && (next.organization !== o.login || next.organizationId !== o.id)) next = { ...next, organization: o.login, organizationId: o.id };
+    if (same && (next.organization !== o.login || next.organizationId !== o.id))
+      next = { ...next, organization: o.login, organizationId: o.id };
   }
   return next === sub ? undefined : next;
 }
@@ -195,5 +213,8 @@ export function endpointAfter(e: Endpoint, seen: Seen): Endpoint | undefined {
   const r = seen.repository;
   if (t.kind === 'repository' && r?.formerName !== undefined && lower(name) === lower(r.formerName)) name = r.fullName;
   if (name === (t.kind === 'repository' ? t.repository : t.organization)) return undefined;
-  return { ...e, target: t.kind === 'repository' ? { kind: 'repository', repository: name } : { kind: 'organization', organization: name } };
+  return {
+    ...e,
+    target: t.kind === 'repository' ? { kind: 'repository', repository: name } : { kind: 'organization', organization: name },
+  };
 }

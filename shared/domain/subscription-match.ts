@@ -18,7 +18,8 @@ import { triggerCatalog } from './trigger-catalog';
  * matches a tag push).
  */
 export function matchesSubscription(
-  sub: Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'> & Partial<Pick<Subscription, 'repositoryId' | 'organizationId'>>,
+  sub: Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'> &
+    Partial<Pick<Subscription, 'repositoryId' | 'organizationId'>>,
   mapped: MappedEvent,
 ): boolean {
   if (sub.trigger !== mapped.trigger) return false;

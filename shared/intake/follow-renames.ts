@@ -54,7 +54,12 @@ export function noticeRenames(
 }
 
 /** Saves what `noticeRenames` found. Never fails the delivery: a row not saved is noticed again by the next one. */
-export async function saveNoticedRenames(ctx: Pick<AppContext, 'store' | 'clock'>, log: Logger, noticed: NoticedRenames, seen: Seen): Promise<void> {
+export async function saveNoticedRenames(
+  ctx: Pick<AppContext, 'store' | 'clock'>,
+  log: Logger,
+  noticed: NoticedRenames,
+  seen: Seen,
+): Promise<void> {
   if (noticed.connections.length === 0 && noticed.subscriptions.length === 0) return;
   try {
     await updateConnections(ctx, noticed.connections, (c) => connectionAfter(c, seen));
@@ -63,7 +68,10 @@ export async function saveNoticedRenames(ctx: Pick<AppContext, 'store' | 'clock'
     for (const { before, after } of noticed.subscriptions) {
       await subs.replace(after);
       if (after.endpointId === undefined || before.repository === undefined || after.repository === before.repository) continue;
-      const moved: Seen = { repository: { id: after.repositoryId ?? 0, fullName: after.repository ?? '', formerName: before.repository }, accounts: [] };
+      const moved: Seen = {
+        repository: { id: after.repositoryId ?? 0, fullName: after.repository ?? '', formerName: before.repository },
+        accounts: [],
+      };
       await endpoints.update(after.endpointId, (e) => endpointAfter(e, moved) ?? e);
     }
     log.info('stored names and ids brought up to date from a delivery', {
@@ -99,7 +107,8 @@ export async function onRenameEvent(
       const after = subscriptionAfter(sub, mine);
       if (after && (await subs.replace(after))) subscriptions++;
     }
-    for (const e of await endpoints.list(c.id)) if (endpointAfter(e, mine)) await endpoints.update(e.id, (x) => endpointAfter(x, mine) ?? x);
+    for (const e of await endpoints.list(c.id))
+      if (endpointAfter(e, mine)) await endpoints.update(e.id, (x) => endpointAfter(x, mine) ?? x);
   }
   ctx.metrics.count('webhook_rename_followed', 1, { event });
   log.info('rename followed', { event, connections: changed, subscriptions });
@@ -109,7 +118,10 @@ export async function onRenameEvent(
 /** `repository` `renamed` / `transferred` and `installation_target` `renamed`: the deliveries `onRenameEvent` answers. */
 export function isRenameEvent(event: string, payload: unknown): boolean {
   const action = typeof payload === 'object' && payload !== null ? (payload as { action?: unknown }).action : undefined;
-  return (event === 'repository' && (action === 'renamed' || action === 'transferred')) || (event === 'installation_target' && action === 'renamed');
+  return (
+    (event === 'repository' && (action === 'renamed' || action === 'transferred')) ||
+    (event === 'installation_target' && action === 'renamed')
+  );
 }
 
 /** The connections of one App installation (the App's rename deliveries reach all of them). */

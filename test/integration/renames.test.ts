@@ -50,7 +50,8 @@ async function setup(env: Record<string, string> = {}) {
     const res = await router(req);
     return { status: res.status, body: JSON.parse(String(res.body)) as Json };
   };
-  const sendShot = (shot: Shot) => send({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
+  const sendShot = (shot: Shot) =>
+    send({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
   const queued = async () => (await t.receiveAll(1000)).map((m) => JSON.parse(m.body) as { subscriptionId: string; event: Json });
   return { t, send, sendShot, queued };
 }
@@ -91,7 +92,9 @@ describe('renames and transfers: identity by id', () => {
     const { t, send, queued } = await setup();
     const h = await hookTenant(t, oldName, { repositories: [oldName] });
     const rename = renamedFrom('Old-World');
-    const answer = await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'repository', body: JSON.stringify(rename) }));
+    const answer = await send(
+      deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'repository', body: JSON.stringify(rename) }),
+    );
     expect(answer.status).toBe(200);
     expect(await queued()).toEqual([]);
 
@@ -113,10 +116,20 @@ describe('renames and transfers: identity by id', () => {
     const before = 'octocat/Hello-World';
     const h = await hookTenant(t, before, { repositories: [before] });
     const transfer = examplePayload('repository', 'transferred') as Json;
-    expect((await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'repository', body: JSON.stringify(transfer) }))).status).toBe(200);
+    expect(
+      (await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'repository', body: JSON.stringify(transfer) })))
+        .status,
+    ).toBe(200);
     expect(await new SubscriptionRepo(t.ctx.store).get(h.sub.id)).toMatchObject({ repository: newName, repositoryId });
     expect((await new ConnectionRepo(t.ctx.store).get(h.connection.id))?.repositories).toEqual([newName]);
-    const next = await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issueIn(transfer.repository, 'moved')) }));
+    const next = await send(
+      deliveryRequest({
+        endpointId: h.endpointId,
+        secret: h.secret,
+        event: 'issues',
+        body: JSON.stringify(issueIn(transfer.repository, 'moved')),
+      }),
+    );
     expect(next.body).toEqual({ ok: true, accepted: 1 });
     expect((await queued()).map((e) => e.subscriptionId)).toEqual([h.sub.id]);
   });
@@ -125,9 +138,14 @@ describe('renames and transfers: identity by id', () => {
     const { t, send, queued } = await setup();
     // Known by id (a delivery before the rename filled it in), allow-listed by id too.
     const h = await hookTenant(t, oldName, { repositories: [oldName], repositoryId });
-    await new ConnectionRepo(t.ctx.store).update(h.connection.id, (c) => ({ ...c, repositoryIds: { [oldName.toLowerCase()]: repositoryId } }));
+    await new ConnectionRepo(t.ctx.store).update(h.connection.id, (c) => ({
+      ...c,
+      repositoryIds: { [oldName.toLowerCase()]: repositoryId },
+    }));
     const issue = issueIn(renamedExample().repository, 'missed');
-    const answer = await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issue) }));
+    const answer = await send(
+      deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issue) }),
+    );
     expect(answer.body).toEqual({ ok: true, accepted: 1 });
     expect((await queued()).map((e) => e.subscriptionId)).toEqual([h.sub.id]);
     expect(await new SubscriptionRepo(t.ctx.store).get(h.sub.id)).toMatchObject({ repository: newName, repositoryId });
@@ -139,14 +157,18 @@ describe('renames and transfers: identity by id', () => {
     const { t, send, queued } = await setup();
     const h = await hookTenant(t, newName, { repositories: [newName] });
     const repository = renamedExample().repository;
-    const first = await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issueIn(repository, 'first')) }));
+    const first = await send(
+      deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issueIn(repository, 'first')) }),
+    );
     expect(first.body).toEqual({ ok: true, accepted: 1 });
     expect(await new SubscriptionRepo(t.ctx.store).get(h.sub.id)).toMatchObject({ repository: newName, repositoryId });
     expect((await new ConnectionRepo(t.ctx.store).get(h.connection.id))?.repositoryIds).toEqual({ [newName.toLowerCase()]: repositoryId });
     await queued();
     // Another repository now carries the name (the first was renamed away, or deleted): not this subscription's.
     const impostor = { ...repository, id: repositoryId + 1 };
-    const second = await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issueIn(impostor, 'second')) }));
+    const second = await send(
+      deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issueIn(impostor, 'second')) }),
+    );
     expect(second.body).toEqual({ ok: true, accepted: 0 });
     expect(await queued()).toEqual([]);
   });
@@ -157,7 +179,9 @@ describe('renames and transfers: identity by id', () => {
     await new ConnectionRepo(t.ctx.store).update(h.connection.id, (c) => ({ ...c, accountId: '21031067' }));
     const issue = issueIn(renamedExample().repository, 'sender');
     issue.sender = { ...issue.sender, login: 'Codertocat-Renamed', id: 21031067 };
-    expect((await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issue) }))).status).toBe(202);
+    expect(
+      (await send(deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issue) }))).status,
+    ).toBe(202);
     expect((await new ConnectionRepo(t.ctx.store).get(h.connection.id))?.accountLogin).toBe('Codertocat-Renamed');
   });
 });
@@ -167,7 +191,13 @@ function targetRenamed(o: { id: number; login: string; from: string; type: 'User
   return {
     action: 'renamed',
     target_type: o.type,
-    account: { id: o.id, login: o.login, node_id: 'MDQ6VXNlcjE=', avatar_url: 'https://avatars.githubusercontent.com/u/1', html_url: `https://github.com/${o.login}` },
+    account: {
+      id: o.id,
+      login: o.login,
+      node_id: 'MDQ6VXNlcjE=',
+      avatar_url: 'https://avatars.githubusercontent.com/u/1',
+      html_url: `https://github.com/${o.login}`,
+    },
     changes: { login: { from: o.from } },
     sender: { login: o.login, id: o.id, type: o.type },
   };
@@ -190,7 +220,11 @@ describe('renames of a GitHub App installation', () => {
     const { t, sendShot, queued } = await setup(appEnv);
     const c = await appTenant(t, 'octocat', ['octocat/Hello-World']);
     const sub = await storeAppSubscription(t.ctx, c, 'github.new_issue', 'octocat/Hello-World', 'agent-1');
-    const answer = await sendShot(appShot('installation_target', targetRenamed({ id: 1, login: 'octo-renamed', from: 'octocat', type: 'User' }), { installationId: 42 }));
+    const answer = await sendShot(
+      appShot('installation_target', targetRenamed({ id: 1, login: 'octo-renamed', from: 'octocat', type: 'User' }), {
+        installationId: 42,
+      }),
+    );
     expect(answer.status).toBe(200);
     const after = await new ConnectionRepo(t.ctx.store).get(c.id);
     expect(after?.installation?.account).toMatchObject({ login: 'octo-renamed', id: '1' });
@@ -206,7 +240,10 @@ describe('renames of a GitHub App installation', () => {
     });
     expect(again).toMatchObject({ id: sub.id, existing: true });
 
-    const issue = issueIn({ ...renamedExample().repository, full_name: 'octo-renamed/Hello-World', owner: { login: 'octo-renamed', id: 1, type: 'User' } }, 'app');
+    const issue = issueIn(
+      { ...renamedExample().repository, full_name: 'octo-renamed/Hello-World', owner: { login: 'octo-renamed', id: 1, type: 'User' } },
+      'app',
+    );
     expect((await sendShot(appShot('issues', issue, { installationId: 42 }))).body).toEqual({ ok: true, accepted: 1 });
     expect((await queued()).map((e) => e.subscriptionId)).toEqual([sub.id]);
   });
@@ -215,7 +252,10 @@ describe('renames of a GitHub App installation', () => {
     const { t, sendShot, queued } = await setup(appEnv);
     const c = await appTenant(t, 'octocat', ['octocat/Hello-World']);
     const sub = await storeAppSubscription(t.ctx, c, 'github.new_issue', 'octocat/Hello-World', 'agent-1');
-    const issue = issueIn({ ...renamedExample().repository, full_name: 'octo-renamed/Hello-World', owner: { login: 'octo-renamed', id: 1, type: 'User' } }, 'missed');
+    const issue = issueIn(
+      { ...renamedExample().repository, full_name: 'octo-renamed/Hello-World', owner: { login: 'octo-renamed', id: 1, type: 'User' } },
+      'missed',
+    );
     expect((await sendShot(appShot('issues', issue, { installationId: 42 }))).body).toEqual({ ok: true, accepted: 1 });
     expect((await queued()).map((e) => e.subscriptionId)).toEqual([sub.id]);
     const after = await new ConnectionRepo(t.ctx.store).get(c.id);
