@@ -96,7 +96,18 @@ export async function onRenameEvent(
   connections: readonly Connection[],
   payload: unknown,
 ): Promise<DeliveryAnswer> {
-  const seen = seenIn(event, payload);
+  const renamed = await followRename(ctx, connections, seenIn(event, payload));
+  ctx.metrics.count('webhook_rename_followed', 1, { event });
+  log.info('rename followed', { event, ...renamed });
+  return { status: 200, body: { ok: true, renamed } };
+}
+
+/** Every connection, all their subscriptions and their hooks' targets after `seen` (a rename stated or learned by id). */
+export async function followRename(
+  ctx: Pick<AppContext, 'store' | 'clock'>,
+  connections: readonly Connection[],
+  seen: Seen,
+): Promise<{ connections: number; subscriptions: number }> {
   const changed = await updateConnections(ctx, connections, (c) => connectionAfter(c, seen));
   const subs = new SubscriptionRepo(ctx.store);
   const endpoints = new EndpointRepo(ctx.store);
@@ -107,12 +118,9 @@ export async function onRenameEvent(
       const after = subscriptionAfter(sub, mine);
       if (after && (await subs.replace(after))) subscriptions++;
     }
-    for (const e of await endpoints.list(c.id))
-      if (endpointAfter(e, mine)) await endpoints.update(e.id, (x) => endpointAfter(x, mine) ?? x);
+    for (const e of await endpoints.list(c.id)) if (endpointAfter(e, mine)) await endpoints.update(e.id, (x) => endpointAfter(x, mine) ?? x);
   }
-  ctx.metrics.count('webhook_rename_followed', 1, { event });
-  log.info('rename followed', { event, connections: changed, subscriptions });
-  return { status: 200, body: { ok: true, renamed: { connections: changed, subscriptions } } };
+  return { connections: changed, subscriptions };
 }
 
 /** `repository` `renamed` / `transferred` and `installation_target` `renamed`: the deliveries `onRenameEvent` answers. */
