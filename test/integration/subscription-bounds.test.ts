@@ -110,7 +110,7 @@ describe('a failed subscription leaves the code-host hook as it was', () => {
 
     failing.on = false;
     expect((await subscribe({ trigger: 'github.new_star', repository: 'octocat/keep' })).status).toBe(201);
-    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'star']]);
+    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'repository', 'star']]);
   });
 
   it('deletes a hook it made for a first subscription whose write fails', async () => {
