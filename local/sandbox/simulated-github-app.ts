@@ -21,9 +21,14 @@ import type { RecordedRequest, SimulatedResponse } from './simulated-http';
  *   `Link: <...>; rel="next"` header; each item with `installation_id`) and
  *   `POST /app/hook/deliveries/{delivery_id}/attempts` (202; the delivery is sent again later,
  *   as a new attempt of the same `guid` with `redelivery: true`);
- * - `GET /user`, `GET /user/installations`, `GET /user/installations/{id}/repositories` with
- *   the user's token; an installation token is refused on `/user...` and `/gists...` (403
- *   "Resource not accessible by integration"), as GitHub refuses it there.
+ * - `GET /user`, `GET /user/installations`, `GET /user/installations/{id}/repositories` (the
+ *   installation's repositories the user can access) and `GET /user/memberships/orgs/{org}`
+ *   (`org-membership`: `state`, `role`; 404 for someone who is no member) with the user's
+ *   token; an installation token is refused on `/user...` and `/gists...` (403 "Resource not
+ *   accessible by integration"), as GitHub refuses it there;
+ * - a user's token reaches a repository only where the App is installed and the user has
+ *   access ("the intersection of the user's and the App's"), else 404 as for a private
+ *   repository one cannot see; an installation token reaches every repository of its installation.
  *
  * `handle` answers the App's routes and checks the token of every other request; it returns
  * undefined for a request it leaves to the rest of the simulated code host.
@@ -97,6 +102,14 @@ export class SimulatedGitHubApp {
   callbackUrl: string;
   readonly installations = new Map<number, SimulatedInstallation>();
   readonly users = new Map<string, SimulatedAppUser>();
+  /**
+   * The repositories (`owner/name`) each user can access at GitHub, by login. A user not
+   * listed can access every repository (an account's own, or an organization's member with
+   * access to all): tests list only the users whose access is narrower.
+   */
+  readonly userAccess = new Map<string, Set<string>>();
+  /** Organization memberships: organization login (lower case) -> user login -> role. */
+  readonly orgRoles = new Map<string, Map<string, 'admin' | 'member' | 'billing_manager'>>();
   /** Installation tokens issued: token -> installation and expiry (epoch ms). */
   readonly installationTokens = new Map<string, { installationId: number; expiresAt: number }>();
   /** User tokens valid now: token -> login. */
@@ -160,6 +173,19 @@ export class SimulatedGitHubApp {
     };
     this.installations.set(installation.id, installation);
     return installation;
+  }
+
+  /** Makes `login` a member of the organization `org` with `role` (an owner is `admin`). */
+  setOrgRole(org: string, login: string, role: 'admin' | 'member' | 'billing_manager'): void {
+    const roles = this.orgRoles.get(org.toLowerCase()) ?? new Map();
+    roles.set(login, role);
+    this.orgRoles.set(org.toLowerCase(), roles);
+  }
+
+  /** Whether the user can access the repository at GitHub (not yet through the App). */
+  userCanAccess(login: string, fullName: string): boolean {
+    const access = this.userAccess.get(login);
+    return access === undefined || [...access].some((r) => r.toLowerCase() === fullName.toLowerCase());
   }
 
   /** Issues a user token directly (a test that starts from a connected user). */
@@ -326,10 +352,51 @@ export class SimulatedGitHubApp {
     if (method === 'GET' && repos) {
       const installation = this.installations.get(Number(repos[1]));
       if (!installation?.members.has(login)) return { status: 404, body: { message: 'Not Found' } };
-      const list = installation.repositories.map((full_name, n) => ({ id: 9000 + n, full_name, name: full_name.split('/')[1] }));
+      const list = installation.repositories
+        .map((full_name, n) => ({ id: 9000 + n, full_name, name: full_name.split('/')[1] }))
+        .filter((r) => this.userCanAccess(login, r.full_name));
       return { body: { total_count: list.length, repository_selection: installation.repositorySelection, repositories: list } };
     }
+    const membership = /^\/user\/memberships\/orgs\/([^/]+)$/.exec(path);
+    if (method === 'GET' && membership) return this.membership(decodeURIComponent(membership[1] ?? ''), user);
+    const userRepo = /^\/repos\/([^/]+)\/([^/]+)/.exec(path);
+    if (userRepo) {
+      const fullName = `${userRepo[1]}/${userRepo[2]}`;
+      const viaApp = [...this.installations.values()].some((i) => !i.suspended && this.reaches(i.id, fullName));
+      if (!viaApp || !this.userCanAccess(login, fullName)) return { status: 404, body: { message: 'Not Found' } };
+    }
     return undefined;
+  }
+
+  /** `GET /user/memberships/orgs/{org}` as the `org-membership` schema describes it. */
+  private membership(org: string, user: SimulatedAppUser): SimulatedResponse {
+    const role = this.orgRoles.get(org.toLowerCase())?.get(user.login);
+    if (role === undefined) return { status: 404, body: { message: 'Not Found' } };
+    const orgId = [...this.installations.values()].find((i) => i.account.login.toLowerCase() === org.toLowerCase())?.account.id ?? 1;
+    const api = 'https://api.github.com';
+    return {
+      body: {
+        url: `${api}/orgs/${org}/memberships/${user.login}`,
+        state: 'active',
+        role,
+        organization_url: `${api}/orgs/${org}`,
+        organization: {
+          login: org,
+          id: orgId,
+          node_id: `O_${orgId}`,
+          url: `${api}/orgs/${org}`,
+          repos_url: `${api}/orgs/${org}/repos`,
+          events_url: `${api}/orgs/${org}/events`,
+          hooks_url: `${api}/orgs/${org}/hooks`,
+          issues_url: `${api}/orgs/${org}/issues`,
+          members_url: `${api}/orgs/${org}/members{/member}`,
+          public_members_url: `${api}/orgs/${org}/public_members{/member}`,
+          avatar_url: `https://avatars.githubusercontent.com/u/${orgId}`,
+          description: null,
+        },
+        user: { login: user.login, id: user.id, type: 'User', site_admin: false },
+      },
+    };
   }
 
   private reaches(installationId: number, fullName: string): boolean {

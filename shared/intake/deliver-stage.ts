@@ -137,7 +137,11 @@ function fanOut(ctx: AppContext, mapped: readonly ConnectionMapped[], subscripti
 }
 
 /** The answer when this attempt did not get the claim. */
-function notClaimed(ctx: AppContext, log: Logger, outcome: Exclude<DeliveryClaimOutcome, 'claimed'>): DeliveryAnswer {
+export function notClaimed(
+  ctx: Pick<AppContext, 'metrics'>,
+  log: Logger,
+  outcome: Exclude<DeliveryClaimOutcome, 'claimed'>,
+): DeliveryAnswer {
   if (outcome === 'busy') {
     ctx.metrics.count('webhook_failed', 1, { reason: 'in_progress' });
     log.warn('another attempt of this delivery is in progress; answering 5xx so that it is tried again');

@@ -9,8 +9,9 @@ import { onAppAuthorizationEvent } from './app-events/app-authorization-event';
 import { onInstallationEvent } from './app-events/installation-event';
 import { onInstallationRepositoriesEvent } from './app-events/installation-repositories-event';
 import { codeHostHeaders } from './delivery-headers';
+import { oncePerDelivery } from './app-events/once-per-delivery';
 import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
-import { refusal, type IntakeSource, type Tenant } from './intake-source';
+import { refusal, type DeliveryAnswer, type IntakeSource, type Tenant } from './intake-source';
 
 /** What the App source learned by verifying a delivery: only that the App's secret signed it. */
 export interface AppDelivery {
@@ -48,24 +49,27 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
           return { ok: false, refusal: refusal('bad_signature', 401, 'invalid_signature', 'Signature does not match') };
         return { ok: true, value: { kind: 'github_app' } };
       },
-      answerEvent: async (_verified, headers, log, payload) => {
+      answerEvent: async (_verified, headers, log, payload, delivery) => {
+        const once = (apply: () => Promise<DeliveryAnswer>) =>
+          oncePerDelivery(ctx, log, { scope: lifecycleClaimScope(payload), headers, delivery }, apply);
         // The installation's account renamed (`installation_target`), a repository renamed or transferred.
         if (isRenameEvent(headers.event, payload)) {
           const installation = routed.safeParse(payload);
           const connections = installation.success ? await installationConnections(ctx, installation.data.installation.id) : [];
-          return onRenameEvent(ctx, log, headers.event, connections, payload);
+          return once(() => onRenameEvent(ctx, log, headers.event, connections, payload));
         }
         switch (headers.event) {
           case 'ping':
             ctx.metrics.count('webhook_ping');
             log.info('GitHub App webhook verified by ping');
             return { status: 200, body: { ok: true, ping: true } };
+          // The installation's own events change connections: each is applied once, like any delivery.
           case 'installation':
-            return onInstallationEvent(ctx, log, payload);
+            return once(() => onInstallationEvent(ctx, log, payload));
           case 'installation_repositories':
-            return onInstallationRepositoriesEvent(ctx, log, payload);
+            return once(() => onInstallationRepositoriesEvent(ctx, log, payload));
           case 'github_app_authorization':
-            return onAppAuthorizationEvent(ctx, log, payload);
+            return once(() => onAppAuthorizationEvent(ctx, log, payload));
           default:
             return undefined;
         }
@@ -93,6 +97,19 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
     },
   };
 }
+
+/**
+ * Where a lifecycle delivery's claim is kept: under its installation, as the installation's
+ * other deliveries (so the sweep finds it by the installation its log names), or, for a
+ * delivery naming none (`github_app_authorization` names a user), under the App's own scope.
+ */
+function lifecycleClaimScope(payload: unknown): string {
+  const parsed = routed.safeParse(payload);
+  return parsed.success ? keys.appClaimScope(parsed.data.installation.id) : appOwnClaimScope;
+}
+
+/** The claim scope of App deliveries that name no installation. */
+export const appOwnClaimScope = 'app_authorization';
 
 /** Every connection of an App tenant shares its installation (they were found by it). */
 function installationIdOf(tenant: Tenant): number {

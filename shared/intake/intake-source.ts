@@ -66,9 +66,27 @@ export interface Verifier<V> {
   verify(req: IntakeRequest, headers: DeliveryHeaders): Promise<Verdict<V>>;
   /**
    * Events answered by the source itself before mapping (the code host's `ping`, a GitHub
-   * App's installation events), or undefined to go on. `payload` is the parsed body.
+   * App's installation events), or undefined to go on. `payload` is the parsed body;
+   * `delivery` what an event that changes state needs to claim the delivery once
+   * (delivery-claims.ts), as the pipeline claims every other one.
    */
-  answerEvent?(verified: V, headers: DeliveryHeaders, log: Logger, payload: unknown): Promise<DeliveryAnswer | undefined>;
+  answerEvent?(
+    verified: V,
+    headers: DeliveryHeaders,
+    log: Logger,
+    payload: unknown,
+    delivery: OwnEventDelivery,
+  ): Promise<DeliveryAnswer | undefined>;
+}
+
+/** The raw delivery, for a source's own event that claims it before acting. */
+export interface OwnEventDelivery {
+  /** The raw signed bytes. */
+  body: Buffer;
+  /** Aborts when the transport has answered. */
+  signal: AbortSignal;
+  /** How long to wait for another attempt of the same delivery in progress. */
+  busyWaitMs: number;
 }
 
 /** Says whose a verified delivery is, and which subscriptions its trigger events reach. */

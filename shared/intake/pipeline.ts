@@ -39,7 +39,11 @@ export async function runIntake<V>(
   if (!verified.ok) return refuse(verified.refusal);
   const payload = parseJson(req.body);
   if (!payload.ok) return refuse(payload.refusal);
-  const own = await source.verifier.answerEvent?.(verified.value, headers.value, log, payload.value);
+  const own = await source.verifier.answerEvent?.(verified.value, headers.value, log, payload.value, {
+    body: req.body,
+    signal,
+    busyWaitMs: options.busyWaitMs,
+  });
   if (own) return { kind: 'answered', answer: own };
   const tenant = await source.router.tenant(verified.value, payload.value);
   if (!tenant.ok) return refuse(tenant.refusal);

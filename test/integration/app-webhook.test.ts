@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { createRouter } from '../../shared/http/router';
@@ -11,6 +11,7 @@ import { appEnv, appShot, storeAppConnection, storeAppSubscription } from '../he
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { consumerPass } from '../helpers/consumer-pass';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
+import { FakeGitHubAppWorld } from '../helpers/fake-github-app';
 import { startFakeHttp } from '../helpers/fake-http';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 import type { Shot } from '../helpers/seed';
@@ -18,7 +19,16 @@ import { examplePayload } from '../helpers/signed-delivery';
 import type { TestContext } from '../helpers/test-context';
 
 const userToken = 'ghu_appWebhookTestUserToken000000000000000';
-const host = useFakeCodeHost({ [userToken]: 'Codertocat' }, { env: { ...appEnv, PUBLIC_URL: 'https://hooks.example.test' } });
+/** GitHub's App side (its JWT-only `/app/...` routes and the users' `/user/installations...`), in front of the fake code host. */
+const gitHubApp = new FakeGitHubAppWorld({ appId: Number(appEnv.GITHUB_APP_ID) });
+const host = useFakeCodeHost(
+  { [userToken]: 'Codertocat' },
+  { env: { ...appEnv, GITHUB_APP_PRIVATE_KEY: gitHubApp.privateKeyPem, PUBLIC_URL: 'https://hooks.example.test' } },
+);
+beforeEach(() => {
+  gitHubApp.installations.clear();
+  host.github.before = (req) => (/^\/(app|user\/installations)\//.test(req.path) ? gitHubApp.handle(req) : undefined);
+});
 
 /** The intake's routes in-process, answering status and body. */
 function appCaller(ctx: AppContext): (shot: Shot) => Promise<{ status: number; body: Record<string, any> }> {
@@ -161,9 +171,12 @@ describe('the installation lifecycle', () => {
     const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
     const call = appCaller(t.ctx);
+    // GitHub has it suspended when the event is read back, then no longer.
+    const upstream = gitHubApp.addInstallation({ id: 2, account: { login: 'Codertocat', id: 1002, type: 'Organization' }, suspended: true });
     await call(appShot('installation', installationEvent('suspend'), { installationId: null }));
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('suspended');
     expect((await call(appShot('issues', issueOpened(), { installationId: 2 }))).body.accepted).toBe(0);
+    upstream.suspended = false;
     await call(appShot('installation', installationEvent('unsuspend'), { installationId: null }));
     const resumed = await new ConnectionRepo(t.ctx.store).get(c.id);
     expect(resumed?.status).toBe('connected');
@@ -188,12 +201,23 @@ describe('the installation lifecycle', () => {
 
   it('a repository removed from the installation leaves the allow-list and its subscriptions get no more events; one added joins it', async () => {
     const t = await host.context();
-    const c = await storeAppConnection(t.ctx, {
-      installationId: 2,
-      account: 'Codertocat',
-      installation: { repositorySelection: 'selected' },
-      repositories: [repo, 'Codertocat/Other'],
+    gitHubApp.addInstallation({
+      id: 2,
+      account: { login: 'Codertocat', id: 1002, type: 'Organization' },
+      repositorySelection: 'selected',
+      repositories: [repo],
+      members: new Set(['octocat']),
     });
+    const c = await storeAppConnection(
+      t.ctx,
+      {
+        installationId: 2,
+        account: 'Codertocat',
+        installation: { repositorySelection: 'selected' },
+        repositories: [repo, 'Codertocat/Other'],
+      },
+      gitHubApp.issueUserToken('octocat').accessToken,
+    );
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
     const call = appCaller(t.ctx);
     const removed = examplePayload('installation_repositories', 'removed') as Record<string, any>;

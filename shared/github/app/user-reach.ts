@@ -35,7 +35,8 @@ export async function userOrgRole(
     throw e;
   }
   const parsed = membershipSchema.safeParse(data);
-  if (!parsed.success) throw new AppError('upstream_error', "The code host's answer to GET /user/memberships/orgs/{org} does not have the documented shape");
+  if (!parsed.success)
+    throw new AppError('upstream_error', "The code host's answer to GET /user/memberships/orgs/{org} does not have the documented shape");
   return parsed.data.state === 'active' ? parsed.data.role : undefined;
 }
 

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Connection } from '../../domain/model';
 import type { Logger } from '../../observability/logger';
 import type { AppContext } from '../../ports/app-context';
+import { installationState, type InstallationState } from '../../github/app/installation-state';
 import { ConnectionRepo } from '../../store/connection-repo';
 import type { DeliveryAnswer } from '../intake-source';
 import { fieldsOf, installationPayload } from './installation-payload';
@@ -15,12 +16,24 @@ const body = z.object({ action: z.string().max(100), installation: installationP
  * id is never reused), `suspend` makes them `suspended` (events pause) and `unsuspend`
  * `connected` again; `new_permissions_accepted` keeps the permissions and events the owner
  * accepted. Other actions (`created`: the install flow makes the connection) change nothing.
+ *
+ * A signed body says what happened once, not what holds now (an old one may be replayed
+ * under a new id, or arrive after a later change): before `deleted`, `suspend` or
+ * `unsuspend` changes a connection, the installation is read back from GitHub with the App's
+ * JWT (404: deleted; `suspended_at` set: suspended), and a body GitHub does not confirm
+ * changes nothing (`unconfirmed: true`).
  */
 export async function onInstallationEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<DeliveryAnswer> {
   const parsed = body.safeParse(payload);
   if (!parsed.success) return badPayload('installation', fieldsOf(parsed.error));
   const { action, installation } = parsed.data;
   const connections = await new ConnectionRepo(ctx.store).byInstallation(installation.id);
+  const statusAction = action === 'deleted' || action === 'suspend' || action === 'unsuspend';
+  if (statusAction && connections.length > 0 && !confirms(action, await installationState(ctx, installation.id))) {
+    ctx.metrics.count('app_installation_event', 1, { action: `${action}_unconfirmed` });
+    log.warn('GitHub App installation event not confirmed by GitHub: nothing changed', { installationId: installation.id, action });
+    return { status: 200, body: { ok: true, installation: installation.id, action, changed: 0, unconfirmed: true } };
+  }
   const change = changeFor(action, installation);
   const changed = change ? await updateConnections(ctx, connections, change) : 0;
   ctx.metrics.count('app_installation_event', 1, { action });
@@ -29,6 +42,12 @@ export async function onInstallationEvent(ctx: AppContext, log: Logger, payload:
 }
 
 type Installation = z.infer<typeof installationPayload>;
+
+/** Whether GitHub's state now is what the status action says happened. */
+function confirms(action: 'deleted' | 'suspend' | 'unsuspend', now: InstallationState): boolean {
+  if (action === 'deleted') return now.kind === 'deleted';
+  return now.kind === 'present' && now.suspended === (action === 'suspend');
+}
 
 function changeFor(action: string, installation: Installation): ((c: Connection) => Connection | undefined) | undefined {
   switch (action) {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Connection } from '../../domain/model';
 import type { Logger } from '../../observability/logger';
 import type { AppContext } from '../../ports/app-context';
 import { ConnectionRepo } from '../../store/connection-repo';
@@ -6,6 +7,7 @@ import type { DeliveryAnswer } from '../intake-source';
 import { badPayload } from './installation-event';
 import { fieldsOf, installationPayload, listedRepository } from './installation-payload';
 import { installationRepositories } from './installation-repositories';
+import { userVisibleRepositories } from './user-repositories';
 import { updateConnections } from './update-connections';
 
 const maxListed = 5_000;
@@ -19,12 +21,15 @@ const body = z.object({
 });
 
 /**
- * `installation_repositories` keeps each connection's allow-list the installation's own:
- * `all` empties it (every repository), `selected` adds and removes the repositories named.
- * A repository removed leaves the allow-list at once, so its subscriptions get no more
- * events (fan-out checks the allow-list) and tools refuse it. An installation that goes
- * from all repositories to selected ones names only those removed: its list is read from
- * the code host then (`GET /installation/repositories`).
+ * `installation_repositories` keeps each connection's allow-list within the installation and
+ * within its own user's reach. A repository removed leaves every allow-list at once, so its
+ * subscriptions get no more events (fan-out checks the allow-list) and tools refuse it. A
+ * repository added joins a connection's allow-list only when that connection's user can
+ * access it, read with the user's own token (`GET /user/installations/{id}/repositories`);
+ * when that cannot be read, the list does not grow. An administrator's connection
+ * (`reach: 'installation'`) on all repositories keeps an empty list (every repository); when
+ * its installation goes from all repositories to selected ones (the event names only those
+ * removed), its list is read from the code host (`GET /installation/repositories`).
  */
 export async function onInstallationRepositoriesEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<DeliveryAnswer> {
   const parsed = body.safeParse(payload);
@@ -33,15 +38,27 @@ export async function onInstallationRepositoriesEvent(ctx: AppContext, log: Logg
   const connections = (await new ConnectionRepo(ctx.store).byInstallation(p.installation.id)).filter((c) => c.status !== 'revoked');
   const added = p.repositories_added.map((r) => r.full_name);
   const removed = new Set(p.repositories_removed.map((r) => r.full_name.toLowerCase()));
+  const everyRepository = (c: Connection) => c.reach === 'installation' && p.repository_selection === 'all';
   let whole: string[] | undefined;
-  const fromAll = connections.find((c) => c.installation?.repositorySelection !== 'selected');
+  const fromAll = connections.find((c) => c.reach === 'installation' && c.installation?.repositorySelection !== 'selected');
   if (p.repository_selection === 'selected' && fromAll) whole = await installationRepositories(ctx, fromAll);
+  const visible =
+    added.length > 0
+      ? await userVisibleRepositories(
+          ctx,
+          log,
+          connections.filter((c) => !everyRepository(c)),
+        )
+      : new Map();
   const changed = await updateConnections(ctx, connections, (c) => {
     if (c.installation === undefined) return undefined;
     const installation = { ...c.installation, repositorySelection: p.repository_selection };
-    if (p.repository_selection === 'all') return { ...c, installation, repositories: [] };
-    const base = c.installation.repositorySelection === 'selected' ? c.repositories : (whole ?? []);
-    return { ...c, installation, repositories: withChanges(base, added, removed) };
+    if (everyRepository(c)) return { ...c, installation, repositories: [] };
+    const fromEvery = c.reach === 'installation' && c.installation.repositorySelection !== 'selected';
+    const base = fromEvery ? (whole ?? []) : c.repositories;
+    const reachable = visible.get(c.id);
+    const granted = added.filter((r) => reachable?.has(r.toLowerCase()) === true);
+    return { ...c, installation, repositories: withChanges(base, granted, removed) };
   });
   ctx.metrics.count('app_installation_event', 1, { action: `repositories_${p.action}` });
   log.info('GitHub App installation repositories changed', {

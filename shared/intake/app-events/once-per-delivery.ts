@@ -1,0 +1,39 @@
+import type { Logger } from '../../observability/logger';
+import type { AppContext } from '../../ports/app-context';
+import { notClaimed } from '../deliver-stage';
+import { DeliveryClaims } from '../delivery-claims';
+import type { DeliveryAnswer, DeliveryHeaders, OwnEventDelivery } from '../intake-source';
+
+/**
+ * Applies an App lifecycle delivery at most once, under the same claim as every other
+ * delivery (delivery-claims.ts, keyed on the signed body under `scope`): a redelivery, or
+ * the same signed body replayed under a new delivery id, is answered as a duplicate and
+ * changes nothing. The claim is marked done once `apply` answered below 500; an answer of 5xx
+ * or a throw gives it back, so the code host's (or the sweep's) redelivery is applied.
+ */
+export async function oncePerDelivery(
+  ctx: Pick<AppContext, 'store' | 'clock' | 'sleep' | 'metrics'>,
+  log: Logger,
+  d: { scope: string; headers: DeliveryHeaders; delivery: OwnEventDelivery },
+  apply: () => Promise<DeliveryAnswer>,
+): Promise<DeliveryAnswer> {
+  const claims = new DeliveryClaims(ctx, log);
+  const identity = { endpointId: d.scope, deliveryId: d.headers.deliveryId, event: d.headers.event, body: d.delivery.body };
+  const outcome = await claims.take(identity, d.delivery.busyWaitMs, d.delivery.signal);
+  if (outcome !== 'claimed') return notClaimed(ctx, log, outcome);
+  let answer: DeliveryAnswer;
+  try {
+    answer = await apply();
+  } catch (e) {
+    await claims.release();
+    throw e;
+  }
+  if (answer.status >= 500) {
+    await claims.release();
+    return answer;
+  }
+  await claims
+    .finish()
+    .catch((e: unknown) => log.error('could not mark the App event done; its claim lapses with its lease', { error: e }));
+  return answer;
+}
