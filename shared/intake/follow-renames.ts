@@ -118,7 +118,8 @@ export async function followRename(
       const after = subscriptionAfter(sub, mine);
       if (after && (await subs.replace(after))) subscriptions++;
     }
-    for (const e of await endpoints.list(c.id)) if (endpointAfter(e, mine)) await endpoints.update(e.id, (x) => endpointAfter(x, mine) ?? x);
+    for (const e of await endpoints.list(c.id))
+      if (endpointAfter(e, mine)) await endpoints.update(e.id, (x) => endpointAfter(x, mine) ?? x);
   }
   return { connections: changed, subscriptions };
 }

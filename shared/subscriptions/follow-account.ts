@@ -19,10 +19,12 @@ const accountSchema = z.object({ id: z.number().int().positive(), login: z.strin
  * subscription and the App's account check passes. A read that fails changes nothing.
  */
 export async function followAccountRename(ctx: AppContext, connection: Connection, target: SubscriptionTarget): Promise<Connection> {
-  const owner = target.kind === 'repository' ? target.repository.split('/')[0] : target.kind === 'organization' ? target.organization : undefined;
+  const owner =
+    target.kind === 'repository' ? target.repository.split('/')[0] : target.kind === 'organization' ? target.organization : undefined;
   if (owner === undefined || connection.provider !== 'github') return connection;
   const installation = connection.installation?.account;
-  const kept = installation ?? (connection.accountId !== undefined ? { id: connection.accountId, login: connection.accountLogin } : undefined);
+  const kept =
+    installation ?? (connection.accountId !== undefined ? { id: connection.accountId, login: connection.accountLogin } : undefined);
   if (kept === undefined || owner.toLowerCase() === kept.login.toLowerCase()) return connection;
   let seen: SeenAccount | undefined;
   try {

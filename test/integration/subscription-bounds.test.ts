@@ -106,7 +106,10 @@ describe('a failed subscription leaves the code-host hook as it was', () => {
     const second = await subscribe({ trigger: 'github.new_star', repository: 'octocat/keep' });
     expect(second.status).toBe(500);
     expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'repository']]);
-    expect(await new EndpointRepo(t.ctx.store).get(first.body.endpointId)).toMatchObject({ hookId: hook!.id, events: ['issues', 'repository'] });
+    expect(await new EndpointRepo(t.ctx.store).get(first.body.endpointId)).toMatchObject({
+      hookId: hook!.id,
+      events: ['issues', 'repository'],
+    });
 
     failing.on = false;
     expect((await subscribe({ trigger: 'github.new_star', repository: 'octocat/keep' })).status).toBe(201);
