@@ -141,12 +141,12 @@ export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route
       spec: {
         summary: "Change a connection's label or repository allow-list",
         description:
-          'An allow-list change reaches tool steps at once and triggers within 30 s. `apiBaseUrl` cannot be changed: connect again.',
+          "An allow-list change reaches tool steps at once and triggers within 30 s. `apiBaseUrl` cannot be changed: connect again. A GitHub App connection's allow-list can only be narrowed (403 `forbidden` naming `repositories` otherwise).",
         tags: ['connections'],
         params: idParam,
         body: connectionUpdateBody,
         answers: { 200: { description: 'The connection', body: connectionSchema } },
-        errors: ['invalid_input', 'connection_not_found'],
+        errors: ['invalid_input', 'forbidden', 'connection_not_found'],
       },
       handle: async (req) => json(200, await updateConnection(ctx, req.params.id ?? '', parseJson(req))),
     },

@@ -146,6 +146,8 @@ beforeAll(async () => {
     repositories: [repo],
     ...fullInstallation,
   });
+  // The user who installs and connects owns the organization: an installation-wide connection.
+  gh.app.setOrgRole(login, user, 'admin');
   agent = await FakeAgentRuntime.start();
   const port = await freePort();
   running = await startLocalProcess({
@@ -262,6 +264,8 @@ describe('outside check: npm start with a GitHub App, GitHub played from its doc
   it('stops everything the installation fed once GitHub says it is deleted', async () => {
     const deleted = examplePayload('installation', 'deleted') as Json;
     deleted.installation.id = installationId;
+    // GitHub no longer has it (404 on the read-back the deletion is checked against).
+    gh.app.installations.delete(installationId);
     expect((await appDelivery('installation', deleted, false)).status).toBe(200);
     expect((await api('GET', `/connections/${connectionId}`)).body.status).toBe('revoked');
 

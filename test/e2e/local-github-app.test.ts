@@ -27,6 +27,8 @@ describe('npm start: a GitHub App connection through the install flow', () => {
       permissions: { metadata: 'read', issues: 'write', contents: 'read' },
       events: ['issues', 'push'],
     });
+    // mona owns the organization she installs on: an installation-wide connection.
+    gh.app.setOrgRole('octo-org', 'mona', 'admin');
     const port = await freePort();
     running = await startLocalProcess({
       DATA_DIR: dataDir,
@@ -65,6 +67,7 @@ describe('npm start: a GitHub App connection through the install flow', () => {
     expect(connection).toMatchObject({
       authMethod: 'github_app',
       accountLogin: 'mona',
+      reach: 'installation',
       repositories: ['octo-org/api'],
       installation: { id: 61, permissions: { metadata: 'read', issues: 'write', contents: 'read' }, events: ['issues', 'push'] },
     });

@@ -21,7 +21,8 @@ const octoOrg = { login: 'octo-org', id: 7001, type: 'Organization' as const };
 const open = 'octo-org/public';
 const hidden = 'octo-org/secret';
 
-const bearer = (r: { headers: Record<string, string | undefined> }) => (r.headers.authorization ?? '').replace(/^(Bearer|token) /i, '');
+const bearer = (r: { headers: Record<string, string | string[] | undefined> }) =>
+  String(r.headers.authorization ?? '').replace(/^(Bearer|token) /i, '');
 
 describe('a GitHub App connection acts with its user reach', () => {
   let t: GitHubAppTestContext;
@@ -123,6 +124,17 @@ describe('a GitHub App connection acts with its user reach', () => {
     t.fake.app.orgRoles.get('octo-org')?.delete('mona');
     const id = await connect('mona');
     expect(await new ConnectionRepo(t.ctx.store).get(id)).toMatchObject({ reach: 'user', repositories: [open] });
+  });
+
+  it("a GitHub App connection's allow-list can be narrowed through the API, never widened past its user's reach", async () => {
+    const id = await connect('mona');
+    const api = platformApiCaller(t.ctx);
+    const wider = await api('PATCH', `/connections/${id}`, { repositories: [open, hidden] });
+    expect(wider.status).toBe(403);
+    expect(wider.body.error.details.fields).toEqual([{ field: 'repositories', message: "outside the connection's reach" }]);
+    expect((await api('PATCH', `/connections/${id}`, { repositories: [] })).body).toMatchObject({ repositories: [] });
+    // Narrowed to none, it reaches none: an empty list is not "all" on a connection acting for its user.
+    expect((await api('PATCH', `/connections/${id}`, { repositories: [open] })).status).toBe(403);
   });
 
   it('a repository added to the installation joins only the allow-lists of users who can access it; removed ones leave every list at once', async () => {
