@@ -53,7 +53,7 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       spec: {
         summary: "The GitHub App's webhook",
         description:
-          "Every installation's deliveries, authenticated by the signature made with GITHUB_APP_WEBHOOK_SECRET over the raw body bytes, routed by `installation.id` to the subscriptions of that installation's connections. Installation lifecycle events (`installation`, `installation_repositories`, `github_app_authorization`) keep the connections' state and allow-lists. 404 when no App is configured. Answers within 8 s.",
+          "Every installation's deliveries, authenticated by the signature made with GITHUB_APP_WEBHOOK_SECRET over the raw body bytes, routed by `installation.id` to the subscriptions of that installation's connections. Installation lifecycle events (`installation`, `installation_repositories`, `github_app_authorization`) keep the connections' state and allow-lists, each signed body applied once, `deleted`/`suspend`/`unsuspend` only when the installation read back from GitHub agrees (else `unconfirmed: true`), and repositories added only to the allow-lists of users who can access them. 404 when no App is configured. Answers within 8 s.",
         tags: ['webhooks'],
         headers: deliveryHeaders,
         body: z.record(z.string(), z.unknown()).describe("The code host's event payload, with `installation`"),

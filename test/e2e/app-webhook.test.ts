@@ -25,6 +25,8 @@ const key = 'app-webhook-e2e-platform-key-0123456789abcdef';
 const repo = 'Codertocat/Hello-World';
 let dataDir: string;
 let github: FakeGitHub;
+/** GitHub's App side, in front of the fake code host. */
+let app: SimulatedGitHubApp;
 let agent: FakeAgentRuntime;
 let local: RunningLocal;
 let connection: Connection;
@@ -53,7 +55,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'app-webhook-e2e-'));
   // The code host plays the App too: the JWT checked, installation tokens minted, and those tokens
   // acting as the account on the rest of the fake (the polled triggers read with them).
-  const app = new SimulatedGitHubApp({ appId: Number(appEnv.GITHUB_APP_ID), slug: appEnv.GITHUB_APP_SLUG });
+  app = new SimulatedGitHubApp({ appId: Number(appEnv.GITHUB_APP_ID), slug: appEnv.GITHUB_APP_SLUG });
   app.addInstallation({ id: 7, account: { login: 'Codertocat', id: 1001, type: 'User' }, ...fullInstallation });
   const userToken = app.issueUserToken('Codertocat').accessToken;
   connection = await seedConnection(dataDir, userToken);
@@ -152,6 +154,8 @@ describe('npm start: a GitHub App connection', () => {
     const before = agent.requests.length;
     const deleted = examplePayload('installation', 'deleted') as Record<string, any>;
     deleted.installation.id = 7;
+    // GitHub no longer has it (404 on the read-back the deletion is checked against).
+    app.installations.delete(7);
     const lifecycle = appShot('installation', deleted, { installationId: null });
     const res = await fetch(`${local.url}${lifecycle.path}`, { method: 'POST', headers: lifecycle.headers, body: lifecycle.body });
     expect(res.status).toBe(200);

@@ -172,7 +172,11 @@ describe('the installation lifecycle', () => {
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
     const call = appCaller(t.ctx);
     // GitHub has it suspended when the event is read back, then no longer.
-    const upstream = gitHubApp.addInstallation({ id: 2, account: { login: 'Codertocat', id: 1002, type: 'Organization' }, suspended: true });
+    const upstream = gitHubApp.addInstallation({
+      id: 2,
+      account: { login: 'Codertocat', id: 1002, type: 'Organization' },
+      suspended: true,
+    });
     await call(appShot('installation', installationEvent('suspend'), { installationId: null }));
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('suspended');
     expect((await call(appShot('issues', issueOpened(), { installationId: 2 }))).body.accepted).toBe(0);
