@@ -15,6 +15,11 @@ type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
 export interface NoticedRenames {
   connections: Connection[];
   subscriptions: Array<{ before: Subscription; after: Subscription }>;
+  /**
+   * Connections whose account or repository was renamed (not only an id found), with the
+   * rename stated: all their subscriptions and hooks follow it, not only those routed here.
+   */
+  renamed: Array<{ connection: Connection; seen: Seen }>;
 }
 
 /**
@@ -30,7 +35,7 @@ export function noticeRenames(
   routes: Routes,
 ): { seen: Seen; noticed: NoticedRenames; connections: Connection[]; routes: Routes } {
   const seen = seenIn(event, payload);
-  const noticed: NoticedRenames = { connections: [], subscriptions: [] };
+  const noticed: NoticedRenames = { connections: [], subscriptions: [], renamed: [] };
   if (seen.repository === undefined && seen.accounts.length === 0) return { seen, noticed, connections: [...connections], routes };
   const byId = new Map<string, Seen>();
   const current = connections.map((c) => {
@@ -50,7 +55,30 @@ export function noticeRenames(
       }),
     );
   }
+  for (const c of connections) {
+    const mine = byId.get(c.id) ?? seen;
+    const formerName = formerNameOf(c, noticed.subscriptions, seen);
+    if (formerName === undefined && !mine.accounts.some((a) => a.formerLogin !== undefined)) continue;
+    const repository = seen.repository && formerName !== undefined ? { ...seen.repository, formerName } : seen.repository;
+    noticed.renamed.push({ connection: c, seen: { ...mine, ...(repository ? { repository } : {}) } });
+  }
   return { seen, noticed, connections: current, routes: out };
+}
+
+/** The name the delivery's repository had for this connection, when kept under its id (allow-list or subscription) by another name. */
+function formerNameOf(c: Connection, subs: NoticedRenames['subscriptions'], seen: Seen): string | undefined {
+  const r = seen.repository;
+  if (r === undefined) return undefined;
+  const lower = r.fullName.toLowerCase();
+  const listed = c.repositories.find((name) => c.repositoryIds?.[name.toLowerCase()] === r.id && name.toLowerCase() !== lower);
+  if (listed !== undefined) return listed;
+  return subs.find(
+    (s) =>
+      s.before.connectionId === c.id &&
+      s.before.repositoryId === r.id &&
+      s.before.repository !== undefined &&
+      s.before.repository.toLowerCase() !== lower,
+  )?.before.repository;
 }
 
 /** Saves what `noticeRenames` found. Never fails the delivery: a row not saved is noticed again by the next one. */
@@ -62,10 +90,14 @@ export async function saveNoticedRenames(
 ): Promise<void> {
   if (noticed.connections.length === 0 && noticed.subscriptions.length === 0) return;
   try {
-    await updateConnections(ctx, noticed.connections, (c) => connectionAfter(c, seen));
+    const renamed = new Set(noticed.renamed.map((r) => r.connection.id));
+    for (const r of noticed.renamed) await followRename(ctx, [r.connection], r.seen);
+    const rest = noticed.connections.filter((c) => !renamed.has(c.id));
+    await updateConnections(ctx, rest, (c) => connectionAfter(c, seen));
     const subs = new SubscriptionRepo(ctx.store);
     const endpoints = new EndpointRepo(ctx.store);
     for (const { before, after } of noticed.subscriptions) {
+      if (renamed.has(after.connectionId)) continue;
       await subs.replace(after);
       if (after.endpointId === undefined || before.repository === undefined || after.repository === before.repository) continue;
       const moved: Seen = {
@@ -75,6 +107,7 @@ export async function saveNoticedRenames(
       await endpoints.update(after.endpointId, (e) => endpointAfter(e, moved) ?? e);
     }
     log.info('stored names and ids brought up to date from a delivery', {
+      renamed: noticed.renamed.length,
       connections: noticed.connections.length,
       subscriptions: noticed.subscriptions.length,
     });

@@ -142,6 +142,10 @@ describe('renames and transfers: identity by id', () => {
       ...c,
       repositoryIds: { [oldName.toLowerCase()]: repositoryId },
     }));
+    // Another trigger's subscription on the repository, without an id yet: the delivery is not routed to it; it follows all the same.
+    const { repositoryId: _id, ...withoutId } = h.sub;
+    const other: Subscription = { ...withoutId, id: SubscriptionRepo.newId(), trigger: 'github.new_pull_request' };
+    await new SubscriptionRepo(t.ctx.store).create(other);
     const issue = issueIn(renamedExample().repository, 'missed');
     const answer = await send(
       deliveryRequest({ endpointId: h.endpointId, secret: h.secret, event: 'issues', body: JSON.stringify(issue) }),
@@ -149,6 +153,7 @@ describe('renames and transfers: identity by id', () => {
     expect(answer.body).toEqual({ ok: true, accepted: 1 });
     expect((await queued()).map((e) => e.subscriptionId)).toEqual([h.sub.id]);
     expect(await new SubscriptionRepo(t.ctx.store).get(h.sub.id)).toMatchObject({ repository: newName, repositoryId });
+    expect(await new SubscriptionRepo(t.ctx.store).get(other.id)).toMatchObject({ repository: newName, repositoryId });
     expect((await new ConnectionRepo(t.ctx.store).get(h.connection.id))?.repositories).toEqual([newName]);
     expect((await new EndpointRepo(t.ctx.store).get(h.endpointId))?.target).toEqual({ kind: 'repository', repository: newName });
   });
@@ -252,6 +257,7 @@ describe('renames of a GitHub App installation', () => {
     const { t, sendShot, queued } = await setup(appEnv);
     const c = await appTenant(t, 'octocat', ['octocat/Hello-World']);
     const sub = await storeAppSubscription(t.ctx, c, 'github.new_issue', 'octocat/Hello-World', 'agent-1');
+    const other = await storeAppSubscription(t.ctx, c, 'github.new_pull_request', 'octocat/Other', 'agent-1');
     const issue = issueIn(
       { ...renamedExample().repository, full_name: 'octo-renamed/Hello-World', owner: { login: 'octo-renamed', id: 1, type: 'User' } },
       'missed',
@@ -262,6 +268,8 @@ describe('renames of a GitHub App installation', () => {
     expect(after?.installation?.account.login).toBe('octo-renamed');
     expect(after?.repositories).toEqual(['octo-renamed/Hello-World']);
     expect(await new SubscriptionRepo(t.ctx.store).get(sub.id)).toMatchObject({ repository: 'octo-renamed/Hello-World', repositoryId });
+    // Every subscription under the old login follows, not only those the delivery was routed to.
+    expect((await new SubscriptionRepo(t.ctx.store).get(other.id))?.repository).toBe('octo-renamed/Other');
   });
 
   it("an allow-list entry follows a repository the App's webhook says was renamed", async () => {
