@@ -122,6 +122,8 @@ describe('GitHub App connect flow', () => {
     const c = await new ConnectionRepo(t.ctx.store).get(chosen.searchParams.get('connectionId') ?? '');
     expect(c?.installation).toMatchObject({ id: 32, account: { login: 'mona', type: 'User' }, repositorySelection: 'all' });
     expect(c?.repositories).toEqual([]);
+    // On the user's own account the user administers the installation: an installation-wide connection.
+    expect(c?.reach).toBe('installation');
     // An installation the user cannot see is refused even when asked for by id.
     const other = location(await t.connectApp({ login: 'mona' }, { installationId: 77, returnTo: `${appReturnOrigin}/done` }));
     expect(other.searchParams.get('error')).toBe('installation_not_yours');

@@ -27,6 +27,7 @@ import { browseToCallback, oauthConnectionId } from '../helpers/oauth-connect';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 import { appEnv, appShot, storeAppConnection, storeAppSubscription } from '../helpers/app-webhook';
 import { examplePayload } from '../helpers/signed-delivery';
+import { FakeGitHubAppWorld } from '../helpers/fake-github-app';
 
 /**
  * Runs a role's real flows with the Store port recording every partition key it touches
@@ -219,7 +220,11 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
   });
 
   it('webhook-intake: a GitHub App delivery routed by installation, its lifecycle events and a bad signature', async () => {
-    const t = await host.context(appEnv);
+    // GitHub's App side answers the suspend's read-back (`GET /app/installations/2`, JWT).
+    const gitHubApp = new FakeGitHubAppWorld({ appId: Number(appEnv.GITHUB_APP_ID) });
+    gitHubApp.addInstallation({ id: 2, account: { login: 'Codertocat', id: 1002, type: 'Organization' }, suspended: true });
+    host.github.before = (req) => (req.path.startsWith('/app/') ? gitHubApp.handle(req) : undefined);
+    const t = await host.context({ ...appEnv, GITHUB_APP_PRIVATE_KEY: gitHubApp.privateKeyPem });
     const connection = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat', userId: '1' });
     await storeAppSubscription(t.ctx, connection, 'github.new_issue', 'Codertocat/Hello-World', 'agent-app');
     const touched: string[] = [];
@@ -234,6 +239,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       await call(appShot('github_app_authorization', examplePayload('github_app_authorization', 'revoked'), { installationId: null })),
     ).toBe(200);
     expect((await t.receiveAll()).length).toBe(1);
+    host.github.before = undefined;
     expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EVH#', 'SUB#', 'gsi1:AROUTE#', 'gsi1:INST#', 'gsi2:CONNS']);
     expectAllowed('webhook-intake', touched);
   });
