@@ -21,9 +21,10 @@ export function triggerEventId(subscriptionId: string, mapped: Pick<MappedEvent,
   return stableId('evt_', [subscriptionId, occurrence, mapped.trigger]);
 }
 
+/** The event's repository (the subscription matched it, by id or name) is in the allow-list, by id when known. */
 function allowListed(connection: Connection, sub: Subscription, mapped: MappedEvent): boolean {
-  const repository = sub.repository ?? mapped.facts.repository;
-  return repository === undefined || isRepositoryAllowed(connection, repository);
+  const repository = mapped.facts.repository ?? sub.repository;
+  return repository === undefined || isRepositoryAllowed(connection, repository, mapped.facts.repositoryId);
 }
 
 export interface FanOutInput {

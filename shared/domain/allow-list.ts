@@ -3,6 +3,7 @@ import type { AppInstallation, AppReach, Connection } from './model';
 
 /** What the allow-list checks read of a connection. */
 export type AllowListed = Pick<Connection, 'repositories'> & {
+  repositoryIds?: Connection['repositoryIds'];
   installation?: Pick<AppInstallation, 'repositorySelection'>;
   reach?: AppReach;
   authMethod?: Connection['authMethod'];
@@ -21,11 +22,18 @@ export function isLimitedToList(connection: AllowListed): boolean {
   return connection.reach !== 'installation' || connection.installation?.repositorySelection !== 'all';
 }
 
-/** True when the connection may act on `owner/name`. */
-export function isRepositoryAllowed(connection: AllowListed, repository: string): boolean {
+/**
+ * True when the connection may act on `owner/name`. With `repositoryId` (the code host's id,
+ * as a signed delivery names it), an entry whose id is known matches by id, whatever its name
+ * now: a renamed or transferred repository stays allowed, under its new name.
+ */
+export function isRepositoryAllowed(connection: AllowListed, repository: string, repositoryId?: number): boolean {
   if (!isLimitedToList(connection)) return true;
   const wanted = repository.toLowerCase();
-  return connection.repositories.some((r) => r.toLowerCase() === wanted);
+  return connection.repositories.some((r) => {
+    const id = connection.repositoryIds?.[r.toLowerCase()];
+    return repositoryId !== undefined && id !== undefined ? id === repositoryId : r.toLowerCase() === wanted;
+  });
 }
 
 /** Throws `forbidden` (before anything is sent) when `repository` is outside the connection's allow-list. */

@@ -54,6 +54,12 @@ export const connectionSchema = z
       .describe(
         'Allow-list of `owner/name`; empty: all (on a `github_app` connection, only with reach `installation` on an installation of all repositories; otherwise none)',
       ),
+    repositoryIds: z
+      .record(z.string(), z.number().int())
+      .optional()
+      .describe(
+        "The code host's ids of allow-list entries, by lower-cased `owner/name`: such an entry follows its repository through a rename or a transfer",
+      ),
     scopes: z.array(z.string()).optional(),
     tokenExpiresAt: z.number().optional().describe('epoch ms'),
     sandboxDemo: z.literal(true).optional(),
@@ -67,8 +73,10 @@ export const subscriptionSchema = z.object({
   connectionId: z.string(),
   trigger: triggerIdSchema,
   agentId: z.string(),
-  repository: z.string().optional(),
+  repository: z.string().optional().describe('`owner/name` as last seen (it follows renames and transfers)'),
+  repositoryId: z.number().int().optional().describe("The repository's id at the code host: events are matched by it when known"),
   organization: z.string().optional(),
+  organizationId: z.number().int().optional().describe("The organization's id at the code host: events are matched by it when known"),
   filters: z.object({
     branches: z.array(z.string()).optional(),
     labels: z.array(z.string()).optional(),

@@ -72,6 +72,12 @@ export interface Connection {
    * installation's repositories its user can access (`GET /user/installations/{id}/repositories`).
    */
   repositories: string[];
+  /**
+   * The code host's ids of allow-list entries, by lower-cased `owner/name` (only names in
+   * `repositories` count): an entry with an id follows its repository through a rename or a
+   * transfer. Filled in from the deliveries and rename events that name the repository.
+   */
+  repositoryIds?: Record<string, number>;
   scopes?: string[];
   /** Access-token expiry (epoch ms) for providers whose tokens expire. */
   tokenExpiresAt?: number;
@@ -130,8 +136,17 @@ export interface Subscription {
   connectionId: string;
   trigger: TriggerId;
   agentId: string;
+  /** `owner/name` as last seen: shown, and matched while `repositoryId` is unknown. */
   repository?: string;
+  /**
+   * The repository's id at the code host: an event matches by it when both carry one, so a
+   * rename or a transfer keeps the subscription. Absent on subscriptions from before ids were
+   * kept, until a delivery naming the repository fills it in.
+   */
+  repositoryId?: number;
   organization?: string;
+  /** The organization's id at the code host, as `repositoryId` is the repository's. */
+  organizationId?: number;
   filters: SubscriptionFilters;
   /** How events arrive: a webhook endpoint, or the poller. */
   delivery: 'webhook' | 'polling';

@@ -8,20 +8,25 @@ import { triggerCatalog } from './trigger-catalog';
  * The repository (and organization) check is the cross-tenant guard (RELIABILITY.md 7): a
  * body signed by one endpoint but naming another repository reaches no subscription of that
  * repository. Names compare case-insensitively, as the code host treats them. A subscription
- * naming a repository or organization never matches an event that names none.
+ * naming a repository or organization never matches an event that names none. When both the
+ * subscription and the event carry the code host's id of the repository (or organization),
+ * the ids decide, so a rename or a transfer neither loses the subscription nor lets a new
+ * repository under the old name take it over; otherwise the names do (rows from before ids).
  *
  * Filters: only those the trigger accepts (trigger-catalog) are read; an empty list or
  * absent filter matches everything; a set filter needs the fact (a branches filter never
  * matches a tag push).
  */
 export function matchesSubscription(
-  sub: Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'>,
+  sub: Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'> &
+    Partial<Pick<Subscription, 'repositoryId' | 'organizationId'>>,
   mapped: MappedEvent,
 ): boolean {
   if (sub.trigger !== mapped.trigger) return false;
   const facts = mapped.facts;
-  if (sub.repository !== undefined && !sameName(sub.repository, facts.repository)) return false;
-  if (sub.organization !== undefined && !sameName(sub.organization, organizationOf(facts))) return false;
+  if (sub.repository !== undefined && !sameSubject(sub.repositoryId, facts.repositoryId, sub.repository, facts.repository)) return false;
+  if (sub.organization !== undefined && !sameSubject(sub.organizationId, facts.organizationId, sub.organization, organizationOf(facts)))
+    return false;
   const accepted = new Set<keyof SubscriptionFilters>(triggerCatalog[sub.trigger]?.filters ?? []);
   const f = sub.filters ?? {};
   if (
@@ -37,6 +42,10 @@ export function matchesSubscription(
   if (accepted.has('folder') && f.folder && !sameName(f.folder, facts.request?.folder)) return false;
   if (accepted.has('client') && f.client && !(facts.request?.clients ?? []).some((c) => sameName(f.client as string, c))) return false;
   return true;
+}
+
+function sameSubject(subId: number | undefined, factId: number | undefined, subName: string, factName: string | undefined): boolean {
+  return subId !== undefined && factId !== undefined ? subId === factId : sameName(subName, factName);
 }
 
 function sameName(a: string, b: string | undefined): boolean {

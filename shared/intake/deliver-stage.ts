@@ -4,6 +4,7 @@ import { buildTriggerEvents, queueEvents } from '../dispatch/fan-out';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
 import { DeliveryClaims, type DeliveryClaimOutcome } from './delivery-claims';
+import { noticeRenames, saveNoticedRenames } from './follow-renames';
 import type { ClaimIdentity, DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
 import type { ConnectionMapped } from './map-stage';
 
@@ -20,6 +21,8 @@ export interface DeliverInput<V> {
   busyWaitMs: number;
   /** The claim's identity when the source names it (else the delivery's id, event and body). */
   identity?: ClaimIdentity;
+  /** The parsed body: its ids tell renames the stored names missed. */
+  payload?: unknown;
 }
 
 type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
@@ -74,9 +77,17 @@ async function claimAndEnqueue<V>(
   const claimed = await claims.take(identity, input.busyWaitMs, signal);
   if (claimed !== 'claimed') return { kind: 'answered', answer: notClaimed(ctx, log, claimed) };
   if (signal.aborted) return abandon(claims);
-  const subscriptions = await routes;
+  // A rename missed (or rows from before ids were kept): matched as the rows should read, saved after.
+  const renames = noticeRenames(headers.event, input.payload, tenant.connections, await routes);
+  const subscriptions = renames.routes;
+  const current = new Map(renames.connections.map((c) => [c.id, c]));
   // Steps on the routed events (between route and fan-out) go here, one call each.
-  const events = fanOut(ctx, mapped, subscriptions, identity.deliveryId);
+  const events = fanOut(
+    ctx,
+    mapped.map((m) => ({ ...m, connection: current.get(m.connection.id) ?? m.connection })),
+    subscriptions,
+    identity.deliveryId,
+  );
   if (signal.aborted) return abandon(claims);
   const history = await queueEvents(ctx, events);
   // Done only now that the events are queued: a crash before this leaves leases that lapse.
@@ -86,6 +97,7 @@ async function claimAndEnqueue<V>(
   await claims
     .finish(history)
     .catch((e: unknown) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }));
+  await saveNoticedRenames(ctx, log, renames.noticed, renames.seen);
   ctx.metrics.count('webhook_accepted');
   ctx.metrics.count('trigger_events_enqueued', events.length);
   log.info('webhook delivery accepted', { triggers, connections: mapped.length, enqueued: events.length });

@@ -10,6 +10,7 @@ import { onInstallationEvent } from './app-events/installation-event';
 import { onInstallationRepositoriesEvent } from './app-events/installation-repositories-event';
 import { codeHostHeaders } from './delivery-headers';
 import { oncePerDelivery } from './app-events/once-per-delivery';
+import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
 import { refusal, type DeliveryAnswer, type IntakeSource, type Tenant } from './intake-source';
 
 /** What the App source learned by verifying a delivery: only that the App's secret signed it. */
@@ -51,6 +52,12 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
       answerEvent: async (_verified, headers, log, payload, delivery) => {
         const once = (apply: () => Promise<DeliveryAnswer>) =>
           oncePerDelivery(ctx, log, { scope: lifecycleClaimScope(payload), headers, delivery }, apply);
+        // The installation's account renamed (`installation_target`), a repository renamed or transferred.
+        if (isRenameEvent(headers.event, payload)) {
+          const installation = routed.safeParse(payload);
+          const connections = installation.success ? await installationConnections(ctx, installation.data.installation.id) : [];
+          return once(() => onRenameEvent(ctx, log, headers.event, connections, payload));
+        }
         switch (headers.event) {
           case 'ping':
             ctx.metrics.count('webhook_ping');

@@ -4,6 +4,8 @@ import type { AppContext } from '../ports/app-context';
 import { EndpointRepo } from '../store/endpoint-repo';
 import { keys } from '../store/table-design';
 import { codeHostHeaders } from './delivery-headers';
+import { isRenameEvent, onRenameEvent } from './follow-renames';
+import { oncePerDelivery } from './app-events/once-per-delivery';
 import { endpointRouting, type EndpointRouting } from './endpoint-cache';
 import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from './intake-source';
 
@@ -24,7 +26,18 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
         if (!endpointIdFormat.test(req.pathId)) return { ok: false, refusal: unknownEndpoint() };
         return verifyHookSignature(ctx, req.pathId, req.body, headers);
       },
-      answerEvent: async (routing, headers, log) => {
+      answerEvent: async (routing, headers, log, payload, delivery) => {
+        // A repository renamed or transferred: its hook follows it; the stored names follow too,
+        // and this container's cached connection is read again (other containers' within endpointCacheTtlMs).
+        if (isRenameEvent(headers.event, payload)) {
+          const connections = routing.connection ? [routing.connection] : [];
+          // Once per delivery, as every delivery: an old rename replayed must not undo a newer one.
+          const answer = await oncePerDelivery(ctx, log, { scope: routing.endpoint.id, headers, delivery }, () =>
+            onRenameEvent(ctx, log, headers.event, connections, payload),
+          );
+          await endpointRouting(ctx, routing.endpoint.id, true);
+          return answer;
+        }
         if (headers.event !== 'ping') return undefined;
         const verifiedAt = new Date(ctx.clock.now()).toISOString();
         await new EndpointRepo(ctx.store).update(routing.endpoint.id, (e) => ({ ...e, verifiedAt }));

@@ -45,6 +45,21 @@ export class SubscriptionRepo {
     await this.store.put(toItem(sub), { ifNotExists: true });
   }
 
+  /**
+   * Rewrites a subscription that still exists (a rename the code host announced or a delivery
+   * revealed: its name and id; never its route). Not versioned: only renames change a
+   * subscription, and two of them write the same names; a subscription deleted meanwhile stays deleted.
+   */
+  async replace(sub: Subscription): Promise<boolean> {
+    try {
+      await this.store.put(toItem(sub), { ifExists: true });
+      return true;
+    } catch (e) {
+      if ((e as Error).name === 'ConditionFailedError') return false;
+      throw e;
+    }
+  }
+
   async delete(id: string): Promise<Subscription | undefined> {
     const item = await this.store.delete<SubscriptionItem>(keys.subscription(id));
     return item ? fromItem(item) : undefined;

@@ -45,10 +45,12 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // route partitions (gsi1 AROUTE#); its lifecycle events update those connections, find a user's
   // among all of them (gsi2 CONNS).
   // The queued events' history rows ride in the batch of the done marks (EVH#).
+  // Renames (follow-renames.ts): a delivery's ids bring the routed subscriptions' names and ids
+  // up to date (SUB#); a rename event renames a connection's subscriptions and hooks (gsi2 SUBS, EPS).
   'webhook-intake': {
-    table: ['EP#*', 'CONN#*', 'DLV#*', 'DLVB#*', 'EVH#*', ...snareIntake],
+    table: ['EP#*', 'CONN#*', 'SUB#*', 'DLV#*', 'DLVB#*', 'EVH#*', ...snareIntake],
     gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
-    gsi2: ['CONNS'],
+    gsi2: ['CONNS', 'SUBS', 'EPS'],
   },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).

@@ -16,13 +16,14 @@ import { checkAppTrigger, installationOf } from './app-subscription';
 import { triggerCatalog } from '../domain/trigger-catalog';
 import { isSnareTriggerId } from '../domain/triggers';
 import { makeSnareSubscription } from './snare-subscription';
+import { followAccountRename } from './follow-account';
 
 // The polling code (list reads, item mapping, fan-out) is loaded on the first subscription a
 // container creates, not at every platform-api cold start.
 const loadPollBaseline = loadOnce(() => import('../polling/poll-baseline'));
 
 async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise<Connection> {
-  const connection = await new ConnectionRepo(ctx.store).get(req.connectionId);
+  let connection = await new ConnectionRepo(ctx.store).get(req.connectionId);
   if (!connection)
     throw new AppError('connection_not_found', `connectionId: no connection ${req.connectionId}`, {
       fields: [{ field: 'connectionId', message: 'no such connection' }],
@@ -47,6 +48,8 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
   const appWebhook = connection.authMethod === 'github_app' && sourceFor(req.trigger, req.target)?.kind === 'webhook';
   if (connection.status === 'reconnect_required' && !appWebhook)
     throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
+  // Named under an account's new login the product has not seen yet: the account's id decides.
+  connection = await followAccountRename(ctx, connection, req.target);
   if (req.target.kind === 'repository' && !isRepositoryAllowed(connection, req.target.repository)) {
     throw new AppError('forbidden', `repository: ${req.target.repository} is outside the connection's repository allow-list`, {
       fields: [{ field: 'repository', message: 'outside the allow-list' }],
@@ -123,6 +126,12 @@ export async function createSubscription(ctx: AppContext, body: unknown): Promis
   );
 }
 
+/** The repository's id when the allow-list knows it (else the first delivery naming the repository fills it in). */
+function repositoryIdOf(connection: Connection, target: SubscriptionRequest['target']): { repositoryId?: number } {
+  const id = target.kind === 'repository' ? connection.repositoryIds?.[target.repository.toLowerCase()] : undefined;
+  return id === undefined ? {} : { repositoryId: id };
+}
+
 /**
  * One new subscription. Webhook triggers get (or share) the connection's hook on the
  * repository or organization; the subscription item is written last, under the endpoint's
@@ -141,6 +150,7 @@ async function makeSubscription(ctx: AppContext, req: SubscriptionRequest, conne
     trigger: req.trigger,
     agentId: req.agentId,
     repository: req.target.kind === 'repository' ? req.target.repository : undefined,
+    ...repositoryIdOf(connection, req.target),
     organization: req.target.kind === 'organization' ? req.target.organization : undefined,
     filters: req.filters,
     delivery: 'polling',

@@ -30,6 +30,16 @@ async function triggersOnEndpoint(ctx: AppContext, connectionId: string, endpoin
 }
 
 /**
+ * The events a hook carries for its triggers, and `repository` besides: its `renamed` and
+ * `transferred` deliveries keep the stored names of the repository (or the organization's
+ * repositories) current (shared/intake/follow-renames.ts). A hook made before carries it from
+ * its next change (a subscription added or removed on it).
+ */
+export function endpointHookEvents(triggers: readonly TriggerId[]): string[] {
+  return triggers.length === 0 ? [] : [...new Set([...hookEventsFor(triggers), 'repository'])].sort();
+}
+
+/**
  * Makes sure the connection has a hook on `target` carrying the events of every trigger
  * already routed there plus `trigger`. Call it under the endpoint's lease.
  * Order: secret, then endpoint item, then the hook, then the hook id on the item; a crash
@@ -61,7 +71,7 @@ export async function ensureHook(ctx: AppContext, connection: Connection, target
     }
   }
   const existing = await triggersOnEndpoint(ctx, connection.id, id);
-  const events = hookEventsFor([...existing, trigger]);
+  const events = endpointHookEvents([...existing, trigger]);
   const config: HookConfig = { url: webhookUrl(ctx, id), secret };
   const access = await codeHostAccess(ctx, connection);
   const current = endpoint;
@@ -123,7 +133,7 @@ export async function releaseEndpoint(ctx: AppContext, connection: Connection | 
       await forgetEndpoint(ctx, endpointId);
       return { hook: endpoint.hookId === undefined ? 'none' : 'deleted' };
     }
-    const events = hookEventsFor(remaining);
+    const events = endpointHookEvents(remaining);
     if (endpoint.hookId === undefined || sameSet(events, endpoint.events)) return { hook: 'kept' };
     if (!connection) throw new Error('the connection is gone');
     const secret = await ctx.secrets.get(secretNames.endpointSecret(endpointId));

@@ -100,17 +100,20 @@ describe('a failed subscription leaves the code-host hook as it was', () => {
     const first = await subscribe({ trigger: 'github.new_issue', repository: 'octocat/keep' });
     expect(first.status).toBe(201);
     const [hook] = host.github.hooksOf('repos/octocat/keep');
-    expect(hook!.events).toEqual(['issues']);
+    expect(hook!.events).toEqual(['issues', 'repository']);
 
     failing.on = true;
     const second = await subscribe({ trigger: 'github.new_star', repository: 'octocat/keep' });
     expect(second.status).toBe(500);
-    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues']]);
-    expect(await new EndpointRepo(t.ctx.store).get(first.body.endpointId)).toMatchObject({ hookId: hook!.id, events: ['issues'] });
+    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'repository']]);
+    expect(await new EndpointRepo(t.ctx.store).get(first.body.endpointId)).toMatchObject({
+      hookId: hook!.id,
+      events: ['issues', 'repository'],
+    });
 
     failing.on = false;
     expect((await subscribe({ trigger: 'github.new_star', repository: 'octocat/keep' })).status).toBe(201);
-    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'star']]);
+    expect(host.github.hooksOf('repos/octocat/keep').map((h) => h.events)).toEqual([['issues', 'repository', 'star']]);
   });
 
   it('deletes a hook it made for a first subscription whose write fails', async () => {

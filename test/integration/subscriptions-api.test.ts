@@ -63,12 +63,13 @@ describe('subscriptions API', () => {
     expect(hook!.config.content_type).toBe('json');
     expect(hook!.config.insecure_ssl).toBe('0');
     expect(hook!.config.url).toBe(`https://hooks.example.test/webhooks/github/${res.body.endpointId}`);
-    expect(hook!.events).toEqual(['push']);
+    // `repository` besides the trigger's events: its rename and transfer deliveries keep the names current.
+    expect(hook!.events).toEqual(['push', 'repository']);
     const secret = await t.secrets.get(secretNames.endpointSecret(res.body.endpointId));
     expect(secret).toBe(hook!.config.secret);
     expect(Buffer.from(secret!, 'hex').length).toBeGreaterThanOrEqual(32);
     const endpoint = await new EndpointRepo(t.ctx.store).get(res.body.endpointId);
-    expect(endpoint).toMatchObject({ hookId: hook!.id, events: ['push'] });
+    expect(endpoint).toMatchObject({ hookId: hook!.id, events: ['push', 'repository'] });
     expect(JSON.stringify(res.body)).not.toContain(secret!);
   });
 
@@ -81,13 +82,13 @@ describe('subscriptions API', () => {
     expect(new Set([a.body.endpointId, b.body.endpointId, c.body.endpointId]).size).toBe(1);
     const hooks = host.github.hooksOf('repos/octocat/shared');
     expect(hooks).toHaveLength(1);
-    expect(hooks[0]!.events).toEqual(['issues', 'star']);
+    expect(hooks[0]!.events).toEqual(['issues', 'repository', 'star']);
     expect(host.github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/hooks'))).toHaveLength(1);
     expect(host.github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
 
     const delStar = await call('DELETE', `/subscriptions/${b.body.id}`);
     expect(delStar.body).toMatchObject({ deleted: true, hook: 'updated' });
-    expect(hooks[0]!.events).toEqual(['issues']);
+    expect(hooks[0]!.events).toEqual(['issues', 'repository']);
     expect((await call('DELETE', `/subscriptions/${a.body.id}`)).body.hook).toBe('kept');
     expect((await call('DELETE', `/subscriptions/${c.body.id}`)).body.hook).toBe('deleted');
     expect(host.github.hooksOf('repos/octocat/shared')).toHaveLength(0);
@@ -106,7 +107,7 @@ describe('subscriptions API', () => {
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
     const hooks = host.github.hooksOf('repos/octocat/race');
     expect(hooks).toHaveLength(1);
-    expect(hooks[0]!.events).toEqual(['fork', 'issues', 'star']);
+    expect(hooks[0]!.events).toEqual(['fork', 'issues', 'repository', 'star']);
   });
 
   it('the same subscription asked for again answers the existing one (200, existing: true) and makes no second', async () => {

@@ -223,8 +223,13 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(await call({ ...shot, headers: { ...shot.headers, 'x-github-delivery': 'guid-b' } })).toBe(200);
     expect(await call({ ...shot, path: '/webhooks/github/ep_unknown' })).toBe(404);
     expect(await call({ ...shot, headers: { ...shot.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } })).toBe(401);
+    // A repository renamed: the connection, its subscriptions (gsi2 SUBS) and its hooks (gsi2 EPS) take the new name.
+    const renamed = examplePayload('repository', 'renamed') as Record<string, any>;
+    renamed.changes.repository.name.from = 'Old-World';
+    expect(await call(signedShot(tenant, Buffer.from(JSON.stringify(renamed)), 'guid-r', 'repository'))).toBe(200);
     expect((await t.receiveAll()).length).toBe(2);
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'EVH#', 'gsi1:ROUTE#']);
+    // The first delivery fills the repository's id in on the subscriptions (SUB#).
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'EVH#', 'SUB#', 'gsi1:ROUTE#', 'gsi2:EPS', 'gsi2:SUBS']);
     expectAllowed('webhook-intake', touched);
   });
 
@@ -249,7 +254,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     ).toBe(200);
     expect((await t.receiveAll()).length).toBe(1);
     host.github.before = undefined;
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EVH#', 'gsi1:AROUTE#', 'gsi1:INST#', 'gsi2:CONNS']);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EVH#', 'SUB#', 'gsi1:AROUTE#', 'gsi1:INST#', 'gsi2:CONNS']);
     expectAllowed('webhook-intake', touched);
   });
 
@@ -631,7 +636,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(disallowed('dispatch', ['EVT#e1', 'gsi2:CONNS'])).toEqual(['dispatch: gsi2:CONNS']);
     // A table item named like a listing partition is not allowed by the index's pattern.
     expect(disallowed('webhook-intake', ['ROUTE#ep#t'])).toEqual(['webhook-intake: ROUTE#ep#t']);
-    expect(disallowed('webhook-intake', ['gsi2:EPS'])).toEqual(['webhook-intake: gsi2:EPS']);
+    expect(disallowed('webhook-intake', ['gsi2:KEYS'])).toEqual(['webhook-intake: gsi2:KEYS']);
   });
 });
 

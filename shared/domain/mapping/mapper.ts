@@ -104,7 +104,9 @@ export function baseEvent(env: Envelope): Record<string, unknown> {
 export function baseFacts(env: Envelope): EventFacts {
   return compact({
     repository: env.repository?.full_name,
+    repositoryId: env.repository?.id ?? undefined,
     organization: env.organization?.login ?? env.repository?.owner?.login,
+    organizationId: env.organization?.id ?? undefined,
   });
 }
 

@@ -4,7 +4,11 @@ import type { TriggerId } from '../triggers';
 export interface EventFacts {
   /** `owner/name`, lower-cased comparisons are the matcher's job. */
   repository?: string;
+  /** The repository's id at the code host: stable across renames and transfers, matched before the name. */
+  repositoryId?: number;
   organization?: string;
+  /** The organization's id at the code host (`organization.id`), matched before its login. */
+  organizationId?: number;
   /** Branch name without `refs/heads/` (push, commit, branch events). */
   branch?: string;
   /** Label names involved (the applied label for new_label_on_issue; the issue's labels otherwise). */
