@@ -67,8 +67,8 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
       const token = { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: ctx.clock.now() + 28800 * 1000, origin };
       for (const c of await repo.list()) {
         if (c.sandboxDemo !== true || c.authMethod !== 'github_app' || c.installation?.id !== installationId) continue;
-        if (!(await readStoredToken(ctx.secrets, c.id))) continue;
-        await writeStoredToken(ctx.secrets, c.id, token);
+        if (!(await readStoredToken(ctx.secrets, c))) continue;
+        await writeStoredToken(ctx.secrets, c, token);
         return (await repo.update(c.id, (x) => ({ ...x, tokenExpiresAt: token.expiresAt }))) ?? c;
       }
       const installation = app.installations.get(installationId);
@@ -94,7 +94,7 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
         createdAt: now,
         updatedAt: now,
       };
-      await writeStoredToken(ctx.secrets, connection.id, token);
+      await writeStoredToken(ctx.secrets, connection, token);
       await repo.create(connection);
       return connection;
     },

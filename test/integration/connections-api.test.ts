@@ -199,7 +199,7 @@ describe('connections API (token connections)', () => {
       const res = await call('DELETE', `/connections/${c.id}`);
       expect(res.status).toBe(200);
       expect(res.body.warnings.join(' ')).toMatch(/Could not delete the webhook/);
-      expect(t.secrets.values.has(secretNames.connectionToken(c.id))).toBe(false);
+      expect(t.secrets.values.has(secretNames.connectionToken({ id: c.id, provider: 'github' }))).toBe(false);
     } finally {
       host.github.refuseHooks.delete('repos/octocat/locked');
     }

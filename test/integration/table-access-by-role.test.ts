@@ -512,13 +512,13 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       const refresh = oauth.fake.issueRefreshToken();
       const expiresAt = oauth.clock.now() - 1000;
       const c = await oauth.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'Agency', tokenExpiresAt: expiresAt });
-      await writeStoredToken(oauth.ctx.secrets, c.id, { accessToken: `old-${refresh.slice(-8)}`, refreshToken: refresh, expiresAt });
+      await writeStoredToken(oauth.ctx.secrets, c, { accessToken: `old-${refresh.slice(-8)}`, refreshToken: refresh, expiresAt });
       return c;
     };
     const live = await expired();
     const dead = await expired();
     // A refresh token the provider never issued: its answer is invalid_grant.
-    await writeStoredToken(oauth.ctx.secrets, dead.id, {
+    await writeStoredToken(oauth.ctx.secrets, dead, {
       accessToken: 'old-dead',
       refreshToken: 'not-issued',
       expiresAt: dead.tokenExpiresAt,
