@@ -75,7 +75,12 @@ function header(req: RawRequest, name: string): string | undefined {
   return undefined;
 }
 
-const bodyText = (req: RawRequest) => (typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8'));
+function bodyText(req: RawRequest): string {
+  // S3 object bodies are never read; the bodies read here (JSON, forms, DeleteObjects XML) come uncompressed.
+  const encoding = header(req, 'content-encoding');
+  if (encoding && encoding.toLowerCase() !== 'identity') throw new Unclassified(`a body with Content-Encoding ${encoding} is not read`);
+  return typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
+}
 
 function jsonBody(req: RawRequest, operation: string): Record<string, unknown> {
   let parsed: unknown;
@@ -533,8 +538,6 @@ export function classifyRequest(req: RawRequest, ctx: ClassifyContext): Classifi
   let service: string | undefined;
   let operation: string | undefined;
   try {
-    const encoding = header(req, 'content-encoding');
-    if (encoding && encoding.toLowerCase() !== 'identity') throw new Unclassified(`a body with Content-Encoding ${encoding} is not read`);
     const target = header(req, 'x-amz-target');
     if (target) {
       const dot = target.indexOf('.');
