@@ -19,7 +19,7 @@ beforeAll(async () => {
   github = await startFakeGitHubApp();
   runtime = await FakeAgentRuntime.start();
   world = await AwsWorld.start({
-    context: {
+    settings: {
       githubApiUrl: github.url,
       githubOAuthUrl: github.url,
       githubAppId: String(github.app.appId),
@@ -85,8 +85,9 @@ describe('AWS mode: the GitHub App', () => {
     const back = github.app.browse(atStart.headers.get('location') ?? '', { login: 'mona', installationId: 31 });
     const done = await browser.call('GET', back.toString(), undefined, { authorization: '' });
     expect(done.status, done.text).toBe(302);
-    connectionId = new URL(done.headers.get('location') ?? '').searchParams.get('connectionId') ?? '';
-    expect(connectionId).toMatch(/^conn_/);
+    const location = done.headers.get('location') ?? '';
+    connectionId = new URL(location).searchParams.get('connectionId') ?? '';
+    expect(connectionId, location).toMatch(/^conn_/);
     const actions = world.actionsSince(from, 'oauth');
     expect(actions).toEqual(expect.arrayContaining(['oauth dynamodb:PutItem', 'oauth secretsmanager:CreateSecret']));
   });

@@ -12,7 +12,6 @@ import {
 import { startFauxqs } from 'fauxqs';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../../shared/adapters/local/embedded-dynamo';
 import type { StackSecret } from '../../../infra/constructs/platform-secrets';
-import { synthStack } from '../../infra/synth-stack';
 import type { Service } from '../iam/classify-request';
 import {
   buildResolver,
@@ -29,6 +28,7 @@ import {
 import { harnessKey, startIamProxy, type AwsCall, type IamProxy } from './iam-proxy';
 import { LambdaWorker, type InvokeOutcome } from './lambda-worker';
 import { startSecretsManagerEmulator, type SecretsManagerEmulator } from './secrets-manager-emulator';
+import { loadTemplate, placeholders, type Placeholder } from './stack-template';
 
 export const region = 'us-east-1';
 /** fauxqs names every queue under this account; the suite's ARNs use it throughout. */
@@ -40,8 +40,8 @@ type Fauxqs = Awaited<ReturnType<typeof startFauxqs>>;
 export type Role = 'webhook-intake' | 'dispatch' | 'poller' | 'redelivery-sweep' | 'tool-step' | 'oauth' | 'platform-api';
 
 export interface AwsWorldOptions {
-  /** Stack settings (CDK context keys: infra/settings.ts): the fakes' URLs, the App's ids. */
-  context: Record<string, string>;
+  /** This world's values of the deployment settings (infra/settings.ts keys): the fakes' URLs, the App's ids. */
+  settings: Partial<Record<Placeholder, string>>;
   /** Values of the stack's own secrets, by the variable that carries their ARN; others get a random value. */
   secretValues?: Partial<Record<StackSecret, string>>;
 }
@@ -80,6 +80,7 @@ export class AwsWorld {
     readonly fauxqs: Fauxqs,
     readonly policies: Map<string, RolePolicies>,
     readonly roleKeys: Map<Role, string>,
+    private readonly settings: Partial<Record<Placeholder, string>>,
   ) {
     const credentials = { accessKeyId: harnessKey, secretAccessKey: 'x' };
     this.admin = {
@@ -93,19 +94,20 @@ export class AwsWorld {
     const frontDoor = createServer();
     await new Promise<void>((resolve) => frontDoor.listen(0, '127.0.0.1', resolve));
     const publicUrl = `http://127.0.0.1:${(frontDoor.address() as AddressInfo).port}`;
-    const synth = synthStack({ stage: 'test', publicUrl, ...o.context });
-    const template = synth.template.toJSON() as CfnTemplate;
+    const { template, stackName } = loadTemplate();
+    const settings: Partial<Record<Placeholder, string>> = { publicUrl, ...o.settings };
     const [dynamo, fauxqs, secrets] = await Promise.all([
       startEmbeddedDynamo(),
       startFauxqs({ port: 0, logger: false }),
       startSecretsManagerEmulator({ region, accountId }),
     ]);
-    const sqsPort = new URL(fauxqs.address).port;
+    // A queue URL names the endpoint it is served at (the SDK sends to the QueueUrl's host): the proxy's.
+    const proxy = await startIamProxy();
     const resolver = buildResolver(template, {
       region,
       accountId,
-      stackName: synth.stack.stackName,
-      queueUrl: (name) => `http://sqs.${region}.localhost:${sqsPort}/${accountId}/${name}`,
+      stackName,
+      queueUrl: (name) => `${proxy.url}/${accountId}/${name}`,
     });
     const policies = new Map<string, RolePolicies>();
     const roleKeys = new Map<Role, string>();
@@ -116,7 +118,8 @@ export class AwsWorld {
       policies.set(roleId, policiesForFunction(template, fnId, resolver));
       roleKeys.set(role, roleId);
     }
-    const proxy = await startIamProxy({
+    proxy.configure({
+      queueUrlPrefix: { ours: `${proxy.url}/${accountId}/`, emulator: `http://sqs.${region}.localhost:${new URL(fauxqs.address).port}/${accountId}/` },
       upstreams: { dynamodb: dynamo.endpoint, sqs: fauxqs.address, s3: fauxqs.address, secretsmanager: secrets.url } as Record<
         Service,
         string
@@ -130,7 +133,7 @@ export class AwsWorld {
           secrets.arnOf(id) ?? (id.startsWith('arn:') ? id : `arn:aws:secretsmanager:${region}:${accountId}:secret:${id}-??????`),
       },
     });
-    const world = new AwsWorld(template, resolver, proxy, secrets, dynamo, fauxqs, policies, roleKeys);
+    const world = new AwsWorld(template, resolver, proxy, secrets, dynamo, fauxqs, policies, roleKeys, settings);
     await world.provision(o);
     await world.startFunctions();
     world.startFrontDoor(frontDoor, publicUrl);
@@ -202,7 +205,7 @@ export class AwsWorld {
       if (!role) continue;
       const p = this.template.Resources[fnId]?.Properties as Record<string, unknown>;
       const env: Record<string, string> = {
-        ...functionEnvironment(this.template, fnId, this.resolver),
+        ...this.localised(functionEnvironment(this.template, fnId, this.resolver)),
         AWS_REGION: region,
         AWS_DEFAULT_REGION: region,
         AWS_LAMBDA_FUNCTION_NAME: String(p.FunctionName),
@@ -222,6 +225,17 @@ export class AwsWorld {
       this.functions.set(role, worker);
     }
     await Promise.all([...this.functions.values()].map((w) => w.start()));
+  }
+
+  /** The template's environment with this world's settings in place of the synthesized stand-ins. */
+  private localised(env: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) {
+      let value = v;
+      for (const [name, actual] of Object.entries(this.settings)) value = value.split(placeholders[name as Placeholder]).join(actual);
+      out[k] = value;
+    }
+    return out;
   }
 
   fn(role: Role): LambdaWorker {

@@ -25,10 +25,14 @@ export interface IamProxyOptions {
   /** Each role's policies, by the access key id its function signs with (the role's logical id). */
   policies: Map<string, RolePolicies>;
   classify: Omit<ClassifyContext, 'service'>;
+  /** Queue URLs as the functions know them (naming this proxy) -> as the SQS emulator knows them. */
+  queueUrlPrefix?: { ours: string; emulator: string };
 }
 
 export interface IamProxy {
   url: string;
+  /** What it enforces: set once the template is resolved (queue URLs name the proxy, so it listens first). */
+  configure(o: IamProxyOptions): void;
   calls: AwsCall[];
   /** Calls refused: each one fails the test that made it. */
   denials(): AwsCall[];
@@ -45,12 +49,18 @@ export interface IamProxy {
  * allowed one goes on to the emulator of its service. A request that cannot be classified is
  * denied too: nothing reaches an emulator unjudged.
  */
-export async function startIamProxy(o: IamProxyOptions): Promise<IamProxy> {
+export async function startIamProxy(): Promise<IamProxy> {
   const calls: AwsCall[] = [];
+  let options: IamProxyOptions | undefined;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const o = options;
+      if (!o) {
+        deny(res, 'unknown', 'the proxy is not configured yet');
+        return;
+      }
       const body = Buffer.concat(chunks);
       const auth = String(req.headers.authorization ?? '');
       const scope = /Credential=([^/]+)\/\d{8}\/[^/]+\/([^/]+)\//.exec(auth);
@@ -61,8 +71,12 @@ export async function startIamProxy(o: IamProxyOptions): Promise<IamProxy> {
         deny(res, 'unknown', `no emulator for service "${scope?.[2] ?? '(unsigned)'}"`);
         return;
       }
+      const onward =
+        service === 'sqs' && o.queueUrlPrefix
+          ? Buffer.from(body.toString('utf8').split(o.queueUrlPrefix.ours).join(o.queueUrlPrefix.emulator), 'utf8')
+          : body;
       if (role === harnessKey) {
-        forward(upstream, req, body, res);
+        forward(upstream, req, onward, res);
         return;
       }
       const classified = classifyRequest(
@@ -98,13 +112,16 @@ export async function startIamProxy(o: IamProxyOptions): Promise<IamProxy> {
         deny(res, service, verdict.reason);
         return;
       }
-      forward(upstream, req, body, res);
+      forward(upstream, req, onward, res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    configure: (o) => {
+      options = o;
+    },
     calls,
     denials: () => calls.filter((c) => !c.allowed),
     close: () =>
