@@ -119,7 +119,10 @@ export class AwsWorld {
       roleKeys.set(role, roleId);
     }
     proxy.configure({
-      queueUrlPrefix: { ours: `${proxy.url}/${accountId}/`, emulator: `http://sqs.${region}.localhost:${new URL(fauxqs.address).port}/${accountId}/` },
+      queueUrlPrefix: {
+        ours: `${proxy.url}/${accountId}/`,
+        emulator: `http://sqs.${region}.localhost:${new URL(fauxqs.address).port}/${accountId}/`,
+      },
       upstreams: { dynamodb: dynamo.endpoint, sqs: fauxqs.address, s3: fauxqs.address, secretsmanager: secrets.url } as Record<
         Service,
         string
@@ -164,7 +167,14 @@ export class AwsWorld {
       const attributes: Record<string, string> = {};
       for (const k of ['VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'ReceiveMessageWaitTimeSeconds'])
         if (p[k] !== undefined) attributes[k] = String(p[k]);
-      if (p.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(p.RedrivePolicy);
+      // As SQS's API takes it (CloudFormation passes the policy on as the queue attribute, count as a string).
+      if (p.RedrivePolicy) {
+        const rp = p.RedrivePolicy as { deadLetterTargetArn: string; maxReceiveCount: number | string };
+        attributes.RedrivePolicy = JSON.stringify({
+          deadLetterTargetArn: rp.deadLetterTargetArn,
+          maxReceiveCount: String(rp.maxReceiveCount),
+        });
+      }
       this.fauxqs.createQueue(r.resources[id]?.QueueName as string, { attributes });
     }
     for (const [id] of res.filter(([, t]) => t.Type === 'AWS::S3::Bucket')) this.fauxqs.createBucket(r.resources[id]?.Ref as string);
