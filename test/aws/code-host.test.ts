@@ -120,7 +120,8 @@ describe('AWS mode: the code host', () => {
     expect(sent.status).toBeLessThan(300);
     await world.drainQueues();
     expect(titles()).toEqual(['Large']);
-    expect(((runtime.events()[0]?.event as { issue: { body: string } }).issue.body ?? '').length).toBe(300_000);
+    const received = runtime.events()[0] as { event: { issue: { body: string } } } | undefined;
+    expect(received?.event.issue.body.length).toBe(300_000);
     expect(world.actionsSince(from, 'webhook-intake')).toContain('webhook-intake s3:PutObject');
     expect(world.actionsSince(from, 'dispatch')).toEqual(expect.arrayContaining(['dispatch s3:GetObject', 'dispatch s3:DeleteObject']));
   });
