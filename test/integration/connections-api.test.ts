@@ -34,7 +34,7 @@ describe('connections API (token connections)', () => {
     });
     const userCall = host.github.requests.find((r) => r.path === '/user');
     expect(userCall?.headers.authorization).toBe(`Bearer ${token}`);
-    expect(JSON.parse(t.secrets.values.get(secretNames.connectionToken(created.body))!).accessToken).toBe(token);
+    expect(JSON.parse(t.secrets.values.get(secretNames.connectionToken(created.body as { id: string; provider: 'github' }))!).accessToken).toBe(token);
     expect((await call('GET', `/connections/${created.body.id}`)).body).toMatchObject({ id: created.body.id, accountLogin: 'octocat' });
     expect((await call('GET', '/connections')).body.connections).toHaveLength(1);
     for (const a of answers) expect(a).not.toContain(token);
