@@ -10,6 +10,10 @@ export default defineConfig({
     maxWorkers: 2,
     // One project per layer: `npm test` runs them all in one run (one report for CI);
     // `npm run test:<layer>` runs one.
-    projects: (Object.keys(layers) as Layer[]).map((name) => ({ extends: true, test: { name, include: [...layers[name]] } })),
+    // The AWS-mode suite synthesizes the stack once per run (test/aws/harness/global-synth.ts).
+    projects: (Object.keys(layers) as Layer[]).map((name) => ({
+      extends: true,
+      test: { name, include: [...layers[name]], ...(name === 'aws' ? { globalSetup: ['test/aws/harness/global-synth.ts'] } : {}) },
+    })),
   },
 });

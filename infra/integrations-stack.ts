@@ -9,7 +9,7 @@ import { DataStores } from './constructs/data-stores';
 import { HttpFrontDoor, type Throttle } from './constructs/http-front-door';
 import { IntegrationFunction, type FunctionName, type IntegrationFunctionProps } from './constructs/integration-function';
 import { Operations } from './constructs/operations';
-import { PlatformSecrets } from './constructs/platform-secrets';
+import { PlatformSecrets, type SecretAccess } from './constructs/platform-secrets';
 import { productionStage, type StackSettings } from './settings';
 import { tableAccessByRole } from '../shared/store/table-access';
 
@@ -120,22 +120,32 @@ export class IntegrationsStack extends Stack {
       });
 
     const { data, secrets } = this;
+    // Both providers' connection tokens: functions that call either provider with a stored token.
+    const useTokenAreas = (f: IntegrationFunction, access: SecretAccess[]) => {
+      secrets.useArea(f, 'connections/', access);
+      secrets.useArea(f, 'contentsnare-connections/', access);
+    };
     // The collection service's deliveries are read back at its API: the providers' settings.
     const intake = make('webhook-intake', 'Verifies, dedupes and fans out code-host webhook deliveries', { environment: providerEnv });
     data.useTable(intake, 'readWrite', tableAccessByRole['webhook-intake']); // routing reads + conditional delivery claims
     data.sendToDispatchQueue(intake);
     data.useBlobs(intake, 'put');
     secrets.useArea(intake, 'endpoints/', ['read']);
-    // Collection-service deliveries are read back through the connection's token, which may need a refresh.
-    secrets.useArea(intake, 'connections/', ['read', 'update']);
+    // Collection-service deliveries are read back through the connection's token, which may need a refresh: that
+    // provider's tokens only, never the code host's (the one function anonymous traffic reaches). It is not granted
+    // the code host's area, where a collection-service token of an older version may still be: others move it.
+    secrets.useArea(intake, 'contentsnare-connections/', ['read', 'update']);
+    intake.setEnv('SECRET_LEGACY_TOKEN_NAMES', 'off');
     secrets.useSecret(intake, 'CONTENTSNARE_CLIENT_SECRET_ARN');
+    // The GitHub App's one webhook is signed with the App's webhook secret.
+    secrets.useSecret(intake, 'GITHUB_APP_WEBHOOK_SECRET_ARN');
 
     const dispatch = make('dispatch', 'Posts signed trigger events to the agent runtime', {
       environment: { ...providerEnv, AGENT_RUNTIME_URL: s.agentRuntimeUrl },
     });
     // Dispatch claims, and the connection's token for the follow-up reads of the code host (shared/dispatch/follow-up.ts).
     data.useTable(dispatch, 'readWrite', tableAccessByRole.dispatch);
-    secrets.useArea(dispatch, 'connections/', ['read', 'write']);
+    useTokenAreas(dispatch, ['read', 'write']);
     secrets.useSecret(dispatch, 'GITHUB_CLIENT_SECRET_ARN');
     secrets.useSecret(dispatch, 'CONTENTSNARE_CLIENT_SECRET_ARN');
     data.useBlobs(dispatch, 'consume');
@@ -161,7 +171,7 @@ export class IntegrationsStack extends Stack {
     // Functions calling the providers with a stored token, which they may refresh.
     const tokenUser = (f: IntegrationFunction, name: FunctionName) => {
       data.useTable(f, 'readWrite', tableAccessByRole[name]);
-      secrets.useArea(f, 'connections/', ['read', 'write']);
+      useTokenAreas(f, ['read', 'write']);
       secrets.useSecret(f, 'GITHUB_CLIENT_SECRET_ARN');
       secrets.useSecret(f, 'CONTENTSNARE_CLIENT_SECRET_ARN');
       githubAppTokenUser(f);
@@ -207,7 +217,7 @@ export class IntegrationsStack extends Stack {
       environment: { ...providerEnv, PUBLIC_URL: publicUrl },
     });
     data.useTable(platformApi, 'readWrite', tableAccessByRole['platform-api']);
-    secrets.useArea(platformApi, 'connections/', ['read', 'write', 'delete']);
+    useTokenAreas(platformApi, ['read', 'write', 'delete']);
     secrets.useArea(platformApi, 'endpoints/', ['read', 'write', 'delete']);
     secrets.useSecret(platformApi, 'PLATFORM_API_KEY_SECRET_ARN');
     secrets.useSecret(platformApi, 'GITHUB_CLIENT_SECRET_ARN');

@@ -19,8 +19,12 @@ export type StackSecret =
   | 'GITHUB_APP_CLIENT_SECRET_ARN'
   | 'GITHUB_APP_WEBHOOK_SECRET_ARN';
 
-/** Secrets the functions create at run time, one area each under the stage's prefix. */
-export type SecretArea = 'connections/' | 'endpoints/' | 'app-installations/';
+/**
+ * Secrets the functions create at run time, one area each under the stage's prefix. Connection tokens have one area
+ * per provider (shared/domain/model.ts, `secretNames`): the code host's in `connections/`, the collection service's
+ * in `contentsnare-connections/`, so a function is granted the tokens of the providers it calls and no others.
+ */
+export type SecretArea = 'connections/' | 'contentsnare-connections/' | 'endpoints/' | 'app-installations/';
 export type SecretAccess = 'read' | 'write' | 'update' | 'delete';
 
 const actionsFor: Record<SecretAccess, string[]> = {

@@ -79,14 +79,14 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
       // issued (kept across restarts): it is the sandbox's, so it is re-bound to this run's port.
       for (const c of all) {
         if (c.sandboxDemo === true || c.authMethod !== 'github_app') continue;
-        const held = await readStoredToken(ctx.secrets, c.id);
+        const held = await readStoredToken(ctx.secrets, c);
         if (held && app.userTokens.has(held.accessToken) && held.origin !== origin)
-          await writeStoredToken(ctx.secrets, c.id, { ...held, origin });
+          await writeStoredToken(ctx.secrets, c, { ...held, origin });
       }
       for (const c of all) {
         if (c.sandboxDemo !== true || c.authMethod !== 'github_app' || c.installation?.id !== installationId) continue;
-        if (!(await readStoredToken(ctx.secrets, c.id))) continue;
-        await writeStoredToken(ctx.secrets, c.id, token);
+        if (!(await readStoredToken(ctx.secrets, c))) continue;
+        await writeStoredToken(ctx.secrets, c, token);
         // The demo user owns the account the App is installed on: an owner's connection.
         return (await repo.update(c.id, (x) => ({ ...x, reach: 'installation', tokenExpiresAt: token.expiresAt }))) ?? c;
       }
@@ -114,7 +114,7 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
         createdAt: now,
         updatedAt: now,
       };
-      await writeStoredToken(ctx.secrets, connection.id, token);
+      await writeStoredToken(ctx.secrets, connection, token);
       await repo.create(connection);
       return connection;
     },

@@ -232,9 +232,9 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
       const adopt = async (provider: Connection['provider'], accessToken: string, origin: string) => {
         for (const c of all) {
           if (c.sandboxDemo !== true || c.provider !== provider) continue;
-          const token = await readStoredToken(ctx.secrets, c.id);
+          const token = await readStoredToken(ctx.secrets, c);
           if (token?.accessToken !== accessToken) continue;
-          if (token.origin !== origin) await writeStoredToken(ctx.secrets, c.id, { ...token, origin });
+          if (token.origin !== origin) await writeStoredToken(ctx.secrets, c, { ...token, origin });
           return c;
         }
         return undefined;
@@ -260,7 +260,7 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
           createdAt: now,
           updatedAt: now,
         };
-        await writeStoredToken(ctx.secrets, cs.id, { accessToken: demo.contentsnareToken, origin: snareOrigin });
+        await writeStoredToken(ctx.secrets, cs, { accessToken: demo.contentsnareToken, origin: snareOrigin });
         await repo.create(cs);
       }
       const app = await githubApp.ensureDemoConnection(ctx);

@@ -71,6 +71,8 @@ const envSchema = z.object({
   DLQ_URL: optionalString,
   BLOB_BUCKET: optionalString,
   SECRET_PREFIX: z.string().default('agent-integrations/'),
+  // `off` on a function not granted the code host's token area (the webhook intake): shared/store/legacy-token-names.ts.
+  SECRET_LEGACY_TOKEN_NAMES: z.enum(['move', 'off']).default('move'),
   STAGE: z
     .string()
     .regex(/^[a-z0-9-]+$/)
@@ -124,6 +126,8 @@ export interface Config {
   dlqUrl?: string;
   blobBucket?: string;
   secretPrefix: string;
+  /** `move`: a collection-service token still under its old name is moved on first use. */
+  secretLegacyTokenNames: 'move' | 'off';
   stage: string;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -254,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dlqUrl: e.DLQ_URL,
     blobBucket: e.BLOB_BUCKET,
     secretPrefix: e.SECRET_PREFIX,
+    secretLegacyTokenNames: e.SECRET_LEGACY_TOKEN_NAMES,
     stage: e.STAGE,
     logLevel: e.LOG_LEVEL,
   };

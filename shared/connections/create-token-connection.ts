@@ -83,11 +83,11 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
   // Bound to the origin it was verified at: code-host requests never carry it anywhere else.
   // Written before the connection (which must never lack its token), and removed again if
   // the connection cannot be stored: no failure leaves an orphan secret.
-  await writeStoredToken(ctx.secrets, connection.id, { accessToken: input.token, origin: originOf(baseUrl) });
+  await writeStoredToken(ctx.secrets, connection, { accessToken: input.token, origin: originOf(baseUrl) });
   try {
     await new ConnectionRepo(ctx.store).create(connection);
   } catch (e) {
-    await ctx.secrets.delete(secretNames.connectionToken(connection.id)).catch(() => undefined);
+    await ctx.secrets.delete(secretNames.connectionToken(connection)).catch(() => undefined);
     throw e;
   }
   ctx.logger.info('connection created', { connectionId: connection.id, accountLogin: connection.accountLogin, authMethod: 'token' });

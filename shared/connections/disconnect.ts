@@ -75,7 +75,7 @@ export async function disconnect(ctx: AppContext, id: string, options: Disconnec
       warnings.push(`The token could not be revoked at the provider: ${(e as Error).message}`);
     }
   }
-  await ctx.secrets.delete(secretNames.connectionToken(id));
+  await ctx.secrets.delete(secretNames.connectionToken(connection));
   await connections.delete(id);
   ctx.logger.info('connection deleted', {
     connectionId: id,

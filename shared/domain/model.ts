@@ -90,7 +90,7 @@ export interface Connection {
   updatedAt: string;
 }
 
-/** The secret kept per connection under `secretNames.connectionToken(id)`. */
+/** The secret kept per connection under `secretNames.connectionToken(connection)`. */
 export interface StoredToken {
   accessToken: string;
   refreshToken?: string;
@@ -189,9 +189,21 @@ export interface TriggerEvent {
   replayOf?: string;
 }
 
+/** What names a connection's token secret: its id and its provider (each provider's tokens have their own area). */
+export type TokenOwner = Pick<Connection, 'id' | 'provider'>;
+
 /** Names of secrets in the SecretStore. */
 export const secretNames = {
-  connectionToken: (connectionId: string) => `connections/${connectionId}/token`,
+  /**
+   * One secret area per provider, so a function is granted only the tokens it uses: the webhook intake reads
+   * (and refreshes) the collection service's tokens for its read-back, never the code host's. The code host's
+   * keep the original area (`connections/`); the collection service's moved out of it
+   * (shared/store/legacy-token-names.ts moves one left under its old name on first use).
+   */
+  connectionToken: (connection: TokenOwner) =>
+    connection.provider === 'contentsnare' ? `contentsnare-connections/${connection.id}/token` : `connections/${connection.id}/token`,
+  /** Where the collection service's tokens were kept before they had an area of their own. */
+  legacyConnectionToken: (connectionId: string) => `connections/${connectionId}/token`,
   endpointSecret: (endpointId: string) => `endpoints/${endpointId}/secret`,
   oauthClientSecret: (provider: Provider) => `oauth/${provider}/client-secret`,
   /** A GitHub App installation's current access token, shared by every container (never in the table). */

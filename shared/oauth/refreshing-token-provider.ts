@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import { realSleep, type Sleep } from '../ports';
 import { AppError } from '../domain/errors';
-import type { Connection, StoredToken } from '../domain/model';
+import type { Connection, StoredToken, TokenOwner } from '../domain/model';
 import { clientCredentials, oauthProviders } from './providers';
 import { appClientCredentials } from './github-app-credentials';
 import { requestToken, TokenEndpointError } from './token-client';
@@ -91,10 +91,10 @@ export class RefreshingTokenProvider implements TokenProvider {
     }
     if (connection.status === 'reconnect_required') return this.plain.credential(connection);
     // After a 401 the cache is not trusted: another worker may have refreshed the token.
-    let token = await this.readToken(connection.id, refused);
+    let token = await this.readToken(connection, refused);
     // The table says a newer token exists than the (cached) secret shows: read it afresh.
     if (connection.tokenExpiresAt !== undefined && token.expiresAt !== undefined && connection.tokenExpiresAt > token.expiresAt) {
-      token = await this.readToken(connection.id, true);
+      token = await this.readToken(connection, true);
     }
     // Replaced since the caller read it: the newer token is the answer, not another refresh.
     if (refused && options?.rejected !== undefined && token.accessToken !== options.rejected && !this.needsRefresh(token, connection)) {
@@ -115,9 +115,9 @@ export class RefreshingTokenProvider implements TokenProvider {
     return expiresAt !== undefined && expiresAt - this.deps.clock.now() < this.o.refreshAheadMs;
   }
 
-  private async readToken(id: string, fresh = false): Promise<StoredToken> {
-    const token = await readStoredToken(this.deps.secrets, id, fresh ? { fresh } : undefined);
-    if (!token) throw new AppError('reconnect_required', `Connection ${id} has no stored token; reconnect it`);
+  private async readToken(connection: TokenOwner, fresh = false): Promise<StoredToken> {
+    const token = await readStoredToken(this.deps.secrets, connection, fresh ? { fresh } : undefined);
+    if (!token) throw new AppError('reconnect_required', `Connection ${connection.id} has no stored token; reconnect it`);
     return token;
   }
 
@@ -134,7 +134,7 @@ export class RefreshingTokenProvider implements TokenProvider {
       }
       // Another worker is refreshing: wait for its result rather than spend the refresh token twice.
       await this.o.sleep(Math.min(25 * 1.5 ** poll, 500));
-      const now = await this.readToken(connection.id, true);
+      const now = await this.readToken(connection, true);
       if (now.accessToken !== before.accessToken && !this.needsRefresh(now, connection)) return credentialOf(now);
       const current = await this.repo.get(connection.id);
       if (!current) throw new AppError('connection_not_found', `Connection ${connection.id} does not exist`);
@@ -149,7 +149,7 @@ export class RefreshingTokenProvider implements TokenProvider {
     if (!current) throw new AppError('connection_not_found', `Connection ${id} does not exist`);
     if (current.status === 'reconnect_required') return this.plain.credential(current);
     // Re-read (bypassing caches) after acquiring: another worker may have refreshed meanwhile.
-    const token = await this.readToken(id, true);
+    const token = await this.readToken(current, true);
     if (token.accessToken !== before.accessToken && !this.needsRefresh(token, current)) return credentialOf(token);
     if (!force && !this.needsRefresh(token, current)) return credentialOf(token);
     if (!token.refreshToken) return this.markReconnect(current, 'the provider gave no refresh token and the access token expired');
@@ -181,7 +181,7 @@ export class RefreshingTokenProvider implements TokenProvider {
         ) {
           next.refreshTokenExpiresAt = token.refreshTokenExpiresAt;
         }
-        await writeStoredToken(this.deps.secrets, id, next);
+        await writeStoredToken(this.deps.secrets, current, next);
         await this.repo.update(id, (c) => {
           const updated: Connection = { ...c, updatedAt: new Date(this.deps.clock.now()).toISOString() };
           if (next.expiresAt !== undefined) updated.tokenExpiresAt = next.expiresAt;
@@ -194,7 +194,7 @@ export class RefreshingTokenProvider implements TokenProvider {
         if (!(e instanceof TokenEndpointError)) throw e;
         if (e.kind === 'invalid_grant') {
           // A worker whose lease expired may have refreshed meanwhile: then ours was merely stale.
-          const latest = await this.readToken(id, true);
+          const latest = await this.readToken(current, true);
           if (latest.refreshToken !== token.refreshToken) return credentialOf(latest);
           log.warn('oauth refresh refused: the refresh token is dead', { oauthError: e.oauthError, status: e.status });
           return this.markReconnect(

@@ -108,7 +108,7 @@ export async function revokeConnection(deps: RevokeDeps, connection: Connection)
   const log = deps.logger.child({ connectionId: connection.id, provider: connection.provider });
   let result: RevokeResult;
   try {
-    const token = await readStoredToken(deps.secrets, connection.id);
+    const token = await readStoredToken(deps.secrets, connection);
     if (!token) result = { revoked: false, reason: 'no stored token' };
     else if (connection.provider === 'github') result = await revokeGithub(deps, connection, token);
     else result = await revokeContentSnare(deps, token);

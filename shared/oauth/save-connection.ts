@@ -31,7 +31,8 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
   if (input.connectionId !== undefined) return reconnect(ctx, repo, input.connectionId, { ...input, token }, now);
 
   const id = ConnectionRepo.newId();
-  await writeStoredToken(ctx.secrets, id, token);
+  const owner = { id, provider: input.provider };
+  await writeStoredToken(ctx.secrets, owner, token);
   const connection: Connection = {
     id,
     provider: input.provider,
@@ -53,7 +54,7 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
   try {
     await repo.create(connection);
   } catch (e) {
-    await ctx.secrets.delete(secretNames.connectionToken(id)).catch(() => undefined);
+    await ctx.secrets.delete(secretNames.connectionToken(owner)).catch(() => undefined);
     throw e;
   }
   return { ok: true, connectionId: id };
@@ -82,7 +83,7 @@ async function reconnect(ctx: AppContext, repo: ConnectionRepo, id: string, inpu
   const refusal = reconnectRefusal(ctx, existing, input.token.origin ?? '', input.identity);
   if (refusal) return { ok: false, error: refusal };
   const newId = input.identity.accountId;
-  await writeStoredToken(ctx.secrets, id, input.token);
+  await writeStoredToken(ctx.secrets, existing, input.token);
   const updated = await repo.update(id, (c) => {
     // A user-made token reconnected through OAuth becomes an OAuth connection.
     const next: Connection = { ...c, authMethod: 'oauth', status: 'connected', updatedAt: now };

@@ -20,7 +20,7 @@ export class SecretTokenProvider implements TokenProvider {
         `Connection ${connection.id} must be reconnected${connection.statusReason ? `: ${connection.statusReason}` : ''}`,
       );
     }
-    const token = await readStoredToken(this.secrets, connection.id, options?.forceRefresh ? { fresh: true } : undefined);
+    const token = await readStoredToken(this.secrets, connection, options?.forceRefresh ? { fresh: true } : undefined);
     if (!token) throw new AppError('reconnect_required', `Connection ${connection.id} has no stored token; reconnect it`);
     return credentialOf(token);
   }

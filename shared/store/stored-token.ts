@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AppError } from '../domain/errors';
-import { secretNames, type StoredToken } from '../domain/model';
+import { secretNames, type StoredToken, type TokenOwner } from '../domain/model';
 import type { SecretStore } from '../ports';
 
 const storedTokenSchema = z.object({
@@ -17,10 +17,11 @@ const storedTokenSchema = z.object({
 /** Reads a connection's token record from the secret store. */
 export async function readStoredToken(
   secrets: SecretStore,
-  connectionId: string,
+  connection: TokenOwner,
   opts?: { fresh?: boolean },
 ): Promise<StoredToken | undefined> {
-  const raw = await secrets.get(secretNames.connectionToken(connectionId), opts);
+  const connectionId = connection.id;
+  const raw = await secrets.get(secretNames.connectionToken(connection), opts);
   if (raw === undefined) return undefined;
   let json: unknown;
   try {
@@ -44,10 +45,10 @@ function malformedStoredToken(connectionId: string): AppError {
  * Writes a connection's token record, only if it reads back: a value the reader refuses
  * (an expiry of Infinity becomes `null` in JSON) would leave the connection unusable.
  */
-export async function writeStoredToken(secrets: SecretStore, connectionId: string, token: StoredToken): Promise<void> {
+export async function writeStoredToken(secrets: SecretStore, connection: TokenOwner, token: StoredToken): Promise<void> {
   const text = JSON.stringify(token);
   if (!storedTokenSchema.safeParse(JSON.parse(text)).success) {
-    throw new AppError('internal', `Refused to store a token for connection ${connectionId} that could not be read back`);
+    throw new AppError('internal', `Refused to store a token for connection ${connection.id} that could not be read back`);
   }
-  await secrets.put(secretNames.connectionToken(connectionId), text);
+  await secrets.put(secretNames.connectionToken(connection), text);
 }

@@ -1,6 +1,7 @@
 import { DynamoStore } from '../adapters/aws/dynamo-store';
 import { createSecretsManagerClient, readSecretString, type SecretsManagerSender } from '../adapters/aws/secrets-manager-reader';
 import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
+import { movingLegacyTokenNames } from '../store/legacy-token-names';
 import type { Config } from '../config/config';
 import { platformKeyMaxAgeMs } from '../config/platform-keys';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
@@ -65,7 +66,8 @@ export interface AwsCoreOverrides {
 export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, overrides: AwsCoreOverrides = {}): LambdaContext {
   const clock = overrides.clock ?? systemClock;
   const secretsManager = overrides.secretsManager ?? createSecretsManagerClient();
-  const secrets = new SecretsManagerStore(secretsManager, config.secretPrefix, clock);
+  const stored = new SecretsManagerStore(secretsManager, config.secretPrefix, clock);
+  const secrets = config.secretLegacyTokenNames === 'move' ? movingLegacyTokenNames(stored) : stored;
   const byArn = (arn: string) => readSecretString(secretsManager, arn);
   const github = optionalSecret(
     {

@@ -10,6 +10,7 @@ import { outboundFetch } from '../http/guarded-fetch';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import { realSleep, systemClock, type Queue, type Store } from '../ports';
+import { movingLegacyTokenNames } from '../store/legacy-token-names';
 
 export interface LocalContextInput {
   config: Config;
@@ -23,7 +24,8 @@ export interface LocalContextInput {
 /** AppContext on the embedded adapters: what the AWS wiring builds from the stack, from DATA_DIR instead. */
 export function buildLocalContext(input: LocalContextInput): AppContext {
   const { config } = input;
-  const secrets = EncryptedSecretStore.open({ dir: join(input.dataDir, 'secrets') });
+  // A data dir from before the providers' token areas keeps the collection service's tokens under their old name.
+  const secrets = movingLegacyTokenNames(EncryptedSecretStore.open({ dir: join(input.dataDir, 'secrets') }));
   const required = (value: string | undefined, name: string) => async () => {
     if (!value) throw new Error(`${name} is not set`);
     return value;

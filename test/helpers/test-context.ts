@@ -105,7 +105,7 @@ export async function storeTestConnection(
     updatedAt: now,
     ...c,
   };
-  await writeStoredToken(ctx.secrets, connection.id, { accessToken: token });
+  await writeStoredToken(ctx.secrets, connection, { accessToken: token });
   await new ConnectionRepo(ctx.store).create(connection);
   return connection;
 }

@@ -283,7 +283,7 @@ describe('secrets', () => {
   it('gives functions secret ARNs, never secret values', () => {
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       for (const [name, value] of Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>)) {
-        if (!/SECRET|API_KEY|TOKEN|PASSWORD/.test(name) || name === 'SECRET_PREFIX') continue;
+        if (!/SECRET|API_KEY|TOKEN|PASSWORD/.test(name) || name === 'SECRET_PREFIX' || name === 'SECRET_LEGACY_TOKEN_NAMES') continue;
         expect(name).toMatch(/_SECRET_ARN$/);
         const ref = (value as { Ref?: string }).Ref;
         expect(resources[ref!]?.Type).toBe('AWS::SecretsManager::Secret');
@@ -306,9 +306,32 @@ describe('secrets', () => {
         const text = JSON.stringify(r);
         const ownSecret =
           typeof (r as { Ref?: string }).Ref === 'string' && resources[(r as { Ref: string }).Ref]?.Type === 'AWS::SecretsManager::Secret';
-        const prefixed = /:secret:agent-integrations\/test\/(connections|endpoints|app-installations)\/\*"/.test(text);
+        const prefixed = /:secret:agent-integrations\/test\/(connections|contentsnare-connections|endpoints|app-installations)\/\*"/.test(
+          text,
+        );
         expect(ownSecret || prefixed, text).toBe(true);
       }
+    }
+  });
+
+  it("gives the webhook intake the GitHub App's webhook secret by ARN, so the App's signed deliveries can be checked", () => {
+    const env = resources[fnId('webhook-intake')]!.Properties.Environment.Variables as Record<string, unknown>;
+    expect(env.GITHUB_APP_WEBHOOK_SECRET_ARN).toEqual({ Ref: expect.stringMatching(/GithubAppWebhookSecret/) });
+    const reads = statementsOf('webhook-intake').filter((st) => actions([st]).includes('secretsmanager:GetSecretValue'));
+    expect(JSON.stringify(reads)).toContain(JSON.stringify(env.GITHUB_APP_WEBHOOK_SECRET_ARN));
+  });
+
+  it("grants the webhook intake the collection service's connection tokens (read, update) and never the code host's", () => {
+    const text = JSON.stringify(statementsOf('webhook-intake'));
+    expect(text).toMatch(/:secret:agent-integrations\/test\/contentsnare-connections\/\*"/);
+    expect(text).not.toMatch(/:secret:agent-integrations\/test\/connections\//);
+    const env = resources[fnId('webhook-intake')]!.Properties.Environment.Variables as Record<string, unknown>;
+    // It cannot read the old names (in the code host's area): the other functions move them.
+    expect(env.SECRET_LEGACY_TOKEN_NAMES).toBe('off');
+    for (const name of ['dispatch', 'poller', 'tool-step', 'platform-api']) {
+      const granted = JSON.stringify(statementsOf(name));
+      expect(granted, name).toMatch(/:secret:agent-integrations\/test\/connections\/\*"/);
+      expect(granted, name).toMatch(/:secret:agent-integrations\/test\/contentsnare-connections\/\*"/);
     }
   });
 
@@ -353,6 +376,23 @@ describe('least privilege', () => {
       expect([...granted].sort(), name).toEqual((['table', 'gsi1', 'gsi2'] as const).filter((p) => declared?.[p] !== undefined).sort());
     }
     expect(Object.keys(tableAccessByRole).sort()).toEqual([...functionNames].sort());
+  });
+
+  it("lets every role that mints GitHub App installation tokens (it holds the App's key) write their mint lease", () => {
+    const minters = functionNames.filter((n) => {
+      const env = resources[fnId(n)]!.Properties.Environment.Variables as Record<string, unknown>;
+      return env.GITHUB_APP_PRIVATE_KEY_SECRET_ARN !== undefined;
+    });
+    expect(minters.sort()).toEqual(['dispatch', 'oauth', 'platform-api', 'poller', 'redelivery-sweep', 'tool-step']);
+    for (const name of minters) {
+      const tableWrites = statementsOf(name).filter(
+        (st) => actions([st]).includes('dynamodb:PutItem') && !JSON.stringify(st.Resource).includes('/index/'),
+      );
+      const keys = tableWrites.flatMap(
+        (st) => (st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined) ?? [],
+      );
+      expect(keys, name).toContain('LEASE#app-token#*');
+    }
   });
 
   it('lets the intake claim deliveries and enqueue, but never receive or delete messages', () => {

@@ -34,7 +34,9 @@ describe('connections API (token connections)', () => {
     });
     const userCall = host.github.requests.find((r) => r.path === '/user');
     expect(userCall?.headers.authorization).toBe(`Bearer ${token}`);
-    expect(JSON.parse(t.secrets.values.get(secretNames.connectionToken(created.body.id))!).accessToken).toBe(token);
+    expect(
+      JSON.parse(t.secrets.values.get(secretNames.connectionToken(created.body as { id: string; provider: 'github' }))!).accessToken,
+    ).toBe(token);
     expect((await call('GET', `/connections/${created.body.id}`)).body).toMatchObject({ id: created.body.id, accountLogin: 'octocat' });
     expect((await call('GET', '/connections')).body.connections).toHaveLength(1);
     for (const a of answers) expect(a).not.toContain(token);
@@ -199,7 +201,7 @@ describe('connections API (token connections)', () => {
       const res = await call('DELETE', `/connections/${c.id}`);
       expect(res.status).toBe(200);
       expect(res.body.warnings.join(' ')).toMatch(/Could not delete the webhook/);
-      expect(t.secrets.values.has(secretNames.connectionToken(c.id))).toBe(false);
+      expect(t.secrets.values.has(secretNames.connectionToken({ id: c.id, provider: 'github' }))).toBe(false);
     } finally {
       host.github.refuseHooks.delete('repos/octocat/locked');
     }

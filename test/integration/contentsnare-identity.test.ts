@@ -39,7 +39,11 @@ describe('Content Snare account identity from GET /partner_api/v1/me', () => {
     expect(connection?.identity).toBeUndefined();
     // One call, with the token just issued (the fake answers 401 to any other).
     expect(t.fake.meCalls).toBe(calls + 1);
-    expect(t.fake.validAccessTokens.has((await readStoredToken(t.ctx.secrets, connection?.id ?? ''))?.accessToken ?? '')).toBe(true);
+    expect(
+      t.fake.validAccessTokens.has(
+        (await readStoredToken(t.ctx.secrets, { id: connection?.id ?? '', provider: 'contentsnare' }))?.accessToken ?? '',
+      ),
+    ).toBe(true);
   });
 
   it.each([
@@ -69,7 +73,9 @@ describe('Content Snare account identity from GET /partner_api/v1/me', () => {
       identity: 'unknown',
       identityReason: reason,
     });
-    expect(t.fake.validAccessTokens.has((await readStoredToken(t.ctx.secrets, id))?.accessToken ?? '')).toBe(true);
+    expect(
+      t.fake.validAccessTokens.has((await readStoredToken(t.ctx.secrets, { id: id, provider: 'contentsnare' }))?.accessToken ?? ''),
+    ).toBe(true);
   });
 
   it('a reconnect by another admin of the account, or by a user who renamed themselves, replaces the token and the name', async () => {
@@ -79,9 +85,9 @@ describe('Content Snare account identity from GET /partner_api/v1/me', () => {
     expect(await repo().get(id)).toMatchObject({ accountLogin: 'second@agency.example', status: 'connected' });
 
     t.fake.behaviour.contentsnareMe = { full_name: 'Second Admin (renamed)' };
-    const before = await readStoredToken(t.ctx.secrets, id);
+    const before = await readStoredToken(t.ctx.secrets, { id: id, provider: 'contentsnare' });
     expect((await connect({ connectionId: id })).searchParams.get('connectionId')).toBe(id);
-    expect((await readStoredToken(t.ctx.secrets, id))?.accessToken).not.toBe(before?.accessToken);
+    expect((await readStoredToken(t.ctx.secrets, { id: id, provider: 'contentsnare' }))?.accessToken).not.toBe(before?.accessToken);
     expect(await repo().get(id)).toMatchObject({ accountLogin: 'Second Admin (renamed)' });
   });
 

@@ -67,7 +67,7 @@ describe('GitHub App connect flow', () => {
     });
     // What it may do is the installation's permissions, never OAuth scopes.
     expect(connection?.scopes).toBeUndefined();
-    const token = await readStoredToken(t.ctx.secrets, id);
+    const token = await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' });
     expect(token?.accessToken).toMatch(/^ghu_/);
     expect(token?.refreshToken).toMatch(/^ghr_/);
     expect(token?.expiresAt).toBe(t.clock.now() + 28800 * 1000);

@@ -149,7 +149,7 @@ describe('a GitHub App connection acts with its user reach', () => {
     const hubot = await connect('hubot');
     const dave = await connect('dave');
     // dave's token is gone (and cannot be refreshed): his list may shrink, never grow.
-    await t.ctx.secrets.delete(secretNames.connectionToken(dave));
+    await t.ctx.secrets.delete(secretNames.connectionToken({ id: dave, provider: 'github' }));
     const repos = async (id: string) => (await new ConnectionRepo(t.ctx.store).get(id))?.repositories;
     expect([await repos(mona), await repos(hubot), await repos(dave)]).toEqual([[open], [open], [open]]);
 

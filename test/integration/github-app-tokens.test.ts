@@ -26,7 +26,7 @@ async function appConnection(t: GitHubAppTestContext, installationId = 31, login
       events: ['issues'],
     },
   });
-  await writeStoredToken(t.ctx.secrets, c.id, {
+  await writeStoredToken(t.ctx.secrets, c, {
     accessToken: user.accessToken,
     refreshToken: user.refreshToken,
     expiresAt: t.clock.now() + 8 * 3600 * 1000,
@@ -145,9 +145,9 @@ describe('GitHub App installation tokens', () => {
 
   it("the user token of a github_app connection is refreshed with the App's client credentials", async () => {
     const c = await appConnection(t);
-    const held = await readStoredToken(t.ctx.secrets, c.id);
+    const held = await readStoredToken(t.ctx.secrets, c);
     if (!held) throw new Error('the user token was stored above');
-    await writeStoredToken(t.ctx.secrets, c.id, { ...held, expiresAt: t.clock.now() + 60_000 });
+    await writeStoredToken(t.ctx.secrets, c, { ...held, expiresAt: t.clock.now() + 60_000 });
     const user = await t.ctx.tokens.credential?.(c, { actingAs: 'user' });
     expect(user?.accessToken).toMatch(/^ghu_/);
     const refresh = t.fake.requestsTo('/login/oauth/access_token').map((r) => new URLSearchParams(r.body));

@@ -38,7 +38,7 @@ const whoAmI = (connectionId: string): Promise<ToolResult> =>
 describe('expiring code-host tokens', () => {
   it('the code exchange keeps the expiry, the refresh token and its expiry', async () => {
     const id = await connectGithub();
-    const token = await readStoredToken(t.ctx.secrets, id);
+    const token = await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' });
     expect(token?.accessToken).toMatch(/^ghu_/);
     expect(token?.refreshToken).toMatch(/^ghr_/);
     expect(token?.expiresAt).toBe(t.clock.now() + 28800 * 1000);
@@ -48,7 +48,7 @@ describe('expiring code-host tokens', () => {
 
   it('an expired token is refreshed exactly once under 20 concurrent tool steps, and every step uses the new token', async () => {
     const id = await connectGithub();
-    const old = await readStoredToken(t.ctx.secrets, id);
+    const old = await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' });
     t.clock.advance(hours(8));
     const before = t.fake.refreshCalls().length;
     const results = await Promise.all(Array.from({ length: 20 }, () => whoAmI(id)));
@@ -60,7 +60,7 @@ describe('expiring code-host tokens', () => {
       client_id: t.fake.clientId,
       client_secret: t.fake.clientSecret,
     });
-    const now = await readStoredToken(t.ctx.secrets, id);
+    const now = await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' });
     expect(now?.accessToken).not.toBe(old?.accessToken);
     // GitHub rotates the refresh token: the new one is kept, and the origin stays.
     expect(now?.refreshToken).not.toBe(old?.refreshToken);
@@ -113,7 +113,7 @@ describe('expiring code-host tokens', () => {
   it('tokens that do not expire (OAuth apps without expiry) are used as stored, with no token call', async () => {
     t.fake.behaviour.githubExpiringTokens = false;
     const id = await connectGithub();
-    const token = await readStoredToken(t.ctx.secrets, id);
+    const token = await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' });
     expect(token?.expiresAt).toBeUndefined();
     t.clock.advance(hours(24 * 365));
     const before = t.fake.tokenCalls.length;
@@ -185,7 +185,7 @@ describe('a token refreshed by another worker', () => {
 
   it('a stored token that is itself refused is refreshed once, and the call succeeds with the new one', async () => {
     const id = await connectGithub();
-    const stored = await readStoredToken(t.ctx.secrets, id);
+    const stored = await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' });
     // The code host ended the token (as a refresh elsewhere would) but our store still holds it.
     t.fake.validAccessTokens.delete(stored!.accessToken);
     const refreshes = t.fake.refreshCalls().length;
@@ -196,7 +196,7 @@ describe('a token refreshed by another worker', () => {
   it('a token that does not expire and is refused: one fresh read, no refresh, then reconnect_required', async () => {
     t.fake.behaviour.githubExpiringTokens = false;
     const id = await connectGithub();
-    const stored = await readStoredToken(t.ctx.secrets, id);
+    const stored = await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' });
     t.fake.validAccessTokens.delete(stored!.accessToken);
     const userCalls = t.fake.userCalls;
     const tokenCalls = t.fake.tokenCalls.length;

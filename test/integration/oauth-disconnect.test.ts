@@ -20,17 +20,17 @@ afterAll(async () => {
 describe('disconnecting an OAuth connection', () => {
   it('DELETE-connection flow: disconnect() with revokeForDisconnect revokes, then deletes the secret and the connection', async () => {
     const connection = await connectViaOAuth(t, 'github');
-    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
+    const token = (await readStoredToken(t.ctx.secrets, connection))?.accessToken ?? '';
     const result = await disconnect(t.ctx, connection.id, { revoke: revokeForDisconnect(t.ctx) });
     expect(result).toMatchObject({ deleted: true, revoked: true, warnings: [] });
     expect(t.fake.validAccessTokens.has(token)).toBe(false);
-    expect(await readStoredToken(t.ctx.secrets, connection.id)).toBeUndefined();
+    expect(await readStoredToken(t.ctx.secrets, connection)).toBeUndefined();
     expect(await new ConnectionRepo(t.ctx.store).get(connection.id)).toBeUndefined();
   });
 
   it('DELETE /connections/:id on the local runtime revokes the grant at the code host before deleting', async () => {
     const connection = await connectViaOAuth(t, 'github');
-    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
+    const token = (await readStoredToken(t.ctx.secrets, connection))?.accessToken ?? '';
     const revokesBefore = t.fake.revokeCalls.length;
     const local = createRouter(localRoutes(t.ctx, t.queues), { platformApiKey: t.ctx.platformApiKey });
     const res = await local({
@@ -62,7 +62,7 @@ describe('disconnecting an OAuth connection', () => {
     expect(body).toMatchObject({ deleted: true, revoked: false, warnings: [] });
     expect(body.note).toMatch(/deleted here only.*revoke it at the code host/i);
     expect(t.fake.revokeCalls.length).toBe(revokesBefore);
-    expect(await readStoredToken(t.ctx.secrets, connection.id)).toBeUndefined();
+    expect(await readStoredToken(t.ctx.secrets, connection)).toBeUndefined();
   });
 
   it('no token or secret in the log lines', () => {

@@ -15,7 +15,7 @@ afterAll(async () => {
 describe('revokeConnection', () => {
   it('github OAuth: deletes the grant with the app credentials, and the token stops working', async () => {
     const connection = await connectViaOAuth(t, 'github');
-    const token = (await readStoredToken(t.ctx.secrets, connection.id))?.accessToken ?? '';
+    const token = (await readStoredToken(t.ctx.secrets, connection))?.accessToken ?? '';
     const result = await revokeConnection(t.ctx, connection);
     expect(result).toEqual({ revoked: true });
     const call = t.fake.revokeCalls.at(-1);
@@ -31,7 +31,7 @@ describe('revokeConnection', () => {
     expect(first.accountId).toBe(second.accountId);
     expect(await revokeConnection(t.ctx, first)).toEqual({ revoked: true });
     expect(t.fake.revokeCalls.at(-1)?.path).toBe(`/applications/${t.fake.clientId}/token`);
-    const secondToken = (await readStoredToken(t.ctx.secrets, second.id))?.accessToken ?? '';
+    const secondToken = (await readStoredToken(t.ctx.secrets, second))?.accessToken ?? '';
     expect(t.fake.validAccessTokens.has(secondToken)).toBe(true);
   });
 
@@ -47,7 +47,7 @@ describe('revokeConnection', () => {
 
   it('contentsnare: posts the refresh token to /oauth/revoke (RFC 7009 form)', async () => {
     const connection = await connectViaOAuth(t, 'contentsnare');
-    const stored = await readStoredToken(t.ctx.secrets, connection.id);
+    const stored = await readStoredToken(t.ctx.secrets, connection);
     expect(await revokeConnection(t.ctx, connection)).toEqual({ revoked: true });
     const call = t.fake.revokeCalls.at(-1);
     expect(call).toMatchObject({ method: 'POST', path: '/oauth/revoke' });

@@ -67,7 +67,7 @@ describe('OAuth browser round trip', () => {
       label: 'work',
     });
     expect(connection?.scopes).toEqual(['repo', 'gist', 'workflow']);
-    const token = await readStoredToken(t.ctx.secrets, connectionId);
+    const token = await readStoredToken(t.ctx.secrets, { id: connectionId, provider: 'github' });
     expect(t.fake.validAccessTokens.has(token?.accessToken ?? '')).toBe(true);
     // Works through the context's token provider (github tokens do not expire).
     expect(await t.ctx.tokens.accessToken(connection!)).toBe(token?.accessToken);
@@ -104,7 +104,7 @@ describe('OAuth browser round trip', () => {
     // GET /me names the user who authorised, not the account: no account id is taken from it.
     expect(connection?.accountId).toBeUndefined();
     expect(connection?.tokenExpiresAt).toBe(t.clock.now() + 7200 * 1000);
-    const token = await readStoredToken(t.ctx.secrets, connectionId);
+    const token = await readStoredToken(t.ctx.secrets, { id: connectionId, provider: 'contentsnare' });
     expect(token?.refreshToken).toMatch(/^fake-rt-/);
     expect(JSON.stringify(await t.ctx.store.get(keys.connection(connectionId)))).not.toContain(token?.refreshToken);
   });
@@ -115,8 +115,8 @@ describe('OAuth browser round trip', () => {
     const idA = new URL(a.answer.headers?.location ?? '').searchParams.get('connectionId');
     const idB = new URL(b.answer.headers?.location ?? '').searchParams.get('connectionId');
     expect(idA).not.toBe(idB);
-    const tokenA = await readStoredToken(t.ctx.secrets, idA ?? '');
-    const tokenB = await readStoredToken(t.ctx.secrets, idB ?? '');
+    const tokenA = await readStoredToken(t.ctx.secrets, { id: idA ?? '', provider: 'contentsnare' });
+    const tokenB = await readStoredToken(t.ctx.secrets, { id: idB ?? '', provider: 'contentsnare' });
     expect(tokenA?.accessToken).not.toBe(tokenB?.accessToken);
   });
 
@@ -132,14 +132,14 @@ describe('OAuth browser round trip', () => {
     const id = new URL(first.answer.headers?.location ?? '').searchParams.get('connectionId') ?? '';
     const repo = new ConnectionRepo(t.ctx.store);
     await repo.update(id, (c) => ({ ...c, status: 'reconnect_required', statusReason: 'refresh token revoked' }));
-    const oldToken = await readStoredToken(t.ctx.secrets, id);
+    const oldToken = await readStoredToken(t.ctx.secrets, { id: id, provider: 'contentsnare' });
 
     const again = await roundTrip('contentsnare', { returnTo: `${appOrigin}/x`, connectionId: id });
     expect(new URL(again.answer.headers?.location ?? '').searchParams.get('connectionId')).toBe(id);
     const after = await repo.get(id);
     expect(after?.status).toBe('connected');
     expect(after?.statusReason).toBeUndefined();
-    expect((await readStoredToken(t.ctx.secrets, id))?.accessToken).not.toBe(oldToken?.accessToken);
+    expect((await readStoredToken(t.ctx.secrets, { id: id, provider: 'contentsnare' }))?.accessToken).not.toBe(oldToken?.accessToken);
   });
 
   it('reconnecting refuses a connection of the other provider', async () => {

@@ -102,7 +102,7 @@ describe('token refreshes', () => {
     const refresh = t.fake.issueRefreshToken();
     const expiresAt = t.clock.now() + expiresInMs;
     const c = await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'Agency', tokenExpiresAt: expiresAt });
-    await writeStoredToken(t.ctx.secrets, c.id, { accessToken: `access-${refresh.slice(-8)}`, refreshToken: refresh, expiresAt });
+    await writeStoredToken(t.ctx.secrets, c, { accessToken: `access-${refresh.slice(-8)}`, refreshToken: refresh, expiresAt });
     return c;
   }
 

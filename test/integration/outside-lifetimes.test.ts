@@ -49,7 +49,7 @@ describe('a refresh answered with an implausible lifetime', () => {
       accountLogin: 'Agency',
       tokenExpiresAt: expiresAt,
     });
-    await writeStoredToken(t.ctx.secrets, connection.id, { accessToken: 'old-access', refreshToken: refresh, expiresAt });
+    await writeStoredToken(t.ctx.secrets, connection, { accessToken: 'old-access', refreshToken: refresh, expiresAt });
     return { connection, refresh };
   }
 
@@ -63,7 +63,7 @@ describe('a refresh answered with an implausible lifetime', () => {
     } finally {
       t.fake.behaviour.expiresIn = before;
     }
-    const stored = await readStoredToken(t.ctx.secrets, connection.id);
+    const stored = await readStoredToken(t.ctx.secrets, connection);
     expect(stored).toMatchObject({ accessToken: 'old-access', refreshToken: refresh });
     expect((await new ConnectionRepo(t.ctx.store).get(connection.id))?.status).toBe('connected');
   });
@@ -71,7 +71,7 @@ describe('a refresh answered with an implausible lifetime', () => {
   it('a stored token that cannot be read makes its connection say reconnect_required, not a 500 while it says connected', async () => {
     const { connection } = await expiredConnection();
     // What an expiry of Infinity became once written as JSON.
-    await t.ctx.secrets.put(secretNames.connectionToken(connection.id), JSON.stringify({ accessToken: 'a', expiresAt: null }));
+    await t.ctx.secrets.put(secretNames.connectionToken(connection), JSON.stringify({ accessToken: 'a', expiresAt: null }));
     const e = await t.ctx.tokens.accessToken(connection).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'reconnect_required' });
     const after = await new ConnectionRepo(t.ctx.store).get(connection.id);
@@ -80,10 +80,10 @@ describe('a refresh answered with an implausible lifetime', () => {
 
   it('a token that could not be read back is never written', async () => {
     const { connection } = await expiredConnection();
-    const e = await writeStoredToken(t.ctx.secrets, connection.id, { accessToken: 'a', expiresAt: Number.POSITIVE_INFINITY }).catch(
+    const e = await writeStoredToken(t.ctx.secrets, connection, { accessToken: 'a', expiresAt: Number.POSITIVE_INFINITY }).catch(
       (x: unknown) => x,
     );
     expect(e).toMatchObject({ code: 'internal' });
-    expect(await readStoredToken(t.ctx.secrets, connection.id)).toMatchObject({ accessToken: 'old-access' });
+    expect(await readStoredToken(t.ctx.secrets, connection)).toMatchObject({ accessToken: 'old-access' });
   });
 });

@@ -173,15 +173,23 @@ describe('npm run dev: the sandbox', () => {
     const repo = new ConnectionRepo(plain.ctx.store);
     const now = new Date().toISOString();
     const real = { authMethod: 'token' as const, status: 'connected' as const, repositories: [], createdAt: now, updatedAt: now };
-    await writeStoredToken(plain.ctx.secrets, 'conn_realgithub', {
-      accessToken: 'ghp_realUserToken0123456789',
-      origin: 'https://api.github.com',
-    });
+    await writeStoredToken(
+      plain.ctx.secrets,
+      { id: 'conn_realgithub', provider: 'github' },
+      {
+        accessToken: 'ghp_realUserToken0123456789',
+        origin: 'https://api.github.com',
+      },
+    );
     await repo.create({ ...real, id: 'conn_realgithub', provider: 'github', accountLogin: 'someone' });
-    await writeStoredToken(plain.ctx.secrets, 'conn_realsnare', {
-      accessToken: 'real-snare-token',
-      origin: 'https://api.contentsnare.com',
-    });
+    await writeStoredToken(
+      plain.ctx.secrets,
+      { id: 'conn_realsnare', provider: 'contentsnare' },
+      {
+        accessToken: 'real-snare-token',
+        origin: 'https://api.contentsnare.com',
+      },
+    );
     await repo.create({ ...real, id: 'conn_realsnare', provider: 'contentsnare', accountLogin: 'Real Admin', authMethod: 'oauth' });
     // Labels are anyone's to set; the mark is not.
     expect((await call(plain, 'PATCH', '/connections/conn_realgithub', { label: demo.githubLabel })).status).toBe(200);
@@ -195,8 +203,10 @@ describe('npm run dev: the sandbox', () => {
     const s = rt.sandbox!;
     expect(s.demo.github.id).not.toBe('conn_realgithub');
     expect(s.demo.contentsnare.id).not.toBe('conn_realsnare');
-    expect((await readStoredToken(rt.ctx.secrets, 'conn_realgithub'))?.origin).toBe('https://api.github.com');
-    expect((await readStoredToken(rt.ctx.secrets, 'conn_realsnare'))?.origin).toBe('https://api.contentsnare.com');
+    expect((await readStoredToken(rt.ctx.secrets, { id: 'conn_realgithub', provider: 'github' }))?.origin).toBe('https://api.github.com');
+    expect((await readStoredToken(rt.ctx.secrets, { id: 'conn_realsnare', provider: 'contentsnare' }))?.origin).toBe(
+      'https://api.contentsnare.com',
+    );
     const listed = (await call(rt, 'GET', '/connections')).body.connections as Array<{ id: string; sandboxDemo?: boolean }>;
     expect(
       listed

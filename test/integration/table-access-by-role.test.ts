@@ -7,7 +7,7 @@ import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import type { Store } from '../../shared/ports';
-import { matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
+import { appTokenLease, matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { sweepOnce } from '../../shared/sweep/sweep-once';
@@ -577,13 +577,13 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       const refresh = oauth.fake.issueRefreshToken();
       const expiresAt = oauth.clock.now() - 1000;
       const c = await oauth.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'Agency', tokenExpiresAt: expiresAt });
-      await writeStoredToken(oauth.ctx.secrets, c.id, { accessToken: `old-${refresh.slice(-8)}`, refreshToken: refresh, expiresAt });
+      await writeStoredToken(oauth.ctx.secrets, c, { accessToken: `old-${refresh.slice(-8)}`, refreshToken: refresh, expiresAt });
       return c;
     };
     const live = await expired();
     const dead = await expired();
     // A refresh token the provider never issued: its answer is invalid_grant.
-    await writeStoredToken(oauth.ctx.secrets, dead.id, {
+    await writeStoredToken(oauth.ctx.secrets, dead, {
       accessToken: 'old-dead',
       refreshToken: 'not-issued',
       expiresAt: dead.tokenExpiresAt,
@@ -619,6 +619,9 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const unused = Object.entries(tableAccessByRole).flatMap(([role, access]) =>
       (['table', 'gsi1', 'gsi2'] as const).flatMap((part) =>
         (access[part] ?? [])
+          // The App's mint lease: every token user may meet an App connection; the AWS-mode suite
+          // (test/aws/github-app.test.ts) mints under it over the wire with IAM enforced.
+          .filter((pattern) => pattern !== appTokenLease)
           .filter(
             (pattern) =>
               !(recorded.get(role) ?? []).some((k) => {

@@ -30,7 +30,7 @@ afterAll(async () => {
 /** A user-made enterprise token connection, its token bound to the enterprise origin. */
 async function enterpriseConnection(extra: Partial<Connection> = {}): Promise<Connection> {
   const c = await t.connect({ apiBaseUrl: enterpriseBase(), ...extra }, 'ghe_enterpriseToken000000000000000000');
-  await writeStoredToken(t.ctx.secrets, c.id, { accessToken: 'ghe_enterpriseToken000000000000000000', origin: enterprise.url });
+  await writeStoredToken(t.ctx.secrets, c, { accessToken: 'ghe_enterpriseToken000000000000000000', origin: enterprise.url });
   return c;
 }
 
@@ -57,7 +57,7 @@ describe('an OAuth reconnect proves the same account on the same origin', () => 
     const res = await t.callback(back);
     expect(res.status).toBe(302);
     expect(errorOf(res.headers?.location)).toBe('token_origin_mismatch');
-    expect((await readStoredToken(t.ctx.secrets, c.id))?.accessToken).toBe('ghp_before0000000000000000000000000000');
+    expect((await readStoredToken(t.ctx.secrets, c))?.accessToken).toBe('ghp_before0000000000000000000000000000');
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.authMethod).toBe('token');
     expect(enterprise.requests).toHaveLength(0);
   });
@@ -67,21 +67,21 @@ describe('an OAuth reconnect proves the same account on the same origin', () => 
     const back = await startReconnect(c.id);
     const res = await t.callback(back);
     expect(errorOf(res.headers?.location)).toBe('account_unverified');
-    expect((await readStoredToken(t.ctx.secrets, c.id))?.accessToken).toBe('ghp_noAccountId00000000000000000000000');
+    expect((await readStoredToken(t.ctx.secrets, c))?.accessToken).toBe('ghp_noAccountId00000000000000000000000');
   });
 
   it('refuses a reconnect into another account', async () => {
     const c = await t.connect({ accountId: '1' }, 'ghp_otherAccount0000000000000000000000');
     const res = await t.callback(await startReconnect(c.id));
     expect(errorOf(res.headers?.location)).toBe('account_mismatch');
-    expect((await readStoredToken(t.ctx.secrets, c.id))?.accessToken).toBe('ghp_otherAccount0000000000000000000000');
+    expect((await readStoredToken(t.ctx.secrets, c))?.accessToken).toBe('ghp_otherAccount0000000000000000000000');
   });
 
   it('the same account on the same origin is reconnected, and the new token records its origin', async () => {
     const c = await t.connect({ accountId: '583231' }, 'ghp_sameAccount00000000000000000000000');
     const res = await t.callback(await startReconnect(c.id));
     expect(new URL(res.headers?.location ?? '').searchParams.get('connectionId')).toBe(c.id);
-    const token = await readStoredToken(t.ctx.secrets, c.id);
+    const token = await readStoredToken(t.ctx.secrets, c);
     expect(t.fake.validAccessTokens.has(token?.accessToken ?? '')).toBe(true);
     expect(token?.origin).toBe(githubOrigin());
   });
@@ -90,7 +90,7 @@ describe('an OAuth reconnect proves the same account on the same origin', () => 
 describe('every token records the origin it was issued for', () => {
   it('a new OAuth connection: the origin of GITHUB_API_URL', async () => {
     const id = await oauthConnectionId(t, 'github');
-    expect((await readStoredToken(t.ctx.secrets, id))?.origin).toBe(githubOrigin());
+    expect((await readStoredToken(t.ctx.secrets, { id: id, provider: 'github' }))?.origin).toBe(githubOrigin());
   });
 
   it('a user-made token: the origin it was verified at', async () => {
@@ -99,7 +99,7 @@ describe('every token records the origin it was issued for', () => {
       token: 'ghe_madeByUser00000000000000000000000',
       apiBaseUrl: enterpriseBase(),
     });
-    expect((await readStoredToken(t.ctx.secrets, c.id))?.origin).toBe(enterprise.url);
+    expect((await readStoredToken(t.ctx.secrets, c))?.origin).toBe(enterprise.url);
   });
 });
 
@@ -110,7 +110,7 @@ describe('the one place that builds code-host requests refuses another origin', 
       { authMethod: 'oauth', accountId: '583231', apiBaseUrl: enterpriseBase() },
       'gho_githubDotCom000000000000000000000',
     );
-    await writeStoredToken(t.ctx.secrets, c.id, { accessToken: 'gho_githubDotCom000000000000000000000', origin: githubOrigin() });
+    await writeStoredToken(t.ctx.secrets, c, { accessToken: 'gho_githubDotCom000000000000000000000', origin: githubOrigin() });
     return c;
   }
   const invoke = (toolId: string, connectionId: string, input: unknown) =>

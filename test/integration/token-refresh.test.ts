@@ -24,7 +24,7 @@ async function contentSnareConnection(expiresInMs: number): Promise<{ connection
   const oldAccess = `old-access-${refresh.slice(-8)}`;
   const expiresAt = t.clock.now() + expiresInMs;
   const connection = await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'Agency', tokenExpiresAt: expiresAt });
-  await writeStoredToken(t.ctx.secrets, connection.id, { accessToken: oldAccess, refreshToken: refresh, expiresAt });
+  await writeStoredToken(t.ctx.secrets, connection, { accessToken: oldAccess, refreshToken: refresh, expiresAt });
   return { connection, oldAccess, refresh };
 }
 
@@ -53,7 +53,7 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(oldAccess);
     expect(t.fake.validAccessTokens.has(tokens[0] ?? '')).toBe(true);
-    const stored = await readStoredToken(t.ctx.secrets, connection.id);
+    const stored = await readStoredToken(t.ctx.secrets, connection);
     expect(stored?.accessToken).toBe(tokens[0]);
     // The provider rotated the refresh token: the new one is kept.
     expect(stored?.refreshToken).not.toBe(refresh);
@@ -71,7 +71,7 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
     const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? workerA : workerB).accessToken(connection)));
     expect(t.fake.refreshCalls().length).toBe(before + 1);
     expect(new Set(tokens).size).toBe(1);
-    expect(tokens[0]).toBe((await readStoredToken(t.ctx.secrets, connection.id))?.accessToken);
+    expect(tokens[0]).toBe((await readStoredToken(t.ctx.secrets, connection))?.accessToken);
   });
 
   it('a token with more than 5 minutes left is used as it is; with less it is refreshed ahead of expiry', async () => {
@@ -109,7 +109,7 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
     await expectAppError(t.ctx.tokens.accessToken(connection), 'unavailable');
     const after = await new ConnectionRepo(t.ctx.store).get(connection.id);
     expect(after?.status).toBe('connected');
-    expect((await readStoredToken(t.ctx.secrets, connection.id))?.refreshToken).toBe(refresh);
+    expect((await readStoredToken(t.ctx.secrets, connection))?.refreshToken).toBe(refresh);
     // Next time the provider is back, the same refresh token still works.
     expect(t.fake.validAccessTokens.has(await t.ctx.tokens.accessToken(connection))).toBe(true);
   });
@@ -161,7 +161,7 @@ describe('refresh of expiring tokens (RELIABILITY 24)', () => {
       delete: (name) => t.ctx.secrets.delete(name),
     };
     const workerB = new RefreshingTokenProvider({ ...t.ctx, secrets: cachingSecrets }, { sleep: async () => undefined });
-    await cachingSecrets.get(secretNames.connectionToken(connection.id));
+    await cachingSecrets.get(secretNames.connectionToken(connection));
     const before = t.fake.refreshCalls().length;
     const fresh = await t.refreshingProvider({ ownerId: 'a' }).accessToken(connection);
     expect(fresh).not.toBe(oldAccess);

@@ -159,7 +159,7 @@ describe('a poll round with one hostile source', () => {
     expect(await pollOnce(t.ctx)).toMatchObject({ failed: 0, announced: 0 });
     // The hostile connection now names a server of its own (as a token connection's apiBaseUrl can).
     await new ConnectionRepo(t.ctx.store).update(hostile.id, (c) => ({ ...c, apiBaseUrl: bomb.url }));
-    await writeStoredToken(t.ctx.secrets, hostile.id, { accessToken: token, origin: bomb.url });
+    await writeStoredToken(t.ctx.secrets, hostile, { accessToken: token, origin: bomb.url });
     host.github.gists.set('gister', [gist('new-1', '2026-01-03T00:00:00Z'), gist('old-1', '2026-01-01T00:00:00Z')]);
 
     const { growthMiB, result } = await rssGrowthMiB(() => pollOnce(t.ctx));

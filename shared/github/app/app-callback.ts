@@ -215,7 +215,7 @@ async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<
   const now = new Date(ctx.clock.now()).toISOString();
   const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx.config, 'github') };
   delete token.scope;
-  await writeStoredToken(ctx.secrets, id, token);
+  await writeStoredToken(ctx.secrets, { id, provider: 'github' }, token);
   const { suspended, appId: _appId, ...installation } = input.installation;
   const kept: AppInstallation = installation;
   const connection: Connection = {
@@ -237,7 +237,7 @@ async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<
   try {
     await new ConnectionRepo(ctx.store).create(connection);
   } catch (e) {
-    await ctx.secrets.delete(secretNames.connectionToken(id)).catch(() => undefined);
+    await ctx.secrets.delete(secretNames.connectionToken(connection)).catch(() => undefined);
     throw e;
   }
   return id;

@@ -1,0 +1,33 @@
+// One Lambda function's execution environment: its own thread, environment (process.env is
+// the copy its Worker was given) and module state. Loads functions/<role>/handler.ts through
+// tsx, then runs one invocation per message, as Lambda runs one per container at a time.
+import { parentPort, workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+const { handler } = await import(workerData.handlerUrl);
+
+parentPort.on('message', async ({ id, event, timeoutMs, functionName }) => {
+  const deadline = Date.now() + timeoutMs;
+  const context = {
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: crypto.randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'aws-mode-suite',
+    callbackWaitsForEmptyEventLoop: true,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done() {},
+    fail() {},
+    succeed() {},
+  };
+  try {
+    const result = await handler(event, context);
+    parentPort.postMessage({ id, ok: true, result: result === undefined ? null : JSON.parse(JSON.stringify(result)) });
+  } catch (e) {
+    parentPort.postMessage({ id, ok: false, error: { name: e?.name, message: e?.message, stack: e?.stack } });
+  }
+});
+parentPort.postMessage({ ready: true });

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** What an invocation ended with: the handler's result, or what it threw (Lambda's "Unhandled" error). */
+export type InvokeOutcome = { ok: true; result: unknown } | { ok: false; error: { name?: string; message?: string; stack?: string } };
+
+/**
+ * One function of the stack, run as Lambda runs it: its real handler
+ * (`functions/<role>/handler.ts`) in a worker thread of its own, with the environment the
+ * template gives it. A worker thread, not a child process: each has its own `process.env` and
+ * module graph (so the SDK clients and the per-container caches are the function's own), it
+ * starts in a fraction of a process's time and memory (seven functions on two shared cores),
+ * and the suite still talks to it only by messages and over the wire. Invocations are
+ * serialised, one at a time, as a Lambda container takes them.
+ */
+export class LambdaWorker {
+  private readonly worker: Worker;
+  private readonly ready: Promise<void>;
+  private readonly pending = new Map<number, (o: InvokeOutcome) => void>();
+  private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly role: string,
+    readonly functionName: string,
+    readonly env: Record<string, string>,
+    private readonly timeoutMs: number,
+  ) {
+    const handlerUrl = pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'functions', role, 'handler.ts')).href;
+    this.worker = new Worker(new URL('./lambda-worker-entry.mjs', import.meta.url), {
+      env,
+      workerData: { handlerUrl },
+      execArgv: [],
+      stdout: true,
+      stderr: false,
+    });
+    // Log lines (stdout) are the function's CloudWatch stream: kept, not printed.
+    this.worker.stdout.on('data', (chunk: Buffer) => this.logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.worker.once('error', reject);
+      const onReady = (m: { ready?: boolean }) => {
+        if (m.ready) {
+          this.worker.off('message', onReady);
+          resolve();
+        }
+      };
+      this.worker.on('message', onReady);
+    });
+    this.worker.on('message', (m: { id?: number } & InvokeOutcome) => {
+      if (m.id === undefined) return;
+      const settle = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      settle?.(m);
+    });
+  }
+
+  /** The function's log lines so far (JSON lines: Powertools and the product's logger). */
+  readonly logLines: string[] = [];
+
+  /** One invocation with `event`, after the ones before it. */
+  invoke(event: unknown): Promise<InvokeOutcome> {
+    const run = this.queue.then(async () => {
+      await this.ready;
+      const id = this.nextId++;
+      return new Promise<InvokeOutcome>((resolve) => {
+        this.pending.set(id, resolve);
+        this.worker.postMessage({ id, event, timeoutMs: this.timeoutMs, functionName: this.functionName });
+      });
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async start(): Promise<void> {
+    await this.ready;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
