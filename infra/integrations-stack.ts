@@ -131,12 +131,9 @@ export class IntegrationsStack extends Stack {
     data.sendToDispatchQueue(intake);
     data.useBlobs(intake, 'put');
     secrets.useArea(intake, 'endpoints/', ['read']);
-    // Collection-service deliveries are read back through the connection's token, which may need a refresh: that
-    // provider's tokens only, never the code host's (the one function anonymous traffic reaches). It is not granted
-    // the code host's area, where a collection-service token of an older version may still be: others move it.
-    secrets.useArea(intake, 'contentsnare-connections/', ['read', 'update']);
+    // The one function anonymous traffic reaches holds no connection token and no code-host credential: the
+    // collection service's deliveries are read back, and the App's lifecycle read back, by the dispatch consumer.
     intake.setEnv('SECRET_LEGACY_TOKEN_NAMES', 'off');
-    secrets.useSecret(intake, 'CONTENTSNARE_CLIENT_SECRET_ARN');
     // The GitHub App's one webhook is signed with the App's webhook secret.
     secrets.useSecret(intake, 'GITHUB_APP_WEBHOOK_SECRET_ARN');
 

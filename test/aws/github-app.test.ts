@@ -76,6 +76,8 @@ describe('AWS mode: the GitHub App', () => {
       permissions: { metadata: 'read', issues: 'write', contents: 'read' },
       events: ['issues'],
     });
+    // mona administers the organization, so her connection acts with the installation's reach (its steps mint installation tokens).
+    github.app.setOrgRole('octo-org', 'mona', 'admin');
     const browser = httpClient(world.url, platformKey);
     const from = world.calls.length;
     const started = await browser.call('POST', '/oauth/github-app/authorize', { returnTo: `${returnOrigin}/done`, label: 'Org' });

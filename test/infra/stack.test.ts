@@ -321,11 +321,17 @@ describe('secrets', () => {
     expect(JSON.stringify(reads)).toContain(JSON.stringify(env.GITHUB_APP_WEBHOOK_SECRET_ARN));
   });
 
-  it("grants the webhook intake the collection service's connection tokens (read, update) and never the code host's", () => {
+  it('grants the webhook intake no connection token of either provider and no code-host credential', () => {
     const text = JSON.stringify(statementsOf('webhook-intake'));
-    expect(text).toMatch(/:secret:agent-integrations\/test\/contentsnare-connections\/\*"/);
-    expect(text).not.toMatch(/:secret:agent-integrations\/test\/connections\//);
+    expect(text).not.toMatch(/:secret:agent-integrations\/test\/(connections|contentsnare-connections|app-installations)\//);
     const env = resources[fnId('webhook-intake')]!.Properties.Environment.Variables as Record<string, unknown>;
+    for (const key of [
+      'GITHUB_APP_PRIVATE_KEY_SECRET_ARN',
+      'GITHUB_APP_CLIENT_SECRET_ARN',
+      'GITHUB_CLIENT_SECRET_ARN',
+      'CONTENTSNARE_CLIENT_SECRET_ARN',
+    ])
+      expect(env[key], key).toBeUndefined();
     // It cannot read the old names (in the code host's area): the other functions move them.
     expect(env.SECRET_LEGACY_TOKEN_NAMES).toBe('off');
     for (const name of ['dispatch', 'poller', 'tool-step', 'platform-api']) {
