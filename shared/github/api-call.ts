@@ -3,7 +3,8 @@ import { endpointProblem, headerProblems, resolveEndpoint, sanitizeHeaders } fro
 import { sameOriginFetch } from '../http/same-origin-fetch';
 import { timedFetch } from '../http/timed-fetch';
 import { assertApiCallInScope } from './api-call-scope';
-import { guardManagedHooks, withoutManagedHooks } from './managed-hooks';
+import { guardManagedHooks, withoutManagedHooks } from '../domain/managed-hooks';
+import { codeHostHookPaths } from './managed-hooks';
 import type { StepContext } from '../tools/tool-step';
 import { githubStep } from './tool-steps/common';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from './github-errors';
@@ -85,7 +86,7 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
   // The allow-list is checked on the path exactly as it will be sent (api-call-scope.ts).
   assertApiCallInScope(ctx.connection, args.method, relative);
   // The product's own hooks are refused, even to a dry run; a listing leaves them out.
-  const hooks = await guardManagedHooks(ctx.managedHookIds, args.method, relative);
+  const hooks = await guardManagedHooks(codeHostHookPaths, ctx.managedHookIds, args.method, relative);
   const headers: Record<string, string> = {
     accept: 'application/vnd.github+json',
     'x-github-api-version': '2022-11-28',

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { endpointProblem } from '../../http/safe-endpoint';
 import { contentsnareStep } from './step';
 import { listPage, parseAnswer } from '../schemas';
-import { guardManagedWebhooks, withoutManagedWebhooks } from '../managed-webhooks';
+import { guardManagedHooks, withoutManagedHooks } from '../../domain/managed-hooks';
+import { snareWebhookPaths } from '../managed-webhooks';
 
 /**
  * `contentsnare.api_call`: any partner-API call the pre-built steps do not cover. The
@@ -56,14 +57,14 @@ export const apiCall = contentsnareStep({
     const url = client.url(args.endpoint, args.query);
     // The product's own webhook is refused, even to a dry run; a listing leaves it out.
     const relative = url.pathname.slice(new URL(client.base).pathname.replace(/\/+$/, '').length);
-    const hooks = await guardManagedWebhooks(ctx.managedHookIds, args.method, relative);
+    const hooks = await guardManagedHooks(snareWebhookPaths, ctx.managedHookIds, args.method, relative);
     if (args.dryRun) return { dryRun: true, request: { method: args.method, url: url.toString(), body: args.body ?? null } };
     const { method, endpoint, query, body } = args;
     const res = await client.request({ method, endpoint, query, body });
     // Lists promise `{pagination, results}`: hold an answer that claims to be one to it.
     if (res.data !== null && typeof res.data === 'object' && 'results' in res.data)
       parseAnswer(listPage, res.data, `${method} ${endpoint}`);
-    if (hooks === 'list' && ctx.managedHookIds) return { ...res, data: await withoutManagedWebhooks(res.data, ctx.managedHookIds) };
+    if (hooks === 'list' && ctx.managedHookIds) return { ...res, data: await withoutManagedHooks(res.data, ctx.managedHookIds) };
     return res;
   },
 });
