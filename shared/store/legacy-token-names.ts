@@ -31,7 +31,9 @@ export function movingLegacyTokenNames(inner: SecretStore): SecretStore {
     async put(name, value) {
       await inner.put(name, value);
       const legacy = legacyOf(name);
-      if (legacy !== undefined) await inner.delete(legacy);
+      // Deleted only when there is one: on AWS only the platform API may delete secrets, so an
+      // unconditional delete refused every collection-service token write of the other functions.
+      if (legacy !== undefined && (await inner.get(legacy, { fresh: true })) !== undefined) await inner.delete(legacy);
     },
     async delete(name) {
       await inner.delete(name);
