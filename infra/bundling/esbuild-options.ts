@@ -19,7 +19,7 @@ import type { BuildOptions, Plugin } from 'esbuild';
  * package-lock.json are the ones that run (AWS recommends bundling to pin them), and one
  * tree-shaken file loads faster than the SDK's many modules (bench/cold-start.ts measured
  * 75-130 ms per function bundled, 206-316 ms with the SDK external). What keeps the bundles under 1 MB is
- * {@link zodEnglishOnly}.
+ * {@link zodEnglishOnly} and {@link browserUserAgentLeftOut}.
  */
 export function functionBuildOptions(entry: string, outdir: string): BuildOptions {
   return {
@@ -42,7 +42,7 @@ export function functionBuildOptions(entry: string, outdir: string): BuildOption
     // CommonJS dependencies call require(); an ESM bundle has none unless we make it (every
     // chunk gets this banner, each its own module scope).
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, browserUserAgentLeftOut],
     metafile: true,
     logLevel: 'error',
   };
@@ -74,5 +74,20 @@ export const zodEnglishOnly: Plugin = {
       loader: 'js',
       resolveDir: zodLocalesDir,
     }));
+  },
+};
+
+/**
+ * The SDK's core re-exports its browser user-agent provider, which imports `bowser` (a
+ * browser-sniffing library, ~34 KB minified) on first use; a Lambda function on Node never
+ * calls it (the SDK's Node clients use the Node user agent), yet esbuild bundles it as a chunk
+ * of every function. It resolves to an empty module instead; were it ever called, the
+ * provider reads an empty module as "no parser" and names the browser `unknown`.
+ */
+export const browserUserAgentLeftOut: Plugin = {
+  name: 'browser-user-agent-left-out',
+  setup(build) {
+    build.onResolve({ filter: /^bowser$/ }, () => ({ path: 'bowser', namespace: 'browser-user-agent-left-out' }));
+    build.onLoad({ filter: /.*/, namespace: 'browser-user-agent-left-out' }, () => ({ contents: 'export default {};', loader: 'js' }));
   },
 };

@@ -73,6 +73,13 @@ describe('function bundles load only the AWS SDK clients their role uses', () =>
   }
 });
 
+describe('code no Lambda function runs', () => {
+  it("leaves out the SDK's browser user-agent parser (bowser), which only a browser calls", async () => {
+    const metafile = await buildFunction('tool-step');
+    expect(Object.keys(metafile.inputs).filter((f) => f.includes('node_modules/bowser/'))).toEqual([]);
+  });
+});
+
 describe('code a function loads on first use', () => {
   it('tool-step: Octokit and the MCP SDK are in chunks read on first use, not at a cold start, and every chunk loads with no node_modules near it', async () => {
     const metafile = await buildFunction('tool-step', true);
