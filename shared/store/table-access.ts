@@ -56,7 +56,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   'webhook-intake': {
     table: ['EP#*', 'CONN#*', 'SUB#*', 'DLV#*', 'DLVB#*', 'EVH#*', ...snareIntake],
     gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
-    gsi2: ['CONNS', 'SUBS', 'EPS'],
+    gsi2: ['SUBS', 'EPS'],
   },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).

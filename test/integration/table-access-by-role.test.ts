@@ -641,7 +641,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
   });
 
   it('fails naming the role and key when a flow touches an undeclared family, and checks an index query against that index', () => {
-    expect(disallowed('dispatch', ['EVT#e1', 'gsi2:CONNS'])).toEqual(['dispatch: gsi2:CONNS']);
+    expect(disallowed('dispatch', ['EVT#e1', 'gsi2:SUBS'])).toEqual(['dispatch: gsi2:SUBS']);
     // A table item named like a listing partition is not allowed by the index's pattern.
     expect(disallowed('webhook-intake', ['ROUTE#ep#t'])).toEqual(['webhook-intake: ROUTE#ep#t']);
     expect(disallowed('webhook-intake', ['gsi2:KEYS'])).toEqual(['webhook-intake: gsi2:KEYS']);
