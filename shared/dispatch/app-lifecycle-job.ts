@@ -123,3 +123,13 @@ export async function workAppLifecycleJob(ctx: AppContext, m: InboundMessage, la
   await postponeJob(ctx, m, lane, lane.backoff(m.receiveCount));
   return 'failed';
 }
+
+/** A queue message's job, or undefined when it is none (or unreadable). */
+export function readAppLifecycleJob(body: string): AppLifecycleJob | undefined {
+  try {
+    const parsed = jobSchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
