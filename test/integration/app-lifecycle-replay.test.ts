@@ -4,7 +4,6 @@ import type { TestContext } from '../helpers/test-context';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { createRouter } from '../../shared/http/router';
-import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { appEnv, appShot, storeAppConnection } from '../helpers/app-webhook';
 import { useFakeCodeHost } from '../helpers/code-host-setup';

@@ -4,7 +4,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { createRouter } from '../../shared/http/router';
-import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { keys } from '../../shared/store/table-design';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
