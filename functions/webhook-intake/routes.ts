@@ -24,9 +24,9 @@ const snareAnswer = z.object({
 /** What a GitHub App lifecycle delivery (`installation`, `installation_repositories`, `github_app_authorization`) did. */
 const lifecycleAnswer = z.object({
   ok: z.literal(true),
-  installation: z.number().int().optional().describe('The installation the delivery names'),
-  action: z.string().describe("The delivery's `action`"),
-  changed: z.number().int().describe('Connections whose state or allow-list changed'),
+  queued: z
+    .literal(true)
+    .describe('An installation lifecycle event, claimed and queued: the dispatch consumer reads it back and applies it'),
 });
 
 const deliveryHeaders = z.object({
@@ -60,16 +60,16 @@ export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
       spec: {
         summary: "The GitHub App's webhook",
         description:
-          "Every installation's deliveries, authenticated by the signature made with GITHUB_APP_WEBHOOK_SECRET over the raw body bytes, routed by `installation.id` to the subscriptions of that installation's connections. Installation lifecycle events (`installation`, `installation_repositories`, `github_app_authorization`) keep the connections' state and allow-lists, each signed body applied once, `deleted`/`suspend`/`unsuspend` only when the installation read back from GitHub agrees (else `unconfirmed: true`), and repositories added only to the allow-lists of users who can access them. 404 when no App is configured. Answers within 8 s.",
+          "Every installation's deliveries, authenticated by the signature made with GITHUB_APP_WEBHOOK_SECRET over the raw body bytes, routed by `installation.id` to the subscriptions of that installation's connections. Installation lifecycle events (`installation`, `installation_repositories`, `github_app_authorization`) keep the connections' state and allow-lists: each signed body is claimed once and queued (202 `queued`), and the dispatch consumer applies it, `deleted`/`suspend`/`unsuspend` only when the installation read back from GitHub agrees, and repositories added only to the allow-lists of users who can access them. 404 when no App is configured. Answers within 8 s.",
         tags: ['webhooks'],
         headers: deliveryHeaders,
         body: z.record(z.string(), z.unknown()).describe("The code host's event payload, with `installation`"),
         answers: {
-          202: { description: 'Accepted: `accepted` trigger events queued', body: deliveryAnswer },
-          200: {
-            description: 'A duplicate, a ping, nothing any trigger takes, or a lifecycle event applied',
+          202: {
+            description: 'Accepted: `accepted` trigger events queued, or a lifecycle event queued',
             body: z.union([deliveryAnswer, lifecycleAnswer]),
           },
+          200: { description: 'A duplicate, a ping, or nothing any trigger takes', body: deliveryAnswer },
         },
         errors: ['invalid_input', 'invalid_signature', 'not_found', 'unavailable'],
       },

@@ -12,6 +12,7 @@ import { runFollowUp } from './follow-up';
 import { isLastReceive } from './redrive-policy';
 import { EventProgress } from './event-progress';
 import { isSnareReadBack, workSnareReadBack } from './snare-read-back';
+import { isAppLifecycleJob, workAppLifecycleJob } from './app-lifecycle-job';
 
 export interface BatchResult {
   /** Messages to leave on the queue (SQS `batchItemFailures`); the others are done. */
@@ -150,6 +151,8 @@ async function dropped(ctx: AppContext, event: ReadEvent['event'], m: InboundMes
 async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circuit: DispatchCircuit | undefined): Promise<Outcome> {
   // The queue also carries the collection service's accepted deliveries, read back here (snare-read-back.ts).
   if (isSnareReadBack(m.body)) return workSnareReadBack(ctx, m, lane);
+  // And the GitHub App's lifecycle deliveries, whose read-backs need code-host credentials (app-lifecycle-job.ts).
+  if (isAppLifecycleJob(m.body)) return workAppLifecycleJob(ctx, m, lane);
   let read: ReadEvent;
   try {
     read = await fromQueueMessage(ctx, m.body);

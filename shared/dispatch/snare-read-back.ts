@@ -89,6 +89,13 @@ export function isSnareReadBack(body: string): boolean {
   }
 }
 
+/** Postpones a job message on its lane (a failure to do so is logged: the message comes back with its visibility). */
+export function postponeJob(ctx: AppContext, m: InboundMessage, lane: Lane, seconds: number): Promise<void> {
+  return lane.consumer.changeVisibility(m.receiptHandle, seconds).catch((e: unknown) => {
+    ctx.logger.warn('could not postpone message', { messageId: m.messageId, error: e });
+  });
+}
+
 /**
  * Works one job message: `done` when its events are queued (or there is nothing to announce,
  * or it went back on the queue for the limit), `failed` when it is to be tried again (the
@@ -96,10 +103,7 @@ export function isSnareReadBack(body: string): boolean {
  * dead-letters it intact).
  */
 export async function workSnareReadBack(ctx: AppContext, m: InboundMessage, lane: Lane): Promise<Outcome> {
-  const postpone = (seconds: number) =>
-    lane.consumer.changeVisibility(m.receiptHandle, seconds).catch((e: unknown) => {
-      ctx.logger.warn('could not postpone message', { messageId: m.messageId, error: e });
-    });
+  const postpone = (seconds: number) => postponeJob(ctx, m, lane, seconds);
   let body: unknown;
   try {
     body = JSON.parse(m.body);

@@ -5,9 +5,9 @@ import { verifySignature } from '../github/webhooks/signature';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { keys } from '../store/table-design';
-import { onAppAuthorizationEvent } from './app-events/app-authorization-event';
-import { onInstallationEvent } from './app-events/installation-event';
-import { onInstallationRepositoriesEvent } from './app-events/installation-repositories-event';
+import { type AppLifecycleEvent, appLifecycleMessage, maxJobBytes, newAppLifecycleJob } from '../dispatch/app-lifecycle-job';
+import type { Logger } from '../observability/logger';
+import { badPayload } from '../github/app/lifecycle/installation-event';
 import { codeHostHeaders } from './delivery-headers';
 import { oncePerDelivery } from './app-events/once-per-delivery';
 import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
@@ -63,13 +63,12 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
             ctx.metrics.count('webhook_ping');
             log.info('GitHub App webhook verified by ping');
             return { status: 200, body: { ok: true, ping: true } };
-          // The installation's own events change connections: each is applied once, like any delivery.
+          // The installation's own events change connections: each is claimed once, like any delivery, and
+          // applied by the dispatch consumer, which holds the code-host credentials their read-backs need.
           case 'installation':
-            return once(() => onInstallationEvent(ctx, log, payload));
           case 'installation_repositories':
-            return once(() => onInstallationRepositoriesEvent(ctx, log, payload));
           case 'github_app_authorization':
-            return once(() => onAppAuthorizationEvent(ctx, log, payload));
+            return once(() => queueLifecycle(ctx, log, headers.event as AppLifecycleEvent, headers.deliveryId, payload));
           default:
             return undefined;
         }
@@ -96,6 +95,42 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
       },
     },
   };
+}
+
+const queuedAnswer: DeliveryAnswer = { status: 202, body: { ok: true, queued: true } };
+
+/**
+ * Accepts a lifecycle delivery: its job on the dispatch queue, then 202 (the claim is finished
+ * only then). A queue that does not take it is a 503: the claim is given back, and the code
+ * host's (or the sweep's) redelivery is accepted.
+ */
+async function queueLifecycle(
+  ctx: AppContext,
+  log: Logger,
+  event: AppLifecycleEvent,
+  deliveryId: string,
+  payload: unknown,
+): Promise<DeliveryAnswer> {
+  const made = newAppLifecycleJob(event, deliveryId, payload);
+  if (made.kind === 'misfit') return badPayload(event, made.fields);
+  const message = appLifecycleMessage(made.job);
+  if (Buffer.byteLength(message.body) > maxJobBytes) {
+    ctx.metrics.count('app_installation_event', 1, { action: 'too_large' });
+    log.error('GitHub App lifecycle delivery lists more repositories than a queue message holds; refused', { event });
+    return {
+      status: 413,
+      body: { error: { code: 'payload_too_large', message: `${event} delivery: too many repositories listed to queue` } },
+    };
+  }
+  try {
+    await ctx.queue.sendBatch([message]);
+  } catch (e) {
+    log.warn('could not queue the GitHub App lifecycle delivery; it is refused for a redelivery', { event, error: e });
+    return { status: 503, body: { error: { code: 'unavailable', message: 'The delivery could not be queued; send it again' } } };
+  }
+  ctx.metrics.count('app_installation_event', 1, { action: 'queued' });
+  log.info('GitHub App lifecycle delivery accepted; it is applied from the dispatch queue', { event });
+  return queuedAnswer;
 }
 
 /**

@@ -43,19 +43,20 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Each event's history (EVH#, shared/dispatch/event-progress.ts). A replay's gates read again
   // before it is posted: its connection and its subscription (SUB#, shared/dispatch/delivery-gate.ts).
   // The collection service's read-back jobs (snareReadBack) and their route query (gsi1 ROUTE#snare_*).
-  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', ...snareReadBack], gsi1: ['ROUTE#snare_*'] },
+  // The GitHub App's lifecycle jobs (app-lifecycle-job.ts): an installation's connections (gsi1 INST#),
+  // read back and updated; a user's among all of them (gsi2 CONNS).
+  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', ...snareReadBack], gsi1: ['ROUTE#snare_*', 'INST#*'], gsi2: ['CONNS'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   // The GitHub App's webhook (github-app-source.ts): an installation's connections (gsi1 INST#) and
-  // route partitions (gsi1 AROUTE#); its lifecycle events update those connections, find a user's
-  // among all of them (gsi2 CONNS).
+  // route partitions (gsi1 AROUTE#); its lifecycle events are claimed here and applied in dispatch.
   // The queued events' history rows ride in the batch of the done marks (EVH#).
   // Renames (follow-renames.ts): a delivery's ids bring the routed subscriptions' names and ids
   // up to date (SUB#); a rename event renames a connection's subscriptions and hooks (gsi2 SUBS, EPS).
   'webhook-intake': {
     table: ['EP#*', 'CONN#*', 'SUB#*', 'DLV#*', 'DLVB#*', 'EVH#*', ...snareIntake],
     gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
-    gsi2: ['CONNS', 'SUBS', 'EPS'],
+    gsi2: ['SUBS', 'EPS'],
   },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).

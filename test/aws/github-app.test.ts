@@ -118,9 +118,13 @@ describe('AWS mode: the GitHub App', () => {
     github.app.installations.delete(31);
     const res = await appDelivery('installation', { ...payload, installation: { ...(payload.installation as object), id: 31 } }, 31);
     expect(res.status, await res.clone().text()).toBeLessThan(300);
+    // The intake holds no code-host credential: it queues the delivery, and the dispatch consumer reads it back and applies it.
+    await world.drainQueues();
+    expect(world.actionsSince(from, 'dispatch')).toEqual(expect.arrayContaining(['dispatch dynamodb:Query']));
     const api = httpClient(world.url, platformKey);
     const after = await api.call('GET', `/connections/${connectionId}`);
     expect(after.body?.status ?? after.status).not.toBe('connected');
-    expect(world.actionsSince(from, 'webhook-intake')).toEqual(expect.arrayContaining(['webhook-intake dynamodb:Query']));
+    // The intake only claimed and queued it; the connections were read (gsi1 INST#) by dispatch, above.
+    expect(world.actionsSince(from, 'webhook-intake')).toEqual(expect.arrayContaining(['webhook-intake sqs:SendMessage']));
   });
 });

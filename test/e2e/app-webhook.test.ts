@@ -158,8 +158,10 @@ describe('npm start: a GitHub App connection', () => {
     app.installations.delete(7);
     const lifecycle = appShot('installation', deleted, { installationId: null });
     const res = await fetch(`${local.url}${lifecycle.path}`, { method: 'POST', headers: lifecycle.headers, body: lifecycle.body });
-    expect(res.status).toBe(200);
+    // Queued by the intake, applied by the dispatch consumer.
+    expect(res.status).toBe(202);
     const api = httpApiCaller(local.url, key);
+    await until('the deletion applied', async () => (await api('GET', `/connections/${connection.id}`)).body.status === 'revoked');
     expect((await api('GET', `/connections/${connection.id}`)).body.status).toBe('revoked');
     const payload = examplePayload('issues', 'opened') as Record<string, any>;
     payload.issue.node_id = 'I_e2e_after_delete';

@@ -266,7 +266,9 @@ describe('outside check: npm start with a GitHub App, GitHub played from its doc
     deleted.installation.id = installationId;
     // GitHub no longer has it (404 on the read-back the deletion is checked against).
     gh.app.installations.delete(installationId);
-    expect((await appDelivery('installation', deleted, false)).status).toBe(200);
+    // Queued by the intake, applied by the dispatch consumer.
+    expect((await appDelivery('installation', deleted, false)).status).toBe(202);
+    await until('the deletion applied', async () => (await api('GET', `/connections/${connectionId}`)).body.status === 'revoked');
     expect((await api('GET', `/connections/${connectionId}`)).body.status).toBe('revoked');
 
     const before = agent.requests.length;

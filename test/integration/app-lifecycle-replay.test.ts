@@ -1,7 +1,9 @@
+import { workingLifecycle, workQueuedLifecycle } from '../helpers/app-lifecycle';
+import { consumerPass } from '../helpers/consumer-pass';
+import type { TestContext } from '../helpers/test-context';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { createRouter } from '../../shared/http/router';
-import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { appEnv, appShot, storeAppConnection } from '../helpers/app-webhook';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
@@ -22,12 +24,14 @@ beforeEach(() => {
   host.github.before = (req) => (/^\/(app|user\/installations)\//.test(req.path) ? gitHubApp.handle(req) : undefined);
 });
 
-function caller(ctx: AppContext): (shot: Shot) => Promise<{ status: number; body: Record<string, any> }> {
+/** The intake in-process; a lifecycle delivery's queued job is worked as the dispatch consumer does, and its answer given. */
+function caller(t: TestContext): (shot: Shot) => Promise<{ status: number; body: Record<string, any> }> {
+  const ctx = t.ctx;
   const router = createRouter(intakeRoutes(ctx), { platformApiKey: ctx.platformApiKey });
-  return async (shot) => {
+  return workingLifecycle(t, async (shot) => {
     const res = await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
     return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
-  };
+  });
 }
 
 const account = { login: 'Codertocat', id: 1002, type: 'Organization' as const };
@@ -46,7 +50,7 @@ function replayOf(shot: Shot, guid: string): Shot {
 describe('App lifecycle deliveries are applied once', () => {
   it('a replayed installation.deleted body does nothing the second time', async () => {
     const t = await host.context();
-    const call = caller(t.ctx);
+    const call = caller(t);
     const first = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
     const deleted = appShot('installation', installationBody('deleted'), { installationId: null });
     // GitHub has no installation 2 any more: the deletion is confirmed.
@@ -62,7 +66,7 @@ describe('App lifecycle deliveries are applied once', () => {
 
   it('a replayed installation_repositories removed body does not take away a repository added since', async () => {
     const t = await host.context();
-    const call = caller(t.ctx);
+    const call = caller(t);
     gitHubApp.addInstallation({
       id: 2,
       account,
@@ -92,7 +96,7 @@ describe('App lifecycle deliveries are applied once', () => {
 
   it('a replayed github_app_authorization revoked body does not end a connection made since', async () => {
     const t = await host.context();
-    const call = caller(t.ctx);
+    const call = caller(t);
     const revoked = examplePayload('github_app_authorization', 'revoked') as { sender: { id: number } };
     const shot = appShot('github_app_authorization', revoked, { installationId: null });
     await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat', userId: String(revoked.sender.id) });
@@ -109,7 +113,7 @@ describe('a destructive lifecycle delivery acts only when GitHub agrees', () => 
     const t = await host.context();
     gitHubApp.addInstallation({ id: 2, account });
     const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
-    const answer = await caller(t.ctx)(appShot('installation', installationBody('deleted'), { installationId: null }));
+    const answer = await caller(t)(appShot('installation', installationBody('deleted'), { installationId: null }));
     expect(answer).toEqual({ status: 200, body: { ok: true, installation: 2, action: 'deleted', changed: 0, unconfirmed: true } });
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('connected');
     expect(t.metrics.counts.get('app_installation_event|action=deleted_unconfirmed')).toBe(1);
@@ -119,20 +123,45 @@ describe('a destructive lifecycle delivery acts only when GitHub agrees', () => 
     const t = await host.context();
     gitHubApp.addInstallation({ id: 2, account, suspended: false });
     const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
-    const answer = await caller(t.ctx)(appShot('installation', installationBody('suspend'), { installationId: null }));
+    const answer = await caller(t)(appShot('installation', installationBody('suspend'), { installationId: null }));
     expect(answer.body).toMatchObject({ changed: 0, unconfirmed: true });
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('connected');
   });
 
-  it('when GitHub cannot be read back, the delivery is answered 5xx and its claim given back, so a redelivery is applied', async () => {
+  it('when GitHub cannot be read back, the queued job fails and stays queued, and its retry is applied', async () => {
     const t = await host.context();
     const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
     const shot = appShot('installation', installationBody('deleted'), { installationId: null });
     host.github.before = (req) => (req.path.startsWith('/app/') ? { status: 502, body: { message: 'Server Error' } } : undefined);
-    expect((await caller(t.ctx)(shot)).status).toBe(503);
+    expect((await caller(t)(shot)).status).toBe(503);
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('connected');
     host.github.before = (req) => (req.path.startsWith('/app/') ? gitHubApp.handle(req) : undefined);
-    expect((await caller(t.ctx)(shot)).body).toMatchObject({ changed: 1 });
+    // The delivery was accepted once: sent again it is a duplicate, and the job's retry applies it.
+    expect((await caller(t)(shot)).body).toEqual({ ok: true, duplicate: true });
+    expect((await workQueuedLifecycle(t)).body).toMatchObject({ changed: 1 });
+    expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('revoked');
+  });
+});
+
+describe('the intake holds no code-host credential for the lifecycle', () => {
+  it('answers a lifecycle delivery queued without calling the code host, and the dispatch consumer applies it', async () => {
+    const t = await host.context();
+    const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
+    const seen: string[] = [];
+    host.github.before = (req) => {
+      seen.push(req.path);
+      return req.path.startsWith('/app/') ? gitHubApp.handle(req) : undefined;
+    };
+    const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: t.ctx.platformApiKey });
+    const shot = appShot('installation', installationBody('deleted'), { installationId: null });
+    const res = await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
+    expect(res.status).toBe(202);
+    expect(JSON.parse(String(res.body))).toEqual({ ok: true, queued: true });
+    expect(seen).toEqual([]);
+    expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('connected');
+    // The consumer reads the installation back (JWT) and applies the deletion GitHub confirms.
+    expect(await consumerPass(t.ctx, t.queues.queue)).toEqual({ received: 1, failed: 0 });
+    expect(seen).toEqual(['/app/installations/2']);
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('revoked');
   });
 });

@@ -1,9 +1,9 @@
+import { workingLifecycle, workQueuedLifecycle } from '../helpers/app-lifecycle';
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { createRouter } from '../../shared/http/router';
-import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { keys } from '../../shared/store/table-design';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
@@ -30,13 +30,14 @@ beforeEach(() => {
   host.github.before = (req) => (/^\/(app|user\/installations)\//.test(req.path) ? gitHubApp.handle(req) : undefined);
 });
 
-/** The intake's routes in-process, answering status and body. */
-function appCaller(ctx: AppContext): (shot: Shot) => Promise<{ status: number; body: Record<string, any> }> {
+/** The intake's routes in-process, answering status and body; a lifecycle delivery's queued job is worked, and its answer given. */
+function appCaller(t: TestContext): (shot: Shot) => Promise<{ status: number; body: Record<string, any> }> {
+  const ctx = t.ctx;
   const router = createRouter(intakeRoutes(ctx), { platformApiKey: ctx.platformApiKey });
-  return async (shot) => {
+  return workingLifecycle(t, async (shot) => {
     const res = await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
     return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
-  };
+  });
 }
 
 const repo = 'Codertocat/Hello-World';
@@ -58,7 +59,7 @@ describe('the GitHub App webhook (POST /webhooks/github/app)', () => {
     const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
     const shot = appShot('issues', issueOpened(), { installationId: 2, secret: 'not-the-app-secret' });
-    const answer = await appCaller(t.ctx)(shot);
+    const answer = await appCaller(t)(shot);
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('invalid_signature');
     expect(await queued(t)).toEqual([]);
@@ -72,14 +73,14 @@ describe('the GitHub App webhook (POST /webhooks/github/app)', () => {
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
     const shot = appShot('issues', issueOpened(), { installationId: 2 });
     const reencoded = Buffer.from(JSON.stringify(JSON.parse(shot.body.toString('utf8')), null, 2), 'utf8');
-    expect((await appCaller(t.ctx)({ ...shot, body: reencoded })).status).toBe(401);
+    expect((await appCaller(t)({ ...shot, body: reencoded })).status).toBe(401);
     expect(await queued(t)).toEqual([]);
-    expect((await appCaller(t.ctx)(shot)).status).toBe(202);
+    expect((await appCaller(t)(shot)).status).toBe(202);
   });
 
   it('is not found when no GitHub App is configured', async () => {
     const t = await host.context({ GITHUB_APP_ID: undefined, GITHUB_APP_SLUG: undefined, GITHUB_APP_CLIENT_ID: undefined });
-    const answer = await appCaller(t.ctx)(appShot('issues', issueOpened(), { installationId: 2 }));
+    const answer = await appCaller(t)(appShot('issues', issueOpened(), { installationId: 2 }));
     expect(answer.status).toBe(404);
   });
 
@@ -89,11 +90,11 @@ describe('the GitHub App webhook (POST /webhooks/github/app)', () => {
     const other = await storeAppConnection(t.ctx, { installationId: 3, account: 'Codertocat' });
     const wanted = await storeAppSubscription(t.ctx, mine, 'github.new_issue', repo, 'agent-mine');
     await storeAppSubscription(t.ctx, other, 'github.new_issue', repo, 'agent-other');
-    const answer = await appCaller(t.ctx)(appShot('issues', issueOpened(), { installationId: 2 }));
+    const answer = await appCaller(t)(appShot('issues', issueOpened(), { installationId: 2 }));
     expect(answer).toEqual({ status: 202, body: { ok: true, accepted: 1 } });
     expect((await queued(t)).map((e) => e.subscriptionId)).toEqual([wanted.id]);
     // An installation nobody connected through is answered 2xx (nothing to retry) and reaches nobody.
-    expect((await appCaller(t.ctx)(appShot('issues', issueOpened(), { installationId: 99 }))).body).toEqual({ ok: true, accepted: 0 });
+    expect((await appCaller(t)(appShot('issues', issueOpened(), { installationId: 99 }))).body).toEqual({ ok: true, accepted: 0 });
     expect(await queued(t)).toEqual([]);
   });
 
@@ -105,7 +106,7 @@ describe('the GitHub App webhook (POST /webhooks/github/app)', () => {
       subs.push(await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, `agent-${i}-a`));
       subs.push(await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, `agent-${i}-b`));
     }
-    const call = appCaller(t.ctx);
+    const call = appCaller(t);
     const shot = appShot('issues', issueOpened(), { installationId: 2 });
     expect((await call(shot)).body).toEqual({ ok: true, accepted: 6 });
     expect((await call(shot)).body).toEqual({ ok: true, duplicate: true });
@@ -122,13 +123,13 @@ describe('the GitHub App webhook (POST /webhooks/github/app)', () => {
     await storeAppSubscription(t.ctx, bob, 'github.new_mention', repo, 'agent-bob');
     const payload = issueOpened();
     payload.issue.body = 'Could @alice have a look?';
-    expect((await appCaller(t.ctx)(appShot('issues', payload, { installationId: 2 }))).body).toEqual({ ok: true, accepted: 1 });
+    expect((await appCaller(t)(appShot('issues', payload, { installationId: 2 }))).body).toEqual({ ok: true, accepted: 1 });
     expect((await queued(t)).map((e) => e.subscriptionId)).toEqual([aliceSub.id]);
   });
 
   it('refuses a signed delivery that names no installation, naming the field', async () => {
     const t = await host.context();
-    const answer = await appCaller(t.ctx)(appShot('issues', issueOpened(), { installationId: null }));
+    const answer = await appCaller(t)(appShot('issues', issueOpened(), { installationId: null }));
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toContain('installation.id');
   });
@@ -148,7 +149,7 @@ describe('the installation lifecycle', () => {
       const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
       const untouched = await storeAppConnection(t.ctx, { installationId: 3, account: 'Codertocat' });
       await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
-      const call = appCaller(t.ctx);
+      const call = appCaller(t);
       expect((await call(appShot('issues', issueOpened(), { installationId: 2 }))).body.accepted).toBe(1);
       const deleted = installationEvent('deleted');
       expect((await call(appShot('installation', deleted, { installationId: null }))).body).toMatchObject({ ok: true, changed: 1 });
@@ -170,7 +171,7 @@ describe('the installation lifecycle', () => {
     const t = await host.context();
     const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
-    const call = appCaller(t.ctx);
+    const call = appCaller(t);
     // GitHub has it suspended when the event is read back, then no longer.
     const upstream = gitHubApp.addInstallation({
       id: 2,
@@ -197,7 +198,7 @@ describe('the installation lifecycle', () => {
     });
     const accepted = installationEvent('new_permissions_accepted');
     const sent = accepted.installation as { permissions: Record<string, string>; events: string[] };
-    await appCaller(t.ctx)(appShot('installation', accepted, { installationId: null }));
+    await appCaller(t)(appShot('installation', accepted, { installationId: null }));
     const after = await new ConnectionRepo(t.ctx.store).get(c.id);
     expect(after?.installation?.permissions).toEqual(sent.permissions);
     expect(after?.installation?.events).toEqual(sent.events);
@@ -223,7 +224,7 @@ describe('the installation lifecycle', () => {
       gitHubApp.issueUserToken('octocat').accessToken,
     );
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
-    const call = appCaller(t.ctx);
+    const call = appCaller(t);
     const removed = examplePayload('installation_repositories', 'removed') as Record<string, any>;
     removed.installation.id = 2;
     removed.repositories_removed = [{ ...removed.repositories_removed[0], full_name: repo }];
@@ -251,7 +252,7 @@ describe('the installation lifecycle', () => {
     try {
       const t = await host.context({ GITHUB_API_URL: fake.url });
       const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat' });
-      const call = appCaller(t.ctx);
+      const call = appCaller(t);
       const removed = examplePayload('installation_repositories', 'removed') as Record<string, any>;
       removed.installation.id = 2;
       removed.repository_selection = 'selected';
@@ -266,7 +267,8 @@ describe('the installation lifecycle', () => {
         const repositories = listed.slice((page - 1) * 100, page * 100).map((full_name) => ({ full_name }));
         return { body: { total_count: listed.length, repository_selection: 'selected', repositories } };
       });
-      expect((await call(appShot('installation_repositories', removed, { installationId: null }))).body).toMatchObject({ changed: 1 });
+      // The delivery's queued job is tried again.
+      expect((await workQueuedLifecycle(t)).body).toMatchObject({ changed: 1 });
       const after = await new ConnectionRepo(t.ctx.store).get(c.id);
       expect(after?.installation?.repositorySelection).toBe('selected');
       expect(after?.repositories).toEqual(listed);
@@ -282,7 +284,7 @@ describe('the installation lifecycle', () => {
     const c = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat', userId: String(revoked.sender.id) });
     const someoneElse = await storeAppConnection(t.ctx, { installationId: 2, account: 'Codertocat', userId: '424242' });
     await storeAppSubscription(t.ctx, c, 'github.new_issue', repo, 'agent-1');
-    const call = appCaller(t.ctx);
+    const call = appCaller(t);
     expect((await call(appShot('github_app_authorization', revoked, { installationId: null }))).body).toMatchObject({ changed: 1 });
     expect((await new ConnectionRepo(t.ctx.store).get(c.id))?.status).toBe('reconnect_required');
     expect((await new ConnectionRepo(t.ctx.store).get(someoneElse.id))?.status).toBe('connected');

@@ -1,3 +1,4 @@
+import { workingLifecycle } from '../helpers/app-lifecycle';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { secretNames } from '../../shared/domain/model';
@@ -50,11 +51,13 @@ describe('a GitHub App connection acts with its user reach', () => {
     return id;
   }
 
-  const deliver = async (shot: Shot) => {
-    const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: t.ctx.platformApiKey });
-    const res = await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
-    return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
-  };
+  // A lifecycle delivery's queued job is worked as the dispatch consumer does, and its answer given.
+  const deliver = (shot: Shot) =>
+    workingLifecycle(t, async (s: Shot) => {
+      const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: t.ctx.platformApiKey });
+      const res = await router({ method: 'POST', path: s.path, headers: s.headers, query: new URLSearchParams(), body: s.body });
+      return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
+    })(shot);
 
   const issueIn = (repository: string) => {
     const p = examplePayload('issues', 'opened') as Record<string, any>;

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { Connection } from '../../domain/model';
-import type { Logger } from '../../observability/logger';
-import type { AppContext } from '../../ports/app-context';
-import { ConnectionRepo } from '../../store/connection-repo';
-import type { DeliveryAnswer } from '../intake-source';
+import type { Connection } from '../../../domain/model';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import type { LifecycleAnswer } from './lifecycle-answer';
 import { badPayload } from './installation-event';
 import { fieldsOf, installationPayload, listedRepository } from './installation-payload';
 import { installationRepositories } from './installation-repositories';
@@ -31,7 +31,7 @@ const body = z.object({
  * its installation goes from all repositories to selected ones (the event names only those
  * removed), its list is read from the code host (`GET /installation/repositories`).
  */
-export async function onInstallationRepositoriesEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<DeliveryAnswer> {
+export async function onInstallationRepositoriesEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<LifecycleAnswer> {
   const parsed = body.safeParse(payload);
   if (!parsed.success) return badPayload('installation_repositories', fieldsOf(parsed.error));
   const p = parsed.data;

@@ -1,9 +1,9 @@
-import type { Connection } from '../../domain/model';
-import { listUserInstallationRepositories } from '../../github/app/installations';
-import { codeHostAccess } from '../../github/code-host-access';
-import { githubTimeoutMs } from '../../github/github-base';
-import type { Logger } from '../../observability/logger';
-import type { AppContext } from '../../ports/app-context';
+import type { Connection } from '../../../domain/model';
+import { listUserInstallationRepositories } from '../installations';
+import { codeHostAccess } from '../../code-host-access';
+import { githubTimeoutMs } from '../../github-base';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
 
 /** How many users' listings are read at once when repositories are added to an installation. */
 const inFlight = 8;

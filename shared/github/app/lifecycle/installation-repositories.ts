@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { AppError } from '../../domain/errors';
-import type { Connection } from '../../domain/model';
-import { codeHostAccess } from '../../github/code-host-access';
-import { restCall } from '../../github/webhooks/rest-call';
-import type { AppContext } from '../../ports/app-context';
+import { AppError } from '../../../domain/errors';
+import type { Connection } from '../../../domain/model';
+import { codeHostAccess } from '../../code-host-access';
+import { restCall } from '../../webhooks/rest-call';
+import type { AppContext } from '../../../ports/app-context';
 
 /** Pages of `GET /installation/repositories` read at most (100 each): beyond, the list is not known. */
 export const maxInstallationRepositoryPages = 20;

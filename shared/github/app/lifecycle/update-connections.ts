@@ -1,6 +1,6 @@
-import type { Connection } from '../../domain/model';
-import type { AppContext } from '../../ports/app-context';
-import { ConnectionRepo } from '../../store/connection-repo';
+import type { Connection } from '../../../domain/model';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
 
 /**
  * Applies `change` to each connection (read-modify-write, optimistic), a few at a time so

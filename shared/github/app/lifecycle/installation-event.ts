@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type { Connection } from '../../domain/model';
-import type { Logger } from '../../observability/logger';
-import type { AppContext } from '../../ports/app-context';
-import { installationState, type InstallationState } from '../../github/app/installation-state';
-import { ConnectionRepo } from '../../store/connection-repo';
-import type { DeliveryAnswer } from '../intake-source';
+import type { Connection } from '../../../domain/model';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
+import { installationState, type InstallationState } from '../installation-state';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import type { LifecycleAnswer } from './lifecycle-answer';
 import { fieldsOf, installationPayload } from './installation-payload';
 import { updateConnections } from './update-connections';
 
@@ -23,7 +23,7 @@ const body = z.object({ action: z.string().max(100), installation: installationP
  * JWT (404: deleted; `suspended_at` set: suspended), and a body GitHub does not confirm
  * changes nothing (`unconfirmed: true`).
  */
-export async function onInstallationEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<DeliveryAnswer> {
+export async function onInstallationEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<LifecycleAnswer> {
   const parsed = body.safeParse(payload);
   if (!parsed.success) return badPayload('installation', fieldsOf(parsed.error));
   const { action, installation } = parsed.data;
@@ -83,7 +83,7 @@ function changeFor(action: string, installation: Installation): ((c: Connection)
 }
 
 /** A signed App delivery whose body does not fit: 400 naming the fields (a signed body from the code host never should). */
-export function badPayload(event: string, fields: string): DeliveryAnswer {
+export function badPayload(event: string, fields: string): LifecycleAnswer {
   return {
     status: 400,
     body: { error: { code: 'invalid_input', message: `${event} delivery: ${fields} missing or not as the code host sends them` } },

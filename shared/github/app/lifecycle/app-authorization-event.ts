@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import type { Logger } from '../../observability/logger';
-import type { AppContext } from '../../ports/app-context';
-import { ConnectionRepo } from '../../store/connection-repo';
-import type { DeliveryAnswer } from '../intake-source';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import type { LifecycleAnswer } from './lifecycle-answer';
 import { badPayload } from './installation-event';
 import { fieldsOf } from './installation-payload';
 import { updateConnections } from './update-connections';
@@ -16,7 +16,7 @@ const body = z.object({ action: z.string().max(100), sender: z.object({ id: z.nu
  * their webhook triggers. The event names the user, not an installation: the connections
  * are found by the user's id among all of them (a rare event).
  */
-export async function onAppAuthorizationEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<DeliveryAnswer> {
+export async function onAppAuthorizationEvent(ctx: AppContext, log: Logger, payload: unknown): Promise<LifecycleAnswer> {
   const parsed = body.safeParse(payload);
   if (!parsed.success) return badPayload('github_app_authorization', fieldsOf(parsed.error));
   const { action, sender } = parsed.data;
