@@ -19,12 +19,21 @@ describe('moving collection-service tokens from their old name', () => {
     expect(inner.deletes).toEqual([]);
   });
 
-  it('a token write with an old-name copy deletes the copy, so none outlives the move', async () => {
+  it('a read finding only the old-name copy serves it and copies it under the new name, deleting nothing (only the platform API may delete)', async () => {
     const inner = new DeleteRecordingStore();
     inner.values.set('connections/conn_b/token', 'old');
-    await movingLegacyTokenNames(inner).put('contentsnare-connections/conn_b/token', 'new');
-    expect(inner.deletes).toEqual(['connections/conn_b/token']);
-    expect(inner.values.has('connections/conn_b/token')).toBe(false);
+    expect(await movingLegacyTokenNames(inner).get('contentsnare-connections/conn_b/token')).toBe('old');
+    expect(inner.values.get('contentsnare-connections/conn_b/token')).toBe('old');
+    expect(inner.deletes).toEqual([]);
+  });
+
+  it('a disconnect deletes both names, so no copy outlives the connection', async () => {
+    const inner = new DeleteRecordingStore();
+    inner.values.set('connections/conn_d/token', 'old');
+    inner.values.set('contentsnare-connections/conn_d/token', 'new');
+    await movingLegacyTokenNames(inner).delete('contentsnare-connections/conn_d/token');
+    expect(inner.deletes.sort()).toEqual(['connections/conn_d/token', 'contentsnare-connections/conn_d/token']);
+    expect(inner.values.size).toBe(0);
   });
 
   it("the code host's tokens keep their name and are never looked up elsewhere", async () => {
