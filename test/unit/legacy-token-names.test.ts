@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { movingLegacyTokenNames } from '../../shared/store/legacy-token-names';
-import { MemorySecretStore } from '../helpers/test-context';
+import type { SecretStore } from '../../shared/ports';
 
 /** The memory store, recording every delete (on AWS only the platform API may delete secrets). */
-class DeleteRecordingStore extends MemorySecretStore {
+class DeleteRecordingStore implements SecretStore {
+  readonly values = new Map<string, string>();
   readonly deletes: string[] = [];
-  override async delete(name: string) {
+  async get(name: string) {
+    return this.values.get(name);
+  }
+  async put(name: string, value: string) {
+    this.values.set(name, value);
+  }
+  async delete(name: string) {
     this.deletes.push(name);
-    await super.delete(name);
+    this.values.delete(name);
   }
 }
 
