@@ -16,7 +16,7 @@ import type { Provider } from '../../shared/domain/model';
 import { callbackPage } from './callback-page';
 import { openApiRoute } from './openapi-route';
 import { appAuthorizeInputSchema, handleAppStart, startAppAuthorization } from '../../shared/oauth/github-app-authorize';
-import { appCallbackMessages, handleAppCallback } from '../../shared/github/app/app-callback';
+import { appCallbackMessages, handleAppCallback } from '../../shared/providers/github/app/app-callback';
 
 /**
  * The callback's answers carry or follow a URL with a code: never cache them, and never

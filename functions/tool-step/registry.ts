@@ -1,5 +1,5 @@
-import { contentsnareTools } from '../../shared/contentsnare/tools';
-import { githubTools } from '../../shared/github/tools';
+import { contentsnareTools } from '../../shared/providers/contentsnare/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import type { ProviderTools } from '../../shared/tools/tool-step';
 
 /** Every provider's tool steps, in catalog order (code host first, then the collection service). */

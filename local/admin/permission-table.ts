@@ -4,7 +4,7 @@ import type { SubscriptionTarget } from '../../shared/domain/model';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import type { Grant } from '../../shared/domain/trigger-permissions';
 import { githubTriggerIds } from '../../shared/domain/triggers';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 
 /**
  * Where github.com's token settings list each permission an API name stands for: the

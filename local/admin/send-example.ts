@@ -123,7 +123,7 @@ export async function sendExampleTrigger(
       'user-agent': 'GitHub-Hookshot/npm-run-trigger',
       'x-github-event': fitted.event,
       'x-github-delivery': deliveryId,
-      // Signed by the library the intake verifies with (shared/github/webhooks/signature.ts).
+      // Signed by the library the intake verifies with (shared/providers/github/webhooks/signature.ts).
       'x-hub-signature-256': await sign(target.secret, body.toString('utf8')),
       ...target.headers,
     },

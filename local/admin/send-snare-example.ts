@@ -1,4 +1,4 @@
-import { snareHookTokenName } from '../../shared/contentsnare/snare-hook';
+import { snareHookTokenName } from '../../shared/providers/contentsnare/snare-hook';
 import { AppError } from '../../shared/domain/errors';
 import type { Subscription } from '../../shared/domain/model';
 import type { SnareTriggerId } from '../../shared/domain/triggers';

@@ -3,7 +3,7 @@ import type { SubscriptionTarget } from '../../shared/domain/model';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { mergeGrants, type Grant } from '../../shared/domain/trigger-permissions';
 import { isTriggerId } from '../../shared/domain/triggers';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import { permissionText } from '../admin/permission-table';
 
 export type Verdict = 'ok' | 'warn' | 'FAIL' | 'info';

@@ -3,7 +3,7 @@ import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
 import { secretNames, type Connection } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
-import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
+import { isOk, restCall, upstreamMessage } from '../providers/github/webhooks/rest-call';
 import { apiBaseUrl } from './api-base-url';
 import { githubAccountId, githubLogin } from '../domain/account-identity';
 import { operatorOriginRefusal } from '../http/guarded-fetch';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { onAppAuthorizationEvent } from '../github/app/lifecycle/app-authorization-event';
-import { onInstallationEvent } from '../github/app/lifecycle/installation-event';
-import { installationPayload, listedRepository } from '../github/app/lifecycle/installation-payload';
-import { onInstallationRepositoriesEvent } from '../github/app/lifecycle/installation-repositories-event';
-import type { LifecycleAnswer } from '../github/app/lifecycle/lifecycle-answer';
+import { onAppAuthorizationEvent } from '../providers/github/app/lifecycle/app-authorization-event';
+import { onInstallationEvent } from '../providers/github/app/lifecycle/installation-event';
+import { installationPayload, listedRepository } from '../providers/github/app/lifecycle/installation-payload';
+import { onInstallationRepositoriesEvent } from '../providers/github/app/lifecycle/installation-repositories-event';
+import type { LifecycleAnswer } from '../providers/github/app/lifecycle/lifecycle-answer';
 import type { InboundMessage, OutgoingMessage } from '../ports';
 import type { AppContext } from '../ports/app-context';
 import type { Lane, Outcome } from './dispatch-batch';

@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors';
 import { followUpMember, pushCommitsFollowUp, type PushCommitsFollowUp } from '../domain/mapping/follow-ups';
 import type { TriggerEvent } from '../domain/model';
 import { stableId } from '../domain/stable-id';
-import { repoPath, upstreamMessage } from '../github/webhooks/rest-call';
+import { repoPath, upstreamMessage } from '../providers/github/webhooks/rest-call';
 import { followUpRateReserve, readAsConnection } from './code-host-read';
 import { toQueueMessage } from './event-message';
 import { enqueueEvents, triggerEventId } from './fan-out';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AppContext } from '../ports/app-context';
 import type { TriggerEvent } from '../domain/model';
-import { repoPath } from '../github/webhooks/rest-call';
+import { repoPath } from '../providers/github/webhooks/rest-call';
 import { readAsConnection } from './code-host-read';
 
 /**

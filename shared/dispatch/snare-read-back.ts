@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { snareClientFor } from '../contentsnare/connection-client';
-import { readBack } from '../contentsnare/read-back';
-import { SnareHookRepo, snareRouteId } from '../contentsnare/snare-hook';
-import { recordObservation } from '../contentsnare/subject-memory';
+import { snareClientFor } from '../providers/contentsnare/connection-client';
+import { readBack } from '../providers/contentsnare/read-back';
+import { SnareHookRepo, snareRouteId } from '../providers/contentsnare/snare-hook';
+import { recordObservation } from '../providers/contentsnare/subject-memory';
 import { snareTriggerRows } from '../domain/contentsnare-triggers';
 import { AppError } from '../domain/errors';
 import type { SnareDelivery } from '../domain/mapping/snare-delivery';

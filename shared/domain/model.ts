@@ -101,7 +101,7 @@ export interface StoredToken {
   /**
    * The origin (`https://api.github.com`) the token was issued for: the provider's API for
    * OAuth tokens, the base a user-made token was verified at. Code-host requests refuse to
-   * carry it anywhere else (shared/github/code-host-access.ts). Absent on tokens stored
+   * carry it anywhere else (shared/providers/github/code-host-access.ts). Absent on tokens stored
    * before origins were recorded: see `boundOrigin` in shared/oauth/token-origin.ts.
    */
   origin?: string;

@@ -1,4 +1,4 @@
-import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../contentsnare/snare-hook';
+import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../providers/contentsnare/snare-hook';
 import { subscriptionsByRoute } from '../dispatch/fan-out';
 import { newSnareReadBack, snareReadBackMessage } from '../dispatch/snare-read-back';
 import type { Connection } from '../domain/model';

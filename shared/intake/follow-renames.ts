@@ -7,7 +7,7 @@ import { ConnectionRepo } from '../store/connection-repo';
 import { EndpointRepo } from '../store/endpoint-repo';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import type { DeliveryAnswer } from './intake-source';
-import { updateConnections } from '../github/app/lifecycle/update-connections';
+import { updateConnections } from '../providers/github/app/lifecycle/update-connections';
 
 type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
 

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { takesEvents } from '../domain/model';
 import { subscriptionsByRoute } from '../dispatch/fan-out';
-import { verifySignature } from '../github/webhooks/signature';
+import { verifySignature } from '../providers/github/webhooks/signature';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { keys } from '../store/table-design';
 import { type AppLifecycleEvent, appLifecycleMessage, maxJobBytes, newAppLifecycleJob } from '../dispatch/app-lifecycle-job';
 import type { Logger } from '../observability/logger';
-import { badPayload } from '../github/app/lifecycle/installation-event';
+import { badPayload } from '../providers/github/app/lifecycle/installation-event';
 import { codeHostHeaders } from './delivery-headers';
 import { oncePerDelivery } from './app-events/once-per-delivery';
 import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';

@@ -1,4 +1,4 @@
-import { verifySignature } from '../github/webhooks/signature';
+import { verifySignature } from '../providers/github/webhooks/signature';
 import { subscriptionsByRoute } from '../dispatch/fan-out';
 import type { AppContext } from '../ports/app-context';
 import { EndpointRepo } from '../store/endpoint-repo';

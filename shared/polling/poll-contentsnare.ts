@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { snareClientFor } from '../contentsnare/connection-client';
-import { readBack } from '../contentsnare/read-back';
-import { SnareHookRepo, snareRouteId, type SnareHook } from '../contentsnare/snare-hook';
-import { parseAnswer } from '../contentsnare/schemas';
-import { recordObservation } from '../contentsnare/subject-memory';
+import { snareClientFor } from '../providers/contentsnare/connection-client';
+import { readBack } from '../providers/contentsnare/read-back';
+import { SnareHookRepo, snareRouteId, type SnareHook } from '../providers/contentsnare/snare-hook';
+import { parseAnswer } from '../providers/contentsnare/schemas';
+import { recordObservation } from '../providers/contentsnare/subject-memory';
 import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../dispatch/fan-out';
 import { snareTriggerRows } from '../domain/contentsnare-triggers';
 import { changeIdentity, snareMappedEvent } from '../domain/mapping/snare-events';

@@ -1,8 +1,8 @@
 import type { AppContext } from '../ports/app-context';
-import { codeHostAccess } from '../github/code-host-access';
+import { codeHostAccess } from '../providers/github/code-host-access';
 import { AppError } from '../domain/errors';
 import type { Connection } from '../domain/model';
-import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
+import { isOk, restCall, upstreamMessage } from '../providers/github/webhooks/rest-call';
 import { nextPagePath } from './poll-links';
 
 /** What the code host said is left of the token's hourly budget (`X-RateLimit-*`), when it said. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import { mapPolledWatcher } from '../domain/mapping/map-polled';
 import type { Connection, Subscription } from '../domain/model';
-import { repoPath } from '../github/webhooks/rest-call';
+import { repoPath } from '../providers/github/webhooks/rest-call';
 import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
 import { keys } from '../store/table-design';
 import { maxPollPages } from './poll-pages';

@@ -21,13 +21,13 @@ export interface TableAccess {
 
 /**
  * Token users: the connection (read; a refresh or a dead grant updates it), the refresh's single-flight lease, and
- * the mint lease of a GitHub App installation's token (shared/github/app/installation-tokens.ts): every token user
+ * the mint lease of a GitHub App installation's token (shared/providers/github/app/installation-tokens.ts): every token user
  * may meet an App connection, whose first call mints under that lease.
  */
 export const appTokenLease = 'LEASE#app-token#*';
 const tokenUse = ['CONN#*', 'LEASE#refresh#*', appTokenLease] as const;
 
-// The collection service's triggers (shared/contentsnare/snare-hook.ts, read-back.ts, subject-memory.ts):
+// The collection service's triggers (shared/providers/contentsnare/snare-hook.ts, read-back.ts, subject-memory.ts):
 // the intake checks the URL's token against the connection's hook and queues the delivery; the recovery check lists the hooks and does
 // the same, with its cursor and the intake's claims; subscribing registers the hook under its lease.
 const snareIntake = ['CSHOOK#*'] as const;

@@ -63,7 +63,7 @@ export const keys = {
   eventsList: 'EVTS',
   /** gsi1 partition listing one connection's events (sort: queuedAt#id), for a filter on it or a key that opens one connection. */
   eventsOfConnection: (connectionId: string) => `EVTC#${connectionId}`,
-  // Collection service webhooks (shared/contentsnare/snare-hook.ts): one per connection, listed for the recovery check.
+  // Collection service webhooks (shared/providers/contentsnare/snare-hook.ts): one per connection, listed for the recovery check.
   snareHook: (connectionId: string) => ({ pk: `CSHOOK#${connectionId}`, sk: 'CSHOOK' }),
   /** gsi2 partition listing the collection-service hooks (sort: connectionId). */
   snareHooksList: 'CSHOOKS',

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { Connection, SubscriptionTarget } from '../domain/model';
 import type { SeenAccount } from '../domain/renames';
-import { codeHostAccess } from '../github/code-host-access';
-import { isOk, restCall } from '../github/webhooks/rest-call';
+import { codeHostAccess } from '../providers/github/code-host-access';
+import { isOk, restCall } from '../providers/github/webhooks/rest-call';
 import { followRename } from '../intake/follow-renames';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';

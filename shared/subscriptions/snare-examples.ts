@@ -61,7 +61,7 @@ export function allSnareExampleRecords(): SnareExample['records'][] {
   return (Object.keys(docs) as SnareTriggerName[]).map((n) => loadSnareExample(`contentsnare.${n}`).records);
 }
 
-/** What reading the example's delivery back would answer, from its records (as shared/contentsnare/read-back.ts reads them). */
+/** What reading the example's delivery back would answer, from its records (as shared/providers/contentsnare/read-back.ts reads them). */
 export function exampleReadBack(example: SnareExample): { readBack: SnareReadBack; claimed?: Json; event: SnareTriggerName } | undefined {
   const parsed = parseSnareDelivery(example.delivery);
   if (parsed.kind !== 'delivery') return undefined;

@@ -1,4 +1,4 @@
-import { releaseSnareHook, ensureSnareHook, snareHookLease, snareRouteId } from '../contentsnare/snare-hook';
+import { releaseSnareHook, ensureSnareHook, snareHookLease, snareRouteId } from '../providers/contentsnare/snare-hook';
 import { AppError } from '../domain/errors';
 import type { Connection, Subscription, SubscriptionFilters } from '../domain/model';
 import type { SnareTriggerId } from '../domain/triggers';
@@ -11,7 +11,7 @@ import type { ReleaseOutcome } from './endpoint-hook';
 
 /**
  * Collection-service subscriptions: the account's triggers, served by the connection's one
- * webhook (shared/contentsnare/snare-hook.ts). The hook and the subscription change under one
+ * webhook (shared/providers/contentsnare/snare-hook.ts). The hook and the subscription change under one
  * lease per connection, so two subscribes at once register one hook with both events. The
  * subscription is written after the hook carries its event; a write that fails narrows the
  * hook back.

@@ -1,5 +1,5 @@
-import type { CodeHostAccess } from '../github/code-host-access';
-import { appJwt } from '../github/app/app-jwt';
+import type { CodeHostAccess } from '../providers/github/code-host-access';
+import { appJwt } from '../providers/github/app/app-jwt';
 import { AppError } from '../domain/errors';
 import type { AppContext } from '../ports/app-context';
 import { keys } from '../store/table-design';

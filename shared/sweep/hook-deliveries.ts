@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { CodeHostAccess } from '../github/code-host-access';
+import type { CodeHostAccess } from '../providers/github/code-host-access';
 import { AppError } from '../domain/errors';
 import type { Endpoint } from '../domain/model';
-import { hooksPath } from '../github/webhooks/hook-registration';
-import { isOk, restCall, upstreamMessage } from '../github/webhooks/rest-call';
+import { hooksPath } from '../providers/github/webhooks/hook-registration';
+import { isOk, restCall, upstreamMessage } from '../providers/github/webhooks/rest-call';
 import type { Fetch } from '../ports';
 
 const deliverySchema = z.object({

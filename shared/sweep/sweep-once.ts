@@ -1,5 +1,5 @@
 import type { AppContext } from '../ports/app-context';
-import { codeHostAccess, type CodeHostAccess } from '../github/code-host-access';
+import { codeHostAccess, type CodeHostAccess } from '../providers/github/code-host-access';
 import { AppError } from '../domain/errors';
 import { ConnectionRepo } from '../store/connection-repo';
 import type { Endpoint } from '../domain/model';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/ports/app-context';
-import { AppAwareTokenProvider } from '../../shared/github/app/app-token-provider';
-import { InstallationTokens, type InstallationTokenOptions } from '../../shared/github/app/installation-tokens';
+import { AppAwareTokenProvider } from '../../shared/providers/github/app/app-token-provider';
+import { InstallationTokens, type InstallationTokenOptions } from '../../shared/providers/github/app/installation-tokens';
 import { RefreshingTokenProvider } from '../../shared/oauth/refreshing-token-provider';
 import { createRouter } from '../../shared/http/router';
 import type { HttpResponse } from '../../shared/http/types';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiCall } from '../../shared/github/api-call';
-import { githubClientFactory } from '../../shared/github/client-factory';
-import { mapGitHubError } from '../../shared/github/github-errors';
+import { apiCall } from '../../shared/providers/github/api-call';
+import { githubClientFactory } from '../../shared/providers/github/client-factory';
+import { mapGitHubError } from '../../shared/providers/github/github-errors';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { defineProvider, type ProviderTools } from '../../shared/tools/tool-step';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { maxInAnyWindow } from '../../shared/contentsnare/sliding-window';
-import { createContentsnareTools } from '../../shared/contentsnare/tools';
+import { maxInAnyWindow } from '../../shared/providers/contentsnare/sliding-window';
+import { createContentsnareTools } from '../../shared/providers/contentsnare/tools';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import type { ProviderTools } from '../../shared/tools/tool-step';
 import { stopTestDynamo } from '../helpers/dynamo';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContentSnareClient } from '../../shared/contentsnare/client';
-import { ContentSnareRateLimiter } from '../../shared/contentsnare/rate-limiter';
+import { ContentSnareClient } from '../../shared/providers/contentsnare/client';
+import { ContentSnareRateLimiter } from '../../shared/providers/contentsnare/rate-limiter';
 import type { Connection } from '../../shared/domain/model';
 import type { Store } from '../../shared/ports';
 import { stopTestDynamo, testStore, TestClock } from '../helpers/dynamo';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { SnareHookRepo, tokenMatches } from '../../shared/contentsnare/snare-hook';
-import { createContentsnareTools } from '../../shared/contentsnare/tools';
+import { SnareHookRepo, tokenMatches } from '../../shared/providers/contentsnare/snare-hook';
+import { createContentsnareTools } from '../../shared/providers/contentsnare/tools';
 import { AppError } from '../../shared/domain/errors';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { dispatchMessage } from '../../shared/dispatch/dispatch-batch';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { apiCall } from '../../shared/github/api-call';
-import { githubClientFactory } from '../../shared/github/client-factory';
-import { mapGitHubError } from '../../shared/github/github-errors';
-import type { GitHubClient } from '../../shared/github/octokit';
+import { apiCall } from '../../shared/providers/github/api-call';
+import { githubClientFactory } from '../../shared/providers/github/client-factory';
+import { mapGitHubError } from '../../shared/providers/github/github-errors';
+import type { GitHubClient } from '../../shared/providers/github/octokit';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { defineProvider, type ProviderTools, type ToolStep } from '../../shared/tools/tool-step';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GitHubAppConfig } from '../../shared/config/config';
 import { AppError } from '../../shared/domain/errors';
-import { appCall } from '../../shared/github/app/app-http';
-import { appJwt } from '../../shared/github/app/app-jwt';
+import { appCall } from '../../shared/providers/github/app/app-http';
+import { appJwt } from '../../shared/providers/github/app/app-jwt';
 import { startFakeGitHubApp, type FakeGitHubApp } from '../helpers/fake-github-app';
 
 /**

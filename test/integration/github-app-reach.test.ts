@@ -2,7 +2,7 @@ import { workingLifecycle } from '../helpers/app-lifecycle';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { secretNames } from '../../shared/domain/model';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import { createRouter } from '../../shared/http/router';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { invokeTool } from '../../shared/tools/invoke';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { githubTools } from '../../shared/github/tools';
-import { codeHostAccess } from '../../shared/github/code-host-access';
+import { githubTools } from '../../shared/providers/github/tools';
+import { codeHostAccess } from '../../shared/providers/github/code-host-access';
 import { fetchListPage } from '../../shared/polling/poll-fetch';
 import type { Connection } from '../../shared/domain/model';
 import { secretNames } from '../../shared/domain/model';

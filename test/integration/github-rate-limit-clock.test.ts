@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import { invokeTool } from '../../shared/tools/invoke';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { TestClock } from '../helpers/test-clock';

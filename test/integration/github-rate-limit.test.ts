@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient, mapGitHubError, type GitHubThrottleOptions } from '../../shared/github/octokit';
+import { createGitHubClient, mapGitHubError, type GitHubThrottleOptions } from '../../shared/providers/github/octokit';
 import { silentLogger } from '../../shared/observability/logger';
 import { startFakeHttp, type FakeResponse, type FakeServer } from '../helpers/fake-http';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SnareHookRepo } from '../../shared/contentsnare/snare-hook';
-import { contentsnareTools } from '../../shared/contentsnare/tools';
-import { githubTools } from '../../shared/github/tools';
+import { SnareHookRepo } from '../../shared/providers/contentsnare/snare-hook';
+import { contentsnareTools } from '../../shared/providers/contentsnare/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentSnareRateLimiter } from '../../shared/contentsnare/rate-limiter';
-import { maxHonouredRetryAfterMs } from '../../shared/contentsnare/retry-after';
-import { RateBucketStore } from '../../shared/contentsnare/rate-bucket';
+import { ContentSnareRateLimiter } from '../../shared/providers/contentsnare/rate-limiter';
+import { maxHonouredRetryAfterMs } from '../../shared/providers/contentsnare/retry-after';
+import { RateBucketStore } from '../../shared/providers/contentsnare/rate-bucket';
 import { noMetrics } from '../../shared/observability/metrics';
 import { secretNames, type Connection } from '../../shared/domain/model';
 import { ConnectionRepo } from '../../shared/store/connection-repo';

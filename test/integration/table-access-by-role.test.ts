@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeStoredToken } from '../../shared/store/stored-token';
-import { createContentsnareTools } from '../../shared/contentsnare/tools';
+import { createContentsnareTools } from '../../shared/providers/contentsnare/tools';
 import { secretNames, type TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeHostAccess } from '../../shared/github/code-host-access';
+import { codeHostAccess } from '../../shared/providers/github/code-host-access';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
 import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';

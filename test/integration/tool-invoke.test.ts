@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolStepHandler } from '../../functions/tool-step/create-handler';
-import { apiCall } from '../../shared/github/api-call';
-import { githubClientFactory } from '../../shared/github/client-factory';
-import { mapGitHubError } from '../../shared/github/github-errors';
-import type { GitHubClient } from '../../shared/github/octokit';
+import { apiCall } from '../../shared/providers/github/api-call';
+import { githubClientFactory } from '../../shared/providers/github/client-factory';
+import { mapGitHubError } from '../../shared/providers/github/github-errors';
+import type { GitHubClient } from '../../shared/providers/github/octokit';
 import { createRouter } from '../../shared/http/router';
 import { catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';

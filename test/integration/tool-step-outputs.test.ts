@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { githubTools } from '../../shared/github/tools';
-import { createContentsnareTools } from '../../shared/contentsnare/tools';
+import { githubTools } from '../../shared/providers/github/tools';
+import { createContentsnareTools } from '../../shared/providers/contentsnare/tools';
 import { answerSchema, catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import type { ToolStep } from '../../shared/tools/tool-step';

@@ -12,7 +12,7 @@ import type { Connection, Subscription, SubscriptionFilters } from '../../shared
 import { secretNames } from '../../shared/domain/model';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
-import { verifySignature } from '../../shared/github/webhooks/signature';
+import { verifySignature } from '../../shared/providers/github/webhooks/signature';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { matchesSubscription } from '../../shared/domain/subscription-match';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProviderTools } from '../../functions/tool-step/registry';
 import { loadConfig } from '../../shared/config/config';
-import { createHook } from '../../shared/github/webhooks/hook-registration';
+import { createHook } from '../../shared/providers/github/webhooks/hook-registration';
 import { identifyAccount } from '../../shared/oauth/identify';
 import { oauthProviders } from '../../shared/oauth/providers';
 import { requestToken } from '../../shared/oauth/token-client';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate } from '../../shared/contentsnare/calendar-date';
-import { backoffMs, retryAfterMs } from '../../shared/contentsnare/retry-after';
-import { contentSnareHttpError, upstreamFieldProblems, upstreamReasons } from '../../shared/contentsnare/upstream-errors';
-import { createClientBody, createRequestBody, requestOptionNames } from '../../shared/contentsnare/request-bodies';
+import { isCalendarDate } from '../../shared/providers/contentsnare/calendar-date';
+import { backoffMs, retryAfterMs } from '../../shared/providers/contentsnare/retry-after';
+import { contentSnareHttpError, upstreamFieldProblems, upstreamReasons } from '../../shared/providers/contentsnare/upstream-errors';
+import { createClientBody, createRequestBody, requestOptionNames } from '../../shared/providers/contentsnare/request-bodies';
 import { inputJsonSchema } from '../../shared/tools/catalog';
-import { parseAnswer, createdRecord } from '../../shared/contentsnare/schemas';
-import { createClient } from '../../shared/contentsnare/tool-steps/create-client';
-import { createRequest } from '../../shared/contentsnare/tool-steps/create-request';
-import { apiCall } from '../../shared/contentsnare/tool-steps/api-call';
+import { parseAnswer, createdRecord } from '../../shared/providers/contentsnare/schemas';
+import { createClient } from '../../shared/providers/contentsnare/tool-steps/create-client';
+import { createRequest } from '../../shared/providers/contentsnare/tool-steps/create-request';
+import { apiCall } from '../../shared/providers/contentsnare/tool-steps/api-call';
 
 describe('calendar dates', () => {
   it.each(['2026-02-28', '2028-02-29', '2000-02-29', '2026-12-31', '2026-01-01'])('accepts %s', (d) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedBatcher } from '../../shared/contentsnare/keyed-batcher';
+import { KeyedBatcher } from '../../shared/providers/contentsnare/keyed-batcher';
 
 describe('KeyedBatcher', () => {
   it('serves the callers that gathered during a flush with one next flush, in order', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { earliestSlot, maxInAnyWindow, withGrant, type BucketState, type WindowPolicy } from '../../shared/contentsnare/sliding-window';
+import {
+  earliestSlot,
+  maxInAnyWindow,
+  withGrant,
+  type BucketState,
+  type WindowPolicy,
+} from '../../shared/providers/contentsnare/sliding-window';
 
 const policy: WindowPolicy = { limit: 20, windowMs: 10_000, marginMs: 50 };
 

@@ -19,7 +19,7 @@ const layers: readonly (readonly string[])[] = [
   ['shared/store'], // the single table's design and its records (connections, subscriptions, endpoints, tokens, leases)
   ['shared/http', 'shared/adapters'], // outbound/inbound HTTP plumbing; the AWS and embedded adapters of the ports
   ['shared/oauth', 'shared/tools', 'shared/keys'], // OAuth providers, tokens and refresh grant; the tool-step contract; scoped API keys
-  ['shared/github', 'shared/contentsnare'], // the two providers: clients, code-host access, tool steps, webhooks
+  ['shared/providers/*'], // each provider's room: clients, token rules, tool steps, webhooks (`shared/providers/<p>/`)
   ['shared/dispatch', 'shared/sweep'], // fan-out to the queue and delivery to the agent; the redelivery sweep
   ['shared/intake', 'shared/polling'], // webhook intake; polled triggers
   ['shared/subscriptions'], // creating and deleting subscriptions (hooks, baselines)
@@ -55,17 +55,38 @@ const root = join(import.meta.dirname, '../..');
 const sourceRoots = ['shared', 'functions', 'local', 'infra', 'test/helpers', 'bench', 'scripts'];
 
 /**
- * `shared/github/tools.ts` -> `shared/github`; `functions/oauth/x.ts` -> `functions/oauth`;
+ * `shared/http/router.ts` -> `shared/http`; `shared/providers/github/tools.ts` -> `shared/providers/github`; `functions/oauth/x.ts` -> `functions/oauth`;
  * `local/cli/dlq.ts` -> `local/cli`; `local/main.ts` -> `local`; `test/helpers/x/y.ts` -> `test/helpers`.
  */
 function folderOf(file: string): string {
   const parts = file.split('/');
+  if (parts[0] === 'shared' && parts[1] === 'providers') return providerFolderOf(parts);
   if (parts[0] === 'shared' || parts[0] === 'functions' || parts[0] === 'test') return `${parts[0]}/${parts[1]}`;
   return parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
 }
 
+/**
+ * A provider's room is `shared/providers/<p>/`: its root and most sub-folders sit at the
+ * providers' layer, and a sub-folder named for a core seam (`intake/`, `polling/`, ...) sits at
+ * the layer named for it, so that it may use that seam. `<p>` is a folder of its own: one
+ * provider never imports another.
+ */
+const seamRooms = new Set<string>([]);
+
+function providerFolderOf(parts: readonly string[]): string {
+  if (parts.length <= 3) return 'shared/providers';
+  const room = `shared/providers/${parts[2]}`;
+  return parts.length > 4 && seamRooms.has(parts[3] as string) ? `${room}/${parts[3]}` : room;
+}
+
+/** `shared/providers/github/intake` -> `shared/providers/*\/intake`; `functions/oauth` -> `functions/*`. */
+function layerPattern(folder: string): string {
+  if (folder.startsWith('functions/')) return 'functions/*';
+  return folder.replace(/^shared\/providers\/[^/]+/, 'shared/providers/*');
+}
+
 function layerOf(folder: string): number {
-  const pattern = folder.startsWith('functions/') ? 'functions/*' : folder;
+  const pattern = layerPattern(folder);
   return layers.findIndex((layer) => layer.includes(pattern));
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { earliestSlot } from '../../shared/contentsnare/sliding-window';
-import { maxHonouredRetryAfterMs, retryAfterMs } from '../../shared/contentsnare/retry-after';
-import { githubHttpError, maxHonouredRetryAfterSeconds, retryAfterSeconds } from '../../shared/github/github-errors';
+import { earliestSlot } from '../../shared/providers/contentsnare/sliding-window';
+import { maxHonouredRetryAfterMs, retryAfterMs } from '../../shared/providers/contentsnare/retry-after';
+import { githubHttpError, maxHonouredRetryAfterSeconds, retryAfterSeconds } from '../../shared/providers/github/github-errors';
 import { oauthProviders } from '../../shared/oauth/providers';
 import { requestToken, TokenEndpointError } from '../../shared/oauth/token-client';
 import type { Fetch } from '../../shared/ports';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { currentTokenGuide, permissionTables, tokenGuidePath } from '../../local/admin/permission-table';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { githubTriggerIds } from '../../shared/domain/triggers';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 
 /**
  * docs/guides/github-token.md's permission tables come from what the tool steps and the

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifySignature } from '../../shared/github/webhooks/signature';
+import { verifySignature } from '../../shared/providers/github/webhooks/signature';
 
 const secret = "It's a Secret to Everybody";
 const body = Buffer.from('Hello, World!');

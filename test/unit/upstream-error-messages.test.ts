@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { githubHttpError, mapGitHubError } from '../../shared/github/github-errors';
+import { githubHttpError, mapGitHubError } from '../../shared/providers/github/github-errors';
 import { networkCause } from '../../shared/http/network-cause';
 
 describe("upstream errors carry the service's own words", () => {

@@ -5,7 +5,7 @@ import { snareTriggerNames, type SnareTriggerName } from '../triggers';
 /**
  * What a collection-service delivery claims, read only for WHERE to look: its event name
  * and the ids of the records it names. Nothing else in the body is believed: the records are
- * read back through the API (shared/contentsnare/read-back.ts). The reference's payloads are
+ * read back through the API (shared/providers/contentsnare/read-back.ts). The reference's payloads are
  * flat objects with `event_name` and the subject's `id`; field events nest the `request`
  * and carry `page_id`; values may be strings where numbers are expected (ids were `0` in old
  * examples), so ids are read leniently and then held to a safe spelling.

@@ -1,0 +1,244 @@
+import type { AppContext } from '../../../ports/app-context';
+import { AppError, InvalidInputError } from '../../../domain/errors';
+import type { AppInstallation, AppReach, Connection, StoredToken } from '../../../domain/model';
+import { secretNames } from '../../../domain/model';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { writeStoredToken } from '../../../store/stored-token';
+import { boundToThisBrowser, singleParam, type CallbackOutcome } from '../../../oauth/callback';
+import { appClientCredentials } from '../../../oauth/github-app-credentials';
+import { appRedirectUri } from '../../../oauth/github-app-authorize';
+import { AccountLookupError, identifyAccount } from '../../../oauth/identify';
+import { oauthProviders } from '../../../oauth/providers';
+import { withQuery } from '../../../oauth/return-to';
+import { bindingCookieName, readCookie } from '../../../oauth/start';
+import { consumeState, readState, type OAuthStateRecord } from '../../../oauth/state-store';
+import { requestToken, TokenEndpointError } from '../../../oauth/token-client';
+import { providerApiOrigin } from '../../../oauth/token-origin';
+import { githubTimeoutMs } from '../github-base';
+import type { AppCallDeps } from './app-http';
+import { appJwt } from './app-jwt';
+import { getInstallation, listUserInstallationRepositories, listUserInstallations, type InstallationAnswer } from './installations';
+import { connectionReach } from './user-reach';
+
+/** Error codes put in `returnTo?error=`; stable, never carrying GitHub's text. */
+export type AppCallbackErrorCode =
+  | 'access_denied'
+  | 'authorization_failed'
+  | 'invalid_request'
+  | 'not_configured'
+  | 'token_exchange_failed'
+  | 'account_lookup_failed'
+  | 'installation_requested'
+  | 'installation_missing'
+  | 'installation_not_yours'
+  | 'installation_choice_required'
+  | 'installation_lookup_failed'
+  | 'server_error';
+
+export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]> = {
+  access_denied: [400, 'Access was denied at GitHub'],
+  authorization_failed: [400, 'GitHub reported an authorization error'],
+  invalid_request: [
+    400,
+    'The callback carried no authorization code: turn on "Request user authorization (OAuth) during installation" for the App',
+  ],
+  not_configured: [501, 'The GitHub App is not configured'],
+  token_exchange_failed: [502, 'GitHub refused to exchange the authorization code'],
+  account_lookup_failed: [502, 'The connected account could not be read from GitHub'],
+  installation_requested: [409, 'The installation waits for an owner of the account to approve it; connect again once it is approved'],
+  installation_missing: [409, 'No installation of the App was named or is visible to this user; install the App first'],
+  installation_not_yours: [403, 'The installation named in the callback is not one this user can access'],
+  installation_choice_required: [
+    409,
+    'The user can access several installations of the App: start again with the installationId to connect',
+  ],
+  installation_lookup_failed: [502, 'The installation could not be read from GitHub'],
+  server_error: [500, 'Connecting failed; try again'],
+};
+
+/** At most this many installations are listed in `installations=` of a choice: enough for a picker. */
+const maxChoices = 20;
+
+function failed(record: OAuthStateRecord, code: AppCallbackErrorCode, extra: Record<string, string> = {}): CallbackOutcome {
+  if (record.returnTo !== undefined) return { kind: 'redirect', location: withQuery(record.returnTo, { error: code, ...extra }) };
+  const [status, message] = appCallbackMessages[code];
+  return { kind: 'page', status, body: { provider: 'github', error: { code, message, ...extra } } };
+}
+
+type Chosen = { ok: true; installation: InstallationAnswer } | { ok: false; code: AppCallbackErrorCode; extra?: Record<string, string> };
+
+/**
+ * Which installation the connection acts through, proven by the user's own token: the one in
+ * the callback (a new installation, whose id in the URL anyone could have written) or the one
+ * asked for must be among the user's installations of the App; else the only one visible.
+ */
+function choose(record: OAuthStateRecord, fromUrl: string | undefined, visible: InstallationAnswer[]): Chosen {
+  const wanted = record.app?.mode === 'install' ? fromUrl : record.app?.installationId?.toString();
+  if (wanted !== undefined) {
+    if (!/^[1-9]\d{0,15}$/.test(wanted)) return { ok: false, code: 'installation_not_yours' };
+    const found = visible.find((i) => i.id === Number(wanted));
+    return found ? { ok: true, installation: found } : { ok: false, code: 'installation_not_yours' };
+  }
+  if (record.app?.mode === 'install' || visible.length === 0) return { ok: false, code: 'installation_missing' };
+  if (visible.length === 1 && visible[0]) return { ok: true, installation: visible[0] };
+  const installations = visible
+    .slice(0, maxChoices)
+    .map((i) => `${i.id}:${i.account.login}`)
+    .join(',');
+  return { ok: false, code: 'installation_choice_required', extra: { installations } };
+}
+
+/**
+ * `GET /oauth/github-app/callback`: GitHub's return after the installation (with
+ * `installation_id`, `setup_action` and the user's `code`) or after the user authorization
+ * (`code` only). The state is checked as in the OAuth flows (bound to the browser, single
+ * use); then the code is exchanged for the user's token, the installation proven to be the
+ * user's, read with the App's JWT (account, selection, permissions, events), and the
+ * `github_app` connection saved with the user's token beside it. After the state is consumed,
+ * failures go back to `returnTo` with `error=` and store nothing.
+ */
+export async function handleAppCallback(ctx: AppContext, query: URLSearchParams, cookieHeader?: string): Promise<CallbackOutcome> {
+  const state = singleParam(query, 'state');
+  if (state === undefined) throw new InvalidInputError([{ field: 'state', message: 'missing' }]);
+  const pending = await readState(ctx.store, ctx.clock, state);
+  if (!pending?.app) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
+  if (!boundToThisBrowser(pending, readCookie(cookieHeader, bindingCookieName(state)))) {
+    ctx.logger.warn('github app callback refused: not the browser that started the flow');
+    throw new AppError(
+      'invalid_input',
+      'This callback did not come from the browser that started the connection; start the connection again, in one browser',
+    );
+  }
+  const record = await consumeState(ctx.store, ctx.clock, state);
+  if (!record?.app) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
+  if (record.redirectUri !== appRedirectUri(ctx.config.publicUrl))
+    throw new AppError('invalid_input', 'The state was issued for another redirect URI');
+  const log = ctx.logger.child({ provider: 'github_app', mode: record.app.mode });
+
+  const providerError = singleParam(query, 'error');
+  if (providerError !== undefined) {
+    log.info('github app callback: GitHub reported an error', { oauthError: providerError.slice(0, 64) });
+    return failed(record, providerError === 'access_denied' ? 'access_denied' : 'authorization_failed');
+  }
+  const setupAction = singleParam(query, 'setup_action');
+  if (setupAction === 'request') return failed(record, 'installation_requested');
+  const code = singleParam(query, 'code');
+  if (code === undefined) return failed(record, 'invalid_request');
+  const installationParam = singleParam(query, 'installation_id');
+
+  try {
+    const creds = await appClientCredentials(ctx);
+    const def = oauthProviders.github;
+    const answer = await requestToken(ctx, def, def.tokenEndpoint(ctx.config), creds, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: record.redirectUri,
+      // The installation page takes no PKCE challenge; the user authorization was given one.
+      ...(record.app.mode === 'existing' ? { code_verifier: record.codeVerifier } : {}),
+    });
+    const identity = await identifyAccount(ctx.config, ctx.fetch, 'github', answer);
+    const deps: AppCallDeps = { fetch: ctx.fetch, clock: ctx.clock, timeoutMs: githubTimeoutMs(ctx.config.upstreamTimeoutSeconds) };
+    const apiBase = ctx.config.github.apiUrl;
+    const visible = await listUserInstallations(deps, apiBase, answer.token.accessToken);
+    const chosen = choose(record, installationParam, visible);
+    if (!chosen.ok) {
+      log.warn('github app callback: installation refused', { reason: chosen.code, installationId: installationParam?.slice(0, 20) });
+      return failed(record, chosen.code, chosen.extra);
+    }
+    const jwt = await appJwt(creds.app, await ctx.githubAppSecret('privateKey'));
+    const installation = await getInstallation(deps, apiBase, jwt, chosen.installation.id);
+    // Who the connection acts as: the installation only for its account's administrator;
+    // anyone else within the repositories GitHub lists for them, whatever the selection.
+    const reach = await connectionReach(deps, apiBase, answer.token.accessToken, installation, identity.accountId);
+    const repositories =
+      reach === 'installation' && installation.repositorySelection === 'all'
+        ? []
+        : await listUserInstallationRepositories(deps, apiBase, answer.token.accessToken, installation.id);
+    const connectionId = await saveAppConnection(ctx, {
+      token: answer.token,
+      accountLogin: identity.accountLogin,
+      ...(identity.accountId !== undefined ? { accountId: identity.accountId } : {}),
+      installation,
+      reach,
+      repositories,
+      ...(record.label !== undefined ? { label: record.label } : {}),
+    });
+    log.info('github app connection saved', { connectionId, installationId: installation.id, reach });
+    ctx.metrics.count('oauth_connected', 1, { provider: 'github_app' });
+    if (record.returnTo === undefined) {
+      return { kind: 'page', status: 200, body: { provider: 'github', connectionId, status: 'connected', account: identity.accountLogin } };
+    }
+    return { kind: 'redirect', location: withQuery(record.returnTo, { connectionId }) };
+  } catch (e) {
+    if (e instanceof TokenEndpointError) {
+      log.warn('github app callback: token exchange failed', { kind: e.kind, oauthError: e.oauthError, status: e.status });
+      return failed(record, 'token_exchange_failed');
+    }
+    if (e instanceof AccountLookupError) {
+      log.warn('github app callback: account lookup failed', { status: e.status });
+      return failed(record, 'account_lookup_failed');
+    }
+    if (e instanceof AppError && e.code === 'not_configured') return failed(record, 'not_configured');
+    if (
+      e instanceof AppError &&
+      (e.code === 'upstream_error' ||
+        e.code === 'unavailable' ||
+        e.code === 'reconnect_required' ||
+        e.code === 'forbidden' ||
+        e.code === 'not_found')
+    ) {
+      log.warn('github app callback: installation look-up failed', { error: e });
+      return failed(record, 'installation_lookup_failed');
+    }
+    log.error('github app callback failed', { error: e });
+    return failed(record, 'server_error');
+  }
+}
+
+interface SaveAppInput {
+  token: StoredToken;
+  accountLogin: string;
+  accountId?: string;
+  installation: InstallationAnswer;
+  reach: AppReach;
+  repositories: string[];
+  label?: string;
+}
+
+/**
+ * Stores the user's token FIRST, then the connection (a crash in between leaves an orphan
+ * secret, never a connection without a token). What the connection may do is the
+ * installation's permissions: a GitHub App user token carries no OAuth scopes, so none are kept.
+ */
+async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<string> {
+  const id = ConnectionRepo.newId();
+  const now = new Date(ctx.clock.now()).toISOString();
+  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx.config, 'github') };
+  delete token.scope;
+  await writeStoredToken(ctx.secrets, { id, provider: 'github' }, token);
+  const { suspended, appId: _appId, ...installation } = input.installation;
+  const kept: AppInstallation = installation;
+  const connection: Connection = {
+    id,
+    provider: 'github',
+    accountLogin: input.accountLogin,
+    authMethod: 'github_app',
+    installation: kept,
+    reach: input.reach,
+    status: suspended ? 'suspended' : 'connected',
+    repositories: input.repositories,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (suspended) connection.statusReason = 'the installation is suspended by its owner';
+  if (input.label !== undefined) connection.label = input.label;
+  if (input.accountId !== undefined) connection.accountId = input.accountId;
+  if (token.expiresAt !== undefined) connection.tokenExpiresAt = token.expiresAt;
+  try {
+    await new ConnectionRepo(ctx.store).create(connection);
+  } catch (e) {
+    await ctx.secrets.delete(secretNames.connectionToken(connection)).catch(() => undefined);
+    throw e;
+  }
+  return id;
+}
