@@ -9,7 +9,7 @@ import { isSnareTriggerId } from '../../shared/domain/triggers';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { getEventFor, listEventsFor } from '../../shared/events/event-history-api';
 import type { EventDetailAnswer } from '../../shared/events/event-routes-schemas';
-import { webhookUrl } from '../../shared/subscriptions/endpoint-hook';
+import { webhookUrl } from '../../shared/providers/github/subscriptions/endpoint-hook';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { RecentEvents } from './recent-events';
 import type { CircuitSnapshot, DispatchCircuit } from '../../shared/dispatch/circuit';

@@ -3,7 +3,7 @@ import { AppError } from '../domain/errors';
 import { secretNames, type Connection } from '../domain/model';
 import type { RevokeOutcome } from '../oauth/revoke';
 import { deleteSubscription } from '../subscriptions/delete-subscription';
-import { releaseEndpoint } from '../subscriptions/endpoint-hook';
+import { releaseEndpoint } from '../providers/github/subscriptions/endpoint-hook';
 import { EndpointRepo } from '../store/endpoint-repo';
 import { withLease } from '../store/lease';
 import { SubscriptionRepo } from '../store/subscription-repo';

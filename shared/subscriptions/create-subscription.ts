@@ -6,17 +6,17 @@ import { AppError } from '../domain/errors';
 import { loadOnce } from '../domain/load-once';
 import { takesEvents, type Connection, type EndpointTarget, type Subscription } from '../domain/model';
 import { endpointIdFor } from '../store/endpoint-repo';
-import { ensureHook, releaseEndpoint } from './endpoint-hook';
+import { ensureHook, releaseEndpoint } from '../providers/github/subscriptions/endpoint-hook';
 import { withLease } from '../store/lease';
 import { parseSubscriptionRequest, type SubscriptionRequest } from './subscription-input';
-import { resolveColumn } from './resolve-column';
+import { resolveColumn } from '../providers/github/subscriptions/resolve-column';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { canPoll, sourceFor } from './trigger-rules';
-import { checkAppTrigger, installationOf } from './app-subscription';
+import { checkAppTrigger, installationOf } from '../providers/github/subscriptions/app-subscription';
 import { triggerCatalog } from '../domain/trigger-catalog';
 import { isSnareTriggerId } from '../domain/triggers';
-import { makeSnareSubscription } from './snare-subscription';
-import { followAccountRename } from './follow-account';
+import { makeSnareSubscription } from '../providers/contentsnare/subscriptions/snare-subscription';
+import { followAccountRename } from '../providers/github/subscriptions/follow-account';
 
 // The polling code (list reads, item mapping, fan-out) is loaded on the first subscription a
 // container creates, not at every platform-api cold start.

@@ -2,11 +2,11 @@ import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { AppError } from '../domain/errors';
 import { keys } from '../store/table-design';
-import { releaseEndpoint, type ReleaseOutcome } from './endpoint-hook';
+import { releaseEndpoint, type ReleaseOutcome } from '../providers/github/subscriptions/endpoint-hook';
 import { withLease } from '../store/lease';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { isSnareTriggerId } from '../domain/triggers';
-import { deleteSnareSubscription } from './snare-subscription';
+import { deleteSnareSubscription } from '../providers/contentsnare/subscriptions/snare-subscription';
 
 export interface DeletedSubscription extends ReleaseOutcome {
   id: string;

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/domain/errors';
 import { createSubscription } from '../../shared/subscriptions/create-subscription';
-import { ensureHook } from '../../shared/subscriptions/endpoint-hook';
+import { ensureHook } from '../../shared/providers/github/subscriptions/endpoint-hook';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testContext, type TestContext } from '../helpers/test-context';

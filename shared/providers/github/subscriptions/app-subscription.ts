@@ -1,8 +1,8 @@
-import { describeGap, eventGap } from '../domain/app-permissions';
-import { AppError } from '../domain/errors';
-import type { AppInstallation, Connection, SubscriptionTarget } from '../domain/model';
-import type { TriggerId } from '../domain/triggers';
-import { hookEventsFor } from './trigger-rules';
+import { describeGap, eventGap } from '../../../domain/app-permissions';
+import { AppError } from '../../../domain/errors';
+import type { AppInstallation, Connection, SubscriptionTarget } from '../../../domain/model';
+import type { TriggerId } from '../../../domain/triggers';
+import { hookEventsFor } from '../../../subscriptions/trigger-rules';
 
 /** A `github_app` connection's installation, or a clear error when the connection has none. */
 export function installationOf(connection: Connection): AppInstallation {

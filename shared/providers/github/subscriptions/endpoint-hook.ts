@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../ports/app-context';
-import { codeHostAccess } from '../providers/github/code-host-access';
-import { connectionApiBase } from '../oauth/token-origin';
-import { assertReachableWebhookUrl } from './public-url-check';
-import { ConditionFailedError } from '../domain/errors';
-import { secretNames, type Connection, type Endpoint, type EndpointTarget } from '../domain/model';
-import type { TriggerId } from '../domain/triggers';
-import { createHook, deleteHook, findHookByUrl, updateHook, type HookConfig } from '../providers/github/webhooks/hook-registration';
-import { EndpointRepo, endpointIdFor } from '../store/endpoint-repo';
-import { SubscriptionRepo } from '../store/subscription-repo';
-import { hookEventsFor } from './trigger-rules';
+import type { AppContext } from '../../../ports/app-context';
+import { codeHostAccess } from '../code-host-access';
+import { connectionApiBase } from '../../../oauth/token-origin';
+import { assertReachableWebhookUrl } from '../../../subscriptions/public-url-check';
+import { ConditionFailedError } from '../../../domain/errors';
+import { secretNames, type Connection, type Endpoint, type EndpointTarget } from '../../../domain/model';
+import type { TriggerId } from '../../../domain/triggers';
+import { createHook, deleteHook, findHookByUrl, updateHook, type HookConfig } from '../webhooks/hook-registration';
+import { EndpointRepo, endpointIdFor } from '../../../store/endpoint-repo';
+import { SubscriptionRepo } from '../../../store/subscription-repo';
+import { hookEventsFor } from '../../../subscriptions/trigger-rules';
 
 /** The URL the code host posts an endpoint's deliveries to. */
 export function webhookUrl(ctx: Pick<AppContext, 'config'>, endpointId: string): string {

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { AppContext } from '../ports/app-context';
-import { codeHostAccess } from '../providers/github/code-host-access';
-import { AppError, InvalidInputError } from '../domain/errors';
-import type { Connection, SubscriptionTarget } from '../domain/model';
-import { isOk, orgPath, repoPath, restCall, upstreamMessage } from '../providers/github/webhooks/rest-call';
+import type { AppContext } from '../../../ports/app-context';
+import { codeHostAccess } from '../code-host-access';
+import { AppError, InvalidInputError } from '../../../domain/errors';
+import type { Connection, SubscriptionTarget } from '../../../domain/model';
+import { isOk, orgPath, repoPath, restCall, upstreamMessage } from '../webhooks/rest-call';
 
 /**
  * new_card_in_column's column filter by NAME: `project_card` payloads carry the column id

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import type { Connection, SubscriptionTarget } from '../domain/model';
-import type { SeenAccount } from '../domain/renames';
-import { codeHostAccess } from '../providers/github/code-host-access';
-import { isOk, restCall } from '../providers/github/webhooks/rest-call';
-import { followRename } from '../intake/follow-renames';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
+import type { Connection, SubscriptionTarget } from '../../../domain/model';
+import type { SeenAccount } from '../../../domain/renames';
+import { codeHostAccess } from '../code-host-access';
+import { isOk, restCall } from '../webhooks/rest-call';
+import { followRename } from '../../../intake/follow-renames';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
 
 const accountSchema = z.object({ id: z.number().int().positive(), login: z.string().min(1).max(100) });
 

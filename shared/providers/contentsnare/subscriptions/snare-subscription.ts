@@ -1,13 +1,13 @@
-import { releaseSnareHook, ensureSnareHook, snareHookLease, snareRouteId } from '../providers/contentsnare/snare-hook';
-import { AppError } from '../domain/errors';
-import type { Connection, Subscription, SubscriptionFilters } from '../domain/model';
-import type { SnareTriggerId } from '../domain/triggers';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { withLease } from '../store/lease';
-import { SubscriptionRepo } from '../store/subscription-repo';
-import { assertReachableWebhookUrl } from './public-url-check';
-import type { ReleaseOutcome } from './endpoint-hook';
+import { releaseSnareHook, ensureSnareHook, snareHookLease, snareRouteId } from '../snare-hook';
+import { AppError } from '../../../domain/errors';
+import type { Connection, Subscription, SubscriptionFilters } from '../../../domain/model';
+import type { SnareTriggerId } from '../../../domain/triggers';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { withLease } from '../../../store/lease';
+import { SubscriptionRepo } from '../../../store/subscription-repo';
+import { assertReachableWebhookUrl } from '../../../subscriptions/public-url-check';
+import type { ReleaseOutcome } from '../../github/subscriptions/endpoint-hook';
 
 /**
  * Collection-service subscriptions: the account's triggers, served by the connection's one
