@@ -5,11 +5,10 @@ import { ApiKeyRepo, type ApiKeyRecord } from '../../shared/store/api-key-repo';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { platformCaller } from '../../shared/domain/caller';
 import { AppError } from '../../shared/domain/errors';
-import { isSnareTriggerId } from '../../shared/domain/triggers';
+import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { getEventFor, listEventsFor } from '../../shared/events/event-history-api';
 import type { EventDetailAnswer } from '../../shared/events/event-routes-schemas';
-import { webhookUrl } from '../../shared/providers/github/subscriptions/endpoint-hook';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { RecentEvents } from './recent-events';
 import type { CircuitSnapshot, DispatchCircuit } from '../../shared/dispatch/circuit';
@@ -123,6 +122,12 @@ export function refusedDeliveries(recent: RecentEvents): RefusedView[] {
     .slice(0, shownRefused);
 }
 
+/** A hook's URL, as its provider shows it (the collection service's carries its connection's secret token and is not shown). */
+function webhookUrlOf(ctx: AppContext, sub: Subscription): { webhookUrl?: string } {
+  const url = ctx.providers[triggerCatalog[sub.trigger].provider].hooks.webhookUrl(ctx, sub);
+  return url === undefined ? {} : { webhookUrl: url };
+}
+
 export async function consoleData(
   ctx: AppContext,
   queues: LocalQueues,
@@ -144,8 +149,7 @@ export async function consoleData(
     keys,
     subscriptions: subscriptions.map((s) => ({
       ...s,
-      // A code-host hook's URL; the collection service's carries its connection's secret token and is not shown.
-      ...(s.delivery === 'webhook' && s.endpointId && !isSnareTriggerId(s.trigger) ? { webhookUrl: webhookUrl(ctx, s.endpointId) } : {}),
+      ...webhookUrlOf(ctx, s),
       ...(lastBySubscription.has(s.id) ? { lastEvent: lastBySubscription.get(s.id) } : {}),
     })),
     events,

@@ -3,9 +3,6 @@ import { AppError } from '../domain/errors';
 import { secretNames, type Connection } from '../domain/model';
 import type { RevokeOutcome } from '../oauth/revoke';
 import { deleteSubscription } from '../subscriptions/delete-subscription';
-import { releaseEndpoint } from '../providers/github/subscriptions/endpoint-hook';
-import { EndpointRepo } from '../store/endpoint-repo';
-import { withLease } from '../store/lease';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { ConnectionRepo } from '../store/connection-repo';
 import { ApiKeyRepo } from '../store/api-key-repo';
@@ -57,9 +54,8 @@ export async function disconnect(ctx: AppContext, id: string, options: Disconnec
     if (out?.hook === 'deleted') hooksDeleted++;
     if (out?.warning) warnings.push(out.warning);
   }
-  // Endpoints left without subscriptions (an earlier failed cleanup) go too.
-  for (const endpoint of await new EndpointRepo(ctx.store).list(id)) {
-    const out = await withLease(ctx, `endpoint#${endpoint.id}`, () => releaseEndpoint(ctx, connection, endpoint.id));
+  // Hooks left without subscriptions (an earlier failed cleanup) go too.
+  for (const out of await ctx.providers[connection.provider].hooks.releaseLeftovers(ctx, connection)) {
     if (out.hook === 'deleted') hooksDeleted++;
     if (out.warning) warnings.push(out.warning);
   }

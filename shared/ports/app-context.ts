@@ -1,5 +1,6 @@
 import type { Config } from '../config/config';
 import type { TokenProvider } from './token-provider';
+import type { Providers } from './provider-contract';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { BlobStore, Clock, Fetch, Queue, SecretStore, Sleep, Store } from './index';
@@ -22,6 +23,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Access tokens of connections (refreshing where the provider's tokens expire). */
   tokens: TokenProvider;
+  /** The providers behind their contract (shared/ports/provider-contract.ts), from the wiring's registry. */
+  providers: Providers;
   /** Values that may live in Secrets Manager on AWS, resolved and cached by the wiring. */
   platformApiKey: () => Promise<string>;
   dispatchSigningSecret: () => Promise<string>;

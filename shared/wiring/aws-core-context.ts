@@ -24,6 +24,8 @@ import {
   type Store,
 } from '../ports';
 import type { AppContext, GitHubAppSecretName } from '../ports/app-context';
+import type { Provider } from '../domain/model';
+import { providerRegistry } from './providers';
 
 /**
  * The AWS resources only some functions use, each behind its own module
@@ -144,8 +146,9 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
       },
       byArn,
     ),
-    oauthClientSecret: (provider: 'github' | 'contentsnare') => (provider === 'github' ? github() : contentsnare()),
+    oauthClientSecret: (provider: Provider) => ({ github, contentsnare })[provider](),
     githubAppSecret: (name: GitHubAppSecretName) => (app ? appSecrets[name]() : Promise.resolve(undefined)),
+    providers: providerRegistry,
   } satisfies Omit<AppContext, 'tokens'>;
   return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), new InstallationTokens(base)) };
 }

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { AppContext, GitHubAppSecretName } from '../ports/app-context';
+import type { Provider } from '../domain/model';
+import { providerRegistry } from './providers';
 import type { Config } from '../config/config';
 import { EncryptedSecretStore } from '../adapters/local/encrypted-secret-store';
 import { FileBlobStore } from '../adapters/local/file-blob-store';
@@ -44,9 +46,9 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     metrics: input.metrics,
     platformApiKey: required(config.platformApiKey, 'PLATFORM_API_KEY'),
     dispatchSigningSecret: required(config.dispatchSigningSecret, 'DISPATCH_SIGNING_SECRET'),
-    oauthClientSecret: async (provider: 'github' | 'contentsnare') =>
-      provider === 'github' ? config.github.clientSecret : config.contentsnare.clientSecret,
+    oauthClientSecret: async (provider: Provider) => config[provider].clientSecret,
     githubAppSecret: async (name: GitHubAppSecretName) => config.github.app?.[name],
+    providers: providerRegistry,
   };
   return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), new InstallationTokens(base)) };
 }

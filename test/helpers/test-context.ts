@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocalQueues, type LocalQueues } from '../../shared/adapters/local/local-queues';
 import type { AppContext } from '../../shared/ports/app-context';
+import { providerRegistry } from '../../shared/wiring/providers';
 import { loadConfig } from '../../shared/config/config';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { SecretTokenProvider } from '../../shared/oauth/secret-token-provider';
@@ -77,6 +78,7 @@ export function testAppContext(parts: TestContextParts): AppContext {
     clock: parts.clock,
     sleep: parts.sleep,
     fetch: globalThis.fetch,
+    providers: providerRegistry,
     logger: createJsonLogger({ level: 'DEBUG', write: (l) => parts.logLines.push(l) }),
     metrics: parts.metrics,
     tokens: new SecretTokenProvider(parts.secrets),

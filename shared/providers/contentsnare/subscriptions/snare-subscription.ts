@@ -7,7 +7,9 @@ import { ConnectionRepo } from '../../../store/connection-repo';
 import { withLease } from '../../../store/lease';
 import { SubscriptionRepo } from '../../../store/subscription-repo';
 import { assertReachableWebhookUrl } from '../../../subscriptions/public-url-check';
-import type { ReleaseOutcome } from '../../github/subscriptions/endpoint-hook';
+import type { DeletedSubscription, HookManager } from '../../../subscriptions/hook-manager';
+import type { SubscriptionRequest } from '../../../subscriptions/subscription-input';
+import { isSnareTriggerId } from '../../../domain/triggers';
 
 /**
  * Collection-service subscriptions: the account's triggers, served by the connection's one
@@ -64,7 +66,7 @@ export async function makeSnareSubscription(
 }
 
 /** Deletes the subscription, then narrows or removes the connection's webhook (reported, not thrown). */
-export async function deleteSnareSubscription(ctx: AppContext, sub: Subscription): Promise<ReleaseOutcome & { id: string; deleted: true }> {
+export async function deleteSnareSubscription(ctx: AppContext, sub: Subscription): Promise<DeletedSubscription> {
   const outcome = await withLease(ctx, snareHookLease(sub.connectionId), async () => {
     await new SubscriptionRepo(ctx.store).delete(sub.id);
     const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
@@ -73,3 +75,24 @@ export async function deleteSnareSubscription(ctx: AppContext, sub: Subscription
   ctx.logger.info('subscription deleted', { subscriptionId: sub.id, hook: outcome.hook, warning: outcome.warning });
   return { id: sub.id, deleted: true, ...outcome };
 }
+
+/**
+ * The collection service's hook manager: one webhook per connection, carrying the events of
+ * its subscriptions (`snare-hook.ts`).
+ */
+export const snareHooks: HookManager = {
+  async admit(_ctx, connection) {
+    if (connection.status === 'reconnect_required')
+      throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
+    return connection;
+  },
+  subscribe: (ctx, connection, req: SubscriptionRequest) => {
+    const trigger = req.trigger;
+    if (!isSnareTriggerId(trigger)) throw new AppError('internal', `${trigger} is not a collection-service trigger`);
+    return makeSnareSubscription(ctx, connection, { ...req, trigger });
+  },
+  unsubscribe: deleteSnareSubscription,
+  // The connection's one webhook goes with its last subscription: nothing is left over.
+  releaseLeftovers: async () => [],
+  webhookUrl: () => undefined,
+};

@@ -10,6 +10,7 @@ import { createHook, deleteHook, findHookByUrl, updateHook, type HookConfig } fr
 import { EndpointRepo, endpointIdFor } from '../../../store/endpoint-repo';
 import { SubscriptionRepo } from '../../../store/subscription-repo';
 import { hookEventsFor } from '../../../subscriptions/trigger-rules';
+import type { ReleaseOutcome } from '../../../subscriptions/hook-manager';
 
 /** The URL the code host posts an endpoint's deliveries to. */
 export function webhookUrl(ctx: Pick<AppContext, 'config'>, endpointId: string): string {
@@ -104,12 +105,6 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 async function forgetEndpoint(ctx: AppContext, endpointId: string): Promise<void> {
   await new EndpointRepo(ctx.store).delete(endpointId);
   await ctx.secrets.delete(secretNames.endpointSecret(endpointId));
-}
-
-export interface ReleaseOutcome {
-  hook: 'kept' | 'updated' | 'deleted' | 'none';
-  /** What could not be done at the code host, for people. */
-  warning?: string;
 }
 
 /**

@@ -1,0 +1,17 @@
+import type { Provider } from '../domain/model';
+
+/**
+ * One provider as the core sees it: the core asks a connection's (or a trigger's) provider
+ * for what differs, and never which provider it is. Each seam adds the part it takes from
+ * its own folder by extending this interface (`declare module`), so the ports name no seam
+ * above them and the registry (`shared/wiring/providers.ts`) cannot compile without every
+ * part. A provider's parts live in its room, `shared/providers/<id>/`.
+ */
+export interface ProviderContract {
+  id: Provider;
+  /** How a message names a connection of this provider: `code-host`, `collection-service`. */
+  connectionKind: string;
+}
+
+/** Every provider by its id: what `AppContext.providers` holds. */
+export type Providers = Readonly<Record<Provider, ProviderContract>>;

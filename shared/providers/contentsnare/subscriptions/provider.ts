@@ -1,0 +1,9 @@
+import type { ProviderContract } from '../../../ports/provider-contract';
+import { snareHooks } from './snare-subscription';
+
+/** The collection service behind the provider contract (shared/ports/provider-contract.ts). */
+export const contentSnareProvider: ProviderContract = {
+  id: 'contentsnare',
+  connectionKind: 'collection-service',
+  hooks: snareHooks,
+};

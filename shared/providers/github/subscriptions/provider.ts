@@ -1,0 +1,9 @@
+import type { ProviderContract } from '../../../ports/provider-contract';
+import { githubHooks } from './github-hooks';
+
+/** The code host behind the provider contract (shared/ports/provider-contract.ts). */
+export const githubProvider: ProviderContract = {
+  id: 'github',
+  connectionKind: 'code-host',
+  hooks: githubHooks,
+};
