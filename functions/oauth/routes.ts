@@ -96,7 +96,7 @@ const htmlPage = z.string().describe('An HTML page for a person (the browser ask
 const notCached = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
 function providerOf(name: string | undefined): Provider | undefined {
-  return name === 'github' || name === 'contentsnare' ? name : undefined;
+  return providers.find((p) => p === name);
 }
 
 /**

@@ -192,6 +192,9 @@ export interface TriggerEvent {
 /** What names a connection's token secret: its id and its provider (each provider's tokens have their own area). */
 export type TokenOwner = Pick<Connection, 'id' | 'provider'>;
 
+/** Each provider's area of the secret store for its connections' tokens (the code host's is the original one). */
+const tokenAreas: Readonly<Record<Provider, string>> = { github: 'connections', contentsnare: 'contentsnare-connections' };
+
 /** Names of secrets in the SecretStore. */
 export const secretNames = {
   /**
@@ -200,8 +203,7 @@ export const secretNames = {
    * keep the original area (`connections/`); the collection service's moved out of it
    * (shared/store/legacy-token-names.ts moves one left under its old name on first use).
    */
-  connectionToken: (connection: TokenOwner) =>
-    connection.provider === 'contentsnare' ? `contentsnare-connections/${connection.id}/token` : `connections/${connection.id}/token`,
+  connectionToken: (connection: TokenOwner) => `${tokenAreas[connection.provider]}/${connection.id}/token`,
   /** Where the collection service's tokens were kept before they had an area of their own. */
   legacyConnectionToken: (connectionId: string) => `connections/${connectionId}/token`,
   endpointSecret: (endpointId: string) => `endpoints/${endpointId}/secret`,

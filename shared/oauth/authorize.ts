@@ -4,7 +4,7 @@ import type { Config } from '../config/config';
 import { ConnectionRepo } from '../store/connection-repo';
 import { connectionTargetOrigin, providerApiOrigin } from './token-origin';
 import { AppError } from '../domain/errors';
-import type { Provider } from '../domain/model';
+import { providers, type Provider } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
 import { pkceChallenge, randomUrlToken } from './pkce';
 import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
@@ -44,10 +44,12 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
   await clientCredentials(ctx, provider);
   const input = parseOrThrow(authorizeInputSchema, body);
   const returnTo = input.returnTo === undefined ? undefined : checkReturnTo(input.returnTo, ctx.config.allowedReturnOrigins);
-  if (input.scopes !== undefined && provider !== 'contentsnare')
-    throw new AppError('invalid_input', 'scopes: only the collection service (contentsnare) takes extra scopes', {
-      fields: [{ field: 'scopes', message: 'only for contentsnare' }],
+  if (input.scopes !== undefined && !def.takesExtraScopes) {
+    const takers = providers.filter((p) => oauthProviders[p].takesExtraScopes);
+    throw new AppError('invalid_input', `scopes: ${def.displayName} takes no extra scopes; only ${takers.join(', ')} does`, {
+      fields: [{ field: 'scopes', message: `only for ${takers.join(', ')}` }],
     });
+  }
   if (input.connectionId !== undefined) {
     const existing = await new ConnectionRepo(ctx.store).get(input.connectionId);
     if (!existing) throw new AppError('connection_not_found', `Connection ${input.connectionId} does not exist`);

@@ -20,6 +20,13 @@ export interface OAuthProviderDef {
   clientSecretEnv: string;
   clientId(config: Config): string | undefined;
   scopes(config: Config): string;
+  /** Whether an authorize call may ask for extra scopes (the collection service's webhook scopes). */
+  takesExtraScopes: boolean;
+  /**
+   * Whether a connection may name its own API server (an enterprise code host): its requests
+   * then go to the connection's base, not to the provider's API.
+   */
+  ownApiBase: boolean;
   authorizeEndpoint(config: Config): string;
   /** Extra authorize query parameters (the collection service wants `response_type=code` first). */
   authorizeExtras: Record<string, string>;
@@ -55,6 +62,8 @@ export const oauthProviders: Record<Provider, OAuthProviderDef> = {
     clientSecretEnv: 'GITHUB_CLIENT_SECRET',
     clientId: (c) => c.github.clientId,
     scopes: () => githubScopes,
+    takesExtraScopes: false,
+    ownApiBase: true,
     authorizeEndpoint: (c) => `${c.github.oauthUrl}/login/oauth/authorize`,
     authorizeExtras: {},
     tokenEndpoint: (c) => `${c.github.oauthUrl}/login/oauth/access_token`,
@@ -73,6 +82,8 @@ export const oauthProviders: Record<Provider, OAuthProviderDef> = {
     clientSecretEnv: 'CONTENTSNARE_CLIENT_SECRET',
     clientId: (c) => c.contentsnare.clientId,
     scopes: (c) => c.contentsnare.scopes,
+    takesExtraScopes: true,
+    ownApiBase: false,
     authorizeEndpoint: (c) => `${c.contentsnare.oauthUrl}${c.contentsnare.authorizePath}`,
     authorizeExtras: { response_type: 'code' },
     tokenEndpoint: (c) => `${c.contentsnare.oauthUrl}/oauth/token`,

@@ -47,7 +47,7 @@ export function assertTokenOrigin(tokenOrigin: string, baseUrl: string, connecti
 
 /** The origin a connection's requests go to: its code-host base, or the collection service's API. */
 export function connectionTargetOrigin(connection: Pick<Connection, 'provider' | 'apiBaseUrl'>, config: Config): string {
-  return connection.provider === 'github'
+  return oauthProviders[connection.provider].ownApiBase
     ? originOf(connectionApiBase(connection, config))
     : providerApiOrigin(config, connection.provider);
 }
