@@ -57,10 +57,20 @@ export const dispatchEventSources = {
 };
 
 /**
- * The webhook route's own limit, below the stage default (200/s, burst 400): the code host
- * delivers far fewer, and at a 50 ms warm intake 50/s is about 3 concurrent executions.
+ * Each route group's own token bucket (route settings on the stage), so that no group can use
+ * up another's: the buckets are separate, and each group's rate times its latency bounds the
+ * Lambda executions it can hold, which all functions share (docs/operations.md, "Concurrency").
+ * - webhooks: the code host sends an App's deliveries in bursts of hundreds a second and does
+ *   not retry one answered 429, so at least 1,000/s (`webhookRateLimit`), burst twice that.
+ * - platform API and OAuth: the platform's back end and people's browsers, far fewer.
+ * - tool steps and MCP: agents; a step waiting for a rate limit holds its execution up to 20 s.
  */
-export const webhookThrottle: Throttle = { rateLimit: 50, burstLimit: 100 };
+export const routeThrottles = {
+  webhook: (rateLimit: number): Throttle => ({ rateLimit, burstLimit: 2 * rateLimit }),
+  platform: { rateLimit: 50, burstLimit: 100 } satisfies Throttle,
+  oauth: { rateLimit: 10, burstLimit: 20 } satisfies Throttle,
+  tools: { rateLimit: 50, burstLimit: 100 } satisfies Throttle,
+};
 
 /**
  * The whole product on AWS, one stack per stage (`AgentIntegrations-<stage>`): data stores,
@@ -227,6 +237,10 @@ export class IntegrationsStack extends Stack {
     const { GET, POST, PATCH, DELETE } = HttpMethod;
     // Anonymous until the signature is checked: a bucket of its own, so a flood of webhook
     // traffic is refused here and cannot use up the platform API's (and the reverse).
+    const webhookThrottle = routeThrottles.webhook(s.webhookRateLimit);
+    this.front.limit(oauth, routeThrottles.oauth);
+    this.front.limit(platformApi, routeThrottles.platform);
+    this.front.limit(toolStep, routeThrottles.tools);
     this.front.route(intake, [
       { path: '/webhooks/github/{endpointId}', methods: [POST], throttle: webhookThrottle },
       // The GitHub App's one webhook: named, though `{endpointId}` would match it too, so the route table says it.
@@ -279,6 +293,7 @@ export class IntegrationsStack extends Stack {
       queue: data.queue,
       slowQueue: data.slowQueue,
       deadLetterQueue: data.deadLetterQueue,
+      front: this.front,
       alarmEmail: s.alarmEmail,
       removalPolicy,
     });

@@ -50,6 +50,17 @@ const settingsSchema = z.object({
    * the API (docs/operations.md, "Concurrency"); raise it with the account's limit.
    */
   dispatchMaxConcurrency: z.coerce.number().int().min(2).max(1000).default(2),
+  /**
+   * Requests per second each webhook route takes (its burst is twice that). The code host
+   * sends an App's deliveries in bursts of hundreds a second and does not retry one refused,
+   * so no less than 1,000; at most API Gateway's default account limit per region, 10,000.
+   */
+  webhookRateLimit: z.coerce
+    .number()
+    .int()
+    .min(1000, 'at least 1000: the code host does not retry a refused delivery')
+    .max(10_000)
+    .default(1000),
 });
 
 export type StackSettings = z.output<typeof settingsSchema>;
@@ -77,6 +88,7 @@ export const settingEnvNames: Record<keyof StackSettings, string> = {
   logRetentionDays: 'LOG_RETENTION_DAYS',
   rateLimitMaxWaitSeconds: 'RATE_LIMIT_MAX_WAIT_SECONDS',
   dispatchMaxConcurrency: 'DISPATCH_MAX_CONCURRENCY',
+  webhookRateLimit: 'WEBHOOK_RATE_LIMIT',
 };
 
 /** The stage whose alarms must reach someone, and whose data may never be deleted with the stack. */

@@ -8,6 +8,7 @@ import * as subs from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { appMetrics, metricNamespace } from './app-metrics';
+import { frontDoorMetrics, type HttpFrontDoor } from './http-front-door';
 import type { FunctionName, IntegrationFunction } from './integration-function';
 
 export interface OperationsProps {
@@ -17,6 +18,8 @@ export interface OperationsProps {
   /** The dispatch slow lane. */
   slowQueue: sqs.IQueue;
   deadLetterQueue: sqs.IQueue;
+  /** The HTTP API: its 4xx and 429 answers and the webhook routes' latency. */
+  front: HttpFrontDoor;
   /** Alarm notifications go to an SNS topic with this e-mail subscribed, when given. */
   alarmEmail?: string;
   /** Of the topic's key: it goes with the stack when the stage's data does. */
@@ -122,6 +125,7 @@ export class Operations extends Construct {
       threshold: 5000,
       evaluationPeriods: 2,
     });
+    this.frontDoorAlarms(base, props.front);
     // Any function throttled: the account's concurrency is used up (a new account has 10), and
     // the intake answers 429/5xx to the code host, which does not retry.
     const throttles = Object.fromEntries(
@@ -239,6 +243,54 @@ export class Operations extends Construct {
       ),
       new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
     );
+    this.dashboard.addWidgets(
+      graph(
+        'Front door: 429s',
+        [
+          props.front.metric(frontDoorMetrics.webhookThrottled, 'Sum', period).with({ label: 'webhook 429s' }),
+          props.front.metric(frontDoorMetrics.throttled, 'Sum', period).with({ label: 'all 429s' }),
+        ],
+        12,
+      ),
+      graph('Front door: webhook latency p99 (ms)', [props.front.metric(frontDoorMetrics.webhookLatency, 'p99', period)], 12),
+    );
+  }
+
+  /**
+   * The code host waits 10 s for an answer and never retries a delivery answered 429 or not
+   * answered in time: each of these is a delivery only the sweep can bring back.
+   */
+  private frontDoorAlarms(base: string, front: HttpFrontDoor): void {
+    this.alarm('WebhookThrottled', {
+      alarmName: `${base}-webhook-throttled`,
+      alarmDescription:
+        'The HTTP API answered a webhook delivery 429 (its route throttle): the code host does not retry it; the redelivery sweep asks for it again.',
+      metric: front.metric(frontDoorMetrics.webhookThrottled, 'Sum'),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+    const { errors, requests } = front.clientErrors(period);
+    this.alarm('Http4xx', {
+      alarmName: `${base}-http-4xx`,
+      alarmDescription:
+        'At least 50 requests, and 10% or more of all, were answered 4xx (429s of the route throttles included) in two 5-minute periods running.',
+      metric: new cloudwatch.MathExpression({
+        expression: 'IF(errors >= 50, 100 * errors / MAX([errors, requests]), 0)',
+        usingMetrics: { errors, requests },
+        period,
+        label: '4xx %',
+      }),
+      threshold: 10,
+      evaluationPeriods: 2,
+    });
+    this.alarm('WebhookLatency', {
+      alarmName: `${base}-webhook-latency-p99`,
+      alarmDescription:
+        'Webhook requests p99 above 8 s at the front door (cold starts and the gateway included): the code host gives up at 10 s.',
+      metric: front.metric(frontDoorMetrics.webhookLatency, 'p99', period),
+      threshold: 8000,
+      evaluationPeriods: 1,
+    });
   }
 
   private alarm(id: string, p: Omit<cloudwatch.AlarmProps, 'comparisonOperator' | 'treatMissingData'>): void {

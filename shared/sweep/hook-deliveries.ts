@@ -78,7 +78,9 @@ export class CursorRefused extends Error {}
 
 function refusal(result: { status: number; headers: Headers }, what: string, message: string): AppError {
   const rate = rateOf(result.headers);
-  if ((result.status === 403 || result.status === 429) && (rate?.remaining === 0 || result.headers.has('retry-after')))
+  // A secondary rate limit (too many requests at once, or too many points a minute) may come without either header.
+  const limited = rate?.remaining === 0 || result.headers.has('retry-after') || /secondary rate limit/i.test(message);
+  if ((result.status === 403 || result.status === 429) && limited)
     return new AppError('rate_limited', `The code host's rate limit is reached (${what})`, { upstreamStatus: result.status });
   return new AppError('upstream_error', `${what} failed: ${message}`, { upstreamStatus: result.status });
 }

@@ -11,6 +11,7 @@ import {
   endpointHookBase,
   listDeliveriesPage,
   requestRedelivery,
+  type DeliveryPage,
   type HookDelivery,
   type RateBudget,
 } from './hook-deliveries';
@@ -34,6 +35,11 @@ export interface SweepReport {
 export interface SweepOptions {
   /** Pages (of 100 deliveries) read per hook and round; an unfinished walk resumes next round. */
   pagesPerHook?: number;
+  /**
+   * Pages read of the GitHub App's webhook per round: it carries every installation's
+   * deliveries, so a burst there is many hooks' worth. It is walked first, within this bound.
+   */
+  appPagesPerRound?: number;
   /** Requests left to the token below which the sweep stops: what the agents' own calls need is kept for them. */
   rateReserve?: number;
   /** How far each walk reaches past the start of the last one: deliveries can show in the list minutes late. */
@@ -46,6 +52,7 @@ export interface SweepOptions {
 
 export const sweepDefaults: Required<SweepOptions> = {
   pagesPerHook: 20,
+  appPagesPerRound: 100,
   rateReserve: 500,
   overlapMs: 5 * 60_000,
   relayGraceMs: 60_000,
@@ -60,7 +67,10 @@ const maxAgeMs = 3 * 24 * 3600 * 1000;
  * over the entry point's limit) is not asked for forever.
  */
 export const maxRedeliveriesPerGuid = 3;
-/** Claim rows read at once. */
+/**
+ * Claim rows read, and redeliveries asked for, at once: well below the code host's 100
+ * concurrent requests, and a rate-limit answer stops the rest (RateGauge).
+ */
 const claimReads = 10;
 
 function ok(status: number | undefined): boolean {
@@ -114,6 +124,8 @@ interface HookRun {
   now: number;
   /** GUIDs judged this round (the newest attempt of a GUID is the one judged). */
   judged: Set<string>;
+  /** Pages this hook may read this round. */
+  pageBudget: number;
 }
 
 /**
@@ -176,7 +188,7 @@ function candidates(run: HookRun, page: HookDelivery[], since: number): { found:
  * running, or that the budget leaves unasked, is kept in `pending` for the next round.
  */
 async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
-  const { ctx, report } = run.round;
+  const { ctx } = run.round;
   for (let i = 0; i < list.length; i += claimReads) {
     const batch = list.slice(i, i + claimReads);
     const marks = await Promise.all(
@@ -185,45 +197,56 @@ async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
         return scope === undefined ? Promise.resolve('done' as const) : markOf(ctx, scope, d.guid);
       }),
     );
-    for (const [j, d] of batch.entries()) {
-      if (marks[j] === 'done') continue;
-      if (marks[j] === 'in_progress' || run.gauge.exhausted) {
-        run.state.pending.push(d);
-        continue;
-      }
-      report.found++;
-      try {
-        run.gauge.note(await requestRedelivery(ctx.fetch, run.access, run.hook.base, d.id));
-        run.state.asked.add(d.guid, d.id);
-        report.redelivered++;
-        ctx.logger.info('redelivery requested', { endpointId: run.hook.id, deliveryId: d.guid, event: d.event });
-      } catch (e) {
-        if (e instanceof AppError && e.code === 'rate_limited') {
-          run.gauge.spent();
-          run.state.pending.push(d);
-          continue;
-        }
-        report.failed++;
-        ctx.logger.warn('redelivery request failed', { endpointId: run.hook.id, deliveryId: d.guid, error: e });
-      }
-    }
+    await Promise.all(batch.map((d, j) => (marks[j] === 'done' ? undefined : ask(run, d, marks[j] === 'in_progress'))));
   }
 }
 
-/** Walks the hook's deliveries from the newest (or where the last round stopped) back to `walk.stopBefore`. */
+/** Asks for one redelivery, or keeps the delivery for next round (an attempt holds it, or the budget is spent). */
+async function ask(run: HookRun, d: PendingDelivery, held: boolean): Promise<void> {
+  const { ctx, report } = run.round;
+  if (held || run.gauge.exhausted) {
+    run.state.pending.push(d);
+    return;
+  }
+  report.found++;
+  try {
+    run.gauge.note(await requestRedelivery(ctx.fetch, run.access, run.hook.base, d.id));
+    run.state.asked.add(d.guid, d.id);
+    report.redelivered++;
+    ctx.logger.info('redelivery requested', { endpointId: run.hook.id, deliveryId: d.guid, event: d.event });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'rate_limited') {
+      run.gauge.spent();
+      run.state.pending.push(d);
+      return;
+    }
+    report.failed++;
+    ctx.logger.warn('redelivery request failed', { endpointId: run.hook.id, deliveryId: d.guid, error: e });
+  }
+}
+
+/**
+ * Walks the hook's deliveries from the newest (or where the last round stopped) back to
+ * `walk.stopBefore`. A cursor walk cannot read pages side by side, so the next page is read
+ * while this one's deliveries are settled; a page read ahead and not reached is read again
+ * next round, from the walk's cursor.
+ */
 async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished'> {
   const { ctx, options, report } = run.round;
   const since = Math.max(walk.stopBefore, run.now - maxAgeMs);
+  const read = (cursor: string | undefined) => listDeliveriesPage(ctx.fetch, run.access, run.hook.base, cursor);
+  let ahead: Promise<DeliveryPage> | undefined;
   for (let pages = 0; ; ) {
-    if (pages >= options.pagesPerHook || ctx.clock.now() - run.round.startedAt > options.roundMs) return 'unfinished';
+    if (pages >= run.pageBudget || ctx.clock.now() - run.round.startedAt > options.roundMs) return 'unfinished';
     if (run.gauge.exhausted) {
       report.deferred++;
       return 'unfinished';
     }
-    let page: Awaited<ReturnType<typeof listDeliveriesPage>>;
+    let page: DeliveryPage;
     try {
-      page = await listDeliveriesPage(ctx.fetch, run.access, run.hook.base, walk.cursor);
+      page = await (ahead ?? read(walk.cursor));
     } catch (e) {
+      ahead = undefined;
       if (e instanceof CursorRefused && walk.cursor !== undefined) {
         ctx.logger.warn('the code host refused the sweep cursor; walking again from the newest delivery', {
           endpointId: run.hook.id,
@@ -239,13 +262,20 @@ async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished
       }
       throw e;
     }
+    ahead = undefined;
     pages++;
     report.pages++;
     run.gauge.note(page.rate);
     const { found, reachedEnd } = candidates(run, page.deliveries, since);
+    const next = reachedEnd ? undefined : page.next;
+    if (next !== undefined && pages < run.pageBudget && !run.gauge.exhausted) {
+      ahead = read(next);
+      // Awaited on the next turn, or dropped when the walk stops first.
+      ahead.catch(() => undefined);
+    }
     await settle(run, found);
-    if (reachedEnd || page.next === undefined) return 'done';
-    walk.cursor = page.next;
+    if (next === undefined) return 'done';
+    walk.cursor = next;
   }
 }
 
@@ -255,7 +285,7 @@ async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
   if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
   const access = await codeHostAccess(ctx, connection);
   const hook: SweptHook = { id: endpoint.id, base: endpointHookBase(endpoint), claimScope: () => endpoint.id };
-  await sweepHook(round, hook, access, connection.id);
+  await sweepHook(round, hook, access, connection.id, round.options.pagesPerHook);
 }
 
 /** The rate budget of one token (a connection's, or the App's JWT), shared by the hooks it reads this round. */
@@ -268,12 +298,13 @@ function gaugeOf(round: Round, budget: string): RateGauge {
   return gauge;
 }
 
-async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, budget: string): Promise<void> {
+async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, budget: string, pageBudget: number): Promise<void> {
   const { ctx, options } = round;
   const gauge = gaugeOf(round, budget);
   const now = ctx.clock.now();
   const state = await loadSweepState(ctx.store, hook.id);
-  const run: HookRun = { round, hook, access, gauge, state, relayed: ctx.config.webhookProxyUrl !== undefined, now, judged: new Set() };
+  const relayed = ctx.config.webhookProxyUrl !== undefined;
+  const run: HookRun = { round, hook, access, gauge, state, relayed, now, judged: new Set(), pageBudget };
 
   // Those left from the last round first: an attempt held them, or the budget ran out.
   const pending = state.pending.filter((d) => now - d.at <= maxAgeMs && !state.asked.covers(d.guid, d.id));
@@ -299,6 +330,19 @@ async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, 
   }
 }
 
+async function sweepApp(round: Round): Promise<void> {
+  const { ctx, report } = round;
+  try {
+    const access = await appHookAccess(ctx);
+    if (!access) return;
+    report.endpoints++;
+    await sweepHook(round, appHookSwept, access, appSweepId, round.options.appPagesPerRound);
+  } catch (e) {
+    report.failed++;
+    ctx.logger.warn("sweeping the GitHub App's webhook failed", { endpointId: appSweepId, error: e });
+  }
+}
+
 /**
  * One redelivery sweep. For each hook it walks the deliveries the code host lists, page by
  * page, from the newest back to where the last walk started (the whole 3-day window the
@@ -309,13 +353,17 @@ async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, 
  * Asked once per attempt and at most `maxRedeliveriesPerGuid` times per delivery, so a
  * delivery lost while the intake was down (or died during it) still starts its agents
  * (RELIABILITY 15). Failures are counted, not thrown. The GitHub App's webhook, when the App
- * is configured here with its key, is walked the same way with the App's JWT (app-hook.ts).
+ * is configured here with its key, is walked first, the same way, with the App's JWT
+ * (app-hook.ts) and a page budget of its own.
  */
 export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promise<SweepReport> {
   const options = { ...sweepDefaults, ...opts };
   const endpoints = await new EndpointRepo(ctx.store).list();
   const report: SweepReport = { endpoints: 0, found: 0, redelivered: 0, failed: 0, pages: 0, deferred: 0, walking: 0 };
   const round: Round = { ctx, options, report, startedAt: ctx.clock.now(), gauges: new Map() };
+  // The App's webhook first: it carries every installation's deliveries, so what a burst
+  // loses is mostly there, and a round that runs out of time must not leave it for last.
+  if (ctx.config.github.app) await sweepApp(round);
   for (const endpoint of endpoints) {
     if (endpoint.hookId === undefined) continue;
     report.endpoints++;
@@ -324,18 +372,6 @@ export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promi
     } catch (e) {
       report.failed++;
       ctx.logger.warn('sweeping a hook failed', { endpointId: endpoint.id, hookId: endpoint.hookId, error: e });
-    }
-  }
-  if (ctx.config.github.app) {
-    try {
-      const access = await appHookAccess(ctx);
-      if (access) {
-        report.endpoints++;
-        await sweepHook(round, appHookSwept, access, appSweepId);
-      }
-    } catch (e) {
-      report.failed++;
-      ctx.logger.warn("sweeping the GitHub App's webhook failed", { endpointId: appSweepId, error: e });
     }
   }
   ctx.metrics.count('sweep_redelivered', report.redelivered);

@@ -105,18 +105,57 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     expect(JSON.stringify(main[1].Properties.QueueName)).toContain('AWS::StackId');
   });
 
-  it('gives the anonymous webhook route a throttle of its own, below the stage default', () => {
+  it('takes a burst of 1,000 deliveries a second on every webhook route, and gives every other route a smaller bucket of its own', () => {
     const [, stageRes] = ofType(s(), 'AWS::ApiGatewayV2::Stage')[0]!;
-    const defaults = stageRes.Properties.DefaultRouteSettings;
-    const webhook = stageRes.Properties.RouteSettings?.['POST /webhooks/github/{endpointId}'];
-    expect(webhook).toBeDefined();
-    expect(webhook.ThrottlingRateLimit).toBeLessThan(defaults.ThrottlingRateLimit);
-    expect(webhook.ThrottlingBurstLimit).toBeLessThan(defaults.ThrottlingBurstLimit);
+    const settings = stageRes.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    const routeKeys = ofType(s(), 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    const webhooks = routeKeys.filter((k) => k.startsWith('POST /webhooks/'));
+    expect(webhooks.sort()).toEqual([
+      'POST /webhooks/contentsnare/{connectionId}/{token}',
+      'POST /webhooks/github/app',
+      'POST /webhooks/github/{endpointId}',
+    ]);
+    for (const key of webhooks) {
+      expect(settings[key]?.ThrottlingRateLimit, key).toBeGreaterThanOrEqual(1000);
+      expect(settings[key]?.ThrottlingBurstLimit, key).toBeGreaterThanOrEqual(1000);
+    }
+    // A flood of platform, tool or OAuth calls meets its own bucket, not the webhooks'.
+    for (const key of routeKeys.filter((k) => !webhooks.includes(k))) {
+      expect(settings[key], key).toBeDefined();
+      expect(settings[key]!.ThrottlingRateLimit, key).toBeLessThan(1000);
+    }
     // Route settings name a route key: the stage must be created after that route.
     const routeId = ofType(s(), 'AWS::ApiGatewayV2::Route').find(
       ([, r]) => r.Properties.RouteKey === 'POST /webhooks/github/{endpointId}',
     )![0];
     expect(stageRes.DependsOn).toContain(routeId);
+  });
+
+  it("alarms on the webhook 429s the front door answers, on 4xx, on webhook latency near the code host's 10 s, and on both dispatch queues' age", () => {
+    const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const named = (suffix: string) => alarms.find((a) => String(a.AlarmName).endsWith(suffix));
+    const filters = ofType(s(), 'AWS::Logs::MetricFilter').map(([, f]) => f.Properties);
+    const throttled = named('-webhook-throttled')!;
+    expect(throttled).toMatchObject({ Threshold: 1, EvaluationPeriods: 1, Period: 60 });
+    // Counted from the access log, where each 429 the gateway answers is a line.
+    const countsThrottled = filters.find((f) => f.MetricTransformations[0].MetricName === throttled.MetricName)!;
+    expect(countsThrottled.FilterPattern).toMatch(/\$\.status = 429/);
+    expect(countsThrottled.FilterPattern).toContain('POST /webhooks/*');
+    const latency = named('-webhook-latency-p99')!;
+    expect(latency).toMatchObject({ Threshold: 8000, ExtendedStatistic: 'p99' });
+    expect(filters.find((f) => f.MetricTransformations[0].MetricName === latency.MetricName)!.MetricTransformations[0].MetricValue).toBe(
+      '$.responseLatency',
+    );
+    const clientErrors = named('-http-4xx')!;
+    expect(JSON.stringify(clientErrors.Metrics)).toContain('"MetricName":"4xx"');
+    const ages = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
+    expect(ages.map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]).sort()).toHaveLength(2);
+    // The access log is JSON with the fields the filters read, numbers unquoted.
+    const [, stageRes] = ofType(s(), 'AWS::ApiGatewayV2::Stage')[0]!;
+    const format = stageRes.Properties.AccessLogSettings.Format as string;
+    expect(format).toContain('"status":$context.status,');
+    expect(format).toContain('"routeKey":"$context.routeKey"');
+    expect(format).toContain('"responseLatency":$context.responseLatency,');
   });
 
   it('passes cdk-nag AwsSolutions', () => {

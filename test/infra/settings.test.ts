@@ -39,4 +39,10 @@ describe('deploy settings', () => {
     expect(problems).toMatch(/^publicUrl:/m);
     expect(problems).toMatch(/^alarmEmail:/m);
   });
+
+  it('takes webhooks at 1,000 requests a second unless told more, and refuses less, naming the setting', () => {
+    expect(readSettings(ctx({}), {}).webhookRateLimit).toBe(1000);
+    expect(readSettings(ctx({}), { WEBHOOK_RATE_LIMIT: '2500' }).webhookRateLimit).toBe(2500);
+    expect(() => readSettings(ctx({ webhookRateLimit: '50' }), {})).toThrow(/webhookRateLimit: at least 1000/);
+  });
 });

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { createRouter } from '../../shared/http/router';
 import type { AppContext } from '../../shared/ports/app-context';
-import { sweepOnce } from '../../shared/sweep/sweep-once';
+import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
+import { sweepDefaults, sweepOnce } from '../../shared/sweep/sweep-once';
 import { appShot, storeAppConnection, storeAppSubscription, testAppSecret } from '../helpers/app-webhook';
 import { consumerPass } from '../helpers/consumer-pass';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
@@ -86,9 +87,9 @@ describe("the redelivery sweep of the GitHub App's webhook", () => {
     for (let i = 0; i < 250; i++) {
       t.fake.app.recordHookDelivery({ guid: `g-${i}`, event: 'issues', installationId, statusCode: 200 });
     }
-    const first = await sweepOnce(t.ctx, { pagesPerHook: 2 });
+    const first = await sweepOnce(t.ctx, { appPagesPerRound: 2 });
     expect(first).toMatchObject({ pages: 2, walking: 1, redelivered: 0 });
-    const second = await sweepOnce(t.ctx, { pagesPerHook: 2 });
+    const second = await sweepOnce(t.ctx, { appPagesPerRound: 2 });
     expect(second).toMatchObject({ pages: 1, walking: 0 });
     const reads = t.fake.requestsTo('/app/hook/deliveries');
     expect(reads.map((r) => r.query.get('per_page'))).toEqual(['100', '100', '100']);
@@ -108,5 +109,48 @@ describe("the redelivery sweep of the GitHub App's webhook", () => {
     const ctx: AppContext = { ...t.ctx, githubAppSecret: async () => undefined };
     expect(await sweepOnce(ctx)).toMatchObject({ endpoints: 0, redelivered: 0, failed: 0 });
     expect(t.fake.requestsTo('/app/hook/deliveries')).toEqual([]);
+  });
+
+  it("asks for every one of a burst of lost App deliveries larger than a hook's page budget, within the App's own budget of one round", async () => {
+    const { t } = await setup();
+    t.fake.app.redeliver = undefined;
+    // Lost at the front door: GitHub logged no answer, the intake never saw them.
+    const burst = 2100;
+    expect(burst).toBeGreaterThan(sweepDefaults.pagesPerHook * 100);
+    for (let i = 0; i < burst; i++) t.fake.app.recordHookDelivery({ guid: `burst-${i}`, event: 'issues', installationId, statusCode: 0 });
+    const report = await sweepOnce(t.ctx);
+    expect(report).toMatchObject({ found: burst, redelivered: burst, failed: 0, walking: 0, pages: Math.ceil(burst / 100) });
+    expect(new Set(t.fake.app.redeliveryRequests).size).toBe(burst);
+    // Rounds needed for a burst: one per `appPagesPerRound` pages of it.
+    expect(Math.ceil(burst / 100 / sweepDefaults.appPagesPerRound)).toBe(1);
+  }, 120_000);
+
+  it("walks the App's webhook before any hook of ours, so the round's time goes to it first", async () => {
+    const { t } = await setup();
+    t.fake.app.addInstallation({ id: 62, account: { login: 'octo-org', id: 1062, type: 'Organization' } });
+    const connection = await storeAppConnection(t.ctx, { installationId: 62, account: 'octo-org' });
+    const target = { kind: 'repository' as const, repository: 'octo-org/busy' };
+    await new EndpointRepo(t.ctx.store).create({
+      id: endpointIdFor(connection.id, target),
+      connectionId: connection.id,
+      target,
+      hookId: 7,
+      events: ['issues'],
+      createdAt: new Date(t.clock.now()).toISOString(),
+    });
+    const lost = t.fake.app.recordHookDelivery({ guid: 'lost-app', event: 'issues', installationId, statusCode: 0 });
+    const listed: string[] = [];
+    const ctx: AppContext = {
+      ...t.ctx,
+      fetch: (input, init) => {
+        const url = new URL(String(input instanceof Request ? input.url : input));
+        if (url.pathname.endsWith('/deliveries')) listed.push(url.pathname);
+        return t!.ctx.fetch(input, init);
+      },
+    };
+    await sweepOnce(ctx);
+    expect(listed[0]).toBe('/app/hook/deliveries');
+    expect(listed).toContain('/repos/octo-org/busy/hooks/7/deliveries');
+    expect(t.fake.app.redeliveryRequests).toEqual([lost.id]);
   });
 });

@@ -2,6 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { classifyRequest, type AuthzCheck, type ClassifyContext, type Service } from '../iam/classify-request';
 import { authorize } from '../iam/evaluate';
+import { dynamoUnits, type RequestUnits } from './capacity-units';
 import type { RolePolicies } from '../iam/template-policies';
 
 /** One AWS call a function made, as the proxy saw it and judged it. */
@@ -14,6 +15,10 @@ export interface AwsCall {
   allowed: boolean;
   /** The evaluator's reason (names the role, the action, the resource and any failed condition). */
   reason: string;
+  /** Bytes of the request body (SQS bills each 64 KB of a request as one). */
+  bytes?: number;
+  /** DynamoDB: the request units it used, set once its answer is in (capacity-units.ts). */
+  units?: RequestUnits;
 }
 
 /** The access key id of the suite's own calls (seeding, inspecting): not judged. */
@@ -100,19 +105,28 @@ export async function startIamProxy(): Promise<IamProxy> {
       const verdict = policy
         ? authorize(policy, classified.checks)
         : { allowed: false, reason: `no role with access key id ${role} in the template` };
-      calls.push({
+      const call: AwsCall = {
         role,
         service,
         operation: classified.operation,
         checks: classified.checks,
         allowed: verdict.allowed,
         reason: verdict.reason,
-      });
+        bytes: body.length,
+      };
+      calls.push(call);
       if (!verdict.allowed) {
         deny(res, service, verdict.reason);
         return;
       }
-      forward(upstream, req, onward, res);
+      const tables = o.classify.tables;
+      const measure =
+        service === 'dynamodb'
+          ? (answer: Buffer) => {
+              call.units = dynamoUnits(call.operation, body.toString('utf8'), answer.toString('utf8'), tables);
+            }
+          : undefined;
+      forward(upstream, req, onward, res, measure);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -132,12 +146,17 @@ export async function startIamProxy(): Promise<IamProxy> {
   };
 }
 
-function forward(upstream: string, req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+function forward(upstream: string, req: IncomingMessage, body: Buffer, res: ServerResponse, measure?: (answer: Buffer) => void): void {
   const target = new URL(upstream);
   const headers = { ...req.headers, host: req.headers.host ?? target.host, 'content-length': String(body.length) };
   delete headers['transfer-encoding'];
   const out = request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
+    if (measure) {
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => measure(Buffer.concat(chunks)));
+    }
     answer.pipe(res);
   });
   out.on('error', (e) => {

@@ -58,15 +58,22 @@ export class LambdaWorker {
   /** The function's log lines so far (JSON lines: Powertools and the product's logger). */
   readonly logLines: string[] = [];
 
+  /** Invocations so far, and the milliseconds they ran (what Lambda bills as duration, here on this machine). */
+  readonly usage = { invocations: 0, ms: 0 };
+
   /** One invocation with `event`, after the ones before it. */
   invoke(event: unknown): Promise<InvokeOutcome> {
     const run = this.queue.then(async () => {
       await this.ready;
       const id = this.nextId++;
-      return new Promise<InvokeOutcome>((resolve) => {
+      const started = performance.now();
+      const outcome = await new Promise<InvokeOutcome>((resolve) => {
         this.pending.set(id, resolve);
         this.worker.postMessage({ id, event, timeoutMs: this.timeoutMs, functionName: this.functionName });
       });
+      this.usage.invocations++;
+      this.usage.ms += performance.now() - started;
+      return outcome;
     });
     this.queue = run.catch(() => undefined);
     return run;
