@@ -11,7 +11,9 @@ export const searchCommits = githubStep({
   toolset: 'search',
   description:
     "Searches commit messages (and authors, committers, dates, hashes) on default branches across repositories with the code host's search syntax, and returns the commits with their repository. To walk one branch's history use github.list_commits; to see what changed between two refs, github.compare_commits.",
-  output: () => searchListed(commit().extend({ repository: hitRepository(), score: z.number().optional() })),
+  // A hit carries no stats or files (the search answer's items do not): read them with github.get_commit.
+  output: () =>
+    searchListed(commit().omit({ stats: true, files: true }).extend({ repository: hitRepository(), score: z.number().optional() })),
   permissions: needs({ contents: 'read' }, 'repo'),
   input: () =>
     z.strictObject({
