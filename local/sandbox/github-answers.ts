@@ -1,4 +1,5 @@
 import type { MatchedRequest, OperationResponder } from './openapi-check';
+import { repoToolAnswers } from './github-answers-repos';
 
 /**
  * Plausible answers of the code host for every operation the tool steps call, keyed by the
@@ -106,5 +107,6 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
       }
       return { body: { data: { updateProjectV2ItemFieldValue: { projectV2Item: { id: 'PVTI_item1' } } } } };
     },
+    ...repoToolAnswers(base),
   };
 }

@@ -43,6 +43,19 @@ export const toolBehaviour: Readonly<Record<string, ToolBehaviour>> = {
   'contentsnare.create_client': write,
   'contentsnare.create_request': write,
   'contentsnare.api_call': write,
+  // Toolsets repos, git and search.
+  'github.list_branches': read,
+  'github.list_tags': read,
+  'github.get_release_by_tag': read,
+  'github.get_latest_release': read,
+  'github.compare_commits': read,
+  'github.get_tree': read,
+  'github.commit_files': write,
+  'github.delete_file': write,
+  'github.create_fork': setState,
+  'github.search_code': read,
+  'github.search_commits': read,
+  'github.search_repositories': read,
 };
 
 export interface McpToolAnnotations {

@@ -62,6 +62,7 @@ export interface ToolStep<S extends z.ZodType = z.ZodType, O extends z.ZodType =
   input: S;
   output: O;
   permissions: StepPermissions;
+  toolset?: string;
   /** Steps that delete or overwrite accept `dryRun` and then describe the request instead. */
   destructive?: boolean;
   /** The `owner/name` repository the input addresses, for the connection's allow-list. */

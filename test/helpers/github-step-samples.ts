@@ -33,4 +33,17 @@ export const requiredOnly: Record<string, Record<string, unknown>> = {
   'github.update_gist': { gist_id: 'abc123' },
   'github.list_gists_for_user': {},
   'github.list_releases': { owner: 'octo', repo: 'allowed' },
+  // Toolsets repos, git and search.
+  'github.list_branches': { owner: 'octo', repo: 'allowed' },
+  'github.list_tags': { owner: 'octo', repo: 'allowed' },
+  'github.get_release_by_tag': { owner: 'octo', repo: 'allowed', tag: 'v1.0.0' },
+  'github.get_latest_release': { owner: 'octo', repo: 'allowed' },
+  'github.compare_commits': { owner: 'octo', repo: 'allowed', base: 'main', head: 'feature/x' },
+  'github.get_tree': { owner: 'octo', repo: 'allowed', tree_sha: 'main' },
+  'github.commit_files': { owner: 'octo', repo: 'allowed', message: 'Two files', files: [{ path: 'a.md', content: 'A' }] },
+  'github.delete_file': { owner: 'octo', repo: 'allowed', path: 'README.md', message: 'Remove the readme' },
+  'github.create_fork': { owner: 'octo', repo: 'allowed' },
+  'github.search_code': { q: 'addClass repo:octo/allowed' },
+  'github.search_commits': { q: 'fix repo:octo/allowed' },
+  'github.search_repositories': { q: 'tetris language:assembly' },
 };

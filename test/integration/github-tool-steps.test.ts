@@ -144,7 +144,7 @@ describe('code-host tool steps against the OpenAPI description', () => {
   afterAll(() => gh.close());
   beforeEach(() => gh.reset());
 
-  it('lists the 25 pre-built steps and api_call under the contract ids, in the contract order', () => {
+  it('lists the 25 pre-built steps, then the added ones, and api_call under the contract ids, in the contract order', () => {
     const ids = catalog(allProviderTools()).map((e) => e.id);
     expect(ids).toEqual([
       'github.create_repository',
@@ -172,6 +172,18 @@ describe('code-host tool steps against the OpenAPI description', () => {
       'github.update_gist',
       'github.list_gists_for_user',
       'github.list_releases',
+      'github.list_branches',
+      'github.list_tags',
+      'github.get_release_by_tag',
+      'github.get_latest_release',
+      'github.compare_commits',
+      'github.get_tree',
+      'github.commit_files',
+      'github.delete_file',
+      'github.create_fork',
+      'github.search_code',
+      'github.search_commits',
+      'github.search_repositories',
       'github.api_call',
       'contentsnare.create_client',
       'contentsnare.create_request',

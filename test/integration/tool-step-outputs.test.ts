@@ -72,6 +72,13 @@ const passedOn: Record<string, { op: string; needs: string[] }> = {
   },
   'github.create_gist': { op: 'gists/create', needs: ['id', 'html_url', 'public', 'files', 'description', 'created_at'] },
   'github.update_gist': { op: 'gists/get', needs: ['id', 'html_url', 'files', 'description', 'updated_at'] },
+  // Toolset repos.
+  'github.get_release_by_tag': {
+    op: 'repos/get-release-by-tag',
+    needs: ['id', 'tag_name', 'name', 'body', 'html_url', 'assets', 'author'],
+  },
+  'github.get_latest_release': { op: 'repos/get-latest-release', needs: ['id', 'tag_name', 'name', 'body', 'html_url', 'published_at'] },
+  'github.create_fork': { op: 'repos/create-fork', needs: ['id', 'full_name', 'html_url', 'default_branch', 'fork', 'owner'] },
 };
 
 /** List steps: the operation that lists, and where its items are. */
@@ -81,6 +88,12 @@ const listing: Record<string, { op: string; key?: string }> = {
   'github.list_gists_for_user': { op: 'gists/list' },
   'github.list_workflow_runs': { op: 'actions/list-workflow-runs-for-repo', key: 'workflow_runs' },
   'github.search_issues_and_pull_requests': { op: 'search/issues-and-pull-requests', key: 'items' },
+  // Toolsets repos and search.
+  'github.list_branches': { op: 'repos/list-branches' },
+  'github.list_tags': { op: 'repos/list-tags' },
+  'github.search_code': { op: 'search/code', key: 'items' },
+  'github.search_commits': { op: 'search/commits', key: 'items' },
+  'github.search_repositories': { op: 'search/repos', key: 'items' },
 };
 
 /** The declared top-level fields of an object schema (of a list item for list steps). */

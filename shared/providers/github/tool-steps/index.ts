@@ -23,6 +23,18 @@ import { starRepo } from './star-repo';
 import { updateGist } from './update-gist';
 import { updateIssue } from './update-issue';
 import { updateProjectV2ItemStatus } from './update-project-v2-item-status';
+import { commitFiles } from './commit-files';
+import { compareCommits } from './compare-commits';
+import { createFork } from './create-fork';
+import { deleteFile } from './delete-file';
+import { getLatestRelease } from './get-latest-release';
+import { getReleaseByTag } from './get-release-by-tag';
+import { getTree } from './get-tree';
+import { listBranches } from './list-branches';
+import { listTags } from './list-tags';
+import { searchCode } from './search-code';
+import { searchCommits } from './search-commits';
+import { searchRepositories } from './search-repositories';
 
 /** The 25 pre-built code-host steps, in the order of docs/api.md (`github.api_call` is added beside them). */
 export const githubSteps = [
@@ -51,4 +63,17 @@ export const githubSteps = [
   updateGist,
   listGistsForUser,
   listReleases,
+  // Toolsets repos, git and search: branches, tags, releases, comparisons, trees, commits of several files, forks, search.
+  listBranches,
+  listTags,
+  getReleaseByTag,
+  getLatestRelease,
+  compareCommits,
+  getTree,
+  commitFiles,
+  deleteFile,
+  createFork,
+  searchCode,
+  searchCommits,
+  searchRepositories,
 ];
