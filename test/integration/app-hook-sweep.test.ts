@@ -153,4 +153,32 @@ describe("the redelivery sweep of the GitHub App's webhook", () => {
     expect(listed).toContain('/repos/octo-org/busy/hooks/7/deliveries');
     expect(t.fake.app.redeliveryRequests).toEqual([lost.id]);
   });
+
+  it("stops asking on an answer of GitHub's secondary rate limit, counts no failure, and asks for the rest next round", async () => {
+    const { t } = await setup();
+    t.fake.app.redeliver = undefined;
+    for (let i = 0; i < 30; i++) t.fake.app.recordHookDelivery({ guid: `limited-${i}`, event: 'issues', installationId, statusCode: 0 });
+    let asked = 0;
+    // GitHub's secondary rate limit may come as a 403 with neither Retry-After nor a spent budget, only its message.
+    const limited: AppContext = {
+      ...t.ctx,
+      fetch: async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.endsWith('/attempts') && ++asked > 5) {
+          return new Response(JSON.stringify({ message: 'You have exceeded a secondary rate limit. Please wait a few minutes.' }), {
+            status: 403,
+            headers: { 'content-type': 'application/json' },
+          });
+        }
+        return t!.ctx.fetch(input, init);
+      },
+    };
+    const first = await sweepOnce(limited);
+    expect(first).toMatchObject({ failed: 0, redelivered: 5 });
+    const second = await sweepOnce(t.ctx);
+    expect(second.failed).toBe(0);
+    // Each of the 30 asked for (the 5 asked first whose redelivery failed again are asked for again, as they should be).
+    const guidOf = (id: number) => t.fake.app.hookDeliveries.find((d) => d.id === id)?.guid;
+    expect(new Set(t.fake.app.redeliveryRequests.map(guidOf)).size).toBe(30);
+  });
 });
