@@ -5,6 +5,8 @@ import * as z from 'zod';
 import type { SimulatedGitHub } from './simulated-github';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
 import type { SimulatedResponse } from './simulated-http';
+import { filesAt, repoGitSchema, type WorldKit } from './github-world-git';
+import { repoWorldAnswers } from './github-world-repos';
 
 type Json = Record<string, unknown>;
 
@@ -66,6 +68,7 @@ const repoSchema = z.object({
   refs: z.record(z.string(), z.string()),
   runs: z.array(record),
   releases: z.array(record),
+  git: repoGitSchema.optional(),
 });
 const gistSchema = z.object({
   id: z.string(),
@@ -561,7 +564,7 @@ export class SimulatedGitHubWorld {
       }),
       'repos/get-content': inRepo((repo, r) => {
         const path = r.params.path ?? '';
-        const file = repo.files[path];
+        const file = filesAt(this.kit(), repo, r.query.get('ref'))[path];
         if (!file) return notFound;
         const fullName = `${repo.owner}/${repo.name}`;
         const name = path.split('/').pop() ?? path;
@@ -817,6 +820,25 @@ export class SimulatedGitHubWorld {
         ),
       }),
       'users/get-authenticated': () => ({ body: this.profile() }),
+      // Branches, tags, releases, comparisons, the Git database, deletions, forks and search (github-world-repos.ts).
+      ...Object.fromEntries(Object.entries(repoWorldAnswers(this.kit(), now)).map(([op, answer]) => [op, changed(answer)])),
+    };
+  }
+
+  /** What the answers kept in files of their own reach of this world. */
+  private kit(): WorldKit<Repo> {
+    return {
+      login: this.login,
+      base: () => this.base,
+      repos: () => this.state.repos,
+      find: (owner, repo) => this.find(owner, repo),
+      shape: (op, fullName) => this.shape(op, fullName),
+      renderRepo: (r) => this.renderRepo(r),
+      renderCommit: (r, c) => this.renderCommit(r, c),
+      renderRelease: (r, release) => this.renderRelease(r, release),
+      headOf: (r, ref) => this.headOf(r, ref),
+      nextId: () => this.nextId(),
+      addRepository: (name, options) => this.addRepository(name, options),
     };
   }
 

@@ -289,12 +289,14 @@ export class SimulatedGitHub {
         ? [...list.keys()].find((n) => String(SimulatedGitHub.repositoryId(n)) === repository)
         : decodeURIComponent(repository);
       const items = name ? list.get(name) : undefined;
-      if (!name || !items) return { status: 404, body: { message: 'Not Found' } };
+      if (!name || !items) return this.otherwise?.(req) ?? { status: 404, body: { message: 'Not Found' } };
       // The code host's Link header names the repository by id (`/repositories/{id}/...`).
       return this.paged(req, items, `/repositories/${SimulatedGitHub.repositoryId(name)}/${repoList[2]}`);
     }
     const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^/]+)$/.exec(p);
-    if (req.method === 'GET' && compare) return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
+    // A repository without a `history` here is left to `otherwise` (the sandbox's world compares its own).
+    if (req.method === 'GET' && compare && (this.history.has(decodeURIComponent(compare[1] ?? '')) || !this.otherwise))
+      return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
     const reviewComments = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(p);
     if (req.method === 'GET' && reviewComments) {
       const list = this.reviewComments.get(
