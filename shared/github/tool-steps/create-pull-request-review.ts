@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defined, githubStep, needs, positiveInt, repoPath, repositoryOf } from './common';
 import { account } from './outputs';
-import { pullInput } from './pull-input';
+import { commitSha, pullInput } from './pull-input';
 
 const side = z.enum(['LEFT', 'RIGHT']);
 
@@ -31,11 +31,9 @@ const input = () =>
         .enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT'])
         .describe('APPROVE, REQUEST_CHANGES (needs body) or COMMENT (needs body or comments)'),
       body: z.string().max(65536).optional().describe('The review text (Markdown)'),
-      commit_id: z
-        .string()
-        .regex(/^[0-9a-f]{40}$/, 'must be a full 40-character commit SHA')
-        .optional()
-        .describe('The commit the review is about (default: the latest); a review of an older head refers to that commit'),
+      commit_id: commitSha(
+        'The commit the review is about (default: the latest); a review of an older head refers to that commit',
+      ).optional(),
       comments: z.array(inlineComment).max(100).optional().describe('Inline comments on lines of the diff'),
     })
     .superRefine((v, ctx) => {

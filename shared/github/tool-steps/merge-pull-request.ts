@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defined, describeRequest, dryRun, githubStep, needs, repositoryOf } from './common';
-import { pullInput } from './pull-input';
+import { commitSha, pullInput } from './pull-input';
 
 const input = () =>
   z.strictObject({
@@ -8,11 +8,7 @@ const input = () =>
     merge_method: z.enum(['merge', 'squash', 'rebase']).optional().describe('merge (default), squash or rebase, as the repository allows'),
     commit_title: z.string().min(1).max(256).optional().describe('Title of the merge or squash commit'),
     commit_message: z.string().max(65536).optional().describe('Extra detail of the merge or squash commit'),
-    sha: z
-      .string()
-      .regex(/^[0-9a-f]{40}$/, 'must be a full 40-character commit SHA')
-      .optional()
-      .describe('The head commit that must be merged: refused (409) when the head moved since'),
+    sha: commitSha('The head commit that must be merged: refused (409) when the head moved since').optional(),
     dryRun,
   });
 

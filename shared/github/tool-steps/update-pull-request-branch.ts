@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defined, githubStep, needs, repositoryOf } from './common';
-import { pullInput } from './pull-input';
+import { commitSha, pullInput } from './pull-input';
 
 export const updatePullRequestBranch = githubStep({
   id: 'github.update_pull_request_branch',
@@ -17,11 +17,7 @@ export const updatePullRequestBranch = githubStep({
   input: () =>
     z.strictObject({
       ...pullInput,
-      expected_head_sha: z
-        .string()
-        .regex(/^[0-9a-f]{40}$/, 'must be a full 40-character commit SHA')
-        .optional()
-        .describe('The head commit the caller saw; the update is refused (422) when the head moved since'),
+      expected_head_sha: commitSha('The head commit the caller saw; the update is refused (422) when the head moved since').optional(),
     }),
   repositoryOf,
   async run(args, client) {
