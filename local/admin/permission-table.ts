@@ -13,6 +13,8 @@ import { githubTools } from '../../shared/providers/github/tools';
 export const permissionLabels: Record<string, { section: 'Repository' | 'Organization' | 'Account'; label: string }> = {
   actions: { section: 'Repository', label: 'Actions' },
   administration: { section: 'Repository', label: 'Administration' },
+  checks: { section: 'Repository', label: 'Checks' },
+  statuses: { section: 'Repository', label: 'Commit statuses' },
   contents: { section: 'Repository', label: 'Contents' },
   issues: { section: 'Repository', label: 'Issues' },
   metadata: { section: 'Repository', label: 'Metadata' },

@@ -1,3 +1,4 @@
+import { pullRequestAnswers } from './github-answers-prs';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
 import { repoToolAnswers } from './github-answers-repos';
 
@@ -79,6 +80,7 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     'gists/list': () => ({ body: [{ id: 'g2' }] }),
     'repos/list-releases': () => ({ body: [{ id: 1, tag_name: 'v1.0.0' }] }),
     'users/get-authenticated': () => ({ body: { login: 'octocat', id: 1 } }),
+    ...pullRequestAnswers(),
     graphql: (r) => {
       const query = String((r.json as { query?: string }).query);
       if (query.includes('fields(')) {

@@ -7,6 +7,7 @@ import type { MatchedRequest, OperationResponder } from './openapi-check';
 import type { SimulatedResponse } from './simulated-http';
 import { filesAt, repoGitSchema, type WorldKit } from './github-world-git';
 import { repoWorldAnswers } from './github-world-repos';
+import { pullRequestStateSchema, withPullRequests } from './github-world-prs';
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +85,7 @@ export const worldStateSchema = z.object({
   nextId: z.number().int(),
   repos: z.array(repoSchema),
   gists: z.array(gistSchema),
+  prs: pullRequestStateSchema.optional(),
 });
 export type WorldState = z.infer<typeof worldStateSchema>;
 type Repo = z.infer<typeof repoSchema>;
@@ -502,6 +504,23 @@ export class SimulatedGitHubWorld {
 
   /** Answers of the operations whose resources this world holds (by operationId); the rest answer as before. */
   answers(now: () => string = () => new Date().toISOString()): Record<string, OperationResponder> {
+    return withPullRequests(this.ownAnswers(now), {
+      login: this.login,
+      state: () => (this.state.prs ??= { changes: [], reviews: [], reviewComments: [], merges: [] }),
+      find: (owner, repo) => this.find(owner, repo),
+      renderPull: (repo, pull) => this.renderPull(repo, pull),
+      renderIssue: (repo, issue) => this.renderIssue(repo, issue),
+      user: (login) => this.user(login),
+      shape: (op, fullName) => this.shape(op, fullName),
+      headOf: (repo, ref) => this.headOf(repo, ref),
+      commitTo: (repo, branch, message) => this.commitTo(repo, branch, message, now()),
+      nextId: () => this.nextId(),
+      now,
+      refresh: () => this.refresh(),
+    });
+  }
+
+  private ownAnswers(now: () => string): Record<string, OperationResponder> {
     const inRepo =
       (then: (repo: Repo, r: MatchedRequest) => SimulatedResponse): OperationResponder =>
       (r) => {

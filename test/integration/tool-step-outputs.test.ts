@@ -79,6 +79,20 @@ const passedOn: Record<string, { op: string; needs: string[] }> = {
   },
   'github.get_latest_release': { op: 'repos/get-latest-release', needs: ['id', 'tag_name', 'name', 'body', 'html_url', 'published_at'] },
   'github.create_fork': { op: 'repos/create-fork', needs: ['id', 'full_name', 'html_url', 'default_branch', 'fork', 'owner'] },
+  'github.get_pull_request': {
+    op: 'pulls/get',
+    needs: ['id', 'number', 'title', 'state', 'head', 'base', 'mergeable', 'merged', 'changed_files', 'requested_reviewers'],
+  },
+  'github.get_issue': { op: 'issues/get', needs: ['id', 'number', 'title', 'body', 'state', 'labels', 'assignees', 'comments'] },
+  'github.create_pull_request_review': { op: 'pulls/create-review', needs: ['id', 'state', 'body', 'user', 'html_url', 'commit_id'] },
+  'github.reply_to_review_comment': {
+    op: 'pulls/create-reply-for-review-comment',
+    needs: ['id', 'body', 'path', 'in_reply_to_id', 'user', 'html_url'],
+  },
+  'github.update_pull_request_branch': { op: 'pulls/update-branch', needs: ['message', 'url'] },
+  'github.merge_pull_request': { op: 'pulls/merge', needs: ['merged', 'sha', 'message'] },
+  'github.get_authenticated_user': { op: 'users/get-authenticated', needs: ['login', 'id', 'type', 'name'] },
+  'github.get_collaborator_permission': { op: 'repos/get-collaborator-permission-level', needs: ['permission', 'role_name', 'user'] },
 };
 
 /** List steps: the operation that lists, and where its items are. */
@@ -94,6 +108,10 @@ const listing: Record<string, { op: string; key?: string }> = {
   'github.search_code': { op: 'search/code', key: 'items' },
   'github.search_commits': { op: 'search/commits', key: 'items' },
   'github.search_repositories': { op: 'search/repos', key: 'items' },
+  'github.list_pull_requests': { op: 'pulls/list' },
+  'github.list_pull_request_files': { op: 'pulls/list-files' },
+  'github.list_issues': { op: 'issues/list-for-repo' },
+  'github.list_issue_comments': { op: 'issues/list-comments' },
 };
 
 /** The declared top-level fields of an object schema (of a list item for list steps). */
@@ -186,7 +204,7 @@ describe("tool step outputs against the code host's published examples", () => {
       expect(Array.isArray(entry.permissions.oauthScopes), entry.id).toBe(true);
       if (entry.provider === 'github' && !entry.id.endsWith('api_call'))
         expect(Object.keys(entry.permissions.fineGrained ?? {}).length, entry.id).toBeGreaterThan(
-          entry.id === 'github.list_gists_for_user' ? -1 : 0,
+          entry.id === 'github.list_gists_for_user' || entry.id === 'github.get_authenticated_user' ? -1 : 0,
         );
     }
   });

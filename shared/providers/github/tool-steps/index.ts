@@ -35,6 +35,22 @@ import { listTags } from './list-tags';
 import { searchCode } from './search-code';
 import { searchCommits } from './search-commits';
 import { searchRepositories } from './search-repositories';
+import { addLabels } from './add-labels';
+import { createPullRequestReview } from './create-pull-request-review';
+import { getAuthenticatedUser } from './get-authenticated-user';
+import { getCollaboratorPermission } from './get-collaborator-permission';
+import { getIssue } from './get-issue';
+import { getPullRequest } from './get-pull-request';
+import { getPullRequestDiff } from './get-pull-request-diff';
+import { listChecksForRef } from './list-checks-for-ref';
+import { listIssueComments } from './list-issue-comments';
+import { listIssues } from './list-issues';
+import { listPullRequestFiles } from './list-pull-request-files';
+import { listPullRequests } from './list-pull-requests';
+import { mergePullRequest } from './merge-pull-request';
+import { removeLabel } from './remove-label';
+import { replyToReviewComment } from './reply-to-review-comment';
+import { updatePullRequestBranch } from './update-pull-request-branch';
 
 /** The 25 pre-built code-host steps, in the order of docs/api.md (`github.api_call` is added beside them). */
 export const githubSteps = [
@@ -76,4 +92,22 @@ export const githubSteps = [
   searchCode,
   searchCommits,
   searchRepositories,
+  // Toolsets pull_requests, issues, users and context: what a pull request, issue, comment,
+  // label, collaborator or mention trigger wakes an agent to do.
+  getPullRequest,
+  getPullRequestDiff,
+  listPullRequestFiles,
+  listChecksForRef,
+  createPullRequestReview,
+  replyToReviewComment,
+  updatePullRequestBranch,
+  mergePullRequest,
+  listPullRequests,
+  getIssue,
+  listIssueComments,
+  addLabels,
+  removeLabel,
+  listIssues,
+  getAuthenticatedUser,
+  getCollaboratorPermission,
 ];

@@ -1,0 +1,25 @@
+import * as z from 'zod';
+import { collectPages, defined, githubStep, issueNumber, needs, pageInput, repoInput, repositoryOf } from './common';
+import { issueComment, listed } from './outputs';
+
+export const listIssueComments = githubStep({
+  id: 'github.list_issue_comments',
+  title: 'List Issue Comments',
+  description:
+    "Lists the comments of an issue or of a pull request's conversation, oldest first, following pages up to `max_items`; `since` keeps only those updated after a time. Inline review comments on a pull request's lines are not among them (get_reviewers lists reviews).",
+  output: () => listed(issueComment()),
+  permissions: needs({ issues: 'read' }, 'repo'),
+  toolset: 'issues',
+  input: () =>
+    z.strictObject({
+      ...repoInput,
+      issue_number: issueNumber,
+      since: z.iso.datetime({ offset: true }).optional().describe('Only comments updated at or after this time (ISO 8601)'),
+      ...pageInput,
+    }),
+  repositoryOf,
+  async run(args, client) {
+    const { max_items, ...params } = args;
+    return collectPages(client, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', defined(params), max_items);
+  },
+});
