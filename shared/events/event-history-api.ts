@@ -9,7 +9,16 @@ import { deliveryGate, gateReason } from '../dispatch/delivery-gate';
 import { enqueueEvents } from '../dispatch/fan-out';
 import { fromQueueMessage, PoisonMessageError } from '../dispatch/event-message';
 import type { AppContext } from '../ports/app-context';
-import { listEvents, readBody, readSummary, summaryRow, withReplay, type Attempt, type EventSummary } from '../store/event-history';
+import {
+  listEvents,
+  readBody,
+  readSummary,
+  sharedSummaryFields,
+  summaryRow,
+  withReplay,
+  type Attempt,
+  type EventSummary,
+} from '../store/event-history';
 import { ConnectionRepo } from '../store/connection-repo';
 import { keys } from '../store/table-design';
 import { admitReplay } from './replay-bounds';
@@ -46,23 +55,11 @@ export function summaryView(s: EventSummary): EventSummaryView {
   const last = s.attempts.at(-1);
   return {
     id: s.eventId,
-    trigger: s.trigger,
-    status: s.status,
-    subscriptionId: s.subscriptionId,
-    connectionId: s.connectionId,
-    agentId: s.agentId,
-    ...(s.repository !== undefined ? { repository: s.repository } : {}),
-    ...(s.organization !== undefined ? { organization: s.organization } : {}),
-    deliveryId: s.deliveryId,
-    occurredAt: s.occurredAt,
+    ...sharedSummaryFields(s),
     queuedAt: iso(s.queuedAt),
     updatedAt: iso(s.updatedAt),
-    attemptCount: s.attemptCount,
     ...(last ? { lastAttempt: attemptView(last) } : {}),
     ...(s.nextTryAt !== undefined ? { nextTryAt: iso(s.nextTryAt) } : {}),
-    ...(s.previousStatus !== undefined ? { previousStatus: s.previousStatus } : {}),
-    ...(s.replayOf !== undefined ? { replayOf: s.replayOf } : {}),
-    ...(s.replayedBy !== undefined ? { replayedBy: s.replayedBy } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { isTriggerId } from '../domain/triggers';
-import { attemptSchema, eventStatuses } from '../store/event-history';
+import { attemptSchema, eventStatuses, summaryFields } from '../store/event-history';
 
 /**
  * The event-history routes' inputs and answers (docs/api.md, "Event history"): what each
@@ -56,24 +56,12 @@ export const attemptViewSchema = attemptSchema.omit({ at: true, nextTryAt: true 
 export const eventSummaryViewSchema = z
   .object({
     id: z.string(),
-    trigger: z.string(),
-    status: z.enum(eventStatuses),
-    subscriptionId: z.string(),
-    connectionId: z.string(),
-    agentId: z.string(),
-    repository: z.string().optional(),
-    organization: z.string().optional(),
-    deliveryId: z.string(),
-    occurredAt: z.string(),
+    ...summaryFields,
     queuedAt: isoTime,
     updatedAt: isoTime,
-    attemptCount: z.number().int().nonnegative(),
     /** The latest attempt: its answer or reason, and when the next try is due. */
     lastAttempt: attemptViewSchema.optional(),
     nextTryAt: isoTime.optional(),
-    previousStatus: z.enum(eventStatuses).optional(),
-    replayOf: z.string().optional(),
-    replayedBy: z.array(z.string()).optional(),
   })
   .strict();
 export type EventSummaryView = z.infer<typeof eventSummaryViewSchema>;

@@ -1,7 +1,8 @@
 import type { Caller } from '../domain/caller';
-import { AppError, ConditionFailedError } from '../domain/errors';
+import { AppError } from '../domain/errors';
 import type { Clock, Key, Store } from '../ports';
 import { keys, ttlIn } from '../store/table-design';
+import { versionedUpdate, writeRow } from '../store/versioned-update';
 
 /**
  * How often an event may be replayed, and how often one key may replay (docs/security.md,
@@ -66,21 +67,9 @@ async function read(store: Store, ledger: Ledger): Promise<LedgerRow | undefined
   return store.get<LedgerRow>(ledger.key, { consistent: true });
 }
 
-/** Records one replay in the ledger; false when another writer changed it first. */
-async function record(store: Store, ledger: Ledger, verdict: Extract<Verdict, { ok: true }>, nowMs: number): Promise<boolean> {
-  const row: LedgerRow = {
-    ...ledger.key,
-    times: [...verdict.live, nowMs],
-    version: (verdict.row?.version ?? 0) + 1,
-    ttl: ttlIn(nowMs, ledger.bound.windowSeconds),
-  };
-  try {
-    await store.put(row, verdict.row ? { ifVersion: verdict.row.version } : { ifNotExists: true });
-    return true;
-  } catch (e) {
-    if (e instanceof ConditionFailedError) return false;
-    throw e;
-  }
+/** The ledger's row with one more replay admitted at `nowMs` (its version is set by the write). */
+function recorded(ledger: Ledger, live: readonly number[], nowMs: number): Omit<LedgerRow, 'version'> {
+  return { ...ledger.key, times: [...live, nowMs], ttl: ttlIn(nowMs, ledger.bound.windowSeconds) };
 }
 
 /** The ledgers a replay of `originalId` by `caller` counts against. */
@@ -110,13 +99,21 @@ export async function admitReplay(deps: { store: Store; clock: Clock }, caller: 
     .sort((a, b) => b.v.retryAtMs - a.v.retryAtMs)[0];
   if (refused) throw refusal(refused.l, refused.v.retryAtMs, now);
   for (const [i, ledger] of ledgers.entries()) {
-    let row = rows[i];
-    for (let attempt = 0; ; attempt++) {
-      const verdict = judge(row, ledger.bound, now);
-      if (!verdict.ok) throw refusal(ledger, verdict.retryAtMs, now);
-      if (await record(deps.store, ledger, verdict, now)) break;
-      if (attempt >= 4) throw new AppError('unavailable', 'Replays are being asked for too fast to count; try again', { retryAfter: 1 });
-      row = await read(deps.store, ledger);
-    }
+    // The first try judges the row read above; a lost race reads it again.
+    let reads = 0;
+    await versionedUpdate(
+      deps.store,
+      () => (reads++ === 0 ? Promise.resolve(rows[i]) : read(deps.store, ledger)),
+      (row) => {
+        const verdict = judge(row, ledger.bound, now);
+        if (!verdict.ok) throw refusal(ledger, verdict.retryAtMs, now);
+        return writeRow(recorded(ledger, verdict.live, now), undefined);
+      },
+      {
+        key: ledger.key,
+        attempts: 5,
+        lostForGood: () => new AppError('unavailable', 'Replays are being asked for too fast to count; try again', { retryAfter: 1 }),
+      },
+    );
   }
 }

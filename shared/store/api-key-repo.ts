@@ -1,6 +1,6 @@
-import { ConditionFailedError } from '../domain/errors';
 import type { Store } from '../ports';
 import { keys, ttlIn } from './table-design';
+import { leaveRow, versionedUpdate, writeRow } from './versioned-update';
 
 /** A scoped key as stored and listed: never the key itself, only the hash of its secret. */
 export interface ApiKeyRecord {
@@ -79,26 +79,29 @@ export class ApiKeyRepo {
   async removeConnection(connectionId: string): Promise<number> {
     let changed = 0;
     for (const listed of (await this.listItems()).filter((k) => k.connections.includes(connectionId))) {
+      const key = keys.apiKey(listed.id);
+      // What the write was made on: a row from before keys had a version (`legacy`) is written
+      // on existence alone, and a concurrent rewrite could have put the connection back, so it
+      // is read once more after such a write.
+      let written: 'versioned' | 'legacy' | undefined;
       let rewritten = false;
-      let off = false;
-      // Read back after each write: a row from before keys had a version is written on
-      // `ifExists` alone, and a concurrent rewrite could have put the connection back.
-      for (let attempt = 0; attempt < 6; attempt++) {
-        const item = await this.store.get<ApiKeyItem>(keys.apiKey(listed.id), { consistent: true });
-        if (!item?.connections.includes(connectionId)) {
-          off = true;
-          break;
-        }
-        const version = item.version ?? 0;
-        const next: ApiKeyItem = { ...item, connections: item.connections.filter((c) => c !== connectionId), version: version + 1 };
-        try {
-          await this.store.put(next, item.version === undefined ? { ifExists: true } : { ifVersion: version });
-          rewritten = true;
-        } catch (e) {
-          if (!(e instanceof ConditionFailedError)) throw e;
-        }
+      for (let pass = 0; pass < 3; pass++) {
+        written = await versionedUpdate(
+          this.store,
+          () => this.store.get<ApiKeyItem>(key, { consistent: true }),
+          (item) =>
+            item?.connections.includes(connectionId)
+              ? writeRow(
+                  { ...item, connections: item.connections.filter((c) => c !== connectionId) },
+                  item.version === undefined ? 'legacy' : 'versioned',
+                )
+              : leaveRow(undefined),
+          { key, attempts: 6 },
+        );
+        if (written !== undefined) rewritten = true;
+        if (written !== 'legacy') break;
       }
-      if (!off) throw new Error(`could not take connection ${connectionId} off key ${listed.id}: it kept changing`);
+      if (written === 'legacy') throw new Error(`could not take connection ${connectionId} off key ${listed.id}: it kept changing`);
       if (rewritten) changed++;
     }
     return changed;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Connection } from '../domain/model';
 import type { Store } from '../ports';
 import { keys } from './table-design';
+import { leaveRow, versionedUpdate, writeRow } from './versioned-update';
 
 type ConnectionItem = Connection & {
   pk: string;
@@ -80,18 +81,17 @@ export class ConnectionRepo {
    * first, so concurrent updates (a PATCH and a token refresh) never lose each other's fields.
    */
   async update(id: string, change: (c: Connection) => Connection): Promise<Connection | undefined> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const item = await this.store.get<ConnectionItem>(keys.connection(id));
-      if (!item) return undefined;
-      const next = change(fromItem(item));
-      try {
-        await this.store.put(toItem({ ...next, id }, item.version + 1), { ifVersion: item.version });
-        return next;
-      } catch (e) {
-        if ((e as Error).name !== 'ConditionFailedError') throw e;
-      }
-    }
-    throw new Error(`connection ${id}: too many concurrent updates`);
+    const key = keys.connection(id);
+    return versionedUpdate(
+      this.store,
+      () => this.store.get<ConnectionItem>(key),
+      (item) => {
+        if (!item) return leaveRow(undefined);
+        const next = change(fromItem(item));
+        return writeRow(toItem({ ...next, id }, item.version), next);
+      },
+      { key, attempts: 5 },
+    );
   }
 
   async delete(id: string): Promise<Connection | undefined> {

@@ -1,6 +1,7 @@
 import type { Endpoint, EndpointTarget } from '../domain/model';
 import type { Store } from '../ports';
 import { keys } from './table-design';
+import { leaveRow, versionedUpdate, writeRow } from './versioned-update';
 import { stableId } from '../domain/stable-id';
 
 type EndpointItem = Endpoint & { pk: string; sk: string; gsi2pk: string; gsi2sk: string; version: number };
@@ -47,18 +48,17 @@ export class EndpointRepo {
    * by the subscription that created it, nor the other way round.
    */
   async update(id: string, change: (e: Endpoint) => Endpoint): Promise<Endpoint | undefined> {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const item = await this.store.get<EndpointItem>(keys.endpoint(id));
-      if (!item) return undefined;
-      const next = { ...change(fromItem(item)), id };
-      try {
-        await this.store.put(toItem(next, item.version + 1), { ifVersion: item.version });
-        return next;
-      } catch (e) {
-        if ((e as Error).name !== 'ConditionFailedError') throw e;
-      }
-    }
-    throw new Error(`endpoint ${id}: too many concurrent updates`);
+    const key = keys.endpoint(id);
+    return versionedUpdate(
+      this.store,
+      () => this.store.get<EndpointItem>(key),
+      (item) => {
+        if (!item) return leaveRow(undefined);
+        const next = { ...change(fromItem(item)), id };
+        return writeRow(toItem(next, item.version), next);
+      },
+      { key, attempts: 8 },
+    );
   }
 
   async delete(id: string): Promise<void> {

@@ -51,10 +51,16 @@ export const attemptSchema = z
   .strict();
 export type Attempt = z.infer<typeof attemptSchema>;
 
-/** One event's summary as stored (without keys). */
-export const eventSummarySchema = z.object({
-  eventId: z.string(),
+/**
+ * The summary's fields that read the same in the table and in the API's answers (`GET /events`
+ * and `GET /events/{id}`): the one list of them, which the stored schema below and the answers'
+ * schema and mapper (shared/events/event-routes-schemas.ts, event-history-api.ts) are built on.
+ * The others differ by form only: the id (`eventId` stored, `id` answered), times (epoch ms
+ * stored, ISO answered) and the attempts (all kept stored, the latest answered in a listing).
+ */
+export const summaryFields = {
   trigger: z.string(),
+  status: z.enum(eventStatuses),
   subscriptionId: z.string(),
   connectionId: z.string(),
   agentId: z.string(),
@@ -62,20 +68,36 @@ export const eventSummarySchema = z.object({
   organization: z.string().optional(),
   deliveryId: z.string(),
   occurredAt: z.string(),
-  /** When it was put on the dispatch queue, epoch ms. */
-  queuedAt: z.number().int(),
-  updatedAt: z.number().int(),
-  status: z.enum(eventStatuses),
+  /** Every POST made so far (the stored `attempts` hold the newest `maxKeptAttempts`). */
+  attemptCount: z.number().int().nonnegative(),
   /** The status it had when it was replayed (status `replayed`). */
   previousStatus: z.enum(eventStatuses).optional(),
-  /** Every POST made so far; `attempts` holds the newest `maxKeptAttempts`. */
-  attemptCount: z.number().int().nonnegative(),
-  attempts: z.array(attemptSchema).max(maxKeptAttempts),
-  nextTryAt: z.number().int().optional(),
   /** The event this one replays. */
   replayOf: z.string().optional(),
   /** The events that replay this one, newest last (at most 10). */
   replayedBy: z.array(z.string()).max(10).optional(),
+};
+export type SummaryFields = z.infer<z.ZodObject<typeof summaryFields>>;
+
+/** The shared fields of a summary (see `summaryFields`), those it has, for an answer built on them. */
+export function sharedSummaryFields(s: SummaryFields): SummaryFields {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(summaryFields)) {
+    const value = (s as Record<string, unknown>)[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out as SummaryFields;
+}
+
+/** One event's summary as stored (without keys). */
+export const eventSummarySchema = z.object({
+  eventId: z.string(),
+  ...summaryFields,
+  /** When it was put on the dispatch queue, epoch ms. */
+  queuedAt: z.number().int(),
+  updatedAt: z.number().int(),
+  attempts: z.array(attemptSchema).max(maxKeptAttempts),
+  nextTryAt: z.number().int().optional(),
 });
 export type EventSummary = z.infer<typeof eventSummarySchema>;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import type { Connection } from '../../shared/domain/model';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { diffAnswer } from '../../local/sandbox/github-answers-prs';

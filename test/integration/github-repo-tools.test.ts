@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../shared/domain/model';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import { catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { b64, defaultAnswers, sha } from '../helpers/github-step-samples';

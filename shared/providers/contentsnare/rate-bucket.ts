@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { AppError, ConditionFailedError } from '../../domain/errors';
+import { AppError } from '../../domain/errors';
 import type { Metrics } from '../../observability/metrics';
 import type { Clock, Store } from '../../ports';
 import { keys, ttlIn } from '../../store/table-design';
+import { leaveRow, versionedUpdate, writeRow } from '../../store/versioned-update';
 import { expiresAt, type BucketState, type WindowPolicy } from './sliding-window';
 
 /** Conditional-write attempts on one bucket before giving up (a stuck or foreign item). */
@@ -51,21 +52,24 @@ export class RateBucketStore {
     deadline = Number.POSITIVE_INFINITY,
     onTooLate: () => Error = () => new AppError('rate_limited', 'The rate-limit record of this account is busy', { retryAfter: 1 }),
   ): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.read(name);
-      const next = change(current?.state ?? { grants: [] }, this.clock.now());
-      if (!next) return;
-      const item = { ...keys.rateBucket(name), ...next, version: (current?.version ?? 0) + 1, ttl: ttlIn(expiresAt(next, policy), 60) };
-      try {
-        await this.store.put(item, current ? { ifVersion: current.version } : { ifNotExists: true });
-        return;
-      } catch (e) {
-        if (!(e instanceof ConditionFailedError)) throw e;
-        this.metrics.count('contentsnare_rate_limit_conflict');
-        if (this.clock.now() > deadline) throw onTooLate();
-        if (attempt >= maxAttempts) throw new AppError('unavailable', 'The rate-limit record of this account is too contended; try again');
-        await this.sleep(Math.ceil(this.random() * Math.min(50, 5 * attempt)));
-      }
-    }
+    const key = keys.rateBucket(name);
+    await versionedUpdate(
+      this.store,
+      () => this.read(name),
+      (current) => {
+        const next = change(current?.state ?? { grants: [] }, this.clock.now());
+        return next ? writeRow({ ...key, ...next, ttl: ttlIn(expiresAt(next, policy), 60) }, undefined) : leaveRow(undefined);
+      },
+      {
+        key,
+        attempts: maxAttempts,
+        onLostRace: () => {
+          this.metrics.count('contentsnare_rate_limit_conflict');
+          if (this.clock.now() > deadline) throw onTooLate();
+        },
+        pause: (lost) => this.sleep(Math.ceil(this.random() * Math.min(50, 5 * lost))),
+        lostForGood: () => new AppError('unavailable', 'The rate-limit record of this account is too contended; try again'),
+      },
+    );
   }
 }

@@ -1,8 +1,8 @@
-import { ConditionFailedError } from '../../domain/errors';
 import { levelsOf, markOf, observe, subjectKey, type SnareReadBack, type SubjectMemory } from '../../domain/mapping/snare-events';
 import type { SnareTriggerName } from '../../domain/triggers';
 import type { Clock, Store } from '../../ports';
 import { keys, ttlIn } from '../../store/table-design';
+import { leaveRow, versionedUpdate, writeRow } from '../../store/versioned-update';
 
 /**
  * What was last seen of each collection-service record, per connection: one row per record
@@ -34,25 +34,20 @@ export async function recordObservation(
   delivered: SnareTriggerName | undefined,
 ): Promise<Episodes> {
   const key = keys.snareSubject(connectionId, subjectKey(rb));
-  for (let i = 0; ; i++) {
-    const item = await ctx.store.get<MemoryItem>(key, { consistent: true });
-    const memory = item?.memory ?? {};
-    const { next, episodes } = observe(
-      memory,
-      levelsOf(rb, delivered, memory),
-      delivered ? { trigger: delivered, mark: markOf(rb) } : undefined,
-    );
-    const changed = JSON.stringify(next) !== JSON.stringify(memory);
-    if (!changed && item) return episodes;
-    const version = (item?.version ?? 0) + 1;
-    try {
-      await ctx.store.put(
-        { ...key, memory: next, version, ttl: ttlIn(ctx.clock.now(), memoryTtlSeconds) },
-        item ? { ifVersion: item.version } : { ifNotExists: true },
+  return versionedUpdate(
+    ctx.store,
+    () => ctx.store.get<MemoryItem>(key, { consistent: true }),
+    (item) => {
+      const memory = item?.memory ?? {};
+      const { next, episodes } = observe(
+        memory,
+        levelsOf(rb, delivered, memory),
+        delivered ? { trigger: delivered, mark: markOf(rb) } : undefined,
       );
-      return episodes;
-    } catch (e) {
-      if (!(e instanceof ConditionFailedError) || i >= attempts - 1) throw e;
-    }
-  }
+      const changed = JSON.stringify(next) !== JSON.stringify(memory);
+      if (!changed && item) return leaveRow(episodes);
+      return writeRow({ ...key, memory: next, ttl: ttlIn(ctx.clock.now(), memoryTtlSeconds) }, episodes);
+    },
+    { key, attempts },
+  );
 }
