@@ -1,5 +1,7 @@
 import type { DispatchCircuit } from '../shared/dispatch/circuit';
-import { dispatchMessage, type Lane } from '../shared/dispatch/dispatch-batch';
+import { dispatchMessage } from '../shared/dispatch/dispatch-batch';
+import type { Lane } from '../shared/dispatch/lane';
+import type { ProviderWork } from '../shared/dispatch/provider-work';
 import type { ConsumerQueue, InboundMessage, PollableQueue } from '../shared/ports';
 import type { AppContext } from '../shared/ports/app-context';
 
@@ -13,6 +15,8 @@ export interface DispatchPoolOptions {
   visibilitySeconds: number;
   lane: Lane;
   circuit: DispatchCircuit;
+  /** The providers' jobs and follow-ups. */
+  work: ProviderWork;
 }
 
 /** A POST older than this is waiting on the agent runtime, not on this process: it does not count against `narrowSize`. */
@@ -83,7 +87,7 @@ export class DispatchPool {
   }
 
   private start(m: InboundMessage): void {
-    const { lane, circuit } = this.options;
+    const { lane, circuit, work } = this.options;
     const entry = {
       startedAt: this.ctx.clock.now(),
       work: Promise.resolve(),
@@ -97,7 +101,7 @@ export class DispatchPool {
         entry.postpone = seconds;
       },
     };
-    entry.work = dispatchMessage(this.ctx, m, consumer, { lane: { ...lane, consumer }, circuit })
+    entry.work = dispatchMessage(this.ctx, m, consumer, { lane: { ...lane, consumer }, circuit, work })
       .then(async (outcome) => {
         this.inFlight.delete(m.messageId);
         if (outcome === 'done') await this.queue.delete(entry.receipt);

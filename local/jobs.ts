@@ -1,7 +1,8 @@
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { DispatchCircuit, defaultCircuitOptions } from '../shared/dispatch/circuit';
-import { singleLane } from '../shared/dispatch/dispatch-batch';
+import { singleLane } from '../shared/dispatch/lane';
+import { providerWork } from '../shared/wiring/provider-work';
 import { pollOnce } from '../shared/polling/poll-once';
 import { sweepOnce } from '../shared/sweep/sweep-once';
 import type { BackgroundJob } from './background';
@@ -64,6 +65,7 @@ export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJo
     visibilitySeconds: consumerVisibilitySeconds,
     lane: singleLane(ctx, queue),
     circuit,
+    work: providerWork,
   });
   const consumer: BackgroundJob = {
     name: 'dispatch-consumer',

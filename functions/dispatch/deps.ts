@@ -21,6 +21,9 @@ export const observability = lambdaObservability(role, process.env);
  */
 export const appContext = lambdaAppContext(observability, process.env, { queue: sqsQueue(), blobs: s3Blobs() });
 
+/** The providers' jobs and follow-ups, worked beside the trigger events. */
+export { providerWork } from '../../shared/wiring/provider-work';
+
 /** The slow lane's queue (SLOW_QUEUE_URL): events whose POST went unanswered on the main lane. Unset: one lane. */
 export const slowQueueUrl = process.env.SLOW_QUEUE_URL || undefined;
 export const slowQueue = slowQueueUrl ? sqsQueue()(slowQueueUrl) : undefined;

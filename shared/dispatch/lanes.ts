@@ -1,6 +1,6 @@
 import type { ConsumerQueue, Queue } from '../ports';
 import { backoffSeconds, slowLaneBackoffSeconds } from './backoff';
-import { postTimeoutMs, type Lane } from './dispatch-batch';
+import { postTimeoutMs, type Lane } from './lane';
 
 /**
  * How long a POST may go unanswered on the main lane (AWS) before its event moves to the slow

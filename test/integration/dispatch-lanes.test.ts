@@ -6,7 +6,9 @@ import { localJobs } from '../../local/jobs';
 import { runLoop } from '../../local/background';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { DispatchCircuit, defaultCircuitOptions } from '../../shared/dispatch/circuit';
-import { dispatchBatch, singleLane } from '../../shared/dispatch/dispatch-batch';
+import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { singleLane } from '../../shared/dispatch/lane';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { DispatchPool } from '../../local/dispatch-pool';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { awsLanes, mainLanePostTimeoutMs } from '../../shared/dispatch/lanes';
@@ -130,10 +132,10 @@ const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, 
 async function eventSourcePass(
   t: TestContext,
   queue: PollableQueue,
-  options: Parameters<typeof dispatchBatch>[3],
+  options: Omit<Parameters<typeof dispatchBatch>[3], 'work'>,
 ): Promise<{ received: number; failed: string[] }> {
   const messages = await queue.receive(10, 180);
-  const { failedMessageIds } = await dispatchBatch(t.ctx, messages, queue, options);
+  const { failedMessageIds } = await dispatchBatch(t.ctx, messages, queue, { ...options, work: providerWork });
   for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await queue.delete(m.receiptHandle);
   return { received: messages.length, failed: failedMessageIds };
 }
@@ -183,6 +185,7 @@ describe('the local consumer when its process is starved', () => {
       visibilitySeconds: 20,
       lane: singleLane(t.ctx, t.queues.queue),
       circuit: new DispatchCircuit(t.clock),
+      work: providerWork,
     });
     expect(await pool.fill()).toBe(1);
     await runtime.until(() => runtime.received.length === 1);

@@ -21,6 +21,7 @@ const layers: readonly (readonly string[])[] = [
   ['shared/oauth', 'shared/tools', 'shared/keys'], // OAuth providers, tokens and refresh grant; the tool-step contract; scoped API keys
   ['shared/github', 'shared/contentsnare'], // the two providers: clients, code-host access, tool steps, webhooks
   ['shared/dispatch', 'shared/sweep'], // fan-out to the queue and delivery to the agent; the redelivery sweep
+  ['shared/providers'], // each provider's own work that the core takes through its ports: the code host's follow-ups and App lifecycle job, the collection service's read-back job
   ['shared/intake', 'shared/polling'], // webhook intake; polled triggers
   ['shared/subscriptions'], // creating and deleting subscriptions (hooks, baselines)
   ['shared/events'], // the event history as the platform API serves it: listing, one event, replay

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffSeconds, slowLaneBackoffSeconds } from '../../shared/dispatch/backoff';
-import { postTimeoutMs } from '../../shared/dispatch/dispatch-batch';
+import { postTimeoutMs } from '../../shared/dispatch/lane';
 import { awsLanes, laneOfSource, mainLanePostTimeoutMs } from '../../shared/dispatch/lanes';
 import type { ConsumerQueue, Queue } from '../../shared/ports';
 
