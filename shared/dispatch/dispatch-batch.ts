@@ -1,6 +1,6 @@
 import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
-import type { DispatchCircuit } from './circuit';
+import { type CircuitBoard, circuitKey } from './circuit-board';
 import { EventProgress } from './event-progress';
 import { type EventInHand, followUpStage, gateStage, logOnlyStage, readStage } from './event-stages';
 import { jobKindOf } from './job-message';
@@ -19,8 +19,8 @@ export interface DispatchOptions {
   work: ProviderWork;
   /** The lane the messages came from; by default the one lane of the local runtime (10 s limit, retried in place). */
   lane?: Lane;
-  /** Shared by every attempt of the process or container; without it every event is tried (no circuit). */
-  circuit?: DispatchCircuit;
+  /** The circuits, one per agent runtime and agent, shared by every attempt of the process or container; without them every event is tried. */
+  circuits?: CircuitBoard;
 }
 
 /**
@@ -82,11 +82,12 @@ async function deliverEvent(a: EventInHand, options: DispatchOptions): Promise<S
   if (stopped) return stopped;
   const url = logOnlyStage(a);
   if (url.kind !== 'continue') return url;
-  const admitted = admitStage(a, options.circuit);
+  const circuit = options.circuits?.for(circuitKey(url.value, a.event.agentId));
+  const admitted = admitStage(a, circuit);
   if (admitted.kind !== 'continue') return admitted;
-  const claim = await claimStage(a, options.circuit, admitted.value);
+  const claim = await claimStage(a, circuit, admitted.value);
   if (claim.kind !== 'continue') return claim;
-  return postStage(a, url.value, options.circuit, admitted.value, claim.value);
+  return postStage(a, url.value, circuit, admitted.value, claim.value);
 }
 
 function unexpected(ctx: AppContext, m: InboundMessage, lane: Lane): (e: unknown) => Settlement {

@@ -3,6 +3,7 @@ import type { DispatchCircuit } from './circuit';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
 import type { EventInHand } from './event-stages';
 import { postEvent, type PostOutcome } from './post-event';
+import { tenantOf } from './tenant';
 import { proceed, type AttemptNote, type Settlement, type StageOutcome } from './settlement';
 
 /** Whether this attempt is the one probe of a half-open circuit: its answer must be recorded (or abandoned). */
@@ -23,7 +24,7 @@ export function admitStage(a: EventInHand, circuit: DispatchCircuit | undefined)
   return {
     kind: 'postponed',
     to: lane.queue,
-    copy: { id: event.id, body: m.body, delaySeconds: delay },
+    copy: { id: event.id, body: m.body, group: tenantOf(event), delaySeconds: delay },
     announce: () => {
       ctx.metrics.count('dispatch_deferred');
       a.log.info('agent runtime circuit is open; event deferred', { delaySeconds: Math.ceil(delay) });
@@ -99,7 +100,7 @@ export async function postStage(
     return {
       kind: 'postponed',
       to: lane.overflow,
-      copy: { id: event.id, body: a.m.body, delaySeconds: 0 },
+      copy: { id: event.id, body: a.m.body, group: tenantOf(event), delaySeconds: 0 },
       attempt: { at: startedAt, lane: lane.name, outcome: 'timed_out', reason: outcome.reason },
       announce: () => {
         ctx.metrics.count('dispatch_slow_lane');
@@ -115,7 +116,7 @@ export async function postStage(
   return {
     kind: 'postponed',
     to: lane.queue,
-    copy: { id: event.id, body: a.m.body, delaySeconds: failed.delaySeconds },
+    copy: { id: event.id, body: a.m.body, group: tenantOf(event), delaySeconds: failed.delaySeconds },
     attempt: { ...failed.attempt, outcome: 'throttled' },
     announce: () => {
       ctx.metrics.count('dispatch_throttled');

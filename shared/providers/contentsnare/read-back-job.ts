@@ -70,7 +70,13 @@ export type SnareReadBackJob = z.infer<typeof jobSchema>;
 
 /** The queue message of a job (`delaySeconds`: not before then). */
 export function snareReadBackMessage(job: SnareReadBackJob, delaySeconds = 0): OutgoingMessage {
-  return { id: `rb-${randomUUID()}`, body: JSON.stringify(job), delaySeconds: Math.max(0, Math.min(900, Math.ceil(delaySeconds))) };
+  return {
+    id: `rb-${randomUUID()}`,
+    body: JSON.stringify(job),
+    delaySeconds: Math.max(0, Math.min(900, Math.ceil(delaySeconds))),
+    // The connection's group, as its trigger events (tenant.ts).
+    group: job.connectionId,
+  };
 }
 
 /** A new job for a delivery the intake accepted. */

@@ -63,7 +63,9 @@ export function newAppLifecycleJob(event: AppLifecycleEvent, deliveryId: string,
 
 /** The queue message of a job. */
 export function appLifecycleMessage(job: AppLifecycleJob): OutgoingMessage {
-  return { id: `al-${randomUUID()}`, body: JSON.stringify(job) };
+  // Grouped by installation, the tenant of these jobs (fair queues: tenant.ts in dispatch).
+  const installation = job.payload.installation?.id;
+  return { id: `al-${randomUUID()}`, body: JSON.stringify(job), ...(installation ? { group: `installation-${installation}` } : {}) };
 }
 
 /** Applies a job with the handler of its event. */
