@@ -1,5 +1,7 @@
-import type { DispatchCircuit } from '../shared/dispatch/circuit';
-import { dispatchMessage, type Lane } from '../shared/dispatch/dispatch-batch';
+import type { CircuitBoard } from '../shared/dispatch/circuit-board';
+import { dispatchMessage } from '../shared/dispatch/dispatch-batch';
+import type { Lane } from '../shared/dispatch/lane';
+import type { ProviderWork } from '../shared/dispatch/provider-work';
 import type { ConsumerQueue, InboundMessage, PollableQueue } from '../shared/ports';
 import type { AppContext } from '../shared/ports/app-context';
 
@@ -12,7 +14,10 @@ export interface DispatchPoolOptions {
   /** How long a received message stays hidden from the next receive: above the POST limit. */
   visibilitySeconds: number;
   lane: Lane;
-  circuit: DispatchCircuit;
+  /** The circuits over the agent runtime, one per runtime and agent: an open one defers its own events. */
+  circuits: CircuitBoard;
+  /** The providers' jobs and follow-ups. */
+  work: ProviderWork;
 }
 
 /** A POST older than this is waiting on the agent runtime, not on this process: it does not count against `narrowSize`. */
@@ -40,9 +45,12 @@ export class DispatchPool {
     return this.inFlight.size;
   }
 
-  /** How many more deliveries may start now: free slots, the narrowing while the intake is behind, and the circuit. */
+  /**
+   * How many more deliveries may start now: free slots and the narrowing while the intake is
+   * behind. Not the circuits: each is one agent's, and an open one defers only its own events.
+   */
   room(): number {
-    const { size, narrowSize, narrow, circuit } = this.options;
+    const { size, narrowSize, narrow } = this.options;
     let room = size - this.inFlight.size;
     if (narrow?.()) {
       const now = this.ctx.clock.now();
@@ -50,7 +58,7 @@ export class DispatchPool {
       for (const f of this.inFlight.values()) if (now - f.startedAt < freshMs) fresh++;
       room = Math.min(room, narrowSize - fresh);
     }
-    return Math.max(0, Math.min(room, circuit.allowance()));
+    return Math.max(0, room);
   }
 
   /** Receives into the room there is and starts each delivery; returns how many started. */
@@ -83,7 +91,7 @@ export class DispatchPool {
   }
 
   private start(m: InboundMessage): void {
-    const { lane, circuit } = this.options;
+    const { lane, circuits, work } = this.options;
     const entry = {
       startedAt: this.ctx.clock.now(),
       work: Promise.resolve(),
@@ -97,7 +105,7 @@ export class DispatchPool {
         entry.postpone = seconds;
       },
     };
-    entry.work = dispatchMessage(this.ctx, m, consumer, { lane: { ...lane, consumer }, circuit })
+    entry.work = dispatchMessage(this.ctx, m, consumer, { lane: { ...lane, consumer }, circuits, work })
       .then(async (outcome) => {
         this.inFlight.delete(m.messageId);
         if (outcome === 'done') await this.queue.delete(entry.receipt);

@@ -1,7 +1,9 @@
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
-import { DispatchCircuit, defaultCircuitOptions } from '../shared/dispatch/circuit';
-import { singleLane } from '../shared/dispatch/dispatch-batch';
+import { defaultCircuitOptions } from '../shared/dispatch/circuit';
+import { CircuitBoard } from '../shared/dispatch/circuit-board';
+import { singleLane } from '../shared/dispatch/lane';
+import { providerWork } from '../shared/wiring/provider-work';
 import { pollOnce } from '../shared/polling/poll-once';
 import { sweepOnce } from '../shared/sweep/sweep-once';
 import type { BackgroundJob } from './background';
@@ -32,17 +34,18 @@ export interface LocalJobsOptions {
    * sweep waits for the reader instead of spending its few redeliveries per delivery.
    */
   relayListening?: () => boolean;
-  /** The circuit over the agent runtime (the console shows it); a new one when not given. */
-  circuit?: DispatchCircuit;
+  /** The circuits over the agent runtime (the console shows them); new ones when not given. */
+  circuit?: CircuitBoard;
   /** Deliveries in flight at most (default `consumerPoolSize`). */
   poolSize?: number;
 }
 
-/** The local runtime's circuit: its opening is counted (`dispatch_circuit_open`) and logged. */
-export function localCircuit(ctx: Pick<AppContext, 'clock' | 'metrics' | 'logger'>): DispatchCircuit {
-  return new DispatchCircuit(ctx.clock, defaultCircuitOptions, (s) => {
+/** The local runtime's circuits, one per agent runtime and agent: each opening is counted (`dispatch_circuit_open`) and logged. */
+export function localCircuit(ctx: Pick<AppContext, 'clock' | 'metrics' | 'logger'>): CircuitBoard {
+  return new CircuitBoard(ctx.clock, defaultCircuitOptions, (s, key) => {
     ctx.metrics.count('dispatch_circuit_open');
-    ctx.logger.warn('agent runtime circuit opened: events wait until a probe is answered', {
+    ctx.logger.warn('agent runtime circuit opened: its events wait until a probe is answered', {
+      circuit: key,
       reason: s.reason,
       openUntil: s.openUntil === undefined ? undefined : new Date(s.openUntil).toISOString(),
     });
@@ -63,7 +66,8 @@ export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJo
     narrow: options.intakeBusy,
     visibilitySeconds: consumerVisibilitySeconds,
     lane: singleLane(ctx, queue),
-    circuit,
+    circuits: circuit,
+    work: providerWork,
   });
   const consumer: BackgroundJob = {
     name: 'dispatch-consumer',

@@ -10,7 +10,7 @@ import { routes as toolRoutes } from '../functions/tool-step/routes';
 import { adminRoutes } from './admin-routes';
 import { consoleRoutes } from './console/routes';
 import { RecentEvents } from './console/recent-events';
-import type { DispatchCircuit } from '../shared/dispatch/circuit';
+import type { CircuitBoard } from '../shared/dispatch/circuit-board';
 
 /**
  * Every function's routes on one router, the HTTP surface of docs/api.md, wired as on AWS
@@ -20,8 +20,8 @@ export function localRoutes(
   ctx: AppContext,
   queues: LocalQueues,
   recent: RecentEvents = new RecentEvents(ctx.clock, ctx.blobs),
-  /** The consumer's circuit over the agent runtime, for the console. */
-  circuit?: DispatchCircuit,
+  /** The consumer's circuits over the agent runtime, for the console. */
+  circuit?: CircuitBoard,
 ): Route[] {
   return [
     healthzRoute,

@@ -1,4 +1,4 @@
-import { DispatchCircuit } from '../../shared/dispatch/circuit';
+import { CircuitBoard } from '../../shared/dispatch/circuit-board';
 import { s3Blobs } from '../../shared/wiring/aws-s3';
 import { sqsQueue } from '../../shared/wiring/aws-sqs';
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
@@ -21,17 +21,22 @@ export const observability = lambdaObservability(role, process.env);
  */
 export const appContext = lambdaAppContext(observability, process.env, { queue: sqsQueue(), blobs: s3Blobs() });
 
+/** The providers' jobs and follow-ups, worked beside the trigger events. */
+export { providerWork } from '../../shared/wiring/provider-work';
+
 /** The slow lane's queue (SLOW_QUEUE_URL): events whose POST went unanswered on the main lane. Unset: one lane. */
 export const slowQueueUrl = process.env.SLOW_QUEUE_URL || undefined;
 export const slowQueue = slowQueueUrl ? sqsQueue()(slowQueueUrl) : undefined;
 
 /**
- * The container's circuit over the agent runtime, shared by its invocations and both lanes.
- * Per container, not shared through the table: see docs/reliability.md ("The circuit").
+ * The container's circuits over the agent runtime, one per runtime and agent, shared by its
+ * invocations and both lanes. Per container, not shared through the table: see
+ * docs/reliability.md ("The circuit").
  */
-export const circuit = new DispatchCircuit(systemClock, undefined, (s) => {
+export const circuits = new CircuitBoard(systemClock, undefined, (s, key) => {
   observability.metrics.count('dispatch_circuit_open');
-  observability.logger.warn('agent runtime circuit opened: events are deferred until a probe is answered', {
+  observability.logger.warn('agent runtime circuit opened: its events are deferred until a probe is answered', {
+    circuit: key,
     reason: s.reason,
     openUntil: s.openUntil === undefined ? undefined : new Date(s.openUntil).toISOString(),
   });

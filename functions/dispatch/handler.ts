@@ -1,9 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { dispatchBatch, singleLane } from '../../shared/dispatch/dispatch-batch';
+import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes, laneOfSource } from '../../shared/dispatch/lanes';
 import type { InboundMessage } from '../../shared/ports';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, circuit, observability, slowQueue, slowQueueUrl } from './deps';
+import { appContext, circuits, observability, providerWork, slowQueue, slowQueueUrl } from './deps';
 
 /**
  * SQS batch -> dispatchBatch on the lane its queue is (main or slow) -> partial batch
@@ -22,6 +23,6 @@ export const handler = withObservability(observability, async (event: SQSEvent):
   // The role's queue is typed to postpone messages (LambdaQueue): no run-time check of its kind.
   const lanes = slowQueue ? awsLanes(ctx.queue, slowQueue) : undefined;
   const lane = lanes ? lanes[laneOfSource(event.Records[0]?.eventSourceARN, slowQueueUrl)] : singleLane(ctx, ctx.queue);
-  const { failedMessageIds } = await dispatchBatch(ctx, messages, lane.consumer, { lane, circuit });
+  const { failedMessageIds } = await dispatchBatch(ctx, messages, lane.consumer, { work: providerWork, lane, circuits });
   return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
 });

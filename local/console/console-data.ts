@@ -11,7 +11,8 @@ import { getEventFor, listEventsFor } from '../../shared/events/event-history-ap
 import type { EventDetailAnswer } from '../../shared/events/event-routes-schemas';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { RecentEvents } from './recent-events';
-import type { CircuitSnapshot, DispatchCircuit } from '../../shared/dispatch/circuit';
+import type { CircuitSnapshot } from '../../shared/dispatch/circuit';
+import type { CircuitBoard } from '../../shared/dispatch/circuit-board';
 
 /** How many events a page shows (unless the filters ask for fewer), and dead letters. */
 export const shownEvents = 25;
@@ -133,7 +134,7 @@ export async function consoleData(
   queues: LocalQueues,
   recent: RecentEvents,
   pageQuery: URLSearchParams,
-  circuit?: DispatchCircuit,
+  circuit?: CircuitBoard,
 ): Promise<ConsoleData> {
   const [connections, keys, subscriptions, events, deadLetters] = await Promise.all([
     new ConnectionRepo(ctx.store).list(),

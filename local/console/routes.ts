@@ -1,4 +1,4 @@
-import type { DispatchCircuit } from '../../shared/dispatch/circuit';
+import type { CircuitBoard } from '../../shared/dispatch/circuit-board';
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import type { LocalQueues } from '../../shared/adapters/local/local-queues';
@@ -74,7 +74,7 @@ function form(req: RouteRequest): URLSearchParams {
 const forbidden = () =>
   errorResponse(new AppError('forbidden', 'Cross-site request, or a missing or wrong CSRF token: use the console page itself'));
 
-export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents, circuit?: DispatchCircuit): Route[] {
+export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents, circuit?: CircuitBoard): Route[] {
   const sessions = new ConsoleSessions(ctx.clock);
   const tools = allProviderTools();
   const toolCatalog = catalog(tools);

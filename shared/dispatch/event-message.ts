@@ -3,6 +3,7 @@ import type { AppContext } from '../ports/app-context';
 import type { TriggerEvent } from '../domain/model';
 import { isTriggerId } from '../domain/triggers';
 import type { OutgoingMessage } from '../ports';
+import { tenantOf } from './tenant';
 
 /** Bodies above this go to the blob store with a pointer in the message (SQS holds 256 KB). */
 export const maxInlineBytes = 200 * 1024;
@@ -41,10 +42,11 @@ export function eventIdOfPointer(body: string): string | undefined {
  */
 export async function toQueueMessage(ctx: Pick<AppContext, 'blobs'>, event: TriggerEvent): Promise<OutgoingMessage> {
   const body = JSON.stringify(event);
-  if (Buffer.byteLength(body, 'utf8') <= maxInlineBytes) return { id: event.id, body };
+  const group = tenantOf(event);
+  if (Buffer.byteLength(body, 'utf8') <= maxInlineBytes) return { id: event.id, body, group };
   const blobKey = blobKeyFor(event.id);
   await ctx.blobs.put(blobKey, Buffer.from(body, 'utf8'));
-  return { id: event.id, body: JSON.stringify({ blobKey }) };
+  return { id: event.id, body: JSON.stringify({ blobKey }), group };
 }
 
 /** A message that can never be delivered, however often it is tried. */

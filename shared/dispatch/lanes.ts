@@ -1,22 +1,24 @@
 import type { ConsumerQueue, Queue } from '../ports';
 import { backoffSeconds, slowLaneBackoffSeconds } from './backoff';
-import { postTimeoutMs, type Lane } from './dispatch-batch';
+import { postTimeoutMs, type Lane } from './lane';
 
 /**
  * How long a POST may go unanswered on the main lane (AWS) before its event moves to the slow
- * lane. A batch's invocation lasts as long as its slowest POST: with this limit instead of the
- * full 10 s, one slow answer holds its batch for 2 s at most, and the healthy events behind it
- * keep their pace. An agent runtime that acknowledges an event as soon as it has it answers
- * in milliseconds; see docs/reliability.md for one that does not.
+ * lane: the full limit. A POST cut any sooner is one the agent runtime may still be working
+ * on, and its event's next try would reach the runtime a second time while the first is
+ * running (a runtime that takes 3 s per event had every event posted twice under a 2 s cut).
+ * A slow answer holds its batch's invocation instead, which the main lane's concurrency is
+ * sized for (docs/reliability.md, "Throughput"); the events of the same batch are posted at
+ * once all the same.
  */
-export const mainLanePostTimeoutMs = 2_000;
+export const mainLanePostTimeoutMs = postTimeoutMs;
 
 export type LaneQueue = Queue & ConsumerQueue;
 
 /**
- * The two lanes of the Lambda consumer: the main queue, whose POSTs are cut at
- * `mainLanePostTimeoutMs` and whose unanswered events move to the slow queue; and the slow
- * queue, with the full 10 s and a backoff of its own. Both feed the same dead-letter queue.
+ * The two lanes of the Lambda consumer: the main queue, whose events left unanswered for
+ * `mainLanePostTimeoutMs` move to the slow queue (a delayed copy: their wait holds nothing in
+ * flight); and the slow queue, with a backoff of its own. Both feed the same dead-letter queue.
  */
 export function awsLanes(main: LaneQueue, slow: LaneQueue): { main: Lane; slow: Lane } {
   return {

@@ -82,6 +82,12 @@ export interface OutgoingMessage {
   id: string;
   body: string;
   delaySeconds?: number;
+  /**
+   * The tenant the message belongs to: SQS fair queues' `MessageGroupId` on a standard queue,
+   * so that one tenant's backlog does not hold back the others' messages (the local queue
+   * takes its groups in turn).
+   */
+  group?: string;
 }
 
 /** Producer side of a queue (SQS on AWS). Consumers are driven by the runtime. */

@@ -9,6 +9,7 @@ import { embeddedDynamoClientConfig, startEmbeddedDynamo } from '../../shared/ad
 import { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
 import { loadConfig } from '../../shared/config/config';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { inProgressLeaseSeconds } from '../../shared/dispatch/dispatch-claim';
 import { createJsonLogger } from '../../shared/observability/logger';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
@@ -215,7 +216,7 @@ describe('process killed mid-batch', () => {
       ctx.clock = later;
       for (let round = 0; round < 10 && queues.queue.size() > 0; round++) {
         const messages = await queues.queue.receive(10, 60);
-        const { failedMessageIds } = await dispatchBatch(ctx, messages, queues.queue);
+        const { failedMessageIds } = await dispatchBatch(ctx, messages, queues.queue, { work: providerWork });
         for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await queues.queue.delete(m.receiptHandle);
       }
       expect(queues.queue.size()).toBe(0);

@@ -39,6 +39,19 @@ afterEach(() => {
 });
 
 describe('local file queue', () => {
+  it("takes the groups (tenants) in turn, oldest first within each, so one tenant's backlog does not hold back another's message; the groups survive a restart", async () => {
+    let q = queues();
+    await q.queue.sendBatch(Array.from({ length: 5 }, (_, i) => ({ id: `n${i}`, body: `noisy ${i}`, group: 'conn_noisy' })));
+    await q.queue.sendBatch([
+      { id: 'q', body: 'quiet', group: 'conn_quiet' },
+      { id: 'u', body: 'ungrouped' },
+    ]);
+    q = reopen(q);
+    const bodies = async (max: number) => (await q.queue.receive(max, 30)).map((m) => m.body);
+    expect(await bodies(4)).toEqual(['noisy 0', 'quiet', 'ungrouped', 'noisy 1']);
+    expect(await bodies(10)).toEqual(['noisy 2', 'noisy 3', 'noisy 4']);
+  });
+
   it('hides a received message for the visibility timeout, then delivers it again with a higher receive count', async () => {
     const { queue } = queues();
     await queue.sendBatch([{ id: 'a', body: 'hello' }]);

@@ -5,9 +5,10 @@ import { afterAll, afterEach, expect, it } from 'vitest';
 import { openLocalQueues, type LocalQueues } from '../../shared/adapters/local/local-queues';
 import { loadConfig } from '../../shared/config/config';
 import { dispatchMessage } from '../../shared/dispatch/dispatch-batch';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { fromQueueMessage } from '../../shared/dispatch/event-message';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
-import { isSnareReadBack } from '../../shared/dispatch/snare-read-back';
+import { isSnareReadBack } from '../../shared/providers/contentsnare/read-back-job';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
@@ -114,7 +115,7 @@ it('a burst of deliveries beyond the read limit is accepted at once, every one, 
     await Promise.all(
       batch.map(async (m) => {
         if (isSnareReadBack(m.body)) {
-          if ((await dispatchMessage(w.ctx, m, q)) === 'done') await q.delete(m.receiptHandle);
+          if ((await dispatchMessage(w.ctx, m, q, { work: providerWork })) === 'done') await q.delete(m.receiptHandle);
           return;
         }
         events.push((await fromQueueMessage(w.ctx, m.body)).event);

@@ -4,8 +4,9 @@ import { createContentsnareTools } from '../../shared/providers/contentsnare/too
 import { AppError } from '../../shared/domain/errors';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { dispatchMessage } from '../../shared/dispatch/dispatch-batch';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { fromQueueMessage } from '../../shared/dispatch/event-message';
-import { isSnareReadBack } from '../../shared/dispatch/snare-read-back';
+import { isSnareReadBack } from '../../shared/providers/contentsnare/read-back-job';
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { invokeTool } from '../../shared/tools/invoke';
 import { recoverMissedSnareDeliveries } from '../../shared/polling/poll-contentsnare';
@@ -40,7 +41,11 @@ async function queued(w: SnareWorld): Promise<TriggerEvent[]> {
     for (const m of messages) if (!isSnareReadBack(m.body)) events.push((await fromQueueMessage(w.t.ctx, m.body)).event);
     if (jobs.length === 0) return events;
     const q = w.t.queues.queue;
-    await Promise.all(jobs.map(async (m) => ((await dispatchMessage(w.t.ctx, m, q)) === 'done' ? q.delete(m.receiptHandle) : undefined)));
+    await Promise.all(
+      jobs.map(async (m) =>
+        (await dispatchMessage(w.t.ctx, m, q, { work: providerWork })) === 'done' ? q.delete(m.receiptHandle) : undefined,
+      ),
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { dispatchMessage } from '../../shared/dispatch/dispatch-batch';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import { readSummary } from '../../shared/store/event-history';
@@ -70,8 +71,8 @@ describe('the dead-letter queue and the event history', () => {
       receiveCount,
       sentAt: t.clock.now(),
     });
-    expect(await dispatchMessage(t.ctx, message(maxReceiveCount - 1), consumer)).toBe('failed');
-    expect(await dispatchMessage(t.ctx, message(maxReceiveCount), consumer)).toBe('failed');
+    expect(await dispatchMessage(t.ctx, message(maxReceiveCount - 1), consumer, { work: providerWork })).toBe('failed');
+    expect(await dispatchMessage(t.ctx, message(maxReceiveCount), consumer, { work: providerWork })).toBe('failed');
     expect(postponed[0]).toBeGreaterThan(0);
     expect(postponed[1]).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { startFakeHttp, type FakeResponse, type FakeServer } from '../helpers/fake-http';
 import { consumerPass } from '../helpers/consumer-pass';
@@ -58,11 +59,11 @@ describe('a dispatch claim whose lease lapsed', () => {
     expect(second).toBeDefined();
     holdNext = 2;
     // Worker A claims the event; its POST hangs past the claim's lease.
-    const a = dispatchBatch(t.ctx, [first!], q);
+    const a = dispatchBatch(t.ctx, [first!], q, { work: providerWork });
     await heldPosts(1);
     t.clock.advance(60_000);
     // Worker B takes the lapsed claim over and POSTs; its answer is still on the way.
-    const b = dispatchBatch(t.ctx, [second!], q);
+    const b = dispatchBatch(t.ctx, [second!], q, { work: providerWork });
     await heldPosts(2);
     // A's POST fails: A gives back the claim it no longer holds, and retries its message later.
     held[0]!({ status: 500 });

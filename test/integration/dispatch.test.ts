@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { consumerPass } from '../helpers/consumer-pass';
 import { stopTestDynamo } from '../helpers/dynamo';
@@ -162,7 +163,7 @@ describe('dispatch to the agent runtime', () => {
     // One copy first, alone (received together, the second could meet the first in progress
     // or already done, depending on timing): delivered, and its body removed with it.
     const [first] = await q.receive(1, 30);
-    expect((await dispatchBatch(t.ctx, [first!], q)).failedMessageIds).toEqual([]);
+    expect((await dispatchBatch(t.ctx, [first!], q, { work: providerWork })).failedMessageIds).toEqual([]);
     await q.delete(first!.receiptHandle);
     expect(t.blobs.values.size).toBe(0);
     // The other copy now points at nothing: a copy of a delivered event, dropped.

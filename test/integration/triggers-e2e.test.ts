@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { nodeListener } from '../../shared/http/node-http';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest, HttpResponse } from '../../shared/http/types';
@@ -55,7 +56,7 @@ const api = httpApiCaller(() => baseUrl, testPlatformKey);
 async function drain() {
   const q = t.queues.queue;
   const messages = await q.receive(10, 30);
-  const { failedMessageIds } = await dispatchBatch(t.ctx, messages, q);
+  const { failedMessageIds } = await dispatchBatch(t.ctx, messages, q, { work: providerWork });
   for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await q.delete(m.receiptHandle);
   return messages.length;
 }

@@ -48,6 +48,18 @@ describe('SqsQueue', () => {
     expect(sqs.calls[0]?.input.Entries[2]).toEqual({ Id: 'm2', MessageBody: 'b2' });
   });
 
+  it("sends a message's tenant as its MessageGroupId (SQS fair queues on a standard queue), and none where it has none", async () => {
+    const sqs = new FakeClient();
+    await new SqsQueue(sqs, url).sendBatch([
+      { id: 'a', body: 'a', group: 'conn_1' },
+      { id: 'b', body: 'b' },
+    ]);
+    expect(sqs.calls[0]?.input.Entries).toEqual([
+      { Id: 'm0', MessageBody: 'a', MessageGroupId: 'conn_1' },
+      { Id: 'm1', MessageBody: 'b' },
+    ]);
+  });
+
   it('starts a new batch before the 256 KiB batch size would be exceeded', async () => {
     const sqs = new FakeClient();
     const big = 'x'.repeat(100 * 1024);

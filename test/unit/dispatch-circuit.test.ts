@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DispatchCircuit, defaultCircuitOptions, type CircuitSnapshot } from '../../shared/dispatch/circuit';
+import { CircuitBoard, circuitKey } from '../../shared/dispatch/circuit-board';
 import { TestClock } from '../helpers/test-clock';
 
 function circuit() {
@@ -105,5 +106,26 @@ describe('the circuit over the agent runtime', () => {
     expect(c.snapshot().openUntil).toBe(clock.now() + 900_000);
     clock.advance(900_000);
     expect(c.admit().kind).toBe('probe');
+  });
+});
+
+describe('the circuits, one per agent runtime and agent', () => {
+  it('a Retry-After from one origin does not pause another origin, nor another agent of the same one', () => {
+    const clock = new TestClock();
+    const opened: string[] = [];
+    const board = new CircuitBoard(clock, defaultCircuitOptions, (_, key) => opened.push(key));
+    const failing = circuitKey('https://runtime-a.example/events', 'agent-1');
+    board.for(failing).record({ failed: true, retryAfterSeconds: 600 });
+    expect(board.for(failing).admit()).toEqual({ kind: 'wait', untilMs: clock.now() + 600_000 });
+    expect(board.for(circuitKey('https://runtime-b.example/events', 'agent-1')).admit()).toEqual({ kind: 'go' });
+    expect(board.for(circuitKey('https://runtime-a.example/events', 'agent-2')).admit()).toEqual({ kind: 'go' });
+    expect(opened).toEqual([failing]);
+    // The console's one line: the most open circuit, and every opening.
+    expect(board.snapshot()).toMatchObject({ state: 'open', reason: 'retry_after', opened: 1 });
+  });
+
+  it('keys a circuit by the origin and the agent: paths of one runtime share it', () => {
+    expect(circuitKey('https://runtime.example/a?x=1', 'agent')).toBe(circuitKey('https://runtime.example/b', 'agent'));
+    expect(circuitKey('https://runtime.example/a', 'agent')).not.toBe(circuitKey('https://runtime.example:8443/a', 'agent'));
   });
 });

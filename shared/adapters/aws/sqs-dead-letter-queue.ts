@@ -77,7 +77,11 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
   /** Sends to the source queue, then deletes from the DLQ what was sent; the rest is released. */
   private async move(messages: Message[], skipped: Message[]): Promise<number> {
     if (messages.length === 0) return 0;
-    const Entries = messages.map((m, i) => ({ Id: `m${i}`, MessageBody: m.Body ?? '' }));
+    // A redriven message keeps its tenant's group (fair queues).
+    const Entries = messages.map((m, i) => {
+      const group = m.Attributes?.MessageGroupId;
+      return { Id: `m${i}`, MessageBody: m.Body ?? '', ...(group ? { MessageGroupId: group } : {}) };
+    });
     const out = (await this.client.send(
       new SendMessageBatchCommand({ QueueUrl: this.options.sourceQueueUrl, Entries }),
     )) as SendMessageBatchCommandOutput;
@@ -105,7 +109,7 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
         VisibilityTimeout: this.hold,
         // Long polling asks every server, so an empty answer means an empty queue.
         WaitTimeSeconds: 1,
-        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'MessageGroupId'],
       }),
     )) as ReceiveMessageCommandOutput;
     return out.Messages ?? [];

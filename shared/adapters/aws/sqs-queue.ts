@@ -65,6 +65,7 @@ export class SqsQueue implements Queue, ConsumerQueue {
       Id: `m${i}`,
       MessageBody: m.body,
       ...(m.delaySeconds ? { DelaySeconds: m.delaySeconds } : {}),
+      ...(m.group ? { MessageGroupId: m.group } : {}),
     }));
     const out = (await this.client.send(
       new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries }),

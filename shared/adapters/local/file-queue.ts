@@ -58,7 +58,8 @@ export class FileQueue implements PollableQueue {
     const now = this.now;
     for (const m of messages) {
       const visibleAt = now + (m.delaySeconds ?? 0) * 1000;
-      this.write({ t: 'put', m: { id: randomUUID(), body: m.body, sentAt: now, visibleAt, receiveCount: 0 } });
+      const group = m.group === undefined ? {} : { group: m.group };
+      this.write({ t: 'put', m: { id: randomUUID(), body: m.body, sentAt: now, visibleAt, receiveCount: 0, ...group } });
     }
     this.wake();
     await this.journal.durable();
@@ -67,8 +68,7 @@ export class FileQueue implements PollableQueue {
   async receive(max: number, visibilityTimeoutSeconds: number): Promise<InboundMessage[]> {
     const now = this.now;
     const out: InboundMessage[] = [];
-    const visible = [...this.state.values()].filter((m) => m.visibleAt <= now);
-    for (const m of visible) {
+    for (const m of this.fairVisible(now)) {
       if (out.length >= max) break;
       if (this.exhausted(m)) {
         this.deadLetter(m);
@@ -153,6 +153,32 @@ export class FileQueue implements PollableQueue {
     if (!this.state.has(id)) return false;
     this.write({ t: 'del', id });
     return true;
+  }
+
+  /**
+   * The visible messages, oldest first within a group and the groups taken in turn (one of
+   * each, then the second of each ...), as SQS fair queues serve a standard queue: a tenant
+   * with a backlog of thousands gets the same share of a receive as one with a single message.
+   */
+  private *fairVisible(now: number): Generator<StoredMessage> {
+    const groups = new Map<string | undefined, StoredMessage[]>();
+    for (const m of this.state.values()) {
+      if (m.visibleAt > now) continue;
+      const list = groups.get(m.group);
+      if (list) list.push(m);
+      else groups.set(m.group, [m]);
+    }
+    const queues = [...groups.values()];
+    for (let i = 0; queues.length > 0; i++) {
+      for (let g = 0; g < queues.length; ) {
+        const m = queues[g]?.[i];
+        if (m === undefined) queues.splice(g, 1);
+        else {
+          yield m;
+          g++;
+        }
+      }
+    }
   }
 
   /** Received as many times as allowed: a dead letter from now on (when there is a dead-letter queue). */

@@ -15,6 +15,8 @@ export interface StoredMessage {
   receiveCount: number;
   /** Receipt handle of the latest receive; only that one may delete the message. */
   receipt?: string;
+  /** Its tenant (OutgoingMessage.group): receives take the groups in turn. */
+  group?: string;
 }
 
 const message = z.object({
@@ -24,6 +26,7 @@ const message = z.object({
   visibleAt: z.number(),
   receiveCount: z.number().int().min(0),
   receipt: z.string().optional(),
+  group: z.string().optional(),
 });
 
 const record = z.discriminatedUnion('t', [

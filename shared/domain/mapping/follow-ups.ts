@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /**
  * Occurrences the code host's delivery cannot settle alone, finished after the intake has
- * answered by a read of the code host (shared/dispatch/follow-up.ts runs them, with the
+ * answered by a read of the code host (shared/providers/github/follow-ups/ runs them, with the
  * connection's token and within its rate budget; the intake must answer within 10 s):
  *
  * - a `commented` review with no summary: a review of inline comments only, or the wrapper

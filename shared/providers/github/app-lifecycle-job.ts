@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { onAppAuthorizationEvent } from '../providers/github/app/lifecycle/app-authorization-event';
-import { onInstallationEvent } from '../providers/github/app/lifecycle/installation-event';
-import { installationPayload, listedRepository } from '../providers/github/app/lifecycle/installation-payload';
-import { onInstallationRepositoriesEvent } from '../providers/github/app/lifecycle/installation-repositories-event';
-import type { LifecycleAnswer } from '../providers/github/app/lifecycle/lifecycle-answer';
-import type { InboundMessage, OutgoingMessage } from '../ports';
-import type { AppContext } from '../ports/app-context';
-import type { Lane, Outcome } from './dispatch-batch';
-import { postponeJob } from './snare-read-back';
+import { readJob } from '../../dispatch/job-message';
+import type { JobKind } from '../../dispatch/provider-work';
+import { onAppAuthorizationEvent } from './app/lifecycle/app-authorization-event';
+import { onInstallationEvent } from './app/lifecycle/installation-event';
+import { installationPayload, listedRepository } from './app/lifecycle/installation-payload';
+import { onInstallationRepositoriesEvent } from './app/lifecycle/installation-repositories-event';
+import type { LifecycleAnswer } from './app/lifecycle/lifecycle-answer';
+import type { OutgoingMessage } from '../../ports';
+import type { AppContext } from '../../ports/app-context';
 
 /**
  * The second half of a GitHub App lifecycle delivery (`installation`,
@@ -63,17 +63,9 @@ export function newAppLifecycleJob(event: AppLifecycleEvent, deliveryId: string,
 
 /** The queue message of a job. */
 export function appLifecycleMessage(job: AppLifecycleJob): OutgoingMessage {
-  return { id: `al-${randomUUID()}`, body: JSON.stringify(job) };
-}
-
-/** True when a queue message is a lifecycle job (well formed or not), rather than a trigger event. */
-export function isAppLifecycleJob(body: string): boolean {
-  if (!body.includes(appLifecycleKind)) return false;
-  try {
-    return (JSON.parse(body) as { kind?: unknown }).kind === appLifecycleKind;
-  } catch {
-    return false;
-  }
+  // Grouped by installation, the tenant of these jobs (fair queues: tenant.ts in dispatch).
+  const installation = job.payload.installation?.id;
+  return { id: `al-${randomUUID()}`, body: JSON.stringify(job), ...(installation ? { group: `installation-${installation}` } : {}) };
 }
 
 /** Applies a job with the handler of its event. */
@@ -90,39 +82,30 @@ export function runAppLifecycleJob(ctx: AppContext, job: AppLifecycleJob): Promi
 }
 
 /**
- * Works one job message: `done` when its handler answered below 500, `failed` when it is to
- * be tried again (postponed with the lane's backoff) or can never be read (at once, so the
- * queue dead-letters it intact).
+ * The job kind dispatch works: done when its handler answered below 500; failed when it is to
+ * be tried again (with the lane's backoff) or can never be read (at once, so the queue
+ * dead-letters it intact).
  */
-export async function workAppLifecycleJob(ctx: AppContext, m: InboundMessage, lane: Lane): Promise<Outcome> {
-  let body: unknown;
-  try {
-    body = JSON.parse(m.body);
-  } catch {
-    body = undefined;
-  }
-  const parsed = jobSchema.safeParse(body);
-  if (!parsed.success) {
-    ctx.metrics.count('dispatch_poison');
-    ctx.logger.error('unreadable App lifecycle job; it goes to the dead-letter queue as it is', {
-      messageId: m.messageId,
-      problem: parsed.error.issues.map((i) => i.path.join('.') || '(body)').join(', '),
-    });
-    await postponeJob(ctx, m, lane, 0);
-    return 'failed';
-  }
-  const job = parsed.data;
-  const log = ctx.logger.child({ messageId: m.messageId, deliveryId: job.deliveryId, event: job.event });
-  try {
-    const answer = await runAppLifecycleJob(ctx, job);
-    if (answer.status < 500) return 'done';
-    log.warn('GitHub App lifecycle job failed; it is tried again with backoff', { status: answer.status, body: answer.body });
-  } catch (e) {
-    log.warn('GitHub App lifecycle job failed; it is tried again with backoff', { error: e });
-  }
-  await postponeJob(ctx, m, lane, lane.backoff(m.receiveCount));
-  return 'failed';
-}
+export const appLifecycleJobKind: JobKind = {
+  kind: appLifecycleKind,
+  async work(ctx, m, lane) {
+    const read = readJob(ctx, m, jobSchema, 'App lifecycle job');
+    if (!read.ok) return read.settled;
+    const { job } = read;
+    const log = ctx.logger.child({ messageId: m.messageId, deliveryId: job.deliveryId, event: job.event });
+    let reason: string;
+    try {
+      const answer = await runAppLifecycleJob(ctx, job);
+      if (answer.status < 500) return { kind: 'done' };
+      reason = `HTTP ${answer.status}`;
+      log.warn('GitHub App lifecycle job failed; it is tried again with backoff', { status: answer.status, body: answer.body });
+    } catch (e) {
+      reason = e instanceof Error ? e.message : String(e);
+      log.warn('GitHub App lifecycle job failed; it is tried again with backoff', { error: e });
+    }
+    return { kind: 'failed', reason, delaySeconds: lane.backoff(m.receiveCount) };
+  },
+};
 
 /** A queue message's job, or undefined when it is none (or unreadable). */
 export function readAppLifecycleJob(body: string): AppLifecycleJob | undefined {

@@ -1,21 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { snareClientFor } from '../providers/contentsnare/connection-client';
-import { readBack } from '../providers/contentsnare/read-back';
-import { SnareHookRepo, snareRouteId } from '../providers/contentsnare/snare-hook';
-import { recordObservation } from '../providers/contentsnare/subject-memory';
-import { snareTriggerRows } from '../domain/contentsnare-triggers';
-import { AppError } from '../domain/errors';
-import type { SnareDelivery } from '../domain/mapping/snare-delivery';
-import { changeIdentity, commentIdentity, snareMappedEvent } from '../domain/mapping/snare-events';
-import { snareTriggerNames, type SnareTriggerId } from '../domain/triggers';
-import type { InboundMessage, OutgoingMessage } from '../ports';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { claimOnce, finishOnce, releaseOnce } from '../store/once-claim';
-import { keys } from '../store/table-design';
-import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from './fan-out';
-import type { Lane, Outcome } from './dispatch-batch';
+import { snareClientFor } from '../../contentsnare/connection-client';
+import { readBack } from './read-back';
+import { SnareHookRepo, snareRouteId } from './snare-hook';
+import { recordObservation } from './subject-memory';
+import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../../dispatch/fan-out';
+import { jobKindOf, readJob } from '../../dispatch/job-message';
+import type { JobKind } from '../../dispatch/provider-work';
+import type { Settlement } from '../../dispatch/settlement';
+import { snareTriggerRows } from '../../domain/contentsnare-triggers';
+import { AppError } from '../../domain/errors';
+import type { SnareDelivery } from '../../domain/mapping/snare-delivery';
+import { changeIdentity, commentIdentity, snareMappedEvent } from '../../domain/mapping/snare-events';
+import { snareTriggerNames, type SnareTriggerId } from '../../domain/triggers';
+import type { OutgoingMessage } from '../../ports';
+import type { AppContext } from '../../ports/app-context';
+import { ConnectionRepo } from '../../store/connection-repo';
+import { claimOnce, finishOnce, releaseOnce } from '../../store/once-claim';
+import { keys } from '../../store/table-design';
 
 /**
  * The second half of a collection-service delivery (the first is the intake's accept,
@@ -68,7 +70,13 @@ export type SnareReadBackJob = z.infer<typeof jobSchema>;
 
 /** The queue message of a job (`delaySeconds`: not before then). */
 export function snareReadBackMessage(job: SnareReadBackJob, delaySeconds = 0): OutgoingMessage {
-  return { id: `rb-${randomUUID()}`, body: JSON.stringify(job), delaySeconds: Math.max(0, Math.min(900, Math.ceil(delaySeconds))) };
+  return {
+    id: `rb-${randomUUID()}`,
+    body: JSON.stringify(job),
+    delaySeconds: Math.max(0, Math.min(900, Math.ceil(delaySeconds))),
+    // The connection's group, as its trigger events (tenant.ts).
+    group: job.connectionId,
+  };
 }
 
 /** A new job for a delivery the intake accepted. */
@@ -80,73 +88,47 @@ export function newSnareReadBack(connectionId: string, delivery: SnareDelivery, 
 
 /** True when a queue message is a read-back job (well formed or not), rather than a trigger event. */
 export function isSnareReadBack(body: string): boolean {
-  // Cheap before JSON: most trigger events never name it.
-  if (!body.includes(snareReadBackKind)) return false;
-  try {
-    return (JSON.parse(body) as { kind?: unknown }).kind === snareReadBackKind;
-  } catch {
-    return false;
-  }
-}
-
-/** Postpones a job message on its lane (a failure to do so is logged: the message comes back with its visibility). */
-export function postponeJob(ctx: AppContext, m: InboundMessage, lane: Lane, seconds: number): Promise<void> {
-  return lane.consumer.changeVisibility(m.receiptHandle, seconds).catch((e: unknown) => {
-    ctx.logger.warn('could not postpone message', { messageId: m.messageId, error: e });
-  });
+  return jobKindOf(body, [snareReadBackJobKind]) !== undefined;
 }
 
 /**
- * Works one job message: `done` when its events are queued (or there is nothing to announce,
- * or it went back on the queue for the limit), `failed` when it is to be tried again (the
- * message is postponed with the lane's backoff) or can never be read (at once, so the queue
- * dead-letters it intact).
+ * The job kind dispatch works: done when its events are queued (or there is nothing to
+ * announce, or it went back on the queue for the limit); failed when it is to be tried again
+ * (with the lane's backoff) or can never be read (at once, so the queue dead-letters it intact).
  */
-export async function workSnareReadBack(ctx: AppContext, m: InboundMessage, lane: Lane): Promise<Outcome> {
-  const postpone = (seconds: number) => postponeJob(ctx, m, lane, seconds);
-  let body: unknown;
-  try {
-    body = JSON.parse(m.body);
-  } catch {
-    body = undefined;
-  }
-  const parsed = jobSchema.safeParse(body);
-  if (!parsed.success) {
-    ctx.metrics.count('dispatch_poison');
-    ctx.logger.error('unreadable read-back job; it goes to the dead-letter queue as it is', {
-      messageId: m.messageId,
-      problem: parsed.error.issues.map((i) => i.path.join('.') || '(body)').join(', '),
-    });
-    await postpone(0);
-    return 'failed';
-  }
-  const job = parsed.data;
-  const log = ctx.logger.child({ messageId: m.messageId, connectionId: job.connectionId, event: job.delivery.event });
-  try {
-    await runSnareReadBack(ctx, job);
-    return 'done';
-  } catch (e) {
-    const retryAfter = e instanceof AppError && typeof e.details?.retryAfter === 'number' ? e.details.retryAfter : undefined;
-    if (e instanceof AppError && e.code === 'rate_limited' && job.deferrals < maxDeferrals) {
-      const again = { ...job, deferrals: job.deferrals + 1 };
-      const sent = await lane.queue.sendBatch([snareReadBackMessage(again, retryAfter ?? 5)]).then(
-        () => true,
-        (err: unknown) => {
-          log.warn('could not put the read-back back on the queue; retrying in place', { error: err });
-          return false;
+export const snareReadBackJobKind: JobKind = {
+  kind: snareReadBackKind,
+  async work(ctx, m, lane) {
+    const read = readJob(ctx, m, jobSchema, 'read-back job');
+    if (!read.ok) return read.settled;
+    const { job } = read;
+    const log = ctx.logger.child({ messageId: m.messageId, connectionId: job.connectionId, event: job.delivery.event });
+    try {
+      await runSnareReadBack(ctx, job);
+      return { kind: 'done' };
+    } catch (e) {
+      const retryAfter = e instanceof AppError && typeof e.details?.retryAfter === 'number' ? e.details.retryAfter : undefined;
+      const reason = e instanceof Error ? e.message : String(e);
+      const failed: Settlement = {
+        kind: 'failed',
+        reason,
+        delaySeconds: lane.backoff(m.receiveCount, retryAfter),
+        announce: () => log.warn('collection-service read-back failed; it is tried again with backoff', { error: e }),
+      };
+      if (!(e instanceof AppError && e.code === 'rate_limited' && job.deferrals < maxDeferrals)) return failed;
+      return {
+        kind: 'postponed',
+        to: lane.queue,
+        copy: snareReadBackMessage({ ...job, deferrals: job.deferrals + 1 }, retryAfter ?? 5),
+        announce: () => {
+          ctx.metrics.count('contentsnare_read_back_deferred');
+          log.info("the account's read limit is busy; the read-back goes back on the queue", { retryAfter });
         },
-      );
-      if (sent) {
-        ctx.metrics.count('contentsnare_read_back_deferred');
-        log.info("the account's read limit is busy; the read-back goes back on the queue", { retryAfter });
-        return 'done';
-      }
+        otherwise: failed,
+      };
     }
-    log.warn('collection-service read-back failed; it is tried again with backoff', { error: e });
-    await postpone(lane.backoff(m.receiveCount, retryAfter));
-    return 'failed';
-  }
-}
+  },
+};
 
 /**
  * Reads a delivery's records back and queues its trigger events once per change. Throws what

@@ -1,13 +1,14 @@
 import * as z from 'zod';
-import type { AppContext } from '../ports/app-context';
-import { AppError } from '../domain/errors';
-import { followUpMember, pushCommitsFollowUp, type PushCommitsFollowUp } from '../domain/mapping/follow-ups';
-import type { TriggerEvent } from '../domain/model';
-import { stableId } from '../domain/stable-id';
-import { repoPath, upstreamMessage } from '../providers/github/webhooks/rest-call';
+import type { AppContext } from '../../../ports/app-context';
+import { AppError } from '../../../domain/errors';
+import { followUpMember, pushCommitsFollowUp, type PushCommitsFollowUp } from '../../../domain/mapping/follow-ups';
+import type { TriggerEvent } from '../../../domain/model';
+import { stableId } from '../../../domain/stable-id';
+import { toQueueMessage } from '../../../dispatch/event-message';
+import { enqueueEvents, triggerEventId } from '../../../dispatch/fan-out';
+import type { FollowUpHandler } from '../../../dispatch/provider-work';
+import { repoPath, upstreamMessage } from '../webhooks/rest-call';
 import { followUpRateReserve, readAsConnection } from './code-host-read';
-import { toQueueMessage } from './event-message';
-import { enqueueEvents, triggerEventId } from './fan-out';
 
 /**
  * The commits a push payload could not carry (it holds at most 2,048), read through the
@@ -130,3 +131,13 @@ export async function announceCommitsBeyondPayload(ctx: AppContext, event: Trigg
   await ctx.queue.sendBatch([{ ...message, ...(delaySeconds !== undefined ? { delaySeconds } : {}) }]);
   if (delaySeconds !== undefined) log.info('rate budget low: the next commits of the push are read after a wait', { delaySeconds });
 }
+
+/** A push's follow-up event: never delivered itself; it reads and announces the commits beyond the payload. */
+export const pushCommits: FollowUpHandler = {
+  kind: 'push_commits',
+  applies: (event) => event.trigger === 'github.new_commit' && followUpMember in event.event,
+  async run(ctx, event) {
+    await announceCommitsBeyondPayload(ctx, event);
+    return 'handled';
+  },
+};

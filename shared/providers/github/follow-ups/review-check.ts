@@ -1,7 +1,9 @@
 import * as z from 'zod';
-import type { AppContext } from '../ports/app-context';
-import type { TriggerEvent } from '../domain/model';
-import { repoPath } from '../providers/github/webhooks/rest-call';
+import type { AppContext } from '../../../ports/app-context';
+import type { TriggerEvent } from '../../../domain/model';
+import { reviewNeedsCheck } from '../../../domain/mapping/follow-ups';
+import type { FollowUpHandler } from '../../../dispatch/provider-work';
+import { repoPath } from '../webhooks/rest-call';
 import { readAsConnection } from './code-host-read';
 
 /**
@@ -56,3 +58,21 @@ export async function reviewOrWrapper(ctx: AppContext, event: TriggerEvent): Pro
   if (Number.isNaN(written) || Number.isNaN(submitted)) return 'review';
   return Math.abs(submitted - written) <= sameMomentMs ? 'wrapper' : 'review';
 }
+
+/** A comment-only review's check: a wrapper is handled (not announced), a review delivered. */
+export const reviewCheck: FollowUpHandler = {
+  kind: 'review_check',
+  applies(event) {
+    if (event.trigger !== 'github.new_pull_request_review') return false;
+    const review = event.event.review;
+    return typeof review === 'object' && review !== null && reviewNeedsCheck(review);
+  },
+  async run(ctx, event) {
+    if ((await reviewOrWrapper(ctx, event)) === 'review') return 'deliver';
+    ctx.metrics.count('dispatch_review_wrapper_dropped');
+    ctx.logger.info('the review wraps one inline comment made outside a review (that comment is new_comment); not announced', {
+      eventId: event.id,
+    });
+    return 'handled';
+  },
+};

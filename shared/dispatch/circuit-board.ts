@@ -1,0 +1,65 @@
+import type { Clock } from '../ports';
+import { type CircuitOptions, type CircuitSnapshot, DispatchCircuit, defaultCircuitOptions } from './circuit';
+
+/** Circuits kept at most: past it the one used longest ago is forgotten (a closed circuit carries little). */
+const maxCircuits = 1_000;
+
+const severity: Record<CircuitSnapshot['state'], number> = { closed: 0, half_open: 1, open: 2 };
+
+/**
+ * One circuit per agent runtime and agent (`circuitKey`), so that one runtime's failures or
+ * `Retry-After` pause its own events and nobody else's. Per process (local runtime) or per
+ * container (Lambda), as the circuit itself.
+ */
+export class CircuitBoard {
+  private readonly circuits = new Map<string, DispatchCircuit>();
+  private openings = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: CircuitOptions = defaultCircuitOptions,
+    /** Told each time one of the circuits opens, with its key (a metric, a log line). */
+    private readonly onOpen: (snapshot: CircuitSnapshot, key: string) => void = () => {},
+  ) {}
+
+  /** The circuit of `key`, made closed on first use. */
+  for(key: string): DispatchCircuit {
+    let circuit = this.circuits.get(key);
+    if (circuit) {
+      // Most recently used last: the first entry is the one to forget.
+      this.circuits.delete(key);
+    } else {
+      circuit = new DispatchCircuit(this.clock, this.options, (s) => {
+        this.openings++;
+        this.onOpen(s, key);
+      });
+      if (this.circuits.size >= maxCircuits) this.circuits.delete(this.circuits.keys().next().value as string);
+    }
+    this.circuits.set(key, circuit);
+    return circuit;
+  }
+
+  /**
+   * The state of the most open circuit (what an operator looks for first), with the openings
+   * of all of them; closed with no samples when there is none yet.
+   */
+  snapshot(): CircuitSnapshot {
+    let worst: CircuitSnapshot | undefined;
+    for (const c of this.circuits.values()) {
+      const s = c.snapshot();
+      if (!worst || severity[s.state] > severity[worst.state]) worst = s;
+    }
+    return { ...(worst ?? { state: 'closed', failures: 0, samples: 0 }), opened: this.openings };
+  }
+}
+
+/** The key of the circuit a POST goes through: the agent runtime's origin and the agent the event is for. */
+export function circuitKey(url: string, agentId: string): string {
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    origin = url;
+  }
+  return `${origin} ${agentId}`;
+}
