@@ -43,6 +43,16 @@ export const toolBehaviour: Readonly<Record<string, ToolBehaviour>> = {
   'contentsnare.create_client': write,
   'contentsnare.create_request': write,
   'contentsnare.api_call': write,
+  // discussions, actions, the collection service's reads.
+  'github.get_discussion': read,
+  'github.add_discussion_comment': write,
+  'github.list_jobs_for_workflow_run': read,
+  'github.get_job_logs': read,
+  'github.rerun_failed_jobs': write,
+  'github.cancel_workflow_run': setState,
+  'contentsnare.get_request': read,
+  'contentsnare.list_requests': read,
+  'contentsnare.list_clients': read,
 };
 
 export interface McpToolAnnotations {

@@ -23,6 +23,12 @@ import { starRepo } from './star-repo';
 import { updateGist } from './update-gist';
 import { updateIssue } from './update-issue';
 import { updateProjectV2ItemStatus } from './update-project-v2-item-status';
+import { addDiscussionComment } from './add-discussion-comment';
+import { cancelWorkflowRun } from './cancel-workflow-run';
+import { getDiscussion } from './get-discussion';
+import { getJobLogs } from './get-job-logs';
+import { listJobsForWorkflowRun } from './list-jobs-for-workflow-run';
+import { rerunFailedJobs } from './rerun-failed-jobs';
 
 /** The 25 pre-built code-host steps, in the order of docs/api.md (`github.api_call` is added beside them). */
 export const githubSteps = [
@@ -51,4 +57,11 @@ export const githubSteps = [
   updateGist,
   listGistsForUser,
   listReleases,
+  // discussions, actions: answering a discussion, a finished workflow run or job.
+  getDiscussion,
+  addDiscussionComment,
+  listJobsForWorkflowRun,
+  getJobLogs,
+  rerunFailedJobs,
+  cancelWorkflowRun,
 ];
