@@ -16,7 +16,10 @@ const recordIdInput = (what: string) =>
     .describe(what);
 
 type Json = Record<string, unknown>;
-const pageShape = z.looseObject({ id: z.union([z.string(), z.number()]), sections: z.array(z.looseObject({ fields: z.array(z.looseObject({})).optional() })).optional() });
+const pageShape = z.looseObject({
+  id: z.union([z.string(), z.number()]),
+  sections: z.array(z.looseObject({ fields: z.array(z.looseObject({})).optional() })).optional(),
+});
 
 /** A page's fields, each with the name of its section. */
 async function fieldsOf(client: ContentSnareClient, pageId: string) {

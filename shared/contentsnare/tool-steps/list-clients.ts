@@ -14,7 +14,7 @@ export const listClients = contentsnareStep({
   permissions: { oauthScopes: ['read_clients'] },
   input: () =>
     z.strictObject({
-      q: z.string().trim().min(1).max(255).optional().describe("Only clients whose full name or e-mail contains this text"),
+      q: z.string().trim().min(1).max(255).optional().describe('Only clients whose full name or e-mail contains this text'),
       ...pagingInput,
     }),
   async run(args, client) {

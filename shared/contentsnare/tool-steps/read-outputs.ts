@@ -42,7 +42,10 @@ export const fullRequestOutput = () =>
       approved_fields_count: count(),
       redo_fields_count: count(),
       has_comments: z.boolean().nullable().optional(),
-      clients: z.array(clientOutput().partial({ email: true })).nullable().optional(),
+      clients: z
+        .array(clientOutput().partial({ email: true }))
+        .nullable()
+        .optional(),
       pages: z.array(pageOutput()),
       pages_read: z.number().int().describe('How many pages were read with their fields (the first ones)'),
     });
