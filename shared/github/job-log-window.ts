@@ -98,11 +98,16 @@ async function windowOfStream(body: ReadableStream<Uint8Array>, req: WindowReque
         const from = Math.max(0, wantStart - chunkStart);
         kept = Buffer.concat([kept, chunk.subarray(from)]);
         keptStart = wantStart;
-        if (kept.length >= req.maxBytes) return { start: wantStart, end: wantStart + req.maxBytes, total: null, bytes: kept.subarray(0, req.maxBytes) };
+        if (kept.length >= req.maxBytes)
+          return { start: wantStart, end: wantStart + req.maxBytes, total: null, bytes: kept.subarray(0, req.maxBytes) };
       } else if (seen > req.maxScanBytes) {
-        throw new AppError('upstream_error', `Its host does not answer byte ranges, and the offset is past the ${req.maxScanBytes} bytes read through`, {
-          limitBytes: req.maxScanBytes,
-        });
+        throw new AppError(
+          'upstream_error',
+          `Its host does not answer byte ranges, and the offset is past the ${req.maxScanBytes} bytes read through`,
+          {
+            limitBytes: req.maxScanBytes,
+          },
+        );
       }
     }
   } finally {
@@ -132,11 +137,16 @@ export async function fetchLogWindow(fetch: Fetch, url: URL, req: WindowRequest)
     }
     if (res.status === 200 && res.body) return await windowOfStream(res.body, req);
     await res.body?.cancel().catch(() => undefined);
-    throw new AppError('upstream_error', `The log storage answered ${res.status}${res.status >= 300 && res.status < 400 ? ', a redirect, which is not followed' : ''}`, {
-      status: res.status,
-    });
+    throw new AppError(
+      'upstream_error',
+      `The log storage answered ${res.status}${res.status >= 300 && res.status < 400 ? ', a redirect, which is not followed' : ''}`,
+      {
+        status: res.status,
+      },
+    );
   } catch (e) {
-    if (signal.aborted) throw new AppError('timeout', `The log storage did not answer within ${req.timeoutMs} ms`, { timeoutMs: req.timeoutMs });
+    if (signal.aborted)
+      throw new AppError('timeout', `The log storage did not answer within ${req.timeoutMs} ms`, { timeoutMs: req.timeoutMs });
     throw e;
   }
 }

@@ -17,13 +17,10 @@ const input = () =>
       .min(0)
       .max(maxComments)
       .default(20)
-      .describe(`How many top-level comments to return, oldest first (default 20, at most ${maxComments}), each with its first ${repliesPerComment} replies`),
-    after: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Read the comments after this cursor: the `next_cursor` of an earlier answer'),
+      .describe(
+        `How many top-level comments to return, oldest first (default 20, at most ${maxComments}), each with its first ${repliesPerComment} replies`,
+      ),
+    after: z.string().min(1).max(200).optional().describe('Read the comments after this cursor: the `next_cursor` of an earlier answer'),
   });
 
 // The discussion's repository is named in the query itself: nothing outside it is read.

@@ -71,7 +71,8 @@ export const getJobLogs = githubStep({
     });
     const apiBase = String(client.request.endpoint.DEFAULTS.baseUrl);
     const location = typeof res.headers.location === 'string' ? res.headers.location : undefined;
-    if (!location) throw new AppError('upstream_error', `The code host answered ${res.status} without the log's location`, { status: res.status });
+    if (!location)
+      throw new AppError('upstream_error', `The code host answered ${res.status} without the log's location`, { status: res.status });
     const url = new URL(location, apiBase);
     if (!logHostAllowed(url, apiBase)) {
       throw new AppError('upstream_error', `The log's location ${url.origin} is not a log host of the code host; it was not followed`, {
