@@ -53,7 +53,7 @@ describe('contentsnare.get_request', () => {
   it('reads the request with its status and counts, and the fields of its first pages with their answers', async () => {
     const id = await publishedRequest();
     const page = fake.webhooks.addPage(id, 'About you', [{ name: 'Company name' }, { name: 'Logo', type: 'image' }]);
-    const field = (page?.sections as any[])[0].fields[0];
+    const field = (page as Record<string, any>).sections[0].fields[0];
     fake.webhooks.setFieldStatus(String(field.id), 'done', 'Engines Ltd');
     const r = data(await invoke('contentsnare.get_request', { request_id: id }));
     expect(r).toMatchObject({ id, status: 'published', pages_read: 1 });
