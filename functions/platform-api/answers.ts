@@ -24,6 +24,9 @@ export const triggerListingSchema = z.object({
     .describe(
       'Collection-service triggers: whether the scheduled check recovers a delivery the service never made (`includes` says why not)',
     ),
+  answeredBy: z
+    .array(z.string())
+    .describe('The tool steps that answer it (ids of GET /tools): what an agent woken by it reads and does next'),
   exampleEvent: z
     .unknown()
     .describe('The body the agent runtime receives, built from the documented example; null when none could be built'),

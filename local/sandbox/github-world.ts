@@ -140,6 +140,13 @@ export class SimulatedGitHubWorld {
     return this.state.repos.some((r) => r.ownerType === 'Organization' && r.owner.toLowerCase() === a.toLowerCase());
   }
 
+  /** A workflow run as stored, changed in place by the operations on runs (github-world-loop.ts); adding one puts it first. */
+  workflowRun(owner: string, repo: string, id: number, add?: Json): Json | undefined {
+    const r = this.find(owner, repo);
+    if (add && r) r.runs.unshift(add);
+    return r?.runs.find((x) => Number(x.id) === id);
+  }
+
   private find(owner: string, repo: string): Repo | undefined {
     const name = `${owner}/${repo}`.toLowerCase();
     return this.state.repos.find((r) => `${r.owner}/${r.name}`.toLowerCase() === name);

@@ -9,6 +9,7 @@ import { originOf } from '../../shared/oauth/token-origin';
 import type { Connection } from '../../shared/domain/model';
 import type { Route } from '../../shared/http/types';
 import { defaultAnswers } from './github-answers';
+import { SimulatedLoopWorld } from './github-world-loop';
 import { SimulatedGitHubWorld, worldStateSchema } from './github-world';
 import { SandboxStateFile } from './state-file';
 import { checkAgainstOpenApi } from './openapi-check';
@@ -144,7 +145,13 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
   github.hookOwnerExists = (owner) => world.hookOwnerExists(owner);
   github.profile = (account) => (account.id === user.id ? world.profile() : undefined);
   const answers = { ...defaultAnswers(() => github.url), ...world.answers() };
+  const loop = new SimulatedLoopWorld(world, () => github.url, demo.githubLogin);
+  Object.assign(answers, loop.answers(answers.graphql));
+  const [demoOwner = '', demoRepo = ''] = demo.repository.split('/');
+  loop.addDiscussion(demoOwner, demoRepo, { number: 1, title: 'Welcome', body: 'Say hello here.' });
   github.otherwise = (req) => {
+    const log = loop.serveLog(req);
+    if (log) return log;
     const { problems, match } = checkAgainstOpenApi(req);
     if (!match) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     // What the real service says of a malformed request: 422 with the reasons.

@@ -8,7 +8,8 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
  * A fetch that never sends a request (and so never the token it carries) outside `base`'s
  * origin and path (RELIABILITY.md 28). Redirects are handled by hand: followed only when
  * the target is under the same base (at most `maxRedirects`), otherwise the 3xx answer is
- * returned to the caller as it is. A first URL outside the base is refused outright.
+ * returned to the caller as it is; a caller that asks for `redirect: 'manual'` gets every 3xx
+ * as it is. A first URL outside the base is refused outright.
  */
 export function sameOriginFetch(fetchImpl: Fetch, base: string, maxRedirects = 3): Fetch {
   const guarded = async (input: Parameters<Fetch>[0], init?: Parameters<Fetch>[1]): Promise<Response> => {
@@ -21,6 +22,8 @@ export function sameOriginFetch(fetchImpl: Fetch, base: string, maxRedirects = 3
     for (let hop = 0; ; hop++) {
       const res = await fetchImpl(url, { ...init, method, body, redirect: 'manual' });
       const location = res.headers.get('location');
+      // `redirect: 'manual'`: the caller reads the redirect itself (a job log's signed URL).
+      if (init?.redirect === 'manual') return res;
       if (!redirectStatuses.has(res.status) || !location || hop >= maxRedirects) return res;
       let next: URL;
       try {

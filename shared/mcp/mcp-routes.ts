@@ -11,6 +11,7 @@ import { ConnectionRepo } from '../store/connection-repo';
 import type { ProviderTools } from '../tools/tool-step';
 import { mcpOriginRefusal } from './mcp-origin';
 import type { McpScope } from './mcp-tools';
+import { chooseToolsets, toolsetHeader } from './toolset-filter';
 
 // The protocol SDK is loaded on the first MCP request: the tool-step function's cold start
 // (every plain tool call) does not compile it.
@@ -65,8 +66,10 @@ async function serve(ctx: AppContext, tools: ProviderTools[], req: RouteRequest)
   if (opensBatch(req.body)) {
     return jsonRpcRefusal(400, -32600, 'JSON-RPC batches are not supported (removed from MCP in 2025-06-18): send one message per request');
   }
+  const toolsets = chooseToolsets({ path: req.params.toolset, header: req.headers[toolsetHeader], query: req.query.get('toolsets') });
+  if (!toolsets.ok) return jsonRpcRefusal(400, -32602, toolsets.message);
   const caller = req.caller ?? platformCaller;
-  const scope = await scopeOf(ctx, caller, req.params.connectionId);
+  const scope = { ...(await scopeOf(ctx, caller, req.params.connectionId)), toolsets: toolsets.toolsets };
   const sdk = await loadSdk();
   const server = sdk.buildMcpServer({ ...scope, ctx, tools, caller });
   const transport = new sdk.WebStandardStreamableHTTPServerTransport({
@@ -110,13 +113,25 @@ const jsonRpcError = z
 apiComponents.add(jsonRpcMessage, { id: 'JsonRpcMessage' });
 apiComponents.add(jsonRpcError, { id: 'JsonRpcError' });
 
-function mcpSpec(one: boolean): RouteSpec {
+/** Path parameters of an MCP route: the connection, and the toolset of `/x/{toolset}`. */
+function mcpParams(one: boolean, toolset: boolean) {
+  if (!one && !toolset) return {};
   return {
-    summary: one ? 'The tool steps of one connection over MCP' : 'The tool steps over MCP, every connection the key opens',
+    params: z.object({
+      ...(one ? { connectionId: z.string() } : {}),
+      ...(toolset ? { toolset: z.string().describe('One toolset (or `all`, `default`): only its tools are listed') } : {}),
+    }),
+  };
+}
+
+function mcpSpec(one: boolean, toolset = false): RouteSpec {
+  return {
+    summary: `${one ? 'The tool steps of one connection over MCP' : 'The tool steps over MCP, every connection the key opens'}${toolset ? ', one toolset' : ''}`,
     description:
-      "Streamable HTTP transport, stateless (no sessions): send `Accept: application/json, text/event-stream`, one JSON-RPC message per request (a batch is refused with 400 and -32600). `GET` and `DELETE` answer 405. A browser `Origin` other than the product's own or the platform's (`ALLOWED_RETURN_ORIGINS`), or over loopback a `Host` that is not a loopback name, is refused with 403 `forbidden`.",
+      "Streamable HTTP transport, stateless (no sessions): send `Accept: application/json, text/event-stream`, one JSON-RPC message per request (a batch is refused with 400 and -32600). `GET` and `DELETE` answer 405. A browser `Origin` other than the product's own or the platform's (`ALLOWED_RETURN_ORIGINS`), or over loopback a `Host` that is not a loopback name, is refused with 403 `forbidden`. The toolsets listed can be chosen as GitHub's MCP server takes them: the `X-MCP-Toolsets` header (comma-separated), `?toolsets=`, or the path `/x/{toolset}`; `all` is every toolset, `default` GitHub's default set (context, repos, issues, pull_requests, users); none asked: every toolset. An unknown toolset is refused with 400 and -32602 naming it.",
     tags: ['mcp'],
-    ...(one ? { params: z.object({ connectionId: z.string() }) } : {}),
+    ...mcpParams(one, toolset),
+    query: z.object({ toolsets: z.string().optional().describe('Comma-separated toolsets to list (as the X-MCP-Toolsets header)') }),
     body: jsonRpcMessage,
     answers: {
       200: {
@@ -125,6 +140,7 @@ function mcpSpec(one: boolean): RouteSpec {
         alternatives: { 'text/event-stream': z.string() },
       },
       202: { description: 'A notification or response accepted (no body)' },
+      400: { description: 'A JSON-RPC batch, or an unknown toolset', body: jsonRpcError },
       406: { description: 'The Accept header lacks application/json or text/event-stream', body: jsonRpcError },
       415: { description: 'The body is not application/json', body: jsonRpcError },
     },
@@ -141,14 +157,14 @@ function mcpSpec(one: boolean): RouteSpec {
 export function mcpRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
   const handle = (req: RouteRequest) => serve(ctx, tools, req);
   const refuseHead = mcpOriginRefusal(ctx.config);
-  const post = (pattern: string, one: boolean): Route => ({
+  const post = (pattern: string, one: boolean, toolset = false): Route => ({
     method: 'POST',
     pattern,
     auth: 'scoped',
     maxBodyBytes: lambdaMaxBodyBytes,
     refuseHead,
     handle,
-    spec: mcpSpec(one),
+    spec: mcpSpec(one, toolset),
   });
   // The SDK client opens a server-sent stream with GET and ends its session with DELETE; a 405
   // tells it this server has neither (a 404 reads as a missing endpoint: clients gave up).
@@ -164,6 +180,8 @@ export function mcpRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
   return [
     post('/mcp', false),
     post('/mcp/:connectionId', true),
+    post('/mcp/x/:toolset', false, true),
+    post('/mcp/:connectionId/x/:toolset', true, true),
     notAllowed('GET', '/mcp', false),
     notAllowed('DELETE', '/mcp', false),
     notAllowed('GET', '/mcp/:connectionId', true),

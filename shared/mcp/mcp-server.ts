@@ -11,6 +11,7 @@ import {
 import * as z from 'zod';
 import { callerActsFor, type Caller } from '../domain/caller';
 import { triggerCatalog } from '../domain/trigger-catalog';
+import { triggerTools } from '../domain/trigger-tools';
 import { triggerIds } from '../domain/triggers';
 import type { AppContext } from '../ports/app-context';
 import type { Sleep } from '../ports';
@@ -43,6 +44,7 @@ function triggerSummaries() {
       includes: t.includes,
       filters: [...t.filters],
       delivery: t.events.length > 0 ? 'webhook' : 'polling',
+      answeredBy: [...triggerTools[id]],
     };
   });
 }
@@ -185,7 +187,7 @@ export function buildMcpServer(scope: McpRequestScope): Server {
           name: 'triggers',
           title: 'Trigger catalog',
           description:
-            'Every trigger that can start an agent: id, title, when it fires, what it includes and its filters (GET /triggers adds an example event).',
+            'Every trigger that can start an agent: id, title, when it fires, what it includes, its filters and the tools that answer it (`answeredBy`; GET /triggers adds an example event).',
           mimeType: 'application/json',
         },
         ...(scope.pinned ? [scope.pinned] : scope.connections).map((c) => ({

@@ -1,5 +1,6 @@
 import type { Connection, Provider } from '../domain/model';
 import type { CatalogEntry } from '../tools/catalog';
+import type { Toolset } from '../tools/toolsets';
 import { mcpToolName } from './tool-names';
 import { toolAnnotations, type McpToolAnnotations } from './tool-annotations';
 
@@ -8,6 +9,8 @@ export interface McpScope {
   connections: Connection[];
   /** Set on `/mcp/{connectionId}`: calls need no connection argument. */
   pinned?: Connection;
+  /** The toolsets asked for (toolset-filter.ts); undefined: every one. */
+  toolsets?: ReadonlySet<Toolset>;
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -87,12 +90,12 @@ function modelDescription(entry: McpCatalogEntry): string {
   return parts.join('\n\n');
 }
 
-/** The tools an MCP endpoint lists: every step of each provider with a connection in scope. */
+/** The tools an MCP endpoint lists: every step of each provider with a connection in scope, of the toolsets asked for. */
 export function mcpTools(catalog: McpCatalogEntry[], scope: McpScope): McpTool[] {
   const byProvider = connectionsByProvider(scope);
   return catalog.flatMap((entry) => {
     const choices = byProvider.get(entry.provider);
-    if (!choices) return [];
+    if (!choices || (scope.toolsets && !scope.toolsets.has(entry.toolset))) return [];
     const input = bare(entry.inputSchema);
     return [
       {

@@ -72,6 +72,16 @@ export const toolBehaviour: Readonly<Record<string, ToolBehaviour>> = {
   'github.search_code': read,
   'github.search_commits': read,
   'github.search_repositories': read,
+  // discussions, actions, the collection service's reads.
+  'github.get_discussion': read,
+  'github.add_discussion_comment': write,
+  'github.list_jobs_for_workflow_run': read,
+  'github.get_job_logs': read,
+  'github.rerun_failed_jobs': write,
+  'github.cancel_workflow_run': setState,
+  'contentsnare.get_request': read,
+  'contentsnare.list_requests': read,
+  'contentsnare.list_clients': read,
 };
 
 export interface McpToolAnnotations {

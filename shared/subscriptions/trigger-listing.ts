@@ -1,6 +1,7 @@
 import { eventBody } from '../dispatch/sign-event';
 import type { Connection, Subscription, SubscriptionTarget } from '../domain/model';
 import { triggerCatalog } from '../domain/trigger-catalog';
+import { triggerTools } from '../domain/trigger-tools';
 import { triggerIds, type TriggerId } from '../domain/triggers';
 import { buildTriggerEvents } from '../dispatch/fan-out';
 import type { ExampleDoc } from './example-docs';
@@ -20,6 +21,8 @@ export interface TriggerListing {
   delivery: 'webhook' | 'polling';
   /** Collection service: whether the scheduled check recovers a missed delivery (`includes` says why not). */
   recoverable?: boolean;
+  /** The tool steps that answer it: what an agent woken by it reads and does next. */
+  answeredBy: string[];
   /** The body the agent runtime receives, built from the documented example through the real mapping; null when none could be built. */
   exampleEvent: unknown;
 }
@@ -95,6 +98,7 @@ export function triggerListing(loadExample: (t: TriggerId) => ExampleDoc): Trigg
       filters: [...def.filters],
       delivery: def.events.length > 0 ? 'webhook' : 'polling',
       ...(def.recoverable !== undefined ? { recoverable: def.recoverable } : {}),
+      answeredBy: [...triggerTools[id]],
       exampleEvent: exampleEvent(id, targets[0]?.fields ?? {}, loadExample),
     };
   });

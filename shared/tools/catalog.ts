@@ -2,12 +2,15 @@ import * as z from 'zod';
 import type { Provider } from '../domain/model';
 import { apiComponents } from '../domain/model-schemas';
 import { dryRunRequest, type ProviderTools, type StepPermissions, type ToolStep } from './tool-step';
+import { type Toolset, toolsets } from './toolsets';
 
 export interface CatalogEntry {
   id: string;
   provider: Provider;
   title: string;
   description: string;
+  /** The group it is listed in: `/mcp` can be asked for some toolsets only. */
+  toolset: Toolset;
   /** JSON Schema of the input, generated from the step's zod schema (what a caller sends). */
   inputSchema: Record<string, unknown>;
   /** JSON Schema of the answer's `data`, generated from the step's zod output schema (what a caller gets). */
@@ -24,6 +27,9 @@ export const catalogEntrySchema = z.object({
   provider: z.enum(['github', 'contentsnare']),
   title: z.string(),
   description: z.string(),
+  toolset: z
+    .enum(toolsets)
+    .describe("The group it is listed in, named as GitHub's MCP server names its toolsets; `/mcp` takes a toolset filter"),
   inputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of the input: the truth for what the step takes'),
   outputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of `data` when the step succeeds'),
   permissions: z.object({
@@ -105,6 +111,7 @@ export function catalog(tools: ProviderTools[]): CatalogEntry[] {
     provider: step.provider,
     title: step.title,
     description: step.description,
+    toolset: step.toolset,
     inputSchema: inputJsonSchema(step.input),
     outputSchema: outputJsonSchema(step),
     permissions: step.permissions,

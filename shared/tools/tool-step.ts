@@ -4,6 +4,7 @@ import type { Logger } from '../observability/logger';
 import type { StepPorts } from '../ports/app-context';
 import type { AppError } from '../domain/errors';
 import type { Store } from '../ports';
+import type { Toolset } from './toolsets';
 
 /**
  * What a step's `run` receives besides its validated input: the connection and the few
@@ -62,7 +63,8 @@ export interface ToolStep<S extends z.ZodType = z.ZodType, O extends z.ZodType =
   input: S;
   output: O;
   permissions: StepPermissions;
-  toolset?: string;
+  /** The group it is listed in (toolsets.ts): `/mcp` lists only the toolsets a client asks for. */
+  toolset: Toolset;
   /** Steps that delete or overwrite accept `dryRun` and then describe the request instead. */
   destructive?: boolean;
   toolset?: string;

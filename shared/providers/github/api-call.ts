@@ -133,6 +133,7 @@ async function run(args: Input, _client: GitHubClient, ctx: StepContext) {
 export const apiCall = githubStep({
   id: 'github.api_call',
   title: 'API Call',
+  toolset: 'context',
   description:
     "Call any code host REST endpoint with the connected account. The endpoint is a path under the API base URL (GITHUB_API_URL or the connection's enterprise base); the token is applied automatically and cannot be overridden. On a connection limited to repositories, only paths under /repos/{owner}/{repo} of a listed repository are sent (deny by default: search, user, organization, /repositories/{id} and GraphQL calls are refused as forbidden with details.reason outside_allow_list). The hooks this product registered for its triggers are refused (managed_hook) and left out of hook listings.",
   output: () =>

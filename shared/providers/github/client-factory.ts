@@ -29,7 +29,9 @@ export const githubClientFactory: ClientFactory<GitHubClient> = async (connectio
   });
   // Octokit hands a 3xx it did not follow (one leaving the base) back as a success with an
   // empty body; for a step that is no answer at all.
-  client.hook.after('request', (response) => {
+  client.hook.after('request', (response, options) => {
+    // A step that asked for `redirect: 'manual'` reads the redirect itself (a job log's URL).
+    if (options.request?.redirect === 'manual') return;
     if (response.status >= 300 && response.status < 400) throw redirectNotFollowed(response.status, response.headers.location);
   });
   return client;

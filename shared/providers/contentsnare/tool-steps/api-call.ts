@@ -39,6 +39,7 @@ const input = () =>
 export const apiCall = contentsnareStep({
   id: 'contentsnare.api_call',
   title: 'API Call',
+  toolset: 'contentsnare',
   description:
     "Call any endpoint of the collection service's partner API (/partner_api/v1/) with the connected account, e.g. list requests, get a client, read a request's status. The token is applied automatically and cannot be overridden; calls wait for the account's rate limits (50 reads, 20 writes per 10 s). The webhook this product registered for its triggers is refused (managed_hook) and left out of webhook listings.",
   output: () =>

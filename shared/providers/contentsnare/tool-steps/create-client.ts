@@ -35,6 +35,7 @@ const input = () =>
 export const createClient = contentsnareStep({
   id: 'contentsnare.create_client',
   title: 'Create Client',
+  toolset: 'contentsnare',
   description:
     'Create a client profile at the collection service (POST /partner_api/v1/clients with full_name, email and the optional profile fields; company_name becomes the client company). An e-mail that is already a client is refused by the service (conflict, "already_invited").',
   output: clientOutput,

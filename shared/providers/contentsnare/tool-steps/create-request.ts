@@ -102,6 +102,7 @@ const input = () =>
 export const createRequest = contentsnareStep({
   id: 'contentsnare.create_request',
   title: 'Create Request',
+  toolset: 'contentsnare',
   description:
     'Create an information-collection request from a template and send it to a client (POST /partner_api/v1/requests with status "published"), or leave it a draft with send: false. The client is given by client_id (its e-mail is read with GET /partner_api/v1/clients/{id}, one read) or by client_email (+ client_name for a new client); the template by template_id or template_name; optional deadline (due_date), folder, owner, communications schedule, comments, passcode and link sharing.',
   output: requestOutput,

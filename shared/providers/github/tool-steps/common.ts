@@ -113,7 +113,7 @@ export async function collectPages<T = unknown>(
   route: string,
   params: Record<string, unknown>,
   maxItems: number,
-  itemsKey?: 'items' | 'workflow_runs' | 'check_runs',
+  itemsKey?: 'items' | 'workflow_runs' | 'check_runs' | 'jobs',
 ): Promise<Listed<T> & { total_count?: number; incomplete_results?: boolean }> {
   const items: T[] = [];
   const extras: Record<string, unknown> = {};

@@ -18,6 +18,7 @@ const input = () =>
 export const createBranch = githubStep({
   id: 'github.create_branch',
   title: 'Create Branch',
+  toolset: 'repos',
   description:
     "Creates a branch. It starts from the head of the repository's default branch unless `from_branch` or `sha` says otherwise (the peers' versions start from whatever branch happened to be first).",
   output: () =>

@@ -25,6 +25,7 @@ const input = () =>
 export const createGist = githubStep({
   id: 'github.create_gist',
   title: 'Create Gist',
+  toolset: 'gists',
   description: 'Creates a gist with one or more files. Gists are secret unless `public` is true.',
   output: gist,
   permissions: needs({ gists: 'write' }, 'gist'),

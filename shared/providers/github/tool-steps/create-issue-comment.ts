@@ -5,6 +5,7 @@ import { issueComment } from './outputs';
 export const createIssueComment = githubStep({
   id: 'github.create_issue_comment',
   title: 'Create Issue Comment',
+  toolset: 'issues',
   description: 'Comments on an issue or a pull request (pull requests are issues for comments).',
   output: issueComment,
   permissions: needs({ issues: 'write' }, 'repo'),

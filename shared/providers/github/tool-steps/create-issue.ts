@@ -19,6 +19,7 @@ const input = () =>
 export const createIssue = githubStep({
   id: 'github.create_issue',
   title: 'Create Issue',
+  toolset: 'issues',
   description: 'Creates an issue in a repository.',
   output: issue,
   permissions: needs({ issues: 'write' }, 'repo'),

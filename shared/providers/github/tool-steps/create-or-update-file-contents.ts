@@ -62,6 +62,7 @@ async function currentSha(client: GitHubClient, args: Args): Promise<string | un
 export const createOrUpdateFileContents = githubStep({
   id: 'github.create_or_update_file_contents',
   title: 'Create or Update File Contents',
+  toolset: 'repos',
   description:
     "Creates a file, or replaces its content, in one commit. Without `sha` the step looks up the file's current SHA on the same branch it writes to, so updates on non-default branches work.",
   output: () =>

@@ -17,6 +17,7 @@ const input = () =>
 export const createPullRequest = githubStep({
   id: 'github.create_pull_request',
   title: 'Create Pull Request',
+  toolset: 'pull_requests',
   description: "Opens a pull request from `head` into `base`; `base` defaults to the repository's default branch.",
   output: pullRequest,
   permissions: needs({ pull_requests: 'write' }, 'repo'),

@@ -32,6 +32,7 @@ const input = () =>
 export const createRepository = githubStep({
   id: 'github.create_repository',
   title: 'Create Repository',
+  toolset: 'repos',
   description: 'Creates a repository in the connected account, or in an organization when `org` is given.',
   output: repository,
   permissions: needs({ administration: 'write' }, 'repo'),

@@ -17,6 +17,7 @@ const input = () =>
 export const createWorkflowDispatch = githubStep({
   id: 'github.create_workflow_dispatch',
   title: 'Create Workflow Dispatch',
+  toolset: 'actions',
   description: 'Starts a workflow run (the workflow must have a `workflow_dispatch` trigger).',
   output: () =>
     z.object({

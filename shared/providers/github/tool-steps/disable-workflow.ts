@@ -5,6 +5,7 @@ import { workflowId } from './workflow-id';
 export const disableWorkflow = githubStep({
   id: 'github.disable_workflow',
   title: 'Disable Workflow',
+  toolset: 'actions',
   description: 'Disables a workflow: none of its triggers start runs until it is enabled again.',
   output: () => z.object({ disabled: z.literal(true), workflow_id: z.union([z.number().int(), z.string()]) }),
   permissions: needs({ actions: 'write' }, 'repo'),

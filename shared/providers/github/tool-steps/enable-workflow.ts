@@ -5,6 +5,7 @@ import { workflowId } from './workflow-id';
 export const enableWorkflow = githubStep({
   id: 'github.enable_workflow',
   title: 'Enable Workflow',
+  toolset: 'actions',
   description: 'Enables a workflow so that its triggers start runs again.',
   output: () => z.object({ enabled: z.literal(true), workflow_id: z.union([z.number().int(), z.string()]) }),
   permissions: needs({ actions: 'write' }, 'repo'),

@@ -5,6 +5,7 @@ import { commit } from './outputs';
 export const getCommit = githubStep({
   id: 'github.get_commit',
   title: 'Get Commit',
+  toolset: 'repos',
   description: "Returns one commit's details: message, author, committer, parents, stats and changed files.",
   output: commit,
   permissions: needs({ contents: 'read' }, 'repo'),

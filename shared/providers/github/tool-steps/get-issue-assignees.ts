@@ -5,6 +5,7 @@ import { account } from './outputs';
 export const getIssueAssignees = githubStep({
   id: 'github.get_issue_assignees',
   title: 'Get Issue Assignees',
+  toolset: 'issues',
   description: 'Returns the people assigned to an issue or pull request.',
   output: () =>
     z.object({

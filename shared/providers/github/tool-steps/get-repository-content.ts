@@ -24,6 +24,7 @@ function withText(entry: Entry) {
 export const getRepositoryContent = githubStep({
   id: 'github.get_repository_content',
   title: 'Get Repository Content',
+  toolset: 'repos',
   description: 'Returns the files and folders at a path of a repository (a folder listing), or one file with its content.',
   output: () =>
     z.union([

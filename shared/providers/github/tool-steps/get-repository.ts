@@ -5,6 +5,7 @@ import { repository } from './outputs';
 export const getRepository = githubStep({
   id: 'github.get_repository',
   title: 'Get Repository Info',
+  toolset: 'repos',
   description:
     'Returns information about a repository: description, default branch, visibility, counts, topics, permissions of the connected account.',
   output: repository,

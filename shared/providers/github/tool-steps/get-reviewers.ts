@@ -49,6 +49,7 @@ export function mergeReviewers(requested: User[], reviews: Review[]): Reviewer[]
 export const getReviewers = githubStep({
   id: 'github.get_reviewers',
   title: 'Get Reviewers',
+  toolset: 'pull_requests',
   description:
     'Returns the reviewers of a pull request: everyone a review is requested from and everyone who submitted a review, merged into one list with each person\'s standing verdict (the code host lists the two separately, and drops a person from "requested" once they review).',
   output: () => {

@@ -5,6 +5,7 @@ import { outcome, workflowRun } from './outputs';
 export const getWorkflowRun = githubStep({
   id: 'github.get_workflow_run',
   title: 'Get Workflow Run',
+  toolset: 'actions',
   description: "Returns one workflow run's details; a finished run also says its outcome in plain words.",
   output: () => workflowRun().extend({ outcome: outcome() }),
   permissions: needs({ actions: 'read' }, 'repo'),

@@ -52,6 +52,12 @@ import { removeLabel } from './remove-label';
 import { replyToReviewComment } from './reply-to-review-comment';
 import { updatePullRequestBranch } from './update-pull-request-branch';
 
+import { addDiscussionComment } from './add-discussion-comment';
+import { cancelWorkflowRun } from './cancel-workflow-run';
+import { getDiscussion } from './get-discussion';
+import { getJobLogs } from './get-job-logs';
+import { listJobsForWorkflowRun } from './list-jobs-for-workflow-run';
+import { rerunFailedJobs } from './rerun-failed-jobs';
 /** The 25 pre-built code-host steps, in the order of docs/api.md (`github.api_call` is added beside them). */
 export const githubSteps = [
   createRepository,
@@ -110,4 +116,11 @@ export const githubSteps = [
   listIssues,
   getAuthenticatedUser,
   getCollaboratorPermission,
+  // discussions, actions: answering a discussion, a finished workflow run or job.
+  getDiscussion,
+  addDiscussionComment,
+  listJobsForWorkflowRun,
+  getJobLogs,
+  rerunFailedJobs,
+  cancelWorkflowRun,
 ];

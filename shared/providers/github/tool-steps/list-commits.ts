@@ -17,6 +17,7 @@ const input = () =>
 export const listCommits = githubStep({
   id: 'github.list_commits',
   title: 'List Commits',
+  toolset: 'repos',
   description: 'Lists commits of a repository, newest first, following pages up to `max_items`.',
   output: () => listed(commit()),
   permissions: needs({ contents: 'read' }, 'repo'),

@@ -14,6 +14,7 @@ const input = () =>
 export const listGistsForUser = githubStep({
   id: 'github.list_gists_for_user',
   title: 'List Gists for a User',
+  toolset: 'gists',
   description:
     "Lists a user's public gists, or, without `username`, the connected account's own gists (secret ones included), following pages up to `max_items`.",
   output: () => listed(gist()),

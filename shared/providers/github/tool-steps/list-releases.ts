@@ -5,6 +5,7 @@ import { listed, release } from './outputs';
 export const listReleases = githubStep({
   id: 'github.list_releases',
   title: 'List Releases',
+  toolset: 'repos',
   description: 'Lists releases of a repository, newest first (drafts only when the account can push), following pages up to `max_items`.',
   output: () => listed(release()),
   permissions: needs({ contents: 'read' }, 'repo'),

@@ -42,6 +42,7 @@ type Run = { status?: string | null; conclusion?: string | null };
 export const listWorkflowRuns = githubStep({
   id: 'github.list_workflow_runs',
   title: 'List Workflow Runs',
+  toolset: 'actions',
   description: 'Lists workflow runs of a repository (or of one workflow), newest first, following pages up to `max_items`.',
   output: () =>
     listed(workflowRun().extend({ outcome: outcome() })).extend({

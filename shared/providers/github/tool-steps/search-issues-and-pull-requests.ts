@@ -41,6 +41,7 @@ function repositoryOfHit(hit: Found): string | undefined {
 export const searchIssuesAndPullRequests = githubStep({
   id: 'github.search_issues_and_pull_requests',
   title: 'Search Issues and Pull Requests',
+  toolset: 'search',
   description:
     "Searches issues and pull requests across repositories with the code host's search syntax. When the connection is limited to given repositories, hits in other repositories are left out of the answer.",
   output: () =>

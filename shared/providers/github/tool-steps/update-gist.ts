@@ -32,6 +32,7 @@ const input = () =>
 export const updateGist = githubStep({
   id: 'github.update_gist',
   title: 'Update Gist',
+  toolset: 'gists',
   description:
     'Updates a gist: its description, and files to change, add, rename or delete (null). Files not named are kept; with nothing to change nothing is written and the gist is returned as it is.',
   output: gist,

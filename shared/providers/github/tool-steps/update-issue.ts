@@ -23,6 +23,7 @@ const input = () =>
 export const updateIssue = githubStep({
   id: 'github.update_issue',
   title: 'Update Issue',
+  toolset: 'issues',
   description:
     'Updates an issue: title, body, state, milestone, labels, assignees. `labels` and `assignees` replace the whole set, they do not add to it: send the full list you want, or [] to clear it. Fields left out stay as they are; with none to change nothing is written and the issue is returned as it is.',
   output: issue,

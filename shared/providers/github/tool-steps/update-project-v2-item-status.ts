@@ -72,6 +72,7 @@ async function resolveTarget(client: GitHubClient, args: Args): Promise<{ field:
 export const updateProjectV2ItemStatus = githubStep({
   id: 'github.update_project_v2_item_status',
   title: 'Update Project (V2) Item Status',
+  toolset: 'projects',
   description:
     "Sets the status of an item (issue or pull request card) in a project, through the code host's GraphQL mutation updateProjectV2ItemFieldValue. Give the status by name; the field and option ids are looked up first.",
   output: () =>
