@@ -67,7 +67,6 @@ export interface ToolStep<S extends z.ZodType = z.ZodType, O extends z.ZodType =
   toolset: Toolset;
   /** Steps that delete or overwrite accept `dryRun` and then describe the request instead. */
   destructive?: boolean;
-  toolset?: string;
   /** The `owner/name` repository the input addresses, for the connection's allow-list. */
   repositoryOf?(input: z.output<S>): string | undefined;
   run(input: z.output<S>, client: Client, ctx: StepContext): Promise<unknown>;

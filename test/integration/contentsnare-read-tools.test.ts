@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContentsnareTools } from '../../shared/contentsnare/tools';
+import { createContentsnareTools } from '../../shared/providers/contentsnare/tools';
 import type { Connection } from '../../shared/domain/model';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { stopTestDynamo } from '../helpers/dynamo';

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { snareClientFor } from '../../contentsnare/connection-client';
+import { snareClientFor } from './connection-client';
 import { readBack } from './read-back';
 import { SnareHookRepo, snareRouteId } from './snare-hook';
 import { recordObservation } from './subject-memory';

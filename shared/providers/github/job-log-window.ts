@@ -1,5 +1,5 @@
-import { AppError } from '../domain/errors';
-import type { Fetch } from '../ports';
+import { AppError } from '../../domain/errors';
+import type { Fetch } from '../../ports';
 
 /**
  * A bounded window of a job's log. The code host answers the log request with a redirect to

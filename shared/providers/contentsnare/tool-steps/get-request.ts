@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AppError } from '../../domain/errors';
+import { AppError } from '../../../domain/errors';
 import type { ContentSnareClient } from '../client';
 import { createdRecord, parseAnswer } from '../schemas';
 import { fullRequestOutput } from './read-outputs';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AppError } from '../../domain/errors';
+import { AppError } from '../../../domain/errors';
 import type { GitHubClient } from '../octokit';
 import { githubStep, needs, positiveInt, repoInput, repositoryOf } from './common';
 import { addedComment, commentOut, type GraphqlComment } from './discussion-outputs';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { assertRepositoryAllowed } from '../../domain/allow-list';
+import { assertRepositoryAllowed } from '../../../domain/allow-list';
 import { defined, githubStep, needs, owner, repo, repoInput, repositoryOf } from './common';
 import { repository } from './outputs';
 

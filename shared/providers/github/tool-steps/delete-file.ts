@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AppError, InvalidInputError } from '../../domain/errors';
+import { AppError, InvalidInputError } from '../../../domain/errors';
 import type { GitHubClient } from '../octokit';
 import { defined, describeRequest, dryRun, gitRef, githubStep, needs, repoInput, repoPath, repositoryOf } from './common';
 

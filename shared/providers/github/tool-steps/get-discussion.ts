@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AppError } from '../../domain/errors';
+import { AppError } from '../../../domain/errors';
 import { githubStep, needs, positiveInt, repoInput, repositoryOf } from './common';
 import { discussionComment, type GraphqlComment, threadOut } from './discussion-outputs';
 

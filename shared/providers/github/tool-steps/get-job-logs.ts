@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AppError } from '../../domain/errors';
+import { AppError } from '../../../domain/errors';
 import { githubTimeoutMs } from '../github-base';
 import { fetchLogWindow, type LogWindow, logHostAllowed } from '../job-log-window';
 import { githubStep, needs, positiveInt, repoInput, repositoryOf } from './common';

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { readBoundedJson } from '../../http/bounded-body';
-import { readTextWindow, type TextWindow } from '../../http/bounded-window';
-import { pickHeaders } from '../../http/read-response';
-import { sameOriginFetch } from '../../http/same-origin-fetch';
-import { UpstreamTimeoutError } from '../../http/timed-fetch';
-import type { StepContext } from '../../tools/tool-step';
+import { readBoundedJson } from '../../../http/bounded-body';
+import { readTextWindow, type TextWindow } from '../../../http/bounded-window';
+import { pickHeaders } from '../../../http/read-response';
+import { sameOriginFetch } from '../../../http/same-origin-fetch';
+import { UpstreamTimeoutError } from '../../../http/timed-fetch';
+import type { StepContext } from '../../../tools/tool-step';
 import { codeHostAccess } from '../code-host-access';
 import { githubTimeoutMs, githubUserAgent } from '../github-base';
 import { githubHttpError, isRateLimitAnswer, retryAfterSeconds } from '../github-errors';

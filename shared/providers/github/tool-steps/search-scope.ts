@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { isLimitedToList, isRepositoryAllowed } from '../../domain/allow-list';
-import type { Connection } from '../../domain/model';
+import { isLimitedToList, isRepositoryAllowed } from '../../../domain/allow-list';
+import type { Connection } from '../../../domain/model';
 import { maxItemsLimit, pageInput, type Listed } from './common';
 import { listed } from './outputs';
 
