@@ -250,6 +250,37 @@ export function moveBranch(r: WorldRepo, branch: string, sha: string, now: strin
   r.files = Object.fromEntries(Object.entries(files).map(([path, blob]) => [path, { content: git.blobs[blob] ?? '', sha: blob }]));
 }
 
+/** `POST .../git/trees`: the base tree with the entries written over it (`sha: null` deletes a path). */
+function writeTree(kit: WorldKit, repo: WorldRepo, input: Json): SimulatedResponse {
+  const git = gitOf(repo);
+  const base = input.base_tree === undefined ? {} : git.trees[String(input.base_tree)];
+  if (!base) return unprocessable('base_tree is not a valid tree oid');
+  const files = { ...base };
+  for (const entry of (input.tree ?? []) as Json[]) {
+    const path = String(entry.path ?? '');
+    if (entry.sha === null) {
+      if (!(path in files)) return unprocessable(`GitRPC::BadObjectState: ${path} is not in the tree`);
+      delete files[path];
+    } else if (typeof entry.content === 'string') {
+      const base64 = Buffer.from(entry.content, 'utf8').toString('base64');
+      const sha = gitSha(`blob ${base64}`);
+      git.blobs[sha] = base64;
+      files[path] = sha;
+    } else if (typeof entry.sha === 'string' && git.blobs[entry.sha] !== undefined) files[path] = entry.sha;
+    else return unprocessable(`tree.sha ${String(entry.sha)} is not a valid blob`);
+  }
+  const sha = putTree(repo, files);
+  return {
+    status: 201,
+    body: {
+      sha,
+      url: `${kit.base()}/repos/${repo.owner}/${repo.name}/git/trees/${sha}`,
+      tree: treeEntries(kit, repo, files, false),
+      truncated: false,
+    },
+  };
+}
+
 /** Answers of the Git database operations, over the world's repositories. */
 export function gitAnswers(
   kit: WorldKit,
@@ -282,36 +313,7 @@ export function gitAnswers(
       gitOf(repo).blobs[sha] = base64;
       return { status: 201, body: { sha, url: `${kit.base()}/repos/${fullName(repo)}/git/blobs/${sha}` } };
     }),
-    'git/create-tree': inRepo((repo, r) => {
-      const git = gitOf(repo);
-      const input = body(r);
-      const base = input.base_tree === undefined ? {} : git.trees[String(input.base_tree)];
-      if (!base) return unprocessable('base_tree is not a valid tree oid');
-      const files = { ...base };
-      for (const entry of (input.tree ?? []) as Json[]) {
-        const path = String(entry.path ?? '');
-        if (entry.sha === null) {
-          if (!(path in files)) return unprocessable(`GitRPC::BadObjectState: ${path} is not in the tree`);
-          delete files[path];
-        } else if (typeof entry.content === 'string') {
-          const base64 = Buffer.from(entry.content, 'utf8').toString('base64');
-          const sha = gitSha(`blob ${base64}`);
-          git.blobs[sha] = base64;
-          files[path] = sha;
-        } else if (typeof entry.sha === 'string' && git.blobs[entry.sha] !== undefined) files[path] = entry.sha;
-        else return unprocessable(`tree.sha ${String(entry.sha)} is not a valid blob`);
-      }
-      const sha = putTree(repo, files);
-      return {
-        status: 201,
-        body: {
-          sha,
-          url: `${kit.base()}/repos/${fullName(repo)}/git/trees/${sha}`,
-          tree: treeEntries(kit, repo, files, false),
-          truncated: false,
-        },
-      };
-    }),
+    'git/create-tree': inRepo((repo, r) => writeTree(kit, repo, body(r))),
     'git/create-commit': inRepo((repo, r) => {
       const input = body(r);
       const tree = String(input.tree ?? '');

@@ -58,42 +58,7 @@ export function repoWorldAnswers(kit: WorldKit, now: () => string): Record<strin
       return latest ? { body: kit.renderRelease(repo, latest) } : notFound;
     }),
     'repos/compare-commits-with-basehead': inRepo((repo, r) => compare(kit, repo, r)),
-    'repos/delete-file': inRepo((repo, r) => {
-      const path = r.params.path ?? '';
-      const input = body(r);
-      const branch = typeof input.branch === 'string' ? input.branch : repo.default_branch;
-      const parent = kit.headOf(repo, branch);
-      if (!parent) return { status: 404, body: { message: `Branch ${branch} not found` } };
-      const files = { ...(filesOf(kit, repo, parent)?.files ?? {}) };
-      const blob = files[path];
-      if (!blob) return notFound;
-      if (input.sha !== blob) return { status: 409, body: { message: `${path} does not match ${String(input.sha ?? '')}` } };
-      delete files[path];
-      const sha = commitTree(repo, branch, files, String(input.message ?? ''), now(), parent);
-      const full = fullName(repo);
-      const tree = gitOf(repo).commitTrees[sha];
-      return {
-        body: {
-          content: null,
-          commit: {
-            ...((kit.shape('repos/delete-file', full).commit ?? {}) as Json),
-            sha,
-            node_id: `C_${sha.slice(0, 12)}`,
-            url: `${kit.base()}/repos/${full}/git/commits/${sha}`,
-            html_url: `https://github.com/${full}/commit/${sha}`,
-            message: String(input.message ?? ''),
-            tree: { sha: tree, url: `${kit.base()}/repos/${full}/git/trees/${tree}` },
-            parents: [
-              {
-                sha: parent,
-                url: `${kit.base()}/repos/${full}/git/commits/${parent}`,
-                html_url: `https://github.com/${full}/commit/${parent}`,
-              },
-            ],
-          },
-        },
-      };
-    }),
+    'repos/delete-file': inRepo((repo, r) => deleteFile(kit, repo, r, now())),
     'repos/create-fork': inRepo((repo, r) => {
       const input = body(r);
       const owner = typeof input.organization === 'string' ? input.organization : kit.login;
@@ -112,6 +77,44 @@ export function repoWorldAnswers(kit: WorldKit, now: () => string): Record<strin
       return { status: 202, body: { ...kit.renderRepo(fork), fork: true } };
     }),
     ...searchAnswers(kit),
+  };
+}
+
+/** `DELETE .../contents/{path}` on a branch: a commit of the branch's tree without the file (its blob SHA must match). */
+function deleteFile(kit: WorldKit, repo: WorldRepo, r: MatchedRequest, at: string): SimulatedResponse {
+  const input = (r.json ?? {}) as Json;
+  const path = r.params.path ?? '';
+  const branch = typeof input.branch === 'string' ? input.branch : repo.default_branch;
+  const parent = kit.headOf(repo, branch);
+  if (!parent) return { status: 404, body: { message: `Branch ${branch} not found` } };
+  const files = { ...(filesOf(kit, repo, parent)?.files ?? {}) };
+  const blob = files[path];
+  if (!blob) return notFound;
+  if (input.sha !== blob) return { status: 409, body: { message: `${path} does not match ${String(input.sha ?? '')}` } };
+  delete files[path];
+  const sha = commitTree(repo, branch, files, String(input.message ?? ''), at, parent);
+  const full = fullName(repo);
+  const tree = gitOf(repo).commitTrees[sha];
+  return {
+    body: {
+      content: null,
+      commit: {
+        ...((kit.shape('repos/delete-file', full).commit ?? {}) as Json),
+        sha,
+        node_id: `C_${sha.slice(0, 12)}`,
+        url: `${kit.base()}/repos/${full}/git/commits/${sha}`,
+        html_url: `https://github.com/${full}/commit/${sha}`,
+        message: String(input.message ?? ''),
+        tree: { sha: tree, url: `${kit.base()}/repos/${full}/git/trees/${tree}` },
+        parents: [
+          {
+            sha: parent,
+            url: `${kit.base()}/repos/${full}/git/commits/${parent}`,
+            html_url: `https://github.com/${full}/commit/${parent}`,
+          },
+        ],
+      },
+    },
   };
 }
 
