@@ -115,7 +115,12 @@ class PullRequestPart {
 
   /** The files a pull request changes: those written by commits on its head that its base does not reach. */
   filesOf(repo: Repo, pull: Issue): ChangedFile[] {
-    const inBase = reachable(repo, this.w.headOf(repo, pull.pull?.base ?? repo.default_branch));
+    // A merged pull request keeps its diff: against its base as it was before the merge commit.
+    const merge = this.mergeOf(repo, pull);
+    const base = merge
+      ? repo.commits.find((c) => c.sha === merge.sha)?.parents[0]
+      : this.w.headOf(repo, pull.pull?.base ?? repo.default_branch);
+    const inBase = reachable(repo, base);
     const own = reachable(repo, this.w.headOf(repo, pull.pull?.head ?? ''));
     const byPath = new Map<string, { before: string | null; after: string }>();
     for (const c of this.st.changes) {

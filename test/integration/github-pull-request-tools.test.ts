@@ -67,7 +67,10 @@ describe('the pull-request, issue and user tools against the fake code host', ()
     expect(gh.callsOf('pulls/get')).toHaveLength(2);
 
     gh.on('pulls/get', () => ({ status: 302, headers: { location: 'https://elsewhere.example/diff' } }));
-    expect(await call('github.get_pull_request_diff', diffOf)).toMatchObject({ ok: false, error: { code: 'upstream_error' } });
+    expect(await call('github.get_pull_request_diff', diffOf)).toMatchObject({
+      ok: false,
+      error: { code: 'upstream_error', details: { status: 302 } },
+    });
     gh.on('pulls/get', () => ({ status: 406, body: { message: 'Sorry, the diff exceeded the maximum number of lines (20000)' } }));
     const tooBig = await call('github.get_pull_request_diff', diffOf);
     expect(tooBig.ok).toBe(false);

@@ -263,3 +263,43 @@ describe('an agent woken in the sandbox answers with typed tools only', () => {
     expect(welcome.title).toBe(`Welcome @${newcomer}`);
   });
 });
+
+describe("the sandbox's pull requests across a restart", () => {
+  it('keeps the diff, the reviews and the merge of a pull request', async () => {
+    const keep = mkdtempSync(join(tmpdir(), 'sandbox-prs-keep-'));
+    const start = () =>
+      startLocalRuntime({
+        env: { DATA_DIR: keep, PORT: '0', PLATFORM_API_KEY: key, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'WARN' },
+        write: () => {},
+        sandbox: true,
+      });
+    const first = rt;
+    try {
+      rt = await start();
+      await data('github.create_branch', { owner, repo, ref: 'kept', from_branch: 'main' });
+      await data('github.create_or_update_file_contents', {
+        owner,
+        repo,
+        path: 'kept.md',
+        message: 'Kept',
+        content: 'kept\n',
+        branch: 'kept',
+      });
+      const { number: pull_number } = await data('github.create_pull_request', { owner, repo, title: 'Kept', head: 'kept' });
+      await data('github.create_pull_request_review', { owner, repo, pull_number, event: 'COMMENT', body: 'Noted.' });
+      await data('github.merge_pull_request', { owner, repo, pull_number });
+      await rt.close();
+
+      rt = await start();
+      expect(await data('github.get_pull_request', { owner, repo, pull_number })).toMatchObject({ merged: true, changed_files: 1 });
+      expect((await data('github.get_pull_request_diff', { owner, repo, pull_number })).diff).toContain(
+        '+++ b/kept.md\n@@ -0,0 +1,1 @@\n+kept',
+      );
+      expect((await data('github.get_reviewers', { owner, repo, pull_number })).reviewers).toMatchObject([{ state: 'COMMENTED' }]);
+      await rt.close();
+    } finally {
+      rt = first;
+      rmSync(keep, { recursive: true, force: true });
+    }
+  });
+});

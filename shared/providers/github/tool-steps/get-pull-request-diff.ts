@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AppError } from '../../../domain/errors';
 import { readBoundedJson } from '../../../http/bounded-body';
 import { readTextWindow, type TextWindow } from '../../../http/bounded-window';
 import { pickHeaders } from '../../../http/read-response';
@@ -98,8 +99,9 @@ async function readDiffWindow(args: Input, client: GitHubClient, ctx: StepContex
       await ctx.sleep(wait * 1000);
       continue;
     }
-    // 3xx included: a redirect is not followed, and is no diff.
-    throw githubHttpError(status >= 400 ? status : 502, answered, data ?? { message: `answered ${status}` }, ctx.clock.now());
+    if (status < 400)
+      throw new AppError('upstream_error', `The code host answered ${status}, which is no diff (a redirect is not followed)`, { status });
+    throw githubHttpError(status, answered, data, ctx.clock.now());
   }
 }
 
