@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Answer, Json } from './simulated-contentsnare-answer';
 import { SimulatedSnareWebhooks, type SimulatedWebhook } from './simulated-contentsnare-webhooks';
 
 /**
@@ -18,13 +19,7 @@ import { SimulatedSnareWebhooks, type SimulatedWebhook } from './simulated-conte
  * the reference does not document answers 404 and is a problem.
  */
 
-export type Json = Record<string, unknown>;
-
-export interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
+export type { Answer, Json } from './simulated-contentsnare-answer';
 
 type FieldType = 'string' | 'boolean' | 'date' | 'array' | 'string|null' | 'any';
 

@@ -1,4 +1,4 @@
-import type { Answer, Json } from './simulated-contentsnare-api';
+import type { Answer, Json } from './simulated-contentsnare-answer';
 
 /**
  * The partner API's webhooks, and the pages and fields of requests, as the reference

@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors';
 import type { AppContext } from '../ports/app-context';
 import { keys } from '../store/table-design';
 import { appHookBase } from './hook-deliveries';
-import type { SweptHook } from './sweep-once';
+import type { SweptHook } from './swept-hook';
 
 /** The sweep-state row and log name of the App's webhook (endpoint ids never take this form). */
 export const appSweepId = 'app';

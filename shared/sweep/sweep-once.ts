@@ -16,6 +16,7 @@ import {
   type RateBudget,
 } from './hook-deliveries';
 import { appHookAccess, appHookSwept, appSweepId } from './app-hook';
+import type { SweptHook } from './swept-hook';
 import { loadSweepState, saveSweepState, type PendingDelivery, type SweepState, type Walk } from './sweep-state';
 
 export interface SweepReport {
@@ -98,19 +99,6 @@ interface Round {
   report: SweepReport;
   startedAt: number;
   gauges: Map<string, RateGauge>;
-}
-
-/** One webhook the sweep walks: a hook of ours on a repository or organization, or the GitHub App's webhook. */
-export interface SweptHook {
-  /** Its sweep-state row and its name in logs: the endpoint id, or `app`. */
-  id: string;
-  /** `.../hooks/{hook_id}` or `/app/hook` (hook-deliveries.ts). */
-  base: string;
-  /**
-   * The scope the intake claimed a delivery under (keys.deliveryClaim): the endpoint id, or the
-   * App's installation of the delivery; undefined when the intake claims no such delivery.
-   */
-  claimScope(d: HookDelivery): string | undefined;
 }
 
 interface HookRun {

@@ -165,6 +165,40 @@ const edges = files.flatMap((file) =>
   importsOf(readFileSync(join(root, file), 'utf8')).map((spec) => ({ file, target: resolveImport(file, spec) })),
 );
 
+/** Each group of files that import one another round a circle (Tarjan's strongly connected components). */
+function importCircles(graph: readonly { file: string; target: string }[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { file, target } of graph) next.set(file, [...(next.get(file) ?? []), target]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) as number);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of next.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node) as number, low.get(to) as number));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node) as number, index.get(to) as number));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    if (group.length > 1) circles.push(group.sort());
+  };
+  for (const node of next.keys()) if (!index.has(node)) visit(node);
+  return circles;
+}
+
 describe('dependency rule: imports point down the layers', () => {
   it('every source folder has a layer', () => {
     const unplaced = [...new Set(files.map(folderOf))].filter((folder) => layerOf(folder) < 0);
@@ -187,6 +221,14 @@ describe('dependency rule: imports point down the layers', () => {
       edges.filter(({ file, target }) => isCore(file) && target.startsWith('shared/providers/')).map((e) => e.file),
     );
     expect([...notYetThroughTheContract].filter((file) => !stillImporting.has(file))).toEqual([]);
+  });
+
+  it('no import circle: no file reaches itself through the files it imports', () => {
+    // The dispatch's job files (a lifecycle job, a read-back) and its batch import each other's
+    // types: they leave shared/dispatch for the providers' rooms, and the circle with them.
+    const leaving = ['shared/dispatch/app-lifecycle-job.ts', 'shared/dispatch/dispatch-batch.ts', 'shared/dispatch/snare-read-back.ts'];
+    const circles = importCircles(edges.filter(({ file }) => !file.startsWith('test/')));
+    expect(circles.filter((group) => group.join() !== leaving.join())).toEqual([]);
   });
 
   it('inside a function only deps.ts imports the wiring', () => {
@@ -212,6 +254,13 @@ describe('dependency rule: imports point down the layers', () => {
       expect.arrayContaining(['infra/integrations-stack.ts', 'bench/run-all.ts', 'local/cli/dlq.ts', 'test/helpers/dynamo.ts']),
     );
     expect(edges.length).toBeGreaterThan(300);
+    expect(
+      importCircles([
+        { file: 'a.ts', target: 'b.ts' },
+        { file: 'b.ts', target: 'a.ts' },
+        { file: 'b.ts', target: 'c.ts' },
+      ]),
+    ).toEqual([['a.ts', 'b.ts']]);
     expect(layerOf('shared/domain')).toBeLessThan(layerOf('shared/wiring'));
     expect(folderOf('local/main.ts')).toBe('local');
     expect(folderOf('local/sandbox/banner.ts')).toBe('local/sandbox');

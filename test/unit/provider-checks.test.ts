@@ -28,7 +28,6 @@ const notYetThroughTheContract: Record<string, number> = {
   'shared/intake/contentsnare-source.ts': 1,
   'shared/oauth/identify.ts': 1,
   'shared/oauth/refreshing-token-provider.ts': 2,
-  'shared/oauth/revoke.ts': 4,
   'shared/oauth/token-origin.ts': 1,
   'shared/store/connection-repo.ts': 1,
 };

@@ -1,3 +1,4 @@
+import { revokeContentSnare } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
 
@@ -5,5 +6,6 @@ import { snareHooks } from './snare-subscription';
 export const contentSnareProvider: ProviderContract = {
   id: 'contentsnare',
   connectionKind: 'collection-service',
+  revoke: revokeContentSnare,
   hooks: snareHooks,
 };

@@ -1,3 +1,4 @@
+import { revokeGithub } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
 
@@ -5,5 +6,6 @@ import { githubHooks } from './github-hooks';
 export const githubProvider: ProviderContract = {
   id: 'github',
   connectionKind: 'code-host',
+  revoke: revokeGithub,
   hooks: githubHooks,
 };
