@@ -2,10 +2,11 @@ import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage, Queue } from '../ports';
 import { backoffSeconds } from './backoff';
 import type { DispatchCircuit } from './circuit';
-import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
+import { busyRetrySeconds, dispatchClaim } from './dispatch-claim';
 import { eventIdOfPointer, fromQueueMessage, PoisonMessageError, type ReadEvent } from './event-message';
 import { keys } from '../store/table-design';
-import { postEvent } from './post-event';
+import { postEvent, type PostOutcome } from './post-event';
+import { type ClaimRun, finishWith, giveBack, withClaim } from '../store/with-claim';
 import { connectionTakesEvents } from './connection-gate';
 import { deliveryGate, gateReason } from './delivery-gate';
 import { runFollowUp } from './follow-up';
@@ -228,43 +229,52 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
     return 'failed';
   }
   const probe = admission.kind === 'probe';
-  let claim: Awaited<ReturnType<typeof claimEvent>>;
+  // The history is read alongside the POST and written with its outcome (event-progress.ts).
+  const progress = new EventProgress(ctx, event, m);
+  let startedAt = ctx.clock.now();
+  let posting = false;
+  let posted: ClaimRun<PostOutcome>;
   try {
-    claim = await claimEvent(ctx.store, ctx.clock, event.id);
+    posted = await withClaim(
+      ctx,
+      dispatchClaim(event.id, (e) => log.warn('could not release dispatch claim', { error: e })),
+      async () => {
+        posting = true;
+        progress.readAhead();
+        startedAt = ctx.clock.now();
+        const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });
+        if (outcome.kind !== 'delivered') return giveBack<PostOutcome>(outcome);
+        circuit?.record({ failed: false, probe });
+        // One write for the done mark and the history.
+        return finishWith<PostOutcome>(
+          outcome,
+          await progress.attemptRows({ at: startedAt, lane: lane.name, outcome: 'delivered', status: outcome.status }, 'delivered'),
+        );
+      },
+    );
   } catch (e) {
-    circuit?.abandon(probe);
+    if (!posting) circuit?.abandon(probe);
     throw e;
   }
-  if (claim.kind === 'done') {
+  if (posted.kind === 'done') {
     circuit?.abandon(probe);
     ctx.metrics.count('dispatch_duplicate');
     log.info('event already delivered; copy dropped');
     return 'done';
   }
-  if (claim.kind === 'busy') {
+  if (posted.kind !== 'ran') {
     circuit?.abandon(probe);
     log.info('event is being delivered by another worker; checking back later');
-    await postpone(ctx, lane, m, claim.retryInSeconds);
+    await postpone(ctx, lane, m, posted.kind === 'busy' ? busyRetrySeconds(ctx.clock, posted.leaseEndsAtMs) : 5);
     return 'failed';
   }
-  // The history is read alongside the POST and written with its outcome (event-progress.ts).
-  const progress = new EventProgress(ctx, event, m).readAhead();
-  const startedAt = ctx.clock.now();
-  const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });
+  const outcome = posted.value;
   if (outcome.kind === 'delivered') {
-    circuit?.record({ failed: false, probe });
-    // One write for the done mark and the history.
-    const history = await progress.attemptRows(
-      { at: startedAt, lane: lane.name, outcome: 'delivered', status: outcome.status },
-      'delivered',
-    );
-    await markDone(ctx.store, ctx.clock, event.id, history);
     if (read.blobKey) await ctx.blobs.delete(read.blobKey).catch(() => undefined);
     ctx.metrics.count('dispatch_delivered');
     log.info('trigger event delivered', { status: outcome.status });
     return 'done';
   }
-  await releaseClaim(ctx.store, ctx.clock, claim.held).catch((e: unknown) => log.warn('could not release dispatch claim', { error: e }));
   if (outcome.timedOut && lane.overflow) {
     // Slow is not failed: the circuit hears of it only if the slow lane's full limit passes too.
     circuit?.abandon(probe);

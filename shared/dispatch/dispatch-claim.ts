@@ -1,7 +1,6 @@
-import type { Clock, Item, Store } from '../ports';
-import { claimOnce, doneMark, finishTogether, releaseOnce, type HeldClaim } from '../store/once-claim';
+import type { Clock } from '../ports';
+import type { ClaimSpec } from '../store/with-claim';
 import { keys } from '../store/table-design';
-
 /**
  * How long an attempt holds an event before another worker may try it: twice the 10 s POST
  * timeout, so a live attempt is not doubled, and short, so an event whose worker died (a
@@ -12,34 +11,20 @@ export const inProgressLeaseSeconds = 20;
 /** Delivered events are remembered this long: a commit or tag is announced once within it. */
 export const doneTtlSeconds = 30 * 24 * 3600;
 
-export type ClaimResult = { kind: 'claimed'; held: HeldClaim } | { kind: 'done' } | { kind: 'busy'; retryInSeconds: number };
-
 /**
- * Claims an event for delivery so that two copies processed at once reach the agent
- * runtime once: a once-claim on the event id (store/once-claim.ts). The first takes an
+ * The claim an event is delivered under, so that two copies processed at once reach the agent
+ * runtime once: a once-claim on the event id (store/with-claim.ts). The first takes an
  * in-progress lease; the second sees it (retry once it may have lapsed) or sees it done (drop).
+ * Its done mark shares one call with the marks of the events answered in the same turn (and
+ * carries the event's history); an attempt that did not deliver gives it back for the next try,
+ * only if it still holds it: after its lease lapsed another worker may have taken it over, and
+ * freeing that worker's claim would let a third copy POST the event again.
  */
-export async function claimEvent(store: Store, clock: Clock, eventId: string): Promise<ClaimResult> {
-  const key = keys.dispatchClaim(eventId);
-  const claim = await claimOnce(store, clock, key, inProgressLeaseSeconds);
-  if (claim.kind === 'claimed') return { kind: 'claimed', held: { key, fence: claim.fence } };
-  if (claim.kind === 'done') return { kind: 'done' };
-  return { kind: 'busy', retryInSeconds: Math.max(5, Math.ceil((claim.leaseEndsAtMs - clock.now()) / 1000)) };
+export function dispatchClaim(eventId: string, onReleaseFailed: (e: unknown) => void): ClaimSpec {
+  return { key: keys.dispatchClaim(eventId), leaseSeconds: inProgressLeaseSeconds, doneTtlSeconds, together: true, onReleaseFailed };
 }
 
-/**
- * Marks the event delivered; the marks of events answered in the same turn share one call.
- * `also`: rows written in that call (the event's history).
- */
-export function markDone(store: Store, clock: Clock, eventId: string, also: readonly Item[] = []): Promise<void> {
-  return finishTogether(store, [doneMark(clock, keys.dispatchClaim(eventId), doneTtlSeconds), ...also]);
-}
-
-/**
- * Gives the claim back for the event's next try, only if this attempt still holds it: after
- * its lease lapsed another worker may have taken it over, and freeing that worker's claim
- * would let a third copy POST the event again.
- */
-export function releaseClaim(store: Store, clock: Clock, held: HeldClaim): Promise<boolean> {
-  return releaseOnce(store, clock, held);
+/** When to look again at an event another worker is delivering: once its lease may have lapsed, at least 5 s on. */
+export function busyRetrySeconds(clock: Clock, leaseEndsAtMs: number): number {
+  return Math.max(5, Math.ceil((leaseEndsAtMs - clock.now()) / 1000));
 }

@@ -12,7 +12,7 @@ import { snareTriggerNames, type SnareTriggerId } from '../domain/triggers';
 import type { InboundMessage, OutgoingMessage } from '../ports';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
-import { claimOnce, finishOnce, releaseOnce } from '../store/once-claim';
+import { finishWith, withClaim } from '../store/with-claim';
 import { keys } from '../store/table-design';
 import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from './fan-out';
 import type { Lane, Outcome } from './dispatch-batch';
@@ -188,14 +188,7 @@ export async function runSnareReadBack(ctx: AppContext, job: SnareReadBackJob): 
   // The very row the recovery check claims for this change (shared/polling/poll-contentsnare.ts).
   const key = keys.deliveryBodyClaim(scope, createHash('sha256').update(deliveryId).digest('hex'));
   const attrs = { endpointId: scope, deliveryId, event: d.event };
-  const taken = await claimOnce(ctx.store, ctx.clock, key, claimLeaseSeconds, attrs);
-  if (taken.kind === 'done') {
-    ctx.metrics.count('webhook_duplicate');
-    log.info('this change was announced already (a copy of the delivery, or the recovery check)');
-    return 0;
-  }
-  if (taken.kind !== 'claimed') throw new AppError('unavailable', 'Another read-back of this change is in progress');
-  try {
+  const run = await withClaim(ctx, { key, leaseSeconds: claimLeaseSeconds, attrs, doneTtlSeconds: claimDoneSeconds }, async () => {
     const routes = await subscriptionsByRoute(ctx, [trigger], (t) => keys.webhookRoute(scope, t));
     const events = buildTriggerEvents({
       connection,
@@ -205,13 +198,16 @@ export async function runSnareReadBack(ctx: AppContext, job: SnareReadBackJob): 
       occurredAt: job.receivedAt,
     });
     await enqueueEvents(ctx, events);
-    await finishOnce(ctx.store, ctx.clock, key, claimDoneSeconds, attrs);
-    ctx.metrics.count('webhook_accepted');
-    ctx.metrics.count('trigger_events_enqueued', events.length);
-    log.info('collection-service delivery read back', { enqueued: events.length });
-    return events.length;
-  } catch (e) {
-    await releaseOnce(ctx.store, ctx.clock, { key, fence: taken.fence }).catch(() => false);
-    throw e;
+    return finishWith(events.length);
+  });
+  if (run.kind === 'done') {
+    ctx.metrics.count('webhook_duplicate');
+    log.info('this change was announced already (a copy of the delivery, or the recovery check)');
+    return 0;
   }
+  if (run.kind !== 'ran') throw new AppError('unavailable', 'Another read-back of this change is in progress');
+  ctx.metrics.count('webhook_accepted');
+  ctx.metrics.count('trigger_events_enqueued', run.value);
+  log.info('collection-service delivery read back', { enqueued: run.value });
+  return run.value;
 }
