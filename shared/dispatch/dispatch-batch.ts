@@ -1,4 +1,6 @@
 import type { AppContext } from '../ports/app-context';
+import type { TriggerEvent } from '../domain/model';
+import type { Logger } from '../observability/logger';
 import type { ConsumerQueue, InboundMessage, Queue } from '../ports';
 import { backoffSeconds } from './backoff';
 import type { DispatchCircuit } from './circuit';
@@ -231,31 +233,7 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
   const probe = admission.kind === 'probe';
   // The history is read alongside the POST and written with its outcome (event-progress.ts).
   const progress = new EventProgress(ctx, event, m);
-  let startedAt = ctx.clock.now();
-  let posting = false;
-  let posted: ClaimRun<PostOutcome>;
-  try {
-    posted = await withClaim(
-      ctx,
-      dispatchClaim(event.id, (e) => log.warn('could not release dispatch claim', { error: e })),
-      async () => {
-        posting = true;
-        progress.readAhead();
-        startedAt = ctx.clock.now();
-        const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });
-        if (outcome.kind !== 'delivered') return giveBack<PostOutcome>(outcome);
-        circuit?.record({ failed: false, probe });
-        // One write for the done mark and the history.
-        return finishWith<PostOutcome>(
-          outcome,
-          await progress.attemptRows({ at: startedAt, lane: lane.name, outcome: 'delivered', status: outcome.status }, 'delivered'),
-        );
-      },
-    );
-  } catch (e) {
-    if (!posting) circuit?.abandon(probe);
-    throw e;
-  }
+  const { posted, startedAt } = await postClaimed(ctx, { lane, event, url, progress, log }, circuit, probe);
   if (posted.kind === 'done') {
     circuit?.abandon(probe);
     ctx.metrics.count('dispatch_duplicate');
@@ -322,4 +300,40 @@ async function dispatchOne(ctx: AppContext, m: InboundMessage, lane: Lane, circu
   // already says dead_lettered.
   await postpone(ctx, lane, m, last ? 0 : delay);
   return 'failed';
+}
+
+/**
+ * The POST under the event's claim (dispatch-claim.ts): marked done with the history when
+ * delivered, given back otherwise. A claim that cannot be taken (a store error) is not an
+ * attempt: the circuit's probe, if this was one, is handed back.
+ */
+async function postClaimed(
+  ctx: AppContext,
+  a: { lane: Lane; event: TriggerEvent; url: string; progress: EventProgress; log: Logger },
+  circuit: DispatchCircuit | undefined,
+  probe: boolean,
+): Promise<{ posted: ClaimRun<PostOutcome>; startedAt: number }> {
+  let startedAt = ctx.clock.now();
+  let posting = false;
+  try {
+    const posted = await withClaim(
+      ctx,
+      dispatchClaim(a.event.id, (e) => a.log.warn('could not release dispatch claim', { error: e })),
+      async () => {
+        posting = true;
+        a.progress.readAhead();
+        startedAt = ctx.clock.now();
+        const outcome = await postEvent(ctx, a.url, a.event, { timeoutMs: a.lane.postTimeoutMs, deadline: a.lane.deadline });
+        if (outcome.kind !== 'delivered') return giveBack<PostOutcome>(outcome);
+        circuit?.record({ failed: false, probe });
+        // One write for the done mark and the history.
+        const attempt = { at: startedAt, lane: a.lane.name, outcome: 'delivered', status: outcome.status } as const;
+        return finishWith<PostOutcome>(outcome, await a.progress.attemptRows(attempt, 'delivered'));
+      },
+    );
+    return { posted, startedAt };
+  } catch (e) {
+    if (!posting) circuit?.abandon(probe);
+    throw e;
+  }
 }
