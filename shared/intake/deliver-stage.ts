@@ -3,7 +3,8 @@ import type { TriggerId } from '../domain/triggers';
 import { buildTriggerEvents, queueEvents } from '../dispatch/fan-out';
 import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
-import { DeliveryClaims, type DeliveryClaimOutcome } from './delivery-claims';
+import { type ClaimEnd, finishWith, giveBack } from '../store/with-claim';
+import { type DeliveryClaimOutcome, withDeliveryClaim } from './delivery-claims';
 import { noticeRenames, saveNoticedRenames } from './follow-renames';
 import type { ClaimIdentity, DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
 import type { ConnectionMapped } from './map-stage';
@@ -36,36 +37,6 @@ type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
  * steps stop at the next one.
  */
 export async function deliverStage<V>(ctx: AppContext, log: Logger, input: DeliverInput<V>, signal: AbortSignal): Promise<DeliverOutcome> {
-  const claims = new DeliveryClaims(ctx, log);
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<DeliverOutcome>((resolve) => {
-    onAbort = () => void claims.release().then(() => resolve({ kind: 'abandoned' }));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  const work = claimAndEnqueue(ctx, log, claims, input, signal).catch(async (e: unknown) => {
-    await claims.release();
-    throw e;
-  });
-  try {
-    return await Promise.race([work, stopped]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-    // Whichever way the work ends after an abort, a claim it took is not left to look like a duplicate.
-    if (signal.aborted)
-      work.then(
-        () => claims.release(),
-        () => undefined,
-      );
-  }
-}
-
-async function claimAndEnqueue<V>(
-  ctx: AppContext,
-  log: Logger,
-  claims: DeliveryClaims,
-  input: DeliverInput<V>,
-  signal: AbortSignal,
-): Promise<DeliverOutcome> {
   const { req, headers, tenant, mapped } = input;
   // The route Query does not depend on the claim: run both at once (one round trip of latency, not two).
   const triggers = [...new Set(mapped.flatMap((c) => c.mapped.map((m) => m.trigger)))];
@@ -74,39 +45,67 @@ async function claimAndEnqueue<V>(
   const identity = input.identity
     ? { endpointId: tenant.claimScope, ...input.identity }
     : { endpointId: tenant.claimScope, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
-  const claimed = await claims.take(identity, input.busyWaitMs, signal);
-  if (claimed !== 'claimed') return { kind: 'answered', answer: notClaimed(ctx, log, claimed) };
-  if (signal.aborted) return abandon(claims);
+  const run = await withDeliveryClaim(
+    ctx,
+    log,
+    identity,
+    {
+      busyWaitMs: input.busyWaitMs,
+      signal,
+      abortGivesBack: true,
+      // The events are queued whatever happens to the marks, so a failed mark is logged, not
+      // answered 5xx (its redelivery would only queue copies that dispatch drops by event id).
+      onFinishFailed: (e) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }),
+    },
+    () => routeAndEnqueue(ctx, input, identity.deliveryId, routes, signal),
+  );
+  if (run.kind === 'not_claimed') return { kind: 'answered', answer: notClaimed(ctx, log, run.outcome) };
+  if (run.kind === 'aborted') {
+    // Work that still ends after the answer left finishes as it would have.
+    void run.late.then((queued) => queued && accepted(ctx, log, triggers, queued));
+    return { kind: 'abandoned' };
+  }
+  return run.value ? { kind: 'answered', answer: await accepted(ctx, log, triggers, run.value) } : { kind: 'abandoned' };
+}
+
+/** What was queued: the events, and the stored names the delivery showed out of date. */
+type Queued = { events: readonly TriggerEvent[]; mapped: number; renames: ReturnType<typeof noticeRenames> };
+
+/**
+ * Under the claim: the route, fan-out, one enqueue. Done only once the events are queued (a
+ * crash before leaves a lease that lapses); their history rides in the done marks' write (a
+ * lost one is written anew by the dispatch). Stopped (the claim given back) when the answer
+ * is due before the enqueue.
+ */
+async function routeAndEnqueue<V>(
+  ctx: AppContext,
+  input: DeliverInput<V>,
+  deliveryId: string,
+  routes: Promise<Routes>,
+  signal: AbortSignal,
+): Promise<ClaimEnd<Queued | undefined>> {
+  if (signal.aborted) return giveBack(undefined);
   // A rename missed (or rows from before ids were kept): matched as the rows should read, saved after.
-  const renames = noticeRenames(headers.event, input.payload, tenant.connections, await routes);
-  const subscriptions = renames.routes;
+  const renames = noticeRenames(input.headers.event, input.payload, input.tenant.connections, await routes);
   const current = new Map(renames.connections.map((c) => [c.id, c]));
   // Steps on the routed events (between route and fan-out) go here, one call each.
   const events = fanOut(
     ctx,
-    mapped.map((m) => ({ ...m, connection: current.get(m.connection.id) ?? m.connection })),
-    subscriptions,
-    identity.deliveryId,
+    input.mapped.map((m) => ({ ...m, connection: current.get(m.connection.id) ?? m.connection })),
+    renames.routes,
+    deliveryId,
   );
-  if (signal.aborted) return abandon(claims);
+  if (signal.aborted) return giveBack(undefined);
   const history = await queueEvents(ctx, events);
-  // Done only now that the events are queued: a crash before this leaves leases that lapse.
-  // The events are queued whatever happens to the marks, so a failed mark is logged, not
-  // answered 5xx (its redelivery would only queue copies that dispatch drops by event id).
-  // The events' history rides in the same write (a lost one is written anew by the dispatch).
-  await claims
-    .finish(history)
-    .catch((e: unknown) => log.error('could not mark the delivery done; its claim lapses with its lease', { error: e }));
-  await saveNoticedRenames(ctx, log, renames.noticed, renames.seen);
-  ctx.metrics.count('webhook_accepted');
-  ctx.metrics.count('trigger_events_enqueued', events.length);
-  log.info('webhook delivery accepted', { triggers, connections: mapped.length, enqueued: events.length });
-  return { kind: 'answered', answer: { status: 202, body: { ok: true, accepted: events.length } } };
+  return finishWith({ events, mapped: input.mapped.length, renames }, history);
 }
 
-async function abandon(claims: DeliveryClaims): Promise<DeliverOutcome> {
-  await claims.release();
-  return { kind: 'abandoned' };
+async function accepted(ctx: AppContext, log: Logger, triggers: readonly TriggerId[], queued: Queued): Promise<DeliveryAnswer> {
+  await saveNoticedRenames(ctx, log, queued.renames.noticed, queued.renames.seen);
+  ctx.metrics.count('webhook_accepted');
+  ctx.metrics.count('trigger_events_enqueued', queued.events.length);
+  log.info('webhook delivery accepted', { triggers, connections: queued.mapped, enqueued: queued.events.length });
+  return { status: 202, body: { ok: true, accepted: queued.events.length } };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import type { Logger } from '../observability/logger';
-import type { Item, Key } from '../ports';
-import { doneMark, finishTogether, releaseOnce, waitForClaim, type HeldClaim } from '../store/once-claim';
+import { doneMark, finishTogether } from '../store/once-claim';
+import { type ClaimEnd, withClaim } from '../store/with-claim';
 import { keys } from '../store/table-design';
 
 /** How long a processed delivery (id and body) is remembered; the sweep only looks at recent deliveries. */
@@ -35,90 +35,70 @@ export interface DeliveryIdentity {
   body: Buffer;
 }
 
+/** What came of a delivery's claim: the work ran, or did not (why), or the answer was due first. */
+export type DeliveryClaimRun<T> =
+  | { kind: 'ran'; value: T }
+  | { kind: 'not_claimed'; outcome: Exclude<DeliveryClaimOutcome, 'claimed'> }
+  | { kind: 'aborted'; late: Promise<T | undefined> };
+
+export interface DeliveryClaimOptions {
+  /** How long to wait while another attempt holds it: most attempts finish in milliseconds (ten copies at once: one fan-out, all answered 2xx). */
+  busyWaitMs: number;
+  /** The answer is due: stop waiting for another attempt. */
+  signal: AbortSignal;
+  /** And give the claim back at once, leaving the work to stop at its own next check of the signal. */
+  abortGivesBack?: boolean;
+  /** The done marks could not be written: the work's effects stand (its events are queued), so this is reported, not answered 5xx. */
+  onFinishFailed: (e: unknown) => void;
+}
+
 /**
- * The claim of one delivery attempt, taken on the signed body (its sha256): a GitHub
- * redelivery carries the same id and the same bytes, and a replay under a new id carries
- * the same bytes, so one conditional write tells both apart from a first attempt. It is a
- * once-claim (shared/store/once-claim.ts): `in_progress` with a lease, `done` only after the
- * enqueue. The delivery id's own row (what the sweep looks up by the id GitHub lists) is
- * written `done` beside it then; an id is not a claim, since two attempts with one id and
- * different bytes cannot both be signed.
+ * Runs `work` under the claim of one delivery attempt, taken on the signed body (its sha256):
+ * a GitHub redelivery carries the same id and the same bytes, and a replay under a new id
+ * carries the same bytes, so one conditional write tells both apart from a first attempt. It
+ * is a once-claim (shared/store/with-claim.ts): `in_progress` with a lease, `done` only when
+ * the work says so (after the enqueue), given back when the work says so, throws, or the
+ * answer is due. The delivery id's own row (what the sweep looks up by the id GitHub lists)
+ * is marked `done` beside it, in one call shared with the other marks of the same turn; an id
+ * is not a claim, since two attempts with one id and different bytes cannot both be signed.
  */
-export class DeliveryClaims {
-  private held: HeldClaim | undefined;
-  /** The take in flight: a release waits for it, so a claim it wins after the answer left is still given back. */
-  private taking: Promise<unknown> | undefined;
-  /** The rows `finish` marks done: the body's, then the id's. */
-  private marked: Array<{ key: Key; attrs: Record<string, unknown> }> = [];
-
-  constructor(
-    private readonly ctx: Pick<AppContext, 'store' | 'clock' | 'sleep'>,
-    private readonly log: Logger,
-  ) {}
-
-  /**
-   * Takes the claim. When another attempt holds it, tries again for up to `busyWaitMs` with
-   * a growing pause (the injected sleep), since most attempts finish in milliseconds (ten
-   * copies at once: one fan-out, all answered 2xx); `signal` ends the wait early (the answer
-   * is due).
-   */
-  async take(d: DeliveryIdentity, busyWaitMs: number, signal: AbortSignal): Promise<DeliveryClaimOutcome> {
-    const attrs = { endpointId: d.endpointId, deliveryId: d.deliveryId, event: d.event };
-    const idKey = keys.deliveryClaim(d.endpointId, d.deliveryId);
-    const bodyKey = keys.deliveryBodyClaim(d.endpointId, createHash('sha256').update(d.body).digest('hex'));
-    this.marked = [
-      { key: bodyKey, attrs },
-      { key: idKey, attrs },
-    ];
-    const taking = waitForClaim(this.ctx, bodyKey, {
+export async function withDeliveryClaim<T>(
+  ctx: Pick<AppContext, 'store' | 'clock' | 'sleep'>,
+  log: Logger,
+  d: DeliveryIdentity,
+  options: DeliveryClaimOptions,
+  work: () => Promise<ClaimEnd<T>>,
+): Promise<DeliveryClaimRun<T>> {
+  const attrs = { endpointId: d.endpointId, deliveryId: d.deliveryId, event: d.event };
+  const idKey = keys.deliveryClaim(d.endpointId, d.deliveryId);
+  const bodyKey = keys.deliveryBodyClaim(d.endpointId, createHash('sha256').update(d.body).digest('hex'));
+  const run = await withClaim(
+    ctx,
+    {
+      key: bodyKey,
       leaseSeconds: deliveryLeaseSeconds,
       attrs,
-      waitMs: busyWaitMs,
-      pauseMs: (attempt) => Math.round((10 << Math.min(attempt, 4)) * (0.5 + Math.random())),
-      signal,
-    });
-    this.taking = taking.then(
-      (c) => {
-        if (c.kind === 'claimed') this.held = { key: bodyKey, fence: c.fence };
+      doneTtlSeconds: deliveryClaimTtlSeconds,
+      marksWith: [idKey],
+      together: true,
+      wait: {
+        waitMs: options.busyWaitMs,
+        pauseMs: (attempt) => Math.round((10 << Math.min(attempt, 4)) * (0.5 + Math.random())),
+        signal: options.signal,
       },
-      () => undefined,
-    );
-    const body = await taking;
-    await this.taking;
-    if (body.kind === 'busy') return 'busy';
-    if (body.kind === 'claimed') return 'claimed';
-    // Done under this id: this delivery was processed. Under another id: a replay.
-    if (body.item.deliveryId !== undefined && body.item.deliveryId !== d.deliveryId) return 'replay';
-    // The id's mark may have been lost with a crash after the body's: write it again, so the sweep sees it.
-    const [, idMark] = this.marks();
-    await finishTogether(this.ctx.store, idMark ? [idMark] : []).catch((e: unknown) =>
-      this.log.warn('could not mark a processed delivery done', { error: e }),
-    );
-    return 'duplicate';
-  }
-
-  /**
-   * Marks the body and the id done (one call, shared with other marks of the same turn): the
-   * delivery's events are queued. `also`: rows written in the same call (the queued events' history).
-   */
-  async finish(also: readonly Item[] = []): Promise<void> {
-    this.held = undefined;
-    await finishTogether(this.ctx.store, [...this.marks(), ...also]);
-  }
-
-  /** Gives back the claim if this attempt still holds it (never one taken over or marked done since). */
-  async release(): Promise<void> {
-    await this.taking;
-    const mine = this.held;
-    this.held = undefined;
-    if (!mine) return;
-    await releaseOnce(this.ctx.store, this.ctx.clock, mine).catch((e: unknown) => {
-      this.log.error('could not release delivery claim; it lapses with its lease', { error: e });
-      return false;
-    });
-  }
-
-  private marks(): Item[] {
-    return this.marked.map((d) => doneMark(this.ctx.clock, d.key, deliveryClaimTtlSeconds, d.attrs));
-  }
+      ...(options.abortGivesBack ? { signal: options.signal } : {}),
+      onFinishFailed: options.onFinishFailed,
+      onReleaseFailed: (e) => log.error('could not release delivery claim; it lapses with its lease', { error: e }),
+    },
+    work,
+  );
+  if (run.kind === 'ran' || run.kind === 'aborted') return run;
+  if (run.kind === 'busy') return { kind: 'not_claimed', outcome: 'busy' };
+  // Done under this id: this delivery was processed. Under another id: a replay.
+  if (run.item.deliveryId !== undefined && run.item.deliveryId !== d.deliveryId) return { kind: 'not_claimed', outcome: 'replay' };
+  // The id's mark may have been lost with a crash after the body's: write it again, so the sweep sees it.
+  await finishTogether(ctx.store, [doneMark(ctx.clock, idKey, deliveryClaimTtlSeconds, attrs)]).catch((e: unknown) =>
+    log.warn('could not mark a processed delivery done', { error: e }),
+  );
+  return { kind: 'not_claimed', outcome: 'duplicate' };
 }

@@ -7,7 +7,7 @@ import { clientCredentials, oauthProviders } from './providers';
 import { appClientCredentials } from './github-app-credentials';
 import { requestToken, TokenEndpointError } from './token-client';
 import { ConnectionRepo } from '../store/connection-repo';
-import { acquireLease, releaseLease } from '../store/lease';
+import { tryLease } from '../store/lease';
 import { credentialOf, SecretTokenProvider } from './secret-token-provider';
 import { malformedStoredTokenReason, readStoredToken, writeStoredToken } from '../store/stored-token';
 import type { TokenCredential, TokenOptions, TokenProvider } from '../ports/token-provider';
@@ -124,14 +124,9 @@ export class RefreshingTokenProvider implements TokenProvider {
   private async refreshAcrossWorkers(connection: Connection, before: StoredToken, force: boolean): Promise<TokenCredential> {
     const name = `refresh#${connection.id}`;
     for (let poll = 0; poll <= this.o.maxWaitPolls; poll++) {
-      const lease = await acquireLease(this.deps.store, this.deps.clock, name, this.o.ownerId, this.o.leaseSeconds);
-      if (lease) {
-        try {
-          return await this.refreshHoldingLease(connection, before, force);
-        } finally {
-          await releaseLease(this.deps.store, this.deps.clock, lease).catch(() => undefined);
-        }
-      }
+      const lease = { name, owner: this.o.ownerId, ttlSeconds: this.o.leaseSeconds };
+      const run = await tryLease(this.deps, lease, () => this.refreshHoldingLease(connection, before, force));
+      if (run.held) return run.value;
       // Another worker is refreshing: wait for its result rather than spend the refresh token twice.
       await this.o.sleep(Math.min(25 * 1.5 ** poll, 500));
       const now = await this.readToken(connection, true);

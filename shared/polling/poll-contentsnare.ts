@@ -9,7 +9,7 @@ import { snareTriggerRows } from '../domain/contentsnare-triggers';
 import { changeIdentity, snareMappedEvent } from '../domain/mapping/snare-events';
 import type { Connection, Subscription } from '../domain/model';
 import { snareTriggerNames, type SnareTriggerId, type SnareTriggerName } from '../domain/triggers';
-import { claimOnce, finishOnce, releaseOnce } from '../store/once-claim';
+import { finishWith, withClaim } from '../store/with-claim';
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
@@ -134,10 +134,8 @@ async function recoverRequest(
     // The very row the intake claims for this change (delivery-claims.ts: the claim is keyed on the SHA-256 of the bytes it is given, here the change's identity).
     const key = keys.deliveryBodyClaim(snareRouteId(connection.id), createHash('sha256').update(deliveryId).digest('hex'));
     const attrs = { endpointId: snareRouteId(connection.id), deliveryId, event: name };
-    const taken = await claimOnce(ctx.store, ctx.clock, key, claimLeaseSeconds, attrs);
     // Done: announced already (by a delivery or an earlier round). Busy: a delivery of it is being processed now.
-    if (taken.kind !== 'claimed') continue;
-    try {
+    const run = await withClaim(ctx, { key, leaseSeconds: claimLeaseSeconds, attrs, doneTtlSeconds: claimDoneSeconds }, async () => {
       const events = buildTriggerEvents({
         connection,
         subscriptions: new Map([[trigger, subs]]),
@@ -146,17 +144,15 @@ async function recoverRequest(
         occurredAt: new Date(ctx.clock.now()).toISOString(),
       });
       await enqueueEvents(ctx, events);
-      await finishOnce(ctx.store, ctx.clock, key, claimDoneSeconds, attrs);
-      announced += events.length;
-      ctx.logger.info('collection-service change recovered: its delivery never arrived', {
-        connectionId: connection.id,
-        trigger,
-        requestId,
-      });
-    } catch (e) {
-      await releaseOnce(ctx.store, ctx.clock, { key, fence: taken.fence }).catch(() => false);
-      throw e;
-    }
+      return finishWith(events.length);
+    });
+    if (run.kind !== 'ran') continue;
+    announced += run.value;
+    ctx.logger.info('collection-service change recovered: its delivery never arrived', {
+      connectionId: connection.id,
+      trigger,
+      requestId,
+    });
   }
   return announced;
 }

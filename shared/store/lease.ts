@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors';
 import type { Clock, Sleep, Store } from '../ports';
-import { claimOnce, releaseOnce, waitForClaim } from './once-claim';
+import { claimOnce, releaseOnce } from './once-claim';
+import { giveBack, withClaim } from './with-claim';
 import { keys } from './table-design';
 
 /**
@@ -38,6 +39,29 @@ export function releaseLease(store: Store, clock: Clock, lease: Lease): Promise<
   return releaseOnce(store, clock, { key: keys.lease(lease.name), fence: lease.fence }, { owner: lease.owner, releasedAt: clock.now() });
 }
 
+/**
+ * Runs `fn` holding the named lease when it is free at once (no wait), giving it back owner-safely
+ * when `fn` settles, whichever way; `{ held: false }` when another worker holds it, and `fn` did not run.
+ */
+export async function tryLease<T>(
+  ctx: { store: Store; clock: Clock },
+  lease: { name: string; owner: string; ttlSeconds: number },
+  fn: () => Promise<T>,
+): Promise<{ held: true; value: T } | { held: false }> {
+  const { name, owner } = lease;
+  const run = await withClaim(
+    ctx,
+    {
+      key: keys.lease(name),
+      leaseSeconds: lease.ttlSeconds,
+      attrs: { owner, acquiredAt: ctx.clock.now() },
+      releaseAttrs: () => ({ owner, releasedAt: ctx.clock.now() }),
+    },
+    async () => giveBack(await fn()),
+  );
+  return run.kind === 'ran' ? { held: true, value: run.value } : { held: false };
+}
+
 export interface WithLeaseOptions {
   /** How long the lease holds if its holder dies (seconds). */
   ttlSeconds?: number;
@@ -62,18 +86,18 @@ export async function withLease<T>(
   const attempts = options.attempts ?? 60;
   const waitMs = options.waitMs ?? 100;
   const owner = options.owner ?? randomUUID();
-  const claim = await waitForClaim(ctx, keys.lease(name), {
-    leaseSeconds: options.ttlSeconds ?? 30,
-    attrs: { owner, acquiredAt: ctx.clock.now() },
-    waitMs: (attempts - 1) * waitMs,
-    pauseMs: () => waitMs,
-  });
-  if (claim.kind !== 'claimed') throw new AppError('conflict', `Another change to ${name} is in progress; try again`);
-  const lease: Lease = { name, owner, fence: claim.fence };
-  try {
-    return await fn();
-  } finally {
-    // A failed release only delays the next holder until the lease expires.
-    await releaseLease(ctx.store, ctx.clock, lease).catch(() => undefined);
-  }
+  // Given back when `fn` settles, whichever way; a failed give-back only delays the next holder until the lease expires.
+  const run = await withClaim(
+    ctx,
+    {
+      key: keys.lease(name),
+      leaseSeconds: options.ttlSeconds ?? 30,
+      attrs: { owner, acquiredAt: ctx.clock.now() },
+      wait: { waitMs: (attempts - 1) * waitMs, pauseMs: () => waitMs },
+      releaseAttrs: () => ({ owner, releasedAt: ctx.clock.now() }),
+    },
+    async () => giveBack(await fn()),
+  );
+  if (run.kind !== 'ran') throw new AppError('conflict', `Another change to ${name} is in progress; try again`);
+  return run.value;
 }

@@ -25,8 +25,12 @@ export type ClaimRun<T> =
   | { kind: 'done'; item: Item }
   /** Another attempt holds it, until about `leaseEndsAtMs`. */
   | { kind: 'busy'; leaseEndsAtMs: number }
-  /** `signal` aborted: the claim was given back at once; work already started stops at its own next check of the signal. */
-  | { kind: 'aborted' };
+  /**
+   * `signal` aborted: the claim was given back at once. Work already started goes on to its own
+   * next check of the signal; `late` is its value should it still end (done or given back as it
+   * said), undefined when it never started or threw.
+   */
+  | { kind: 'aborted'; late: Promise<T | undefined> };
 
 export interface ClaimSpec {
   key: Key;
@@ -39,9 +43,9 @@ export interface ClaimSpec {
   marksWith?: readonly Key[];
   /** Done marks written with the others of the same turn (one BatchWriteItem, once-claim.ts `finishTogether`); alone by default. */
   together?: boolean;
-  /** Keep trying while another attempt holds it, for up to `waitMs` (once-claim.ts `waitForClaim`). */
-  wait?: { waitMs: number; pauseMs: (attempt: number) => number };
-  /** The caller's answer is due: stop waiting, give the claim back. */
+  /** Keep trying while another attempt holds it, for up to `waitMs` (once-claim.ts `waitForClaim`); `signal` ends the wait early. */
+  wait?: { waitMs: number; pauseMs: (attempt: number) => number; signal?: AbortSignal };
+  /** The caller's answer is due: give the claim back at once, without waiting for the work (see `aborted`). */
   signal?: AbortSignal;
   /** Stored with the released row (who released it). */
   releaseAttrs?: () => Record<string, unknown>;
@@ -51,7 +55,8 @@ export interface ClaimSpec {
   onReleaseFailed?: (e: unknown) => void;
 }
 
-export type ClaimContext = { store: Store; clock: Clock; sleep: Sleep };
+/** `sleep` (the injected one, so tests wait in virtual time) is needed only by a spec that waits. */
+export type ClaimContext = { store: Store; clock: Clock; sleep?: Sleep };
 
 export async function withClaim<T>(
   ctx: ClaimContext,
@@ -59,12 +64,12 @@ export async function withClaim<T>(
   work: (held: HeldClaim) => Promise<ClaimEnd<T>>,
 ): Promise<ClaimRun<T>> {
   const taken = spec.wait
-    ? await waitForClaim(ctx, spec.key, {
+    ? await waitForClaim({ ...ctx, sleep: ctx.sleep ?? noSleep }, spec.key, {
         leaseSeconds: spec.leaseSeconds,
         ...(spec.attrs ? { attrs: spec.attrs } : {}),
         waitMs: spec.wait.waitMs,
         pauseMs: spec.wait.pauseMs,
-        ...(spec.signal ? { signal: spec.signal } : {}),
+        ...(spec.wait.signal ? { signal: spec.wait.signal } : {}),
       })
     : await claimOnce(ctx.store, ctx.clock, spec.key, spec.leaseSeconds, spec.attrs);
   if (taken.kind === 'done') return { kind: 'done', item: taken.item };
@@ -79,13 +84,17 @@ export async function withClaim<T>(
   const { signal } = spec;
   if (signal?.aborted) {
     await release();
-    return { kind: 'aborted' };
+    return { kind: 'aborted', late: Promise.resolve(undefined) };
   }
   const running = run(ctx, spec, held, work, release);
   if (!signal) return running;
+  const late = running.then(
+    (r) => (r.kind === 'ran' ? r.value : undefined),
+    () => undefined,
+  );
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<ClaimRun<T>>((resolve) => {
-    onAbort = () => void release().then(() => resolve({ kind: 'aborted' }));
+    onAbort = () => void release().then(() => resolve({ kind: 'aborted', late }));
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
@@ -94,6 +103,8 @@ export async function withClaim<T>(
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
+
+const noSleep: Sleep = () => Promise.reject(new Error('withClaim: a claim that waits needs the injected sleep'));
 
 async function run<T>(
   ctx: ClaimContext,

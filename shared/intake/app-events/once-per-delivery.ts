@@ -1,7 +1,8 @@
 import type { Logger } from '../../observability/logger';
 import type { AppContext } from '../../ports/app-context';
 import { notClaimed } from '../deliver-stage';
-import { DeliveryClaims } from '../delivery-claims';
+import { finishWith, giveBack } from '../../store/with-claim';
+import { withDeliveryClaim } from '../delivery-claims';
 import type { DeliveryAnswer, DeliveryHeaders, OwnEventDelivery } from '../intake-source';
 
 /**
@@ -17,23 +18,22 @@ export async function oncePerDelivery(
   d: { scope: string; headers: DeliveryHeaders; delivery: OwnEventDelivery },
   apply: () => Promise<DeliveryAnswer>,
 ): Promise<DeliveryAnswer> {
-  const claims = new DeliveryClaims(ctx, log);
   const identity = { endpointId: d.scope, deliveryId: d.headers.deliveryId, event: d.headers.event, body: d.delivery.body };
-  const outcome = await claims.take(identity, d.delivery.busyWaitMs, d.delivery.signal);
-  if (outcome !== 'claimed') return notClaimed(ctx, log, outcome);
-  let answer: DeliveryAnswer;
-  try {
-    answer = await apply();
-  } catch (e) {
-    await claims.release();
-    throw e;
-  }
-  if (answer.status >= 500) {
-    await claims.release();
-    return answer;
-  }
-  await claims
-    .finish()
-    .catch((e: unknown) => log.error('could not mark the App event done; its claim lapses with its lease', { error: e }));
-  return answer;
+  const run = await withDeliveryClaim(
+    ctx,
+    log,
+    identity,
+    {
+      busyWaitMs: d.delivery.busyWaitMs,
+      signal: d.delivery.signal,
+      onFinishFailed: (e) => log.error('could not mark the App event done; its claim lapses with its lease', { error: e }),
+    },
+    async () => {
+      const answer = await apply();
+      return answer.status >= 500 ? giveBack(answer) : finishWith(answer);
+    },
+  );
+  if (run.kind === 'ran') return run.value;
+  // Not given back on abort (once claimed, the event is applied whole): not run means not claimed.
+  return notClaimed(ctx, log, run.kind === 'not_claimed' ? run.outcome : 'busy');
 }

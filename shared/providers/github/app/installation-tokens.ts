@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { AppContext } from '../../../ports/app-context';
 import { AppError } from '../../../domain/errors';
 import { secretNames } from '../../../domain/model';
-import { acquireLease, releaseLease } from '../../../store/lease';
+import { tryLease } from '../../../store/lease';
 import { githubTimeoutMs } from '../github-base';
 import { appCall } from './app-http';
 import { appJwt } from './app-jwt';
@@ -84,25 +84,16 @@ export class InstallationTokens {
     const stored = await this.readStored(installationId, rejected !== undefined);
     if (stored && this.usable(stored, rejected)) return this.hold(installationId, stored);
     for (let poll = 0; poll <= this.o.maxWaitPolls; poll++) {
-      const lease = await acquireLease(
-        this.deps.store,
-        this.deps.clock,
-        `app-token#${installationId}`,
-        this.o.ownerId,
-        this.o.leaseSeconds,
-      );
-      if (lease) {
-        try {
-          // Another container may have minted while this one waited for the lease.
-          const now = await this.readStored(installationId, true);
-          if (now && this.usable(now, rejected)) return this.hold(installationId, now);
-          const minted = await this.mint(installationId);
-          await this.deps.secrets.put(secretNames.installationToken(installationId), JSON.stringify(minted));
-          return this.hold(installationId, minted);
-        } finally {
-          await releaseLease(this.deps.store, this.deps.clock, lease).catch(() => undefined);
-        }
-      }
+      const lease = { name: `app-token#${installationId}`, owner: this.o.ownerId, ttlSeconds: this.o.leaseSeconds };
+      const run = await tryLease(this.deps, lease, async () => {
+        // Another container may have minted while this one waited for the lease.
+        const now = await this.readStored(installationId, true);
+        if (now && this.usable(now, rejected)) return this.hold(installationId, now);
+        const minted = await this.mint(installationId);
+        await this.deps.secrets.put(secretNames.installationToken(installationId), JSON.stringify(minted));
+        return this.hold(installationId, minted);
+      });
+      if (run.held) return run.value;
       await this.deps.sleep(Math.min(25 * 1.5 ** poll, 500));
       const now = await this.readStored(installationId, true);
       if (now && this.usable(now, rejected)) return this.hold(installationId, now);
