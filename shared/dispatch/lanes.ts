@@ -16,6 +16,16 @@ export const mainLanePostTimeoutMs = postTimeoutMs;
 export type LaneQueue = Queue & ConsumerQueue;
 
 /**
+ * Concurrent executions an event source needs for a load (the model of docs/reliability.md,
+ * "Throughput"): a batch lasts as long as its slowest POST, so `ratePerSecond` events whose
+ * slowest usual answer takes `answerSeconds` keep rate x answer / batch size executions busy;
+ * half again covers the batches that wait to fill and the retries. At least 2, SQS's least.
+ */
+export function executionsFor(ratePerSecond: number, answerSeconds: number, batchSize: number): number {
+  return Math.max(2, Math.ceil(((ratePerSecond * answerSeconds) / batchSize) * 1.5));
+}
+
+/**
  * The two lanes of the Lambda consumer: the main queue, whose events left unanswered for
  * `mainLanePostTimeoutMs` move to the slow queue (a delayed copy: their wait holds nothing in
  * flight); and the slow queue, with a backoff of its own. Both feed the same dead-letter queue.

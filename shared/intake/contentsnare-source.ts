@@ -32,7 +32,7 @@ const queuedAnswer: DeliveryAnswer = { status: 202, body: { ok: true, queued: tr
  * - the mapper believes only the event name and the ids of the body, and accepts the delivery
  *   durably before anything else: a read-back job on the dispatch queue, then `202`. Nothing
  *   the service may not send again waits on the account's rate limit here;
- * - the job (shared/dispatch/snare-read-back.ts) reads the records back through the
+ * - the job (shared/providers/contentsnare/read-back-job.ts) reads the records back through the
  *   connection's client within that limit, and the event carries what the API reports; a
  *   record the connection cannot see, or whose state does not bear the event out, dispatches
  *   nothing; its claim is taken on the change (event, record, episode of its state), not on

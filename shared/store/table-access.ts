@@ -31,7 +31,7 @@ const tokenUse = ['CONN#*', 'LEASE#refresh#*', appTokenLease] as const;
 // the intake checks the URL's token against the connection's hook and queues the delivery; the recovery check lists the hooks and does
 // the same, with its cursor and the intake's claims; subscribing registers the hook under its lease.
 const snareIntake = ['CSHOOK#*'] as const;
-// The read-back of an accepted delivery, worked by the dispatch consumer (shared/dispatch/snare-read-back.ts):
+// The read-back of an accepted delivery, worked by the dispatch consumer (shared/providers/contentsnare/read-back-job.ts):
 // the hook, the records read back within the rate buckets, what was seen of them, the change's claim, the route.
 const snareReadBack = ['CSHOOK#*', 'CSSUBJ#*', 'RATE#*', 'DLVB#*'] as const;
 const snareRecovery = ['CSSUBJ#*', 'CSREC#*', 'RATE#*', 'DLVB#*'] as const;
@@ -39,7 +39,7 @@ const snareHooks = ['CSHOOK#*', 'RATE#*', 'LEASE#snarehook#*'] as const;
 
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims (shared/dispatch/dispatch-claim.ts); the connection and its token for the
-  // follow-up reads of the code host (shared/dispatch/follow-up.ts).
+  // follow-up reads of the code host (shared/providers/github/follow-ups/).
   // Each event's history (EVH#, shared/dispatch/event-progress.ts). A replay's gates read again
   // before it is posted: its connection and its subscription (SUB#, shared/dispatch/delivery-gate.ts).
   // The collection service's read-back jobs (snareReadBack) and their route query (gsi1 ROUTE#snare_*).

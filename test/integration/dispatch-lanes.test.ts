@@ -313,7 +313,12 @@ describe('the Lambda consumer: a main lane that does not wait out a slow POST, a
 
 describe('tenants: one tenant slow or failing delays nobody else', () => {
   /** An event of `tenant`: its own connection (its group on the queue) and its own agent (its circuit). */
-  const of = (tenant: string, n: number): TriggerEvent => ({ ...event(n), connectionId: `conn_${tenant}`, agentId: `agent-${tenant}` });
+  const of = (tenant: string, n: number): TriggerEvent => ({
+    ...event(n),
+    id: `evt_${tenant}_${n}`,
+    connectionId: `conn_${tenant}`,
+    agentId: `agent-${tenant}`,
+  });
 
   it("posts a quiet tenant's event while a slow tenant's POSTs hold the pool: the queue takes each tenant in turn", async () => {
     const t = await setup();
@@ -332,9 +337,9 @@ describe('tenants: one tenant slow or failing delays nobody else', () => {
     });
     try {
       expect(await pool.fill()).toBe(4);
-      await runtime.until(() => runtime.answered.includes('evt_1') && runtime.holding === 3);
+      await runtime.until(() => runtime.answered.includes('evt_quiet_1') && runtime.holding === 3);
       // Delivered while the slow tenant's three POSTs are still held.
-      expect(runtime.answered).toEqual(['evt_1']);
+      expect(runtime.answered).toEqual(['evt_quiet_1']);
     } finally {
       runtime.release();
       await pool.drain();
@@ -345,14 +350,15 @@ describe('tenants: one tenant slow or failing delays nobody else', () => {
     const t = await setup();
     const circuits = new CircuitBoard(t.clock);
     const lane = singleLane(t.ctx, t.queues.queue);
-    runtime.answer = (id) => (id === 'evt_1' ? { status: 503, headers: { 'retry-after': '120' } } : { status: 200, body: { ok: true } });
+    runtime.answer = (id) =>
+      id === 'evt_failing_1' ? { status: 503, headers: { 'retry-after': '120' } } : { status: 200, body: { ok: true } };
     await enqueueEvents(t.ctx, [of('failing', 1)]);
     expect(await eventSourcePass(t, t.queues.queue, { lane, circuits })).toEqual({ received: 1, failed: [] });
     // The failing agent's next event is deferred without a POST; the quiet agent's goes at once.
     await enqueueEvents(t.ctx, [of('failing', 2), of('quiet', 3)]);
     expect(await eventSourcePass(t, t.queues.queue, { lane, circuits })).toEqual({ received: 2, failed: [] });
-    expect(runtime.received).toEqual(['evt_1', 'evt_3']);
-    expect(runtime.answered).toEqual(['evt_3']);
+    expect(runtime.received).toEqual(['evt_failing_1', 'evt_quiet_3']);
+    expect(runtime.answered).toEqual(['evt_quiet_3']);
     expect(t.metrics.counts.get('dispatch_deferred')).toBe(1);
     expect(circuits.for(circuitKey(runtime.url, 'agent-quiet')).snapshot().state).toBe('closed');
     expect(circuits.for(circuitKey(runtime.url, 'agent-failing')).snapshot()).toMatchObject({ state: 'open', reason: 'retry_after' });

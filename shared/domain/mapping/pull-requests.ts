@@ -134,7 +134,7 @@ const reviewPayload = envelopeSchema.extend({
  * of inline comments only is a review a person made. The code host also wraps each inline
  * comment (or reply) made outside a review in a `commented` review with no body; the delivery
  * alone cannot tell the two apart, so such a review is read back once after the intake
- * answered (`reviewNeedsCheck`, shared/dispatch/review-check.ts) and the wrapper is dropped
+ * answered (`reviewNeedsCheck`, shared/providers/github/follow-ups/review-check.ts) and the wrapper is dropped
  * there (its comment is new_comment).
  */
 const reviewSubmitted: Mapper = (payload) => {

@@ -1,0 +1,271 @@
+/**
+ * Tenants side by side: the real dispatch handler (functions/dispatch/handler.ts, its SDK
+ * clients over the wire, each execution a container of its own) against emulated services (DynamoDB on dynalite, SQS on fauxqs),
+ * its two queues read by pollers standing in for the SQS event source mappings (as many at
+ * once as the concurrency model of docs/reliability.md gives for the load).
+ * A quiet tenant sends 5 deliveries/s alone, then beside a noisy tenant at 100/s whose agent
+ * runtime takes 3 s per event, then beside one whose runtime answers 503 with Retry-After.
+ * Prints one line:
+ *   tenants: quiet p99 alone A ms, beside a slow tenant B ms, beside a failing tenant C ms; noisy posted twice N; undelivered U
+ * (U: the quiet tenant's and the slow tenant's events not at the agent runtime once drained;
+ * the failing tenant's are never taken, by design.) Goals: B and C within 1.5x of A, N = 0, U = 0.
+ *   npm run bench:tenants        (BENCH_SECONDS=20 per phase, BENCH_NOISY_RATE=100)
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { startFauxqs } from 'fauxqs';
+import { dispatchEventSources } from '../infra/integrations-stack';
+import { SqsQueue } from '../shared/adapters/aws/sqs-queue';
+import { ensureTable } from '../shared/adapters/aws/ensure-table';
+import { startEmbeddedDynamo } from '../shared/adapters/local/embedded-dynamo';
+import { toQueueMessage } from '../shared/dispatch/event-message';
+import { LambdaWorker } from '../test/aws/harness/lambda-worker';
+import { executionsFor } from '../shared/dispatch/lanes';
+import type { TriggerEvent } from '../shared/domain/model';
+import { envNumber, percentile, runMain } from './lib/report';
+
+const seconds = envNumber('BENCH_SECONDS', 20);
+const noisyRate = envNumber('BENCH_NOISY_RATE', 100);
+const quietRate = 5;
+const slowAnswerMs = 3_000;
+/** The stack's batch sizes for the two lanes. */
+const mainBatch = dispatchEventSources.main(2).batchSize ?? 10;
+const slowBatch = dispatchEventSources.slow.batchSize;
+const batchWindowMs = 1_000;
+/** After each phase's load, how long its events may take to arrive. */
+const drainMs = 20_000;
+const region = 'us-east-1';
+
+/** Executions at once on the main lane, from the model (docs/reliability.md, "Throughput"); the slow lane's 2 as in the stack. */
+const mainPollers = executionsFor(quietRate + noisyRate, slowAnswerMs / 1000, mainBatch);
+const slowPollers = dispatchEventSources.slow.maxConcurrency;
+
+type Behaviour = 'quick' | 'slow' | 'failing';
+
+/** The agent runtime: answers by the agent the event is for, and notes when each event first arrived and how often. */
+function agentRuntime(behaviour: (agentId: string) => Behaviour) {
+  const arrivals = new Map<string, { first: number; count: number }>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as TriggerEvent;
+      const how = behaviour(event.agentId);
+      if (how === 'failing') {
+        res.writeHead(503, { 'retry-after': '30' }).end();
+        return;
+      }
+      const seen = arrivals.get(event.id);
+      if (seen) seen.count++;
+      else arrivals.set(event.id, { first: Date.now(), count: 1 });
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), how === 'slow' ? slowAnswerMs : 0);
+    });
+  });
+  return { server, arrivals };
+}
+
+/**
+ * fauxqs names its queues under `sqs.<region>.localhost`, which a function's container cannot
+ * resolve, and finds a queue by the exact URL in the request: this loopback stand-in for the
+ * regional endpoint forwards each call with the queue URLs written as fauxqs knows them.
+ */
+async function queueUrlProxy(upstream: string, emulatedOrigin: string): Promise<{ server: Server; url: string }> {
+  let url = '';
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8').split(url).join(emulatedOrigin);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length' && k !== 'host') headers[k] = v;
+      fetch(`${upstream}${req.url ?? '/'}`, { method: req.method, headers, body })
+        .then(async (answer) => {
+          res.writeHead(answer.status, Object.fromEntries(answer.headers));
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, url };
+}
+
+function triggerEvent(tenant: string, n: number): TriggerEvent {
+  return {
+    id: `evt_${tenant}_${n}_${randomUUID().slice(0, 8)}`,
+    trigger: 'github.new_issue',
+    subscriptionId: `sub_${tenant}`,
+    agentId: `agent-${tenant}`,
+    connectionId: `conn_${tenant}`,
+    deliveryId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+    event: { issue: { number: n, title: `issue ${n}` }, repository: { full_name: `${tenant}/repo` } },
+  };
+}
+
+async function main(): Promise<void> {
+  // The handler's log lines and EMF metrics go to stdout, as on Lambda: the bench prints its one line and nothing else.
+  const print = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  const [dynamo, fauxqs] = await Promise.all([startEmbeddedDynamo(), startFauxqs({ port: 0, logger: false })]);
+  const dlq = fauxqs.createQueue('tenants-dlq', { region });
+  const redrive = JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: '8' });
+  const emulated = new Map(
+    ['tenants-main', 'tenants-slow'].map((name) => [
+      name,
+      fauxqs.createQueue(name, { region, attributes: { VisibilityTimeout: '180', RedrivePolicy: redrive } }).queueUrl,
+    ]),
+  );
+  const proxy = await queueUrlProxy(fauxqs.address, new URL(emulated.get('tenants-main') ?? '').origin);
+  const queueUrl = (name: string) => `${proxy.url}${new URL(emulated.get(name) ?? '').pathname}`;
+  const sqsEndpoint = proxy.url;
+  const behaviours = new Map<string, Behaviour>();
+  const runtime = agentRuntime((agentId) => behaviours.get(agentId) ?? 'quick');
+  await new Promise<void>((resolve) => runtime.server.listen(0, '127.0.0.1', resolve));
+  const credentials = { accessKeyId: 'bench', secretAccessKey: 'bench' };
+  // Each execution is a container of its own (a worker thread with the function's environment, as the AWS-mode suite runs them).
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_ENDPOINT_URL_SQS: sqsEndpoint,
+    TABLE_NAME: 'tenants-bench',
+    QUEUE_URL: queueUrl('tenants-main'),
+    SLOW_QUEUE_URL: queueUrl('tenants-slow'),
+    AGENT_RUNTIME_URL: `http://127.0.0.1:${(runtime.server.address() as AddressInfo).port}/events`,
+    DISPATCH_SIGNING_SECRET: 'tenants-bench-signing-secret-0123456789',
+    PLATFORM_API_KEY: 'tenants-bench-platform-key-0123456789',
+    LOG_LEVEL: 'SILENT',
+  };
+  await ensureTable(new DynamoDBClient({ region, endpoint: dynamo.endpoint, credentials }), 'tenants-bench');
+  const containers = (n: number) => Array.from({ length: n }, () => new LambdaWorker('dispatch', 'dispatch', env, 60_000));
+  const mainContainers = containers(mainPollers);
+  const slowContainers = containers(slowPollers);
+  await Promise.all([...mainContainers, ...slowContainers].map((c) => c.start()));
+  const sqs = new SQSClient({ region, endpoint: sqsEndpoint, credentials });
+  const producer = new SqsQueue(sqs, queueUrl('tenants-main'));
+
+  let stopped = false;
+  /** One event source mapping poller: receive a batch, invoke the handler, delete what it did not report failed. */
+  async function poll(name: string, batchSize: number, container: LambdaWorker): Promise<void> {
+    const url = queueUrl(name);
+    while (!stopped) {
+      // As the event source mapping: gather up to the batch size for at most its batching window (1 s).
+      const messages: Message[] = [];
+      let firstAt = 0;
+      while (!stopped && messages.length < batchSize && (firstAt === 0 || Date.now() - firstAt < batchWindowMs)) {
+        const out = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: url,
+            MaxNumberOfMessages: Math.min(10, batchSize - messages.length),
+            WaitTimeSeconds: messages.length === 0 ? 1 : 0,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+          }),
+        );
+        messages.push(...(out.Messages ?? []));
+        if (messages.length > 0 && firstAt === 0) firstAt = Date.now();
+        if ((out.Messages ?? []).length === 0 && messages.length > 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      if (messages.length === 0) continue;
+      const event = {
+        Records: messages.map((m) => ({
+          messageId: m.MessageId ?? '',
+          receiptHandle: m.ReceiptHandle ?? '',
+          body: m.Body ?? '',
+          attributes: {
+            ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+            SentTimestamp: m.Attributes?.SentTimestamp ?? '0',
+          },
+          eventSourceARN: `arn:aws:sqs:${region}:000000000000:${name}`,
+        })),
+      } as unknown as SQSEvent;
+      const outcome = await container.invoke(event);
+      // A container that failed as a whole leaves the batch to its visibility, as Lambda does.
+      if (!outcome.ok) continue;
+      const failed = new Set((outcome.result as SQSBatchResponse).batchItemFailures.map((f) => f.itemIdentifier));
+      const done = messages.filter((m) => !failed.has(m.MessageId ?? ''));
+      for (let i = 0; i < done.length; i += 10) {
+        const Entries = done.slice(i, i + 10).map((m, j) => ({ Id: `d${j}`, ReceiptHandle: m.ReceiptHandle ?? '' }));
+        await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries }));
+      }
+    }
+  }
+  const pollers = [
+    ...mainContainers.map((c) => poll('tenants-main', mainBatch, c)),
+    ...slowContainers.map((c) => poll('tenants-slow', slowBatch, c)),
+  ];
+
+  /** Sends `rate` events a second of each tenant for the phase's seconds; answers the events sent, by tenant. */
+  async function load(tenants: Record<string, number>, forSeconds = seconds): Promise<Map<string, { id: string; sentAt: number }[]>> {
+    const sent = new Map<string, { id: string; sentAt: number }[]>(Object.keys(tenants).map((t) => [t, []]));
+    const start = Date.now();
+    for (let tick = 0; tick < forSeconds * 10; tick++) {
+      const messages = [];
+      for (const [tenant, rate] of Object.entries(tenants)) {
+        const list = sent.get(tenant) ?? [];
+        // Events due by this tenth of a second, spread evenly.
+        const due = Math.floor(((tick + 1) * rate) / 10) - list.length;
+        for (let i = 0; i < due; i++) {
+          const e = triggerEvent(tenant, list.length);
+          list.push({ id: e.id, sentAt: Date.now() });
+          messages.push(await toQueueMessage({ blobs: undefined as never }, e));
+        }
+      }
+      if (messages.length > 0) await producer.sendBatch(messages);
+      const next = start + (tick + 1) * 100;
+      await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
+    }
+    return sent;
+  }
+
+  const progress = (what: string) => {
+    if (process.env.BENCH_VERBOSE) process.stderr.write(`${new Date().toISOString()} ${what}: ${runtime.arrivals.size} arrived\n`);
+  };
+  const drained = async (ids: readonly string[]) => {
+    progress('drain');
+    const until = Date.now() + drainMs;
+    while (Date.now() < until && ids.some((id) => !runtime.arrivals.has(id))) await new Promise((r) => setTimeout(r, 250));
+  };
+  const latencies = (events: readonly { id: string; sentAt: number }[]) =>
+    events.flatMap((e) => {
+      const a = runtime.arrivals.get(e.id);
+      return a ? [a.first - e.sentAt] : [];
+    });
+
+  // Warm: the handler's first invocations build its context and connections (a cold start is not the tenants' doing).
+  const warm = await load({ warm: quietRate }, 2);
+  await drained((warm.get('warm') ?? []).map((e) => e.id));
+  behaviours.set('agent-slow', 'slow');
+  behaviours.set('agent-failing', 'failing');
+  const alone = await load({ quiet: quietRate });
+  await drained((alone.get('quiet') ?? []).map((e) => e.id));
+  const besideSlow = await load({ quiet: quietRate, slow: noisyRate });
+  await drained([...(besideSlow.get('quiet') ?? []), ...(besideSlow.get('slow') ?? [])].map((e) => e.id));
+  const besideFailing = await load({ quiet: quietRate, failing: noisyRate });
+  await drained((besideFailing.get('quiet') ?? []).map((e) => e.id));
+  stopped = true;
+
+  const quietOf = (m: Map<string, { id: string; sentAt: number }[]>) => m.get('quiet') ?? [];
+  const counted = [...quietOf(alone), ...quietOf(besideSlow), ...quietOf(besideFailing), ...(besideSlow.get('slow') ?? [])];
+  const undelivered = counted.filter((e) => !runtime.arrivals.has(e.id)).length;
+  const postedTwice = (besideSlow.get('slow') ?? []).filter((e) => (runtime.arrivals.get(e.id)?.count ?? 0) > 1).length;
+  const p99 = (events: readonly { id: string; sentAt: number }[]) => Math.round(percentile(latencies(events), 99));
+  print(
+    `tenants: quiet p99 alone ${p99(quietOf(alone))} ms, beside a slow tenant ${p99(quietOf(besideSlow))} ms, beside a failing tenant ${p99(quietOf(besideFailing))} ms; noisy posted twice ${postedTwice}; undelivered ${undelivered}\n`,
+  );
+  await Promise.race([Promise.allSettled(pollers), new Promise((r) => setTimeout(r, 3_000))]);
+  runtime.server.closeAllConnections();
+  runtime.server.close();
+  await Promise.allSettled([...mainContainers, ...slowContainers].map((c) => c.close()));
+  proxy.server.close();
+  await Promise.allSettled([fauxqs.stop(), dynamo.close()]);
+}
+
+runMain(main);
