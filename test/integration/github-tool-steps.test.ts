@@ -144,7 +144,7 @@ describe('code-host tool steps against the OpenAPI description', () => {
   afterAll(() => gh.close());
   beforeEach(() => gh.reset());
 
-  it('lists the 25 pre-built steps and api_call under the contract ids, in the contract order', () => {
+  it('lists the 25 pre-built steps, the ones added after them, and api_call under the contract ids, in the contract order', () => {
     const ids = catalog(allProviderTools()).map((e) => e.id);
     expect(ids).toEqual([
       'github.create_repository',
@@ -172,10 +172,19 @@ describe('code-host tool steps against the OpenAPI description', () => {
       'github.update_gist',
       'github.list_gists_for_user',
       'github.list_releases',
+      'github.get_discussion',
+      'github.add_discussion_comment',
+      'github.list_jobs_for_workflow_run',
+      'github.get_job_logs',
+      'github.rerun_failed_jobs',
+      'github.cancel_workflow_run',
       'github.api_call',
       'contentsnare.create_client',
       'contentsnare.create_request',
       'contentsnare.api_call',
+      'contentsnare.get_request',
+      'contentsnare.list_requests',
+      'contentsnare.list_clients',
     ]);
   });
 
