@@ -81,8 +81,11 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     'repos/list-releases': () => ({ body: [{ id: 1, tag_name: 'v1.0.0' }] }),
     'users/get-authenticated': () => ({ body: { login: 'octocat', id: 1 } }),
     ...pullRequestAnswers(),
+    ...jobAnswers(base),
     graphql: (r) => {
       const query = String((r.json as { query?: string }).query);
+      const discussion = discussionAnswer(query);
+      if (discussion) return { body: discussion };
       if (query.includes('fields(')) {
         return {
           body: {
@@ -111,4 +114,84 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     },
     ...repoToolAnswers(base),
   };
+}
+
+// discussions, actions: the jobs of a run, the log's redirect (answered by the log path below), re-run and cancel.
+const job = (runId: number, n: number, conclusion: string) => ({
+  id: runId * 100 + n,
+  run_id: runId,
+  run_attempt: 1,
+  name: n === 1 ? 'build' : 'test',
+  status: 'completed',
+  conclusion,
+  head_sha: sha('a'),
+  steps: [{ name: 'Run npm test', number: 1, status: 'completed', conclusion }],
+});
+
+/** The log URL the log request redirects to, on the code host's own origin (as an enterprise server serves it). */
+export const sampleLogPath = '/_logs/job.txt';
+export const sampleLog = `${Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n')}\n##[error]Process completed with exit code 1.\n`;
+
+function jobAnswers(base: () => string): Record<string, OperationResponder> {
+  return {
+    'actions/list-jobs-for-workflow-run': (r) => {
+      const runId = Number(r.params.run_id);
+      return { body: { total_count: 2, jobs: [job(runId, 1, 'success'), job(runId, 2, 'failure')] } };
+    },
+    'actions/download-job-logs-for-workflow-run': () => ({ status: 302, headers: { location: `${base()}${sampleLogPath}?sig=x` } }),
+    'actions/re-run-workflow-failed-jobs': () => ({ status: 201, body: {} }),
+    'actions/cancel-workflow-run': () => ({ status: 202, body: {} }),
+  };
+}
+
+function discussionAnswer(query: string): unknown {
+  const comment = {
+    id: 'DC_1',
+    body: 'First',
+    url: 'https://github.com/o/r/discussions/1#discussioncomment-1',
+    createdAt: '2026-01-01T00:00:00Z',
+    author: { login: 'octocat' },
+  };
+  if (query.includes('addDiscussionComment'))
+    return { data: { addDiscussionComment: { comment: { ...comment, id: 'DC_2', replyTo: null } } } };
+  if (query.includes('... on DiscussionComment')) return { data: { node: { id: 'DC_1', discussion: { id: 'D_1' }, replyTo: null } } };
+  if (!query.includes('discussion(number')) return undefined;
+  return {
+    data: {
+      repository: {
+        discussion: {
+          id: 'D_1',
+          number: 1,
+          title: 'Welcome',
+          body: 'Hello',
+          url: 'https://github.com/o/r/discussions/1',
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: '2026-01-01T00:00:00Z',
+          closed: false,
+          locked: false,
+          isAnswered: null,
+          author: { login: 'octocat' },
+          category: { name: 'General' },
+          comments: {
+            totalCount: 1,
+            pageInfo: { hasNextPage: false, endCursor: 'Y3Vyc29yOjE=' },
+            nodes: [{ ...comment, isAnswer: false, replies: { totalCount: 0, nodes: [] } }],
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The sample log as log storage serves it: without a token, a suffix or offset byte range answered 206. */
+export function serveSampleLog(range: string | undefined): { status: number; headers: Record<string, string>; body: string } {
+  const log = Buffer.from(sampleLog);
+  const m = /^bytes=(\d*)-(\d*)$/.exec(range ?? '');
+  if (!m) return { status: 200, headers: { 'content-type': 'text/plain' }, body: sampleLog };
+  const [, from = '', to = ''] = m;
+  const start = from === '' ? Math.max(0, log.length - Number(to)) : Number(from);
+  const end = from === '' || to === '' ? log.length - 1 : Math.min(Number(to), log.length - 1);
+  if (start >= log.length) return { status: 416, headers: { 'content-range': `bytes */${log.length}` }, body: '' };
+  const headers = { 'content-type': 'text/plain', 'content-range': `bytes ${start}-${end}/${log.length}` };
+  return { status: 206, headers, body: log.subarray(start, end + 1).toString('utf8') };
 }

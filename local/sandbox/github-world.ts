@@ -917,7 +917,7 @@ export class SimulatedGitHubWorld {
       pull_requests: [],
       actor: this.user(),
       triggering_actor: this.user(),
-      run_attempt: 1,
+      run_attempt: Number(run.run_attempt ?? 1),
       referenced_workflows: [],
       run_started_at: run.created_at,
       previous_attempt_url: null,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sampleLogPath, serveSampleLog } from './github-answers';
 import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
 
 /**
@@ -159,6 +160,8 @@ export async function startOpenApiSimulatedGitHub(
   const calls: MatchedRequest[] = [];
   let overrides: Record<string, OperationResponder> = {};
   const server = await startSimulatedHttp(async (req) => {
+    // The job log's signed URL: log storage, outside the API, fetched without the token.
+    if (req.path === sampleLogPath) return serveSampleLog(String(req.headers.range ?? ''));
     if (!/^(?:token|bearer) \S+/i.test(String(req.headers.authorization ?? ''))) problems.push(`${req.method} ${req.url}: no token`);
     const { problems: found, match } = checkAgainstOpenApi(req, basePath);
     problems.push(...found);

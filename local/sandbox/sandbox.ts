@@ -150,8 +150,6 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
   const [demoOwner = '', demoRepo = ''] = demo.repository.split('/');
   loop.addDiscussion(demoOwner, demoRepo, { number: 1, title: 'Welcome', body: 'Say hello here.' });
   github.otherwise = (req) => {
-    const log = loop.serveLog(req);
-    if (log) return log;
     const { problems, match } = checkAgainstOpenApi(req);
     if (!match) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     // What the real service says of a malformed request: 422 with the reasons.
@@ -166,6 +164,9 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
   };
 
   const githubApp = playGitHubApp(github, user);
+  // Job logs are fetched without the token, from the signed URL the log request answered.
+  const app = github.before;
+  github.before = (req) => loop.serveLog(req) ?? app?.(req);
   if (loaded.state?.githubApp) githubApp.app.restoreUserTokens(loaded.state.githubApp);
   let contentsnare: SimulatedContentSnare | undefined;
   const snapshot = (): SandboxState => ({

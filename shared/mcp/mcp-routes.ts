@@ -140,7 +140,6 @@ function mcpSpec(one: boolean, toolset = false): RouteSpec {
         alternatives: { 'text/event-stream': z.string() },
       },
       202: { description: 'A notification or response accepted (no body)' },
-      400: { description: 'A JSON-RPC batch, or an unknown toolset', body: jsonRpcError },
       406: { description: 'The Accept header lacks application/json or text/event-stream', body: jsonRpcError },
       415: { description: 'The body is not application/json', body: jsonRpcError },
     },

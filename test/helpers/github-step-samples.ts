@@ -63,4 +63,11 @@ export const requiredOnly: Record<string, Record<string, unknown>> = {
   'github.list_issues': { owner: 'octo', repo: 'allowed' },
   'github.get_authenticated_user': {},
   'github.get_collaborator_permission': { owner: 'octo', repo: 'allowed', username: 'hubot' },
+  // discussions, actions
+  'github.get_discussion': { owner: 'octo', repo: 'allowed', discussion_number: 1 },
+  'github.add_discussion_comment': { owner: 'octo', repo: 'allowed', discussion_number: 1, body: 'Thanks' },
+  'github.list_jobs_for_workflow_run': { owner: 'octo', repo: 'allowed', run_id: 99 },
+  'github.get_job_logs': { owner: 'octo', repo: 'allowed', job_id: 9901 },
+  'github.rerun_failed_jobs': { owner: 'octo', repo: 'allowed', run_id: 99 },
+  'github.cancel_workflow_run': { owner: 'octo', repo: 'allowed', run_id: 99 },
 };

@@ -262,10 +262,19 @@ describe('code-host tool steps against the OpenAPI description', () => {
       'github.list_issues',
       'github.get_authenticated_user',
       'github.get_collaborator_permission',
+      'github.get_discussion',
+      'github.add_discussion_comment',
+      'github.list_jobs_for_workflow_run',
+      'github.get_job_logs',
+      'github.rerun_failed_jobs',
+      'github.cancel_workflow_run',
       'github.api_call',
       'contentsnare.create_client',
       'contentsnare.create_request',
       'contentsnare.api_call',
+      'contentsnare.get_request',
+      'contentsnare.list_requests',
+      'contentsnare.list_clients',
     ]);
   });
 

@@ -7,6 +7,7 @@ import { answerSchema, catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import type { ToolStep } from '../../shared/tools/tool-step';
 import { defaultAnswers, requiredOnly } from '../helpers/github-step-samples';
+import { sampleLogPath } from '../../local/sandbox/github-answers';
 import { startOpenApiFakeGitHub, type OpenApiFakeGitHub, type OperationResponder } from '../helpers/openapi-check';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
@@ -140,7 +141,12 @@ describe("tool step outputs against the code host's published examples", () => {
   };
 
   beforeAll(async () => {
-    gh = await startOpenApiFakeGitHub({ ...defaultAnswers(() => gh.url), ...exampleAnswers() });
+    gh = await startOpenApiFakeGitHub({
+      ...defaultAnswers(() => gh.url),
+      ...exampleAnswers(),
+      // The description documents this answer as a 302 with a Location header and no example.
+      'actions/download-job-logs-for-workflow-run': () => ({ status: 302, headers: { location: `${gh.url}${sampleLogPath}` } }),
+    });
     t = await toolTestContext({ GITHUB_API_URL: gh.url });
   });
   afterAll(() => gh.close());
