@@ -10,6 +10,12 @@ import { openApiRouteDeclaration } from './openapi-route';
 const providerParam = z.object({ provider: z.enum(providers as [Provider, ...Provider[]]) });
 const htmlPage = z.string().describe('An HTML page for a person (the browser asked for text/html)');
 const notCached = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
+/**
+ * What the router checks an authorize body with: JSON, nothing more. Configuration comes first
+ * (an unconfigured provider is `not_configured` whatever the body), then the use case checks
+ * the fields against the declared schema.
+ */
+const configurationFirst = z.unknown();
 const authorizeAnswer = z.object({ authorizeUrl: z.string(), expiresAt: z.string().describe('ISO 8601 time') });
 
 /**
@@ -22,6 +28,7 @@ const appRouteTable = {
     method: 'POST',
     pattern: '/oauth/github-app/authorize',
     auth: 'platform',
+    accepts: configurationFirst,
     spec: {
       summary: "Start connecting through the GitHub App: the URL a person's browser opens",
       description:
@@ -110,6 +117,7 @@ export const oauthRouteTable = {
     method: 'POST',
     pattern: '/oauth/:provider/authorize',
     auth: 'platform',
+    accepts: configurationFirst,
     spec: {
       summary: "Start connecting an account by OAuth: the URL a person's browser opens",
       description:
