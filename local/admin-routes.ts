@@ -6,9 +6,9 @@ import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { resolveTriggerId, unknownTriggerMessage } from '../shared/domain/trigger-id';
 import type { TriggerId } from '../shared/domain/triggers';
-import { jsonBody } from '../shared/http/body';
 import { json } from '../shared/http/responses';
 import { localOnlySpec } from '../shared/http/openapi';
+import { bindRoutes, type RouteTable } from '../shared/http/route-table';
 import type { Route } from '../shared/http/types';
 
 // Ids are bounded like every id that reaches a key or a lookup (subscription-input.ts).
@@ -36,48 +36,47 @@ const triggerSchema = z
  * deliveries through the runtime's own intake (`npm run trigger`). Not part of the AWS
  * surface: there `npm run dlq -- --aws` talks to SQS directly.
  */
+export const adminRouteTable = {
+  deadLetters: { method: 'GET', pattern: '/admin/dlq', spec: localOnlySpec('The dead-letter queue (npm run dlq)'), auth: 'platform' },
+  redrive: {
+    method: 'POST',
+    pattern: '/admin/dlq/redrive',
+    spec: localOnlySpec('Redrive dead letters (npm run dlq)', redriveSchema),
+    auth: 'platform',
+  },
+  sendExample: {
+    method: 'POST',
+    pattern: '/admin/trigger',
+    spec: localOnlySpec('Send an example delivery through the intake (npm run trigger)', triggerSchema),
+    auth: 'platform',
+  },
+} satisfies RouteTable;
+
+/** The operator routes (`adminRouteTable`), each with its handler. */
 export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
-  return [
-    {
-      method: 'GET',
-      pattern: '/admin/dlq',
-      spec: localOnlySpec('The dead-letter queue (npm run dlq)'),
-      auth: 'platform',
-      handle: async (req) => {
-        const max = Math.min(Math.max(Number(req.query.get('max') ?? 100) || 100, 1), 1000);
-        const deadLetters = await summarizeDeadLetters(await queues.deadLetters.list(max), ctx.blobs);
-        return json(200, { depth: queues.dlq.size(), deadLetters, text: formatDeadLetters(deadLetters) });
-      },
+  return bindRoutes(adminRouteTable, {
+    deadLetters: async (req) => {
+      const max = Math.min(Math.max(Number(req.query.get('max') ?? 100) || 100, 1), 1000);
+      const deadLetters = await summarizeDeadLetters(await queues.deadLetters.list(max), ctx.blobs);
+      return json(200, { depth: queues.dlq.size(), deadLetters, text: formatDeadLetters(deadLetters) });
     },
-    {
-      method: 'POST',
-      pattern: '/admin/dlq/redrive',
-      spec: localOnlySpec('Redrive dead letters (npm run dlq)'),
-      auth: 'platform',
-      handle: async (req) => {
-        const { ids } = jsonBody(req, redriveSchema);
-        const redriven = await queues.deadLetters.redrive(ids);
-        ctx.logger.info('dead letters redriven', { redriven, ids });
-        return json(200, { redriven });
-      },
+    redrive: async (req) => {
+      const { ids } = req.input;
+      const redriven = await queues.deadLetters.redrive(ids);
+      ctx.logger.info('dead letters redriven', { redriven, ids });
+      return json(200, { redriven });
     },
-    {
-      method: 'POST',
-      pattern: '/admin/trigger',
-      spec: localOnlySpec('Send an example delivery through the intake (npm run trigger)'),
-      auth: 'platform',
-      handle: async (req) => {
-        const input = jsonBody(req, triggerSchema);
-        const intakeBase = `http://127.0.0.1:${ctx.config.port}`;
-        const result = await sendExampleTrigger(
-          { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}`, loadExample },
-          input.trigger as Parameters<typeof loadExample>[0],
-          input.subscriptionId,
-          input.overrides ?? [],
-        );
-        ctx.logger.info('example trigger sent', { trigger: input.trigger, subscriptionId: result.subscriptionId, kind: result.kind });
-        return json(200, result);
-      },
+    sendExample: async (req) => {
+      const input = req.input;
+      const intakeBase = `http://127.0.0.1:${ctx.config.port}`;
+      const result = await sendExampleTrigger(
+        { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}`, loadExample },
+        input.trigger as Parameters<typeof loadExample>[0],
+        input.subscriptionId,
+        input.overrides ?? [],
+      );
+      ctx.logger.info('example trigger sent', { trigger: input.trigger, subscriptionId: result.subscriptionId, kind: result.kind });
+      return json(200, result);
     },
-  ];
+  });
 }

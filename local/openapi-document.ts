@@ -1,44 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LocalQueues } from '../shared/adapters/local/local-queues';
-import { loadConfig } from '../shared/config/config';
 import { triggerEventSchema } from '../shared/domain/model-schemas';
 import { openApiDocument } from '../shared/http/openapi';
-import type { Route } from '../shared/http/types';
-import type { AppContext } from '../shared/ports/app-context';
-import { localRoutes } from './routes';
+import type { RouteDeclaration } from '../shared/http/types';
+import { localRouteDeclarations } from './routes';
 
 /** Where the generated document is kept: served by `GET /openapi.json` and read without running anything. */
 export const openApiDocumentPath = join(import.meta.dirname, '..', 'docs', 'openapi.json');
 
 /**
- * A context the route factories may hold but never use: describing the routes runs no
- * handler, so any port touched while documenting is a mistake, said at once.
+ * Every route the local runtime serves, as declared: the same tables `npm start` binds
+ * (local/routes.ts), so a route added there is described or the build says which has no spec.
  */
-function describingContext(): AppContext {
-  const unused = (name: string): unknown =>
-    new Proxy(() => undefined, {
-      get: (_t, property) => {
-        throw new Error(`${name}.${String(property)} is not available while describing the routes`);
-      },
-      apply: () => {
-        throw new Error(`${name}() is not available while describing the routes`);
-      },
-    });
-  const config = loadConfig({});
-  return new Proxy({ config } as AppContext, {
-    get: (target, property) => (property in target ? target[property as keyof AppContext] : unused(String(property))),
-  });
-}
-
-/**
- * Every route the local runtime serves, as built for documenting: the same factories
- * `npm start` uses (local/routes.ts), so a route added there is described or the build says
- * which has no spec.
- */
-export function describedRoutes(): Route[] {
-  const ctx = describingContext();
-  return localRoutes(ctx, ctx as unknown as LocalQueues);
+export function describedRoutes(): RouteDeclaration[] {
+  return [...localRouteDeclarations];
 }
 
 const description = [
@@ -96,7 +71,7 @@ const servers = [
 ];
 
 /** The OpenAPI 3.1 document of the product's API, as `npm run openapi` writes it. */
-export function buildOpenApiDocument(routes: readonly Route[] = describedRoutes()): Record<string, unknown> {
+export function buildOpenApiDocument(routes: readonly RouteDeclaration[] = describedRoutes()): Record<string, unknown> {
   const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
   return openApiDocument(routes, {
     title: 'Agent integrations',
@@ -118,6 +93,6 @@ export function buildOpenApiDocument(routes: readonly Route[] = describedRoutes(
 }
 
 /** The document as the file holds it: two-space JSON and a final newline. */
-export function openApiDocumentText(routes?: readonly Route[]): string {
+export function openApiDocumentText(routes?: readonly RouteDeclaration[]): string {
   return `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`;
 }

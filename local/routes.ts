@@ -2,15 +2,33 @@ import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { healthzRoute } from '../shared/http/healthz';
 import { revokeForDisconnect } from '../shared/oauth/revoke';
-import type { Route } from '../shared/http/types';
+import type { Route, RouteDeclaration } from '../shared/http/types';
 import { routes as platformApiRoutes } from '../functions/platform-api/routes';
+import { platformApiRouteTable } from '../functions/platform-api/route-table';
 import { routes as intakeRoutes } from '../functions/webhook-intake/routes';
+import { intakeRouteTable } from '../functions/webhook-intake/route-table';
 import { routes as oauthRoutes } from '../functions/oauth/routes';
-import { routes as toolRoutes } from '../functions/tool-step/routes';
-import { adminRoutes } from './admin-routes';
+import { oauthRouteTable } from '../functions/oauth/route-table';
+import { routes as toolRoutes, toolStepRouteTable } from '../functions/tool-step/routes';
+import { adminRouteTable, adminRoutes } from './admin-routes';
 import { consoleRoutes } from './console/routes';
+import { consoleRouteTable } from './console/route-table';
 import { RecentEvents } from './console/recent-events';
 import type { CircuitBoard } from '../shared/dispatch/circuit-board';
+
+/**
+ * Every route `localRoutes` serves, as data and in the same order: what the OpenAPI document
+ * describes (local/openapi-document.ts), read without building a context.
+ */
+export const localRouteDeclarations: readonly RouteDeclaration[] = [
+  healthzRoute,
+  ...Object.values(platformApiRouteTable),
+  ...Object.values(intakeRouteTable),
+  ...Object.values(oauthRouteTable),
+  ...Object.values(toolStepRouteTable),
+  ...Object.values(adminRouteTable),
+  ...Object.values(consoleRouteTable),
+];
 
 /**
  * Every function's routes on one router, the HTTP surface of docs/api.md, wired as on AWS

@@ -64,6 +64,103 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** The HTTP side, listening before anything else is up: it answers 503 until `serve` gives it the router. */
+interface EarlyServer {
+  server: Server;
+  port: number;
+  host: string;
+  /** From now on, requests go to `router`, counted in flight by `pressure` while their route handles them. */
+  serve(router: Router, pressure: ReturnType<typeof intakePressure>): void;
+}
+
+/** Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default. */
+async function listenFirst(
+  options: LocalRuntimeOptions,
+  env: Record<string, string | undefined>,
+  wantedPort: number,
+): Promise<EarlyServer> {
+  const starting = { status: 503, body: 'starting' };
+  let handle: Router = Object.assign(async () => starting, {
+    admit: async (): Promise<Admission> => ({ kind: 'answer', response: starting }),
+  });
+  const logger0 = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: 'INFO' });
+  const listener = nodeListener(
+    Object.assign((req: HttpRequest) => handle(req), { admit: (head: RequestHead) => handle.admit(head) }),
+    (e) => logger0.error('request failed', { error: e }),
+    { maxBufferedBytes: options.limits?.maxBufferedBytes ?? defaultServerLimits.maxBufferedBytes },
+  );
+  const host = listenHost(env);
+  const server = limitServer(createServer(serverOptions(options.limits), listener), options.limits);
+  // Answer `Expect: 100-continue` only once the route, key and declared size are admitted.
+  server.on('checkContinue', (req, res) => listener(req, res, true));
+  const port = await listen(server, wantedPort, host);
+  const serve = (router: Router, pressure: ReturnType<typeof intakePressure>) => {
+    // Count requests in flight while their route handles them (after the body is read).
+    handle = Object.assign((req: HttpRequest) => pressure.count(router)(req), {
+      admit: async (head: RequestHead): Promise<Admission> => {
+        const admission = await router.admit(head);
+        return admission.kind === 'answer' ? admission : { ...admission, run: pressure.count(admission.run) };
+      },
+    });
+  };
+  return { server, port, host, serve };
+}
+
+/** The embedded database, the file queues and the context over them; the console watches what is queued. */
+async function openState(dataDir: string, config: Config, logger: Logger) {
+  const dynamo = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
+  const client = new DynamoDBClient(embeddedDynamoClientConfig(dynamo.endpoint));
+  await ensureTable(client, config.tableName);
+  const store = new DynamoStore(config.tableName, client, systemClock);
+  const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock, maxReceives: maxReceiveCount });
+  const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger, metrics: new InMemoryMetrics() });
+  // The console's recent events: every event put on the queue, as it is put there.
+  const recent = new RecentEvents(systemClock, ctx.blobs);
+  ctx.queue = recent.watch(ctx.queue);
+  return { dynamo, client, queues, ctx, recent };
+}
+
+/** The consumer, poller and sweep (unless `background` is false), and the webhook relay when WEBHOOK_PROXY_URL is set. */
+function startLoops(
+  ctx: AppContext,
+  queues: LocalQueues,
+  run: { background: boolean; pressure: ReturnType<typeof intakePressure>; circuit: ReturnType<typeof localCircuit>; ownUrl: string },
+  signal: AbortSignal,
+) {
+  const { config, logger } = ctx;
+  const relay = { listening: false };
+  const jobs = localJobs(ctx, queues, {
+    intakeBusy: run.pressure.busy,
+    circuit: run.circuit,
+    ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
+  });
+  const loops = run.background ? jobs.map((job) => runLoop(job, signal, logger)) : [];
+  // WEBHOOK_PROXY_URL: real deliveries from a relay channel, replayed into this runtime's intake.
+  if (config.webhookProxyUrl)
+    loops.push(
+      runWebhookProxy({
+        source: config.webhookProxyUrl,
+        target: run.ownUrl,
+        logger,
+        signal,
+        onListening: (listening) => {
+          relay.listening = listening;
+        },
+      }),
+    );
+  return { jobs, loops };
+}
+
+/** The sandbox (`npm run dev`) once the port is known; a failure to start it frees the port and the data dir. */
+async function sandboxOn(options: LocalRuntimeOptions, dataDir: string, release: () => void): Promise<Sandbox | undefined> {
+  try {
+    return options.sandbox ? await startSandbox({ dataDir }) : undefined;
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
 /**
  * The whole product on one port with embedded defaults: DynamoDB served by dynalite from
  * DATA_DIR, a durable file queue with a dead-letter queue, an encrypted secret file, and
@@ -79,36 +176,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const lock = acquireDataDirLock(dataDir);
   env.DATA_DIR = dataDir;
 
-  // Listen first, so that PORT=0 yields a real port for PUBLIC_URL's default.
-  const starting = { status: 503, body: 'starting' };
-  let handle: Router = Object.assign(async () => starting, {
-    admit: async (): Promise<Admission> => ({ kind: 'answer', response: starting }),
-  });
-  const logger0 = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: 'INFO' });
-  // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
-  const pressure = intakePressure();
-  const listener = nodeListener(
-    Object.assign((req: HttpRequest) => handle(req), { admit: (head: RequestHead) => handle.admit(head) }),
-    (e) => logger0.error('request failed', { error: e }),
-    { maxBufferedBytes: options.limits?.maxBufferedBytes ?? defaultServerLimits.maxBufferedBytes },
-  );
-  const host = listenHost(env);
-  const server = limitServer(createServer(serverOptions(options.limits), listener), options.limits);
-  // Answer `Expect: 100-continue` only once the route, key and declared size are admitted.
-  server.on('checkContinue', (req, res) => listener(req, res, true));
-  const port = await listen(server, wantedPort, host).catch((e: unknown) => {
+  const { server, port, host, serve } = await listenFirst(options, env, wantedPort).catch((e: unknown) => {
     lock.release();
     throw e;
   });
   env.PORT = String(port);
-  let sandbox: Sandbox | undefined;
-  try {
-    sandbox = options.sandbox ? await startSandbox({ dataDir }) : undefined;
-  } catch (e) {
+  const sandbox = await sandboxOn(options, dataDir, () => {
     server.close();
     lock.release();
-    throw e;
-  }
+  });
   if (sandbox) Object.assign(env, sandbox.environment(env, port));
 
   const generated = env.PLATFORM_API_KEY && env.DISPATCH_SIGNING_SECRET ? undefined : loadOrCreateGeneratedSecrets(dataDir);
@@ -116,17 +192,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
   const config = loadConfig(env);
   const logger: Logger = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: config.logLevel });
+  const { dynamo, client, queues, ctx, recent } = await openState(dataDir, config, logger);
 
-  const dynamo = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
-  const client = new DynamoDBClient(embeddedDynamoClientConfig(dynamo.endpoint));
-  await ensureTable(client, config.tableName);
-  const store = new DynamoStore(config.tableName, client, systemClock);
-  const queues = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'dispatch', clock: systemClock, maxReceives: maxReceiveCount });
-  const ctx = buildLocalContext({ config, store, queue: queues.queue, dataDir, logger, metrics: new InMemoryMetrics() });
-  // The console's recent events: every event put on the queue, as it is put there.
-  const recent = new RecentEvents(systemClock, ctx.blobs);
-  ctx.queue = recent.watch(ctx.queue);
-
+  // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
+  const pressure = intakePressure();
   // The consumer's circuit over the agent runtime: the console shows its state.
   const circuit = localCircuit(ctx);
   const router = createRouter([...localRoutes(ctx, queues, recent, circuit), ...(sandbox?.routes(ctx) ?? [])], {
@@ -134,37 +203,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     scopedKey: (token) => resolveScopedKey(ctx, token),
     onError: (e, req) => logger.error('unhandled error', { method: req.method, path: req.path, error: e }),
   });
-  // Count requests in flight while their route handles them (after the body is read).
-  handle = Object.assign((req: HttpRequest) => pressure.count(router)(req), {
-    admit: async (head: RequestHead): Promise<Admission> => {
-      const admission = await router.admit(head);
-      return admission.kind === 'answer' ? admission : { ...admission, run: pressure.count(admission.run) };
-    },
-  });
+  serve(router, pressure);
 
   const demo = sandbox ? await sandbox.ensureDemoConnections(ctx) : undefined;
   const stop = new AbortController();
-  const relay = { listening: false };
-  const jobs = localJobs(ctx, queues, {
-    intakeBusy: pressure.busy,
-    circuit,
-    ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
-  });
-  const loops = options.background === false ? [] : jobs.map((job) => runLoop(job, stop.signal, logger));
-  // WEBHOOK_PROXY_URL: real deliveries from a relay channel, replayed into this runtime's intake.
   const ownUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
-  if (config.webhookProxyUrl)
-    loops.push(
-      runWebhookProxy({
-        source: config.webhookProxyUrl,
-        target: ownUrl,
-        logger,
-        signal: stop.signal,
-        onListening: (listening) => {
-          relay.listening = listening;
-        },
-      }),
-    );
+  const { jobs, loops } = startLoops(ctx, queues, { background: options.background !== false, pressure, circuit, ownUrl }, stop.signal);
 
   return {
     url: `http://${urlHost(host)}:${port}`,

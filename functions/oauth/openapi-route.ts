@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { json } from '../../shared/http/responses';
-import type { Route } from '../../shared/http/types';
+import type { HttpResponse, RouteDeclaration, RouteSpec } from '../../shared/http/types';
 
 /**
  * `GET /openapi.json`: the document generated from every route's spec at build time
@@ -8,7 +8,7 @@ import type { Route } from '../../shared/http/types';
  * converts schemas at run time. Served by the OAuth function (the open routes) and loaded on
  * first use, so other routes' cold starts skip it.
  */
-export const openApiRoute: Route = {
+export const openApiRouteDeclaration = {
   method: 'GET',
   pattern: '/openapi.json',
   auth: 'none',
@@ -19,8 +19,10 @@ export const openApiRoute: Route = {
     answers: { 200: { description: 'The OpenAPI document', body: z.record(z.string(), z.unknown()) } },
     errors: [],
   },
-  handle: async () => {
-    const { default: document } = await import('../../docs/openapi.json');
-    return json(200, document);
-  },
-};
+} satisfies RouteDeclaration & { spec: RouteSpec };
+
+/** The committed document, as `GET /openapi.json` serves it. */
+export async function serveOpenApiDocument(): Promise<HttpResponse> {
+  const { default: document } = await import('../../docs/openapi.json');
+  return json(200, document);
+}

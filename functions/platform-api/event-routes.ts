@@ -1,89 +1,20 @@
 import type { AppContext } from '../../shared/ports/app-context';
 import { platformCaller } from '../../shared/domain/caller';
-import { AppError } from '../../shared/domain/errors';
 import { getEventFor, listEventsFor, replayEventFor } from '../../shared/events/event-history-api';
-import {
-  eventDetailAnswerSchema,
-  eventIdParamSchema,
-  listEventsAnswerSchema,
-  listEventsQuerySchema,
-  replayEventAnswerSchema,
-  replayEventBodySchema,
-} from '../../shared/events/event-routes-schemas';
+import { eventIdParamSchema } from '../../shared/events/event-routes-schemas';
 import { parseOrThrow } from '../../shared/domain/validation';
 import { json } from '../../shared/http/responses';
-import type { RouteRequest, Route } from '../../shared/http/types';
+import type { RouteHandlers } from '../../shared/http/route-table';
+import type { RouteRequest } from '../../shared/http/types';
+import type { eventRouteTable } from './event-route-table';
 
 const eventId = (req: RouteRequest) => parseOrThrow(eventIdParamSchema, { id: req.params.id ?? '' }).id;
 
-/** `POST /events/{id}/replay` takes no body, or an empty JSON object. */
-function emptyBody(req: RouteRequest): void {
-  if (req.body.length === 0) return;
-  let value: unknown;
-  try {
-    value = JSON.parse(req.body.toString('utf8'));
-  } catch {
-    throw new AppError('invalid_input', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'not valid JSON' }] });
-  }
-  parseOrThrow(replayEventBodySchema, value);
-}
-
-/**
- * The event history (docs/api.md, "Event history"): the platform key, or a scoped key limited
- * to its connections. Each route's query, body and answer schemas are in
- * shared/events/event-routes-schemas.ts.
- */
-export function eventRoutes(ctx: AppContext): Route[] {
-  return [
-    {
-      method: 'GET',
-      pattern: '/events',
-      auth: 'scoped',
-      spec: {
-        summary: 'The event history, newest first, with filters and paging',
-        description:
-          "Events are kept 30 days after their last change. A scoped key sees its connections' events only (and its agents' when it names agents); a disconnected connection's events are read with the platform key only. With narrow filters a page may come back short: go on with `cursor` while `nextCursor` is set.",
-        tags: ['events'],
-        query: listEventsQuerySchema,
-        answers: { 200: { description: 'One page of events', body: listEventsAnswerSchema } },
-        errors: ['invalid_input'],
-      },
-      handle: async (req) => json(200, await listEventsFor(ctx, req.caller ?? platformCaller, req.query)),
-    },
-    {
-      method: 'GET',
-      pattern: '/events/:id',
-      auth: 'scoped',
-      spec: {
-        summary: 'One event: what was sent, its status, and each attempt with its answer, reason and next try',
-        description:
-          'An event a scoped key may not see (another connection, a disconnected one, another agent) is answered 404 exactly as an unknown id.',
-        tags: ['events'],
-        params: eventIdParamSchema,
-        answers: { 200: { description: 'The event and its attempts', body: eventDetailAnswerSchema } },
-        errors: ['invalid_input', 'not_found'],
-      },
-      handle: async (req) => json(200, await getEventFor(ctx, req.caller ?? platformCaller, eventId(req))),
-    },
-    {
-      method: 'POST',
-      pattern: '/events/:id/replay',
-      auth: 'scoped',
-      spec: {
-        summary: 'Queue an event again, as a new event that says what it replays (`replayOf`)',
-        description:
-          'A replay of a replay replays the original. Refused with 409 `conflict` when the subscription was deleted, the connection disconnected or no longer takes events, or the repository left the allow-list (the dispatch checks the same again before it posts). Bounded: 5 replays of one event per 24 h, 100 per scoped key per hour (1,000 for the platform key); past a bound, 429 `replay_limited` with `Retry-After` and `details.retryAfter` (seconds) and `details.nextReplayAt`.',
-        tags: ['events'],
-        params: eventIdParamSchema,
-        body: replayEventBodySchema,
-        answers: { 202: { description: 'The replay is queued', body: replayEventAnswerSchema } },
-        errors: ['invalid_input', 'not_found', 'conflict', 'replay_limited'],
-      },
-      maxBodyBytes: 1024,
-      handle: async (req) => {
-        emptyBody(req);
-        return json(202, await replayEventFor(ctx, req.caller ?? platformCaller, eventId(req)));
-      },
-    },
-  ];
+/** The event history's handlers (routes: functions/platform-api/event-route-table.ts). */
+export function eventHandlers(ctx: AppContext): RouteHandlers<typeof eventRouteTable> {
+  return {
+    listEvents: async (req) => json(200, await listEventsFor(ctx, req.caller ?? platformCaller, req.query)),
+    getEvent: async (req) => json(200, await getEventFor(ctx, req.caller ?? platformCaller, eventId(req))),
+    replayEvent: async (req) => json(202, await replayEventFor(ctx, req.caller ?? platformCaller, eventId(req))),
+  };
 }

@@ -3,7 +3,7 @@ import { sign } from '@octokit/webhooks-methods';
 import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { AppError } from '../../shared/domain/errors';
-import { secretNames, type Subscription } from '../../shared/domain/model';
+import { secretNames, type Connection, type Subscription } from '../../shared/domain/model';
 import { isSnareTriggerId, type TriggerId } from '../../shared/domain/triggers';
 import { sendSnareExample, type SnareExampleResult } from './send-snare-example';
 import { buildTriggerEvents, enqueueEvents } from '../../shared/dispatch/fan-out';
@@ -84,21 +84,7 @@ export async function sendExampleTrigger(
 
   const viaApp = sub.delivery === 'webhook' && sub.installationId !== undefined && doc.event !== null;
   if (sub.delivery === 'polling' || (!sub.endpointId && !viaApp) || doc.event === null) {
-    const mapped = mappedForQueue(doc, sub, connection);
-    const deliveryId = `trigger:${randomUUID()}`;
-    const events = buildTriggerEvents({
-      connection,
-      subscriptions: new Map([[sub.trigger, [sub]]]),
-      mapped,
-      deliveryId,
-      occurredAt: new Date(ctx.clock.now()).toISOString(),
-    });
-    if (events.length === 0)
-      throw new AppError('invalid_input', `The example for ${trigger} does not match subscription ${sub.id}'s target and filters`);
-    await enqueueEvents(ctx, events);
-    const reason =
-      sub.note ?? `${trigger} is polled (the code host has no webhook for it): the event was put on the queue as the poller would`;
-    return { kind: 'enqueued', subscriptionId: sub.id, reason, eventIds: events.map((e) => e.id) };
+    return enqueueAsPoller(ctx, doc, sub, connection);
   }
 
   const target = await deliveryTarget(deps, sub);
@@ -109,12 +95,7 @@ export async function sendExampleTrigger(
   // The intake dedupes on the signed bytes as well as the delivery id (the id is not signed),
   // so the same example sent again would be a replay: each send ends in its own run of
   // spaces and tabs (its delivery id's bits), which JSON ignores.
-  const nonce = [...Buffer.from(deliveryId.replace(/-/g, ''), 'hex')]
-    .map((b) => b.toString(2).padStart(8, '0'))
-    .join('')
-    .replace(/0/g, ' ')
-    .replace(/1/g, '\t');
-  const body = Buffer.from(`${JSON.stringify(payload)}\n${nonce}`, 'utf8');
+  const body = Buffer.from(`${JSON.stringify(payload)}\n${spacedNonce(deliveryId)}`, 'utf8');
   const url = deps.intakeUrl(target.endpointId);
   const res = await deps.fetch(url, {
     method: 'POST',
@@ -131,13 +112,7 @@ export async function sendExampleTrigger(
     // The intake answers; a redirect would carry the signed delivery somewhere else.
     redirect: 'error',
   });
-  const text = await res.text();
-  let answer: unknown = text;
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    // Not JSON: shown as text.
-  }
+  const answer = await answerOf(res);
   return {
     kind: 'webhook',
     subscriptionId: sub.id,
@@ -148,6 +123,51 @@ export async function sendExampleTrigger(
     bytes: body.length,
     intake: { status: res.status, body: answer },
   };
+}
+
+/** A polled subscription (or an example with no webhook event) has no intake to post to: its event is enqueued as the poller would. */
+async function enqueueAsPoller(
+  ctx: SendExampleDeps['ctx'],
+  doc: ExampleDoc,
+  sub: Subscription,
+  connection: Connection,
+): Promise<SendExampleResult> {
+  const trigger = sub.trigger;
+  const mapped = mappedForQueue(doc, sub, connection);
+  const deliveryId = `trigger:${randomUUID()}`;
+  const events = buildTriggerEvents({
+    connection,
+    subscriptions: new Map([[sub.trigger, [sub]]]),
+    mapped,
+    deliveryId,
+    occurredAt: new Date(ctx.clock.now()).toISOString(),
+  });
+  if (events.length === 0)
+    throw new AppError('invalid_input', `The example for ${trigger} does not match subscription ${sub.id}'s target and filters`);
+  await enqueueEvents(ctx, events);
+  const reason =
+    sub.note ?? `${trigger} is polled (the code host has no webhook for it): the event was put on the queue as the poller would`;
+  return { kind: 'enqueued', subscriptionId: sub.id, reason, eventIds: events.map((e) => e.id) };
+}
+
+/** A run of spaces and tabs spelling the delivery id's bits: JSON ignores it, and it makes each send's signed bytes its own. */
+function spacedNonce(deliveryId: string): string {
+  return [...Buffer.from(deliveryId.replace(/-/g, ''), 'hex')]
+    .map((b) => b.toString(2).padStart(8, '0'))
+    .join('')
+    .replace(/0/g, ' ')
+    .replace(/1/g, '\t');
+}
+
+/** The intake's answer: JSON when it is, else the text. */
+async function answerOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Not JSON: shown as text.
+    return text;
+  }
 }
 
 /** Where a webhook subscription's deliveries go and what signs them: its endpoint's hook, or the GitHub App's webhook. */

@@ -5,10 +5,17 @@ import { sameSecret } from '../../shared/domain/same-secret';
 import { bearerToken } from '../../shared/http/bearer';
 import { sessionCookieName, type ConsoleSessions, type Session } from './session';
 
-/** Who is asking: a browser with a session, a client with the Bearer key, or nobody. */
-export type Caller = { kind: 'session'; token: string; session: Session } | { kind: 'bearer' } | { kind: 'anonymous' };
+/** Who is at the console: a browser with a session, a client with the Bearer key, or nobody. */
+export type ConsoleVisitor = { kind: 'session'; token: string; session: Session } | { kind: 'bearer' } | { kind: 'anonymous' };
 
-export async function identify(head: RequestHead, sessions: ConsoleSessions, platformApiKey: () => Promise<string>): Promise<Caller> {
+/** A visitor signed in (a session or the Bearer key): whom a page or an action is for. */
+export type SignedInVisitor = Exclude<ConsoleVisitor, { kind: 'anonymous' }>;
+
+export async function identify(
+  head: RequestHead,
+  sessions: ConsoleSessions,
+  platformApiKey: () => Promise<string>,
+): Promise<ConsoleVisitor> {
   const bearer = bearerToken(head.headers.authorization);
   if (bearer !== undefined && isPlatformKey(bearer, await platformApiKey())) return { kind: 'bearer' };
   const token = readCookie(head.headers.cookie, sessionCookieName);
@@ -36,8 +43,8 @@ export function sameOrigin(head: RequestHead, publicUrl: string): boolean {
  * Whether a state-changing console action may run: a session with its CSRF token (defence
  * two: the token is in the page only), or the Bearer key; always from the same origin.
  */
-export function mayAct(caller: Caller, head: RequestHead, publicUrl: string, csrf: string | undefined): boolean {
+export function mayAct(visitor: ConsoleVisitor, head: RequestHead, publicUrl: string, csrf: string | undefined): boolean {
   if (!sameOrigin(head, publicUrl)) return false;
-  if (caller.kind === 'bearer') return true;
-  return caller.kind === 'session' && csrf !== undefined && sameSecret(csrf, caller.session.csrf);
+  if (visitor.kind === 'bearer') return true;
+  return visitor.kind === 'session' && csrf !== undefined && sameSecret(csrf, visitor.session.csrf);
 }

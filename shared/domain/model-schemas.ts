@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { errorCodes } from './errors';
 import type { Connection, Subscription, TriggerEvent } from './model';
 import { triggerIds } from './triggers';
 
@@ -107,10 +106,3 @@ export const triggerEventSchema = z.object({
 });
 apiComponents.add(triggerEventSchema, { id: 'TriggerEvent' });
 triggerEventSchema satisfies z.ZodType<Omit<TriggerEvent, 'trigger'> & { trigger: string }>;
-
-/** An error as a ToolResult or a webhook answer carries it. */
-export const appErrorSchema = z.object({
-  code: z.enum(errorCodes),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});

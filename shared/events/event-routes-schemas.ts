@@ -41,7 +41,6 @@ export const listEventsQuerySchema = z
       .optional(),
   })
   .strict();
-export type ListEventsQuery = z.output<typeof listEventsQuerySchema>;
 
 /** The query parameters `GET /events` takes, for "did you mean". */
 export const listEventsQueryNames = Object.keys(listEventsQuerySchema.shape);

@@ -1,17 +1,24 @@
-import type { z } from 'zod';
 import { AppError } from '../domain/errors';
 import { parseOrThrow } from '../domain/validation';
-import type { HttpRequest } from './types';
+import type { RouteDeclaration } from './types';
 
-/** Parses the JSON body and validates it; errors name the field. An empty body is `{}`. */
-export function jsonBody<S extends z.ZodType>(req: HttpRequest, schema: S): z.output<S> {
-  let value: unknown = {};
-  if (req.body.length > 0) {
-    try {
-      value = JSON.parse(req.body.toString('utf8'));
-    } catch {
-      throw new AppError('invalid_input', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'not valid JSON' }] });
-    }
+/** The body as JSON; an empty body is `{}`, anything not JSON is the caller's mistake naming `(body)`. */
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError('invalid_input', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'not valid JSON' }] });
   }
-  return parseOrThrow(schema, value);
+}
+
+/**
+ * The body a route declares, parsed and checked against its schema (`accepts`, else
+ * `spec.body`), errors naming each bad field; `undefined` when the route declares none or
+ * reads its raw bytes itself (`rawBody`).
+ */
+export function declaredInput(route: RouteDeclaration, body: Buffer): unknown {
+  const schema = route.rawBody ? undefined : (route.accepts ?? route.spec?.body);
+  if (!schema) return undefined;
+  return parseOrThrow(schema, parseJson(body));
 }

@@ -2,6 +2,7 @@ import { isPlatformKey } from '../config/platform-keys';
 import { bearerToken } from './bearer';
 import { platformCaller, type Caller } from '../domain/caller';
 import { AppError } from '../domain/errors';
+import { declaredInput } from './body';
 import { defaultMaxBodyBytes } from './body-limits';
 import { jsonDepth, maxAnswerBytes, maxJsonDepth } from './json-shape';
 import { errorResponse, toErrorResponse } from './responses';
@@ -109,7 +110,10 @@ export interface Router {
   admit(head: RequestHead): Promise<Admission>;
 }
 
-/** Matches method + path, checks the platform key where needed, maps errors in one place. */
+/**
+ * Matches method + path, checks the platform key where needed, parses and checks the body
+ * against the route's declared schema, maps errors in one place.
+ */
 export function createRouter(routes: Route[], options: RouterOptions): Router {
   const compiled = routes.map(compile);
   const fail = (e: unknown, head: RequestHead): HttpResponse => {
@@ -155,8 +159,16 @@ export function createRouter(routes: Route[], options: RouterOptions): Router {
           run: async (body) => {
             const deep = tooDeep(body);
             if (deep) return deep;
+            let input: unknown;
             try {
-              return bounded(await route.handle({ ...head, body, params, ...(caller ? { caller } : {}) }));
+              input = declaredInput(route, body);
+            } catch (e) {
+              return route.refuseBody && e instanceof AppError ? route.refuseBody(e) : fail(e, head);
+            }
+            try {
+              return bounded(
+                await route.handle({ ...head, body, params, ...(caller ? { caller } : {}), ...(input === undefined ? {} : { input }) }),
+              );
             } catch (e) {
               return fail(e, head);
             }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Caller } from '../domain/caller';
-import type { ErrorCode } from '../domain/errors';
+import type { AppError, ErrorCode } from '../domain/errors';
 
 /**
  * A transport-neutral HTTP request/response, so the same route code serves the local
@@ -33,9 +33,19 @@ export interface RouteRequest extends HttpRequest {
   params: Record<string, string>;
   /** Who called (routes with `auth` other than `none`): the platform, or a scoped key. */
   caller?: Caller;
+  /**
+   * The JSON body as the router checked it against the route's declared schema (`accepts`, else
+   * `spec.body`); absent when the route declares no body or reads the raw bytes itself.
+   */
+  input?: unknown;
 }
 
-export interface Route {
+/**
+ * A route as data: what it matches, who may call it, what it takes and answers. Read without
+ * building anything (the OpenAPI document is generated from these); a handler is bound to it
+ * at wiring time (shared/http/route-table.ts).
+ */
+export interface RouteDeclaration {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path pattern with `:name` segments, e.g. `/connections/:id`. */
   pattern: string;
@@ -46,11 +56,28 @@ export interface Route {
   auth: 'platform' | 'scoped' | 'none';
   /** Largest body accepted, in bytes (default `defaultMaxBodyBytes`, shared/http/body-limits.ts). */
   maxBodyBytes?: number;
+  /** What the route takes and answers, for the OpenAPI document (shared/http/openapi.ts); every route has one. */
+  spec?: RouteSpec;
+  /**
+   * The handler reads the raw body itself: a signature is checked over the exact bytes before
+   * any parsing, or a protocol's own transport parses them. The router parses nothing and
+   * `spec.body` only documents the body.
+   */
+  rawBody?: true;
+  /**
+   * What the router checks the body with when it must be looser than `spec.body`: the use case
+   * behind the route checks the fields itself (all problems at once, in its own order).
+   */
+  accepts?: z.ZodType;
+  /** How a body the router refuses is answered, when the route answers its errors in its own shape (`spec.errorBody`). */
+  refuseBody?(error: AppError): HttpResponse;
+}
+
+/** A declared route with its handler bound. */
+export interface Route extends RouteDeclaration {
   /** A refusal decided from the head alone, before any body byte is read (e.g. the webhook's required headers). */
   refuseHead?(req: RequestHead & { params: Record<string, string> }): HttpResponse | undefined;
   handle(req: RouteRequest): Promise<HttpResponse>;
-  /** What the route takes and answers, for the OpenAPI document (shared/http/openapi.ts); every route has one. */
-  spec?: RouteSpec;
 }
 
 /** One answer a route gives that is not an error of the common envelope. */

@@ -5,6 +5,7 @@ import { loadOnce } from '../domain/load-once';
 import { apiComponents } from '../domain/model-schemas';
 import { lambdaMaxBodyBytes } from '../http/body-limits';
 import * as z from 'zod';
+import { bindRoutes, type RouteTable } from '../http/route-table';
 import type { HttpResponse, Route, RouteRequest, RouteSpec } from '../http/types';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
@@ -148,44 +149,52 @@ function mcpSpec(one: boolean, toolset = false): RouteSpec {
   };
 }
 
+function postRoute(pattern: string, one: boolean, toolset = false) {
+  // The transport reads the JSON-RPC message itself, and answers its own refusals as JSON-RPC.
+  return { method: 'POST', pattern, auth: 'scoped', maxBodyBytes: lambdaMaxBodyBytes, rawBody: true, spec: mcpSpec(one, toolset) } as const;
+}
+
+// The SDK client opens a server-sent stream with GET and ends its session with DELETE; a 405
+// tells it this server has neither (a 404 reads as a missing endpoint: clients gave up).
+function notAllowedRoute(method: 'GET' | 'DELETE', pattern: string, one: boolean) {
+  return { method, pattern, auth: 'none', spec: methodNotAllowedSpec(method, one) } as const;
+}
+
 /**
  * `POST /mcp` (every connection the key opens) and `POST /mcp/{connectionId}` (one): the tool
  * catalog over the Model Context Protocol, Streamable HTTP transport in stateless mode. `GET`
  * and `DELETE` (a server-sent stream, a session to end) answer 405: there are no sessions.
  */
+export const mcpRouteTable = {
+  mcp: postRoute('/mcp', false),
+  mcpOne: postRoute('/mcp/:connectionId', true),
+  mcpToolset: postRoute('/mcp/x/:toolset', false, true),
+  mcpOneToolset: postRoute('/mcp/:connectionId/x/:toolset', true, true),
+  mcpStream: notAllowedRoute('GET', '/mcp', false),
+  mcpSession: notAllowedRoute('DELETE', '/mcp', false),
+  mcpOneStream: notAllowedRoute('GET', '/mcp/:connectionId', true),
+  mcpOneSession: notAllowedRoute('DELETE', '/mcp/:connectionId', true),
+} satisfies RouteTable;
+
+/** The MCP routes (`mcpRouteTable`), each with its handler and the Origin/Host check on the head. */
 export function mcpRoutes(ctx: AppContext, tools: ProviderTools[]): Route[] {
-  const handle = (req: RouteRequest) => serve(ctx, tools, req);
   const refuseHead = mcpOriginRefusal(ctx.config);
-  const post = (pattern: string, one: boolean, toolset = false): Route => ({
-    method: 'POST',
-    pattern,
-    auth: 'scoped',
-    maxBodyBytes: lambdaMaxBodyBytes,
-    refuseHead,
-    handle,
-    spec: mcpSpec(one, toolset),
-  });
-  // The SDK client opens a server-sent stream with GET and ends its session with DELETE; a 405
-  // tells it this server has neither (a 404 reads as a missing endpoint: clients gave up).
-  const notAllowed = (method: 'GET' | 'DELETE', pattern: string, one: boolean): Route => ({
-    method,
-    pattern,
-    auth: 'none',
+  const post = { refuseHead, handle: (req: RouteRequest) => serve(ctx, tools, req) };
+  const notAllowed = (method: 'GET' | 'DELETE', pattern: string) => ({
     refuseHead,
     handle: async () =>
       jsonRpcRefusal(405, -32000, `Method not allowed: ${method} ${pattern} (a stateless server: POST only)`, { allow: 'POST' }),
-    spec: methodNotAllowedSpec(method, one),
   });
-  return [
-    post('/mcp', false),
-    post('/mcp/:connectionId', true),
-    post('/mcp/x/:toolset', false, true),
-    post('/mcp/:connectionId/x/:toolset', true, true),
-    notAllowed('GET', '/mcp', false),
-    notAllowed('DELETE', '/mcp', false),
-    notAllowed('GET', '/mcp/:connectionId', true),
-    notAllowed('DELETE', '/mcp/:connectionId', true),
-  ];
+  return bindRoutes(mcpRouteTable, {
+    mcp: post,
+    mcpOne: post,
+    mcpToolset: post,
+    mcpOneToolset: post,
+    mcpStream: notAllowed('GET', '/mcp'),
+    mcpSession: notAllowed('DELETE', '/mcp'),
+    mcpOneStream: notAllowed('GET', '/mcp/:connectionId'),
+    mcpOneSession: notAllowed('DELETE', '/mcp/:connectionId'),
+  });
 }
 
 function methodNotAllowedSpec(method: 'GET' | 'DELETE', one: boolean): RouteSpec {

@@ -126,6 +126,27 @@ function refuseCursor(params: { cursor?: string } | undefined, method: string): 
   }
 }
 
+/** The resources of `resources/list`: the trigger catalog, and the subscriptions of each connection in scope. */
+function resourceList(scope: McpRequestScope) {
+  return [
+    {
+      uri: triggersUri,
+      name: 'triggers',
+      title: 'Trigger catalog',
+      description:
+        'Every trigger that can start an agent: id, title, when it fires, what it includes, its filters and the tools that answer it (`answeredBy`; GET /triggers adds an example event).',
+      mimeType: 'application/json',
+    },
+    ...(scope.pinned ? [scope.pinned] : scope.connections).map((c) => ({
+      uri: subscriptionsUri(c.id),
+      name: `subscriptions-${c.id}`,
+      title: `Subscriptions of ${c.label ?? c.accountLogin} (${c.provider})`,
+      description: `The triggers connection ${c.id} is subscribed to, and the agents they start.`,
+      mimeType: 'application/json',
+    })),
+  ];
+}
+
 /**
  * The MCP server of one request (stateless: a Lambda container may never see the next
  * request of a session, so nothing is kept between requests). `tools/call` goes through the
@@ -180,25 +201,7 @@ export function buildMcpServer(scope: McpRequestScope): Server {
 
   onRequest(server, ListResourcesRequestSchema, async (request) => {
     refuseCursor(request.params, 'resources/list');
-    return {
-      resources: [
-        {
-          uri: triggersUri,
-          name: 'triggers',
-          title: 'Trigger catalog',
-          description:
-            'Every trigger that can start an agent: id, title, when it fires, what it includes, its filters and the tools that answer it (`answeredBy`; GET /triggers adds an example event).',
-          mimeType: 'application/json',
-        },
-        ...(scope.pinned ? [scope.pinned] : scope.connections).map((c) => ({
-          uri: subscriptionsUri(c.id),
-          name: `subscriptions-${c.id}`,
-          title: `Subscriptions of ${c.label ?? c.accountLogin} (${c.provider})`,
-          description: `The triggers connection ${c.id} is subscribed to, and the agents they start.`,
-          mimeType: 'application/json',
-        })),
-      ],
-    };
+    return { resources: resourceList(scope) };
   });
 
   onRequest(server, ReadResourceRequestSchema, async (request) => {

@@ -135,8 +135,3 @@ export async function pollTags(ctx: AppContext, connection: Connection, watch: T
   await writeWatch(ctx.store, { subscription: sub, etags: read.etags, seen: [...seen], updatedAt: now });
   return events.length;
 }
-
-/** Deleted before its subscription (delete-subscription.ts). */
-export async function deleteTagWatch(store: Store, subscriptionId: string): Promise<void> {
-  await store.delete(keys.pollCursor(subscriptionId));
-}

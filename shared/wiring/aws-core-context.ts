@@ -58,19 +58,10 @@ export interface AwsCoreOverrides {
   service?: string;
 }
 
-/**
- * The AppContext of a Lambda function on DynamoDB and Secrets Manager, which every function
- * uses, plus the `adapters` its role needs. Pure: it builds new clients on every call, so a
- * function's `deps.ts` calls it once per container. A resource the function was not given
- * (no QUEUE_URL, no BLOB_BUCKET, or no adapter for it) answers a clear `not_configured`
- * error when used, so functions that never use it need neither the setting nor the client.
- */
-export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, overrides: AwsCoreOverrides = {}): LambdaContext {
-  const clock = overrides.clock ?? systemClock;
-  const secretsManager = overrides.secretsManager ?? createSecretsManagerClient();
-  const stored = new SecretsManagerStore(secretsManager, config.secretPrefix, clock);
-  const secrets = config.secretLegacyTokenNames === 'move' ? movingLegacyTokenNames(stored) : stored;
-  const byArn = (arn: string) => readSecretString(secretsManager, arn);
+type SecretByArn = (arn: string) => Promise<string | undefined>;
+
+/** The OAuth apps' client secrets, each from its value or its secret's ARN, read once per container. */
+function oauthClientSecrets(config: Config, byArn: SecretByArn) {
   const github = optionalSecret(
     {
       value: config.github.clientSecret,
@@ -87,9 +78,13 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     },
     byArn,
   );
+  return (provider: Provider) => ({ github, contentsnare })[provider]();
+}
+
+/** The GitHub App's secrets, each read once per container (the private key at the first mint, never logged). */
+function githubAppSecrets(config: Config, byArn: SecretByArn): Record<GitHubAppSecretName, () => Promise<string | undefined>> {
   const app = config.github.app;
-  // Each read once per container (the private key at the first mint, never logged).
-  const appSecrets: Record<GitHubAppSecretName, () => Promise<string | undefined>> = {
+  return {
     privateKey: optionalSecret(
       {
         value: app?.privateKey,
@@ -115,6 +110,24 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
       byArn,
     ),
   };
+}
+
+/**
+ * The AppContext of a Lambda function on DynamoDB and Secrets Manager, which every function
+ * uses, plus the `adapters` its role needs. Pure: it builds new clients on every call, so a
+ * function's `deps.ts` calls it once per container. A resource the function was not given
+ * (no QUEUE_URL, no BLOB_BUCKET, or no adapter for it) answers a clear `not_configured`
+ * error when used, so functions that never use it need neither the setting nor the client.
+ */
+export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, overrides: AwsCoreOverrides = {}): LambdaContext {
+  const clock = overrides.clock ?? systemClock;
+  const secretsManager = overrides.secretsManager ?? createSecretsManagerClient();
+  const stored = new SecretsManagerStore(secretsManager, config.secretPrefix, clock);
+  const secrets = config.secretLegacyTokenNames === 'move' ? movingLegacyTokenNames(stored) : stored;
+  const byArn = (arn: string) => readSecretString(secretsManager, arn);
+  const oauthClientSecret = oauthClientSecrets(config, byArn);
+  const app = config.github.app;
+  const appSecrets = githubAppSecrets(config, byArn);
   const base = {
     config,
     store: overrides.store ?? DynamoStore.create(config.tableName, clock),
@@ -146,7 +159,7 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
       },
       byArn,
     ),
-    oauthClientSecret: (provider: Provider) => ({ github, contentsnare })[provider](),
+    oauthClientSecret,
     githubAppSecret: (name: GitHubAppSecretName) => (app ? appSecrets[name]() : Promise.resolve(undefined)),
     providers: providerRegistry,
   } satisfies Omit<AppContext, 'tokens'>;

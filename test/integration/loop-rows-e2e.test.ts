@@ -5,7 +5,7 @@ import { SimulatedLoopWorld } from '../../local/sandbox/github-world-loop';
 import { checkAgainstOpenApi } from '../../local/sandbox/openapi-check';
 import { SimulatedGitHub } from '../../local/sandbox/simulated-github';
 import type { Connection } from '../../shared/domain/model';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import { loadExample } from '../../shared/subscriptions/example-docs';
 import { triggerListing } from '../../shared/subscriptions/trigger-listing';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProviderTools } from '../../functions/tool-step/registry';
-import { githubTools } from '../../shared/github/tools';
+import { githubTools } from '../../shared/providers/github/tools';
 import { stepIndex } from '../../shared/tools/catalog';
 import { invokeTool } from '../../shared/tools/invoke';
 import { defaultAnswers, requiredOnly } from '../helpers/github-step-samples';
