@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { snareReadBackKind } from '../../shared/providers/contentsnare/read-back-job';
+import { snareReadBackKind } from '../../shared/providers/contentsnare/dispatch/read-back-job';
 import type { BlobStore, DeadLetter } from '../../shared/ports';
 
 /** One dead letter as an operator reads it: what it was, for whom, and since when. */

@@ -1,6 +1,6 @@
 import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../providers/contentsnare/snare-hook';
 import { subscriptionsByRoute } from '../dispatch/fan-out';
-import { newSnareReadBack, snareReadBackMessage } from '../providers/contentsnare/read-back-job';
+import { newSnareReadBack, snareReadBackMessage } from '../providers/contentsnare/dispatch/read-back-job';
 import type { Connection } from '../domain/model';
 import { parseSnareDelivery } from '../domain/mapping/snare-delivery';
 import type { AppContext } from '../ports/app-context';

@@ -1,4 +1,4 @@
-import { readAppLifecycleJob, runAppLifecycleJob } from '../../shared/providers/github/app-lifecycle-job';
+import { readAppLifecycleJob, runAppLifecycleJob } from '../../shared/providers/github/dispatch/app-lifecycle-job';
 import type { PollableQueue } from '../../shared/ports';
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Shot } from './seed';

@@ -8,7 +8,7 @@ import { dispatchMessage } from '../../shared/dispatch/dispatch-batch';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { fromQueueMessage } from '../../shared/dispatch/event-message';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
-import { isSnareReadBack } from '../../shared/providers/contentsnare/read-back-job';
+import { isSnareReadBack } from '../../shared/providers/contentsnare/dispatch/read-back-job';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import { InMemoryMetrics } from '../../shared/observability/metrics';

@@ -6,7 +6,7 @@ import type { TriggerEvent } from '../../shared/domain/model';
 import { dispatchMessage } from '../../shared/dispatch/dispatch-batch';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { fromQueueMessage } from '../../shared/dispatch/event-message';
-import { isSnareReadBack } from '../../shared/providers/contentsnare/read-back-job';
+import { isSnareReadBack } from '../../shared/providers/contentsnare/dispatch/read-back-job';
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { invokeTool } from '../../shared/tools/invoke';
 import { recoverMissedSnareDeliveries } from '../../shared/polling/poll-contentsnare';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeDeadLetter } from '../../local/admin/dead-letters';
-import { newSnareReadBack, snareReadBackMessage } from '../../shared/providers/contentsnare/read-back-job';
+import { newSnareReadBack, snareReadBackMessage } from '../../shared/providers/contentsnare/dispatch/read-back-job';
 
 describe('a dead-lettered collection-service read-back, as the operator reads it', () => {
   it('names its trigger and connection, with no problem: a redrive works it again', async () => {

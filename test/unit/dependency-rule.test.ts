@@ -22,7 +22,7 @@ const layers: readonly (readonly string[])[] = [
   ['shared/providers/*'], // each provider's room: clients, token rules, tool steps, webhooks (`shared/providers/<p>/`)
   ['shared/dispatch', 'shared/sweep'], // fan-out to the queue and delivery to the agent; the redelivery sweep
   ['shared/providers/*/sweep'], // a provider's swept hooks
-  ['shared/providers'], // each provider's own work that the core takes through its ports: the code host's follow-ups and App lifecycle job, the collection service's read-back job
+  ['shared/providers/*/dispatch'], // a provider's own work that dispatch takes through its ports: the code host's follow-ups and App lifecycle job, the collection service's read-back job
   ['shared/intake', 'shared/polling'], // webhook intake; polled triggers
   ['shared/providers/*/intake', 'shared/providers/*/polling'], // a provider's intake sources and poll sources
   ['shared/subscriptions'], // creating and deleting subscriptions; the hook-manager seam
@@ -116,7 +116,7 @@ function folderOf(file: string): string {
  * the layer named for it, so that it may use that seam. `<p>` is a folder of its own: one
  * provider never imports another.
  */
-const seamRooms = new Set(['sweep', 'intake', 'polling', 'subscriptions']);
+const seamRooms = new Set(['dispatch', 'sweep', 'intake', 'polling', 'subscriptions']);
 
 function providerFolderOf(parts: readonly string[]): string {
   if (parts.length <= 3) return 'shared/providers';

@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import type { AppContext } from '../../../ports/app-context';
-import { AppError } from '../../../domain/errors';
-import { followUpMember, pushCommitsFollowUp, type PushCommitsFollowUp } from '../../../domain/mapping/follow-ups';
-import type { TriggerEvent } from '../../../domain/model';
-import { stableId } from '../../../domain/stable-id';
-import { toQueueMessage } from '../../../dispatch/event-message';
-import { enqueueEvents, triggerEventId } from '../../../dispatch/fan-out';
-import type { FollowUpHandler } from '../../../dispatch/provider-work';
-import { repoPath, upstreamMessage } from '../webhooks/rest-call';
+import type { AppContext } from '../../../../ports/app-context';
+import { AppError } from '../../../../domain/errors';
+import { followUpMember, pushCommitsFollowUp, type PushCommitsFollowUp } from '../../../../domain/mapping/follow-ups';
+import type { TriggerEvent } from '../../../../domain/model';
+import { stableId } from '../../../../domain/stable-id';
+import { toQueueMessage } from '../../../../dispatch/event-message';
+import { enqueueEvents, triggerEventId } from '../../../../dispatch/fan-out';
+import type { FollowUpHandler } from '../../../../dispatch/provider-work';
+import { repoPath, upstreamMessage } from '../../webhooks/rest-call';
 import { followUpRateReserve, readAsConnection } from './code-host-read';
 
 /**

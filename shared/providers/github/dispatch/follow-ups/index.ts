@@ -1,4 +1,4 @@
-import type { FollowUpHandler } from '../../../dispatch/provider-work';
+import type { FollowUpHandler } from '../../../../dispatch/provider-work';
 import { pushCommits } from './push-commits';
 import { reviewCheck } from './review-check';
 

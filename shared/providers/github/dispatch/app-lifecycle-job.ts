@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { readJob } from '../../dispatch/job-message';
-import type { JobKind } from '../../dispatch/provider-work';
-import { onAppAuthorizationEvent } from './app/lifecycle/app-authorization-event';
-import { onInstallationEvent } from './app/lifecycle/installation-event';
-import { installationPayload, listedRepository } from './app/lifecycle/installation-payload';
-import { onInstallationRepositoriesEvent } from './app/lifecycle/installation-repositories-event';
-import type { LifecycleAnswer } from './app/lifecycle/lifecycle-answer';
-import type { OutgoingMessage } from '../../ports';
-import type { AppContext } from '../../ports/app-context';
+import { readJob } from '../../../dispatch/job-message';
+import type { JobKind } from '../../../dispatch/provider-work';
+import { onAppAuthorizationEvent } from '../app/lifecycle/app-authorization-event';
+import { onInstallationEvent } from '../app/lifecycle/installation-event';
+import { installationPayload, listedRepository } from '../app/lifecycle/installation-payload';
+import { onInstallationRepositoriesEvent } from '../app/lifecycle/installation-repositories-event';
+import type { LifecycleAnswer } from '../app/lifecycle/lifecycle-answer';
+import type { OutgoingMessage } from '../../../ports';
+import type { AppContext } from '../../../ports/app-context';
 
 /**
  * The second half of a GitHub App lifecycle delivery (`installation`,

@@ -1,23 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { snareClientFor } from './connection-client';
-import { readBack } from './read-back';
-import { SnareHookRepo, snareRouteId } from './snare-hook';
-import { recordObservation } from './subject-memory';
-import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../../dispatch/fan-out';
-import { jobKindOf, readJob } from '../../dispatch/job-message';
-import type { JobKind } from '../../dispatch/provider-work';
-import type { Settlement } from '../../dispatch/settlement';
-import { snareTriggerRows } from '../../domain/contentsnare-triggers';
-import { AppError } from '../../domain/errors';
-import type { SnareDelivery } from '../../domain/mapping/snare-delivery';
-import { changeIdentity, commentIdentity, snareMappedEvent } from '../../domain/mapping/snare-events';
-import { snareTriggerNames, type SnareTriggerId } from '../../domain/triggers';
-import type { OutgoingMessage } from '../../ports';
-import type { AppContext } from '../../ports/app-context';
-import { ConnectionRepo } from '../../store/connection-repo';
-import { claimOnce, finishOnce, releaseOnce } from '../../store/once-claim';
-import { keys } from '../../store/table-design';
+import { snareClientFor } from '../connection-client';
+import { readBack } from '../read-back';
+import { SnareHookRepo, snareRouteId } from '../snare-hook';
+import { recordObservation } from '../subject-memory';
+import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../../../dispatch/fan-out';
+import { jobKindOf, readJob } from '../../../dispatch/job-message';
+import type { JobKind } from '../../../dispatch/provider-work';
+import type { Settlement } from '../../../dispatch/settlement';
+import { snareTriggerRows } from '../../../domain/contentsnare-triggers';
+import { AppError } from '../../../domain/errors';
+import type { SnareDelivery } from '../../../domain/mapping/snare-delivery';
+import { changeIdentity, commentIdentity, snareMappedEvent } from '../../../domain/mapping/snare-events';
+import { snareTriggerNames, type SnareTriggerId } from '../../../domain/triggers';
+import type { OutgoingMessage } from '../../../ports';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { claimOnce, finishOnce, releaseOnce } from '../../../store/once-claim';
+import { keys } from '../../../store/table-design';
 
 /**
  * The second half of a collection-service delivery (the first is the intake's accept,

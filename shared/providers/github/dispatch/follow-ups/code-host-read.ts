@@ -1,7 +1,7 @@
-import type { AppContext } from '../../../ports/app-context';
-import { codeHostAccess } from '../code-host-access';
-import { restCall, type RestResult } from '../webhooks/rest-call';
-import { ConnectionRepo } from '../../../store/connection-repo';
+import type { AppContext } from '../../../../ports/app-context';
+import { codeHostAccess } from '../../code-host-access';
+import { restCall, type RestResult } from '../../webhooks/rest-call';
+import { ConnectionRepo } from '../../../../store/connection-repo';
 
 /** Below this many requests left in a token's hour, follow-up reads wait for the reset: the rest is the agents' own. */
 export const followUpRateReserve = 500;
