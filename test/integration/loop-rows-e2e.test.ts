@@ -51,7 +51,8 @@ afterAll(async () => {
 });
 
 const listing = triggerListing(loadExample);
-const exampleEvent = (trigger: string) => (listing.find((l) => l.id === trigger)?.exampleEvent as { event: Record<string, any> }).event;
+const exampleEvent = (trigger: string) =>
+  (listing.find((l) => l.id === trigger) as { exampleEvent: { event: Record<string, any> } }).exampleEvent.event;
 
 const call = async (toolId: string, input: Record<string, unknown>): Promise<Record<string, any>> => {
   const r: ToolResult = await invokeTool(t.ctx, { toolId, connectionId: conn.id, input }, [githubTools]);

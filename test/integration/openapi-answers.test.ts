@@ -213,6 +213,11 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
     expect((await call('POST', `/mcp/${id}`, '/mcp/{connectionId}', { body: list, headers: accept })).status).toBe(200);
     expect((await call('POST', '/mcp/conn_none', '/mcp/{connectionId}', { body: list, headers: accept })).status).toBe(404);
+    expect((await call('POST', '/mcp/x/actions', '/mcp/x/{toolset}', { body: list, headers: accept })).status).toBe(200);
+    expect((await call('POST', '/mcp/x/nope', '/mcp/x/{toolset}', { body: list, headers: accept })).status).toBe(400);
+    expect((await call('POST', `/mcp/${id}/x/actions`, '/mcp/{connectionId}/x/{toolset}', { body: list, headers: accept })).status).toBe(
+      200,
+    );
     expect((await call('POST', '/mcp', '/mcp', { body: list, headers: accept, key: null })).status).toBe(401);
     expect((await call('POST', '/mcp', '/mcp', { body: [list], headers: accept })).status).toBe(400);
     expect((await call('POST', '/mcp', '/mcp', { body: list, headers: { ...accept, origin: 'https://evil.example.com' } })).status).toBe(
