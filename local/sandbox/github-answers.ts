@@ -1,6 +1,9 @@
 import { pullRequestAnswers } from './github-answers-prs';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
 import { repoToolAnswers } from './github-answers-repos';
+import { sampleLogPath } from './sample-log';
+
+export { sampleLogPath, serveSampleLog } from './sample-log';
 
 /**
  * Plausible answers of the code host for every operation the tool steps call, keyed by the
@@ -128,10 +131,6 @@ const job = (runId: number, n: number, conclusion: string) => ({
   steps: [{ name: 'Run npm test', number: 1, status: 'completed', conclusion }],
 });
 
-/** The log URL the log request redirects to, on the code host's own origin (as an enterprise server serves it). */
-export const sampleLogPath = '/_logs/job.txt';
-export const sampleLog = `${Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n')}\n##[error]Process completed with exit code 1.\n`;
-
 function jobAnswers(base: () => string): Record<string, OperationResponder> {
   return {
     'actions/list-jobs-for-workflow-run': (r) => {
@@ -181,17 +180,4 @@ function discussionAnswer(query: string): unknown {
       },
     },
   };
-}
-
-/** The sample log as log storage serves it: without a token, a suffix or offset byte range answered 206. */
-export function serveSampleLog(range: string | undefined): { status: number; headers: Record<string, string>; body: string } {
-  const log = Buffer.from(sampleLog);
-  const m = /^bytes=(\d*)-(\d*)$/.exec(range ?? '');
-  if (!m) return { status: 200, headers: { 'content-type': 'text/plain' }, body: sampleLog };
-  const [, from = '', to = ''] = m;
-  const start = from === '' ? Math.max(0, log.length - Number(to)) : Number(from);
-  const end = from === '' || to === '' ? log.length - 1 : Math.min(Number(to), log.length - 1);
-  if (start >= log.length) return { status: 416, headers: { 'content-range': `bytes */${log.length}` }, body: '' };
-  const headers = { 'content-type': 'text/plain', 'content-range': `bytes ${start}-${end}/${log.length}` };
-  return { status: 206, headers, body: log.subarray(start, end + 1).toString('utf8') };
 }

@@ -1,8 +1,8 @@
-import type { WorldState } from './github-world';
+import type { RepoRecord } from './github-world-records';
 
 /** How the sandbox's pull requests get their diff: from the files their commits wrote. */
 
-type Repo = WorldState['repos'][number];
+type Repo = RepoRecord;
 
 /** A file's base64 content as lines; none for a file that did not exist. */
 export const lines = (b64: string | null) => (b64 === null ? [] : Buffer.from(b64, 'base64').toString('utf8').split('\n'));

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { WorldState } from './github-world';
+import type { RepoRecord } from './github-world-records';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
 import type { SimulatedResponse } from './simulated-http';
 import { diffAnswer, wantsDiff } from './github-answers-prs';
@@ -13,7 +13,7 @@ import { type ChangedFile, gitDiff, lines, reachable, unifiedHunk } from './gith
  */
 
 type Json = Record<string, unknown>;
-type Repo = WorldState['repos'][number];
+type Repo = RepoRecord;
 type Issue = Repo['issues'][number];
 
 const review = z.object({

@@ -5,7 +5,8 @@ import * as z from 'zod';
 import type { SimulatedGitHub } from './simulated-github';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
 import type { SimulatedResponse } from './simulated-http';
-import { filesAt, repoGitSchema, type WorldKit } from './github-world-git';
+import { filesAt, type WorldKit } from './github-world-git';
+import { gistSchema, repoSchema } from './github-world-records';
 import { repoWorldAnswers } from './github-world-repos';
 import { pullRequestStateSchema, withPullRequests } from './github-world-prs';
 
@@ -33,53 +34,6 @@ const validation = (resource: string, field: string, message: string): Simulated
   body: { message: 'Validation Failed', errors: [{ resource, code: 'custom', field, message }] },
 });
 
-const record = z.record(z.string(), z.unknown());
-const commitSchema = z.object({ sha: z.string(), message: z.string(), date: z.string(), parents: z.array(z.string()) });
-const issueSchema = z.object({
-  id: z.number().int(),
-  number: z.number().int(),
-  title: z.string(),
-  body: z.string().nullable(),
-  state: z.enum(['open', 'closed']),
-  labels: z.array(z.string()),
-  assignees: z.array(z.string()),
-  user: z.string(),
-  comments: z.array(z.object({ id: z.number().int(), body: z.string(), user: z.string(), created_at: z.string() })),
-  created_at: z.string(),
-  updated_at: z.string(),
-  closed_at: z.string().nullable(),
-  /** Present on a pull request: the code host numbers issues and pull requests from one sequence. */
-  pull: z.object({ head: z.string(), base: z.string(), draft: z.boolean() }).optional(),
-});
-const repoSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  owner: z.string(),
-  ownerType: z.enum(['User', 'Organization']),
-  private: z.boolean(),
-  description: z.string().nullable(),
-  default_branch: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  pushed_at: z.string(),
-  nextNumber: z.number().int(),
-  issues: z.array(issueSchema),
-  commits: z.array(commitSchema),
-  files: z.record(z.string(), z.object({ content: z.string(), sha: z.string() })),
-  refs: z.record(z.string(), z.string()),
-  runs: z.array(record),
-  releases: z.array(record),
-  git: repoGitSchema.optional(),
-});
-const gistSchema = z.object({
-  id: z.string(),
-  description: z.string().nullable(),
-  public: z.boolean(),
-  files: z.record(z.string(), z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
 /** What the world holds, as its state file keeps it: our values only (the shapes come from the examples). */
 export const worldStateSchema = z.object({
   nextId: z.number().int(),
@@ -89,7 +43,7 @@ export const worldStateSchema = z.object({
 });
 export type WorldState = z.infer<typeof worldStateSchema>;
 type Repo = z.infer<typeof repoSchema>;
-type Issue = z.infer<typeof issueSchema>;
+type Issue = Repo['issues'][number];
 type Gist = z.infer<typeof gistSchema>;
 
 const gitSha = (text: string) => createHash('sha1').update(text).digest('hex');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sampleLogPath, serveSampleLog } from './github-answers';
+import { sampleLogPath, serveSampleLog } from './sample-log';
 import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
 
 /**

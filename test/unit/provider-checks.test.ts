@@ -22,7 +22,6 @@ const notYetThroughTheContract: Record<string, number> = {
   'local/sandbox/sandbox-app.ts': 2,
   'shared/connections/create-token-connection.ts': 1,
   'shared/connections/update-connection.ts': 1,
-  'shared/dispatch/snare-read-back.ts': 1,
   'shared/domain/allow-list.ts': 1,
   'shared/domain/renames.ts': 2,
   'shared/intake/contentsnare-source.ts': 1,
