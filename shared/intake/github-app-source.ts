@@ -5,7 +5,12 @@ import { verifySignature } from '../providers/github/webhooks/signature';
 import type { AppContext } from '../ports/app-context';
 import { ConnectionRepo } from '../store/connection-repo';
 import { keys } from '../store/table-design';
-import { type AppLifecycleEvent, appLifecycleMessage, maxJobBytes, newAppLifecycleJob } from '../providers/github/dispatch/app-lifecycle-job';
+import {
+  type AppLifecycleEvent,
+  appLifecycleMessage,
+  maxJobBytes,
+  newAppLifecycleJob,
+} from '../providers/github/dispatch/app-lifecycle-job';
 import type { Logger } from '../observability/logger';
 import { badPayload } from '../providers/github/app/lifecycle/installation-event';
 import { codeHostHeaders } from './delivery-headers';
