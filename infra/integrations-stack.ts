@@ -276,6 +276,8 @@ export class IntegrationsStack extends Stack {
       // MCP's Streamable HTTP: POST carries every message; GET and DELETE answer 405 (stateless, no sessions).
       { path: '/mcp', methods: [GET, POST, DELETE] },
       { path: '/mcp/{connectionId}', methods: [GET, POST, DELETE] },
+      { path: '/mcp/x/{toolset}', methods: [POST] },
+      { path: '/mcp/{connectionId}/x/{toolset}', methods: [POST] },
     ]);
 
     this.functions = {
