@@ -19,7 +19,7 @@ import type { BuildOptions, Plugin } from 'esbuild';
  * package-lock.json are the ones that run (AWS recommends bundling to pin them), and one
  * tree-shaken file loads faster than the SDK's many modules (bench/cold-start.ts measured
  * 75-130 ms per function bundled, 206-316 ms with the SDK external). What keeps the bundles under 1 MB is
- * {@link zodEnglishOnly} and {@link browserUserAgentLeftOut}.
+ * {@link zodEnglishOnly}, {@link browserUserAgentLeftOut} and {@link consoleLoginCredentialsLeftOut}.
  */
 export function functionBuildOptions(entry: string, outdir: string): BuildOptions {
   return {
@@ -42,7 +42,7 @@ export function functionBuildOptions(entry: string, outdir: string): BuildOption
     // CommonJS dependencies call require(); an ESM bundle has none unless we make it (every
     // chunk gets this banner, each its own module scope).
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    plugins: [zodEnglishOnly, browserUserAgentLeftOut],
+    plugins: [zodEnglishOnly, browserUserAgentLeftOut, consoleLoginCredentialsLeftOut],
     metafile: true,
     logLevel: 'error',
   };
@@ -89,5 +89,27 @@ export const browserUserAgentLeftOut: Plugin = {
   setup(build) {
     build.onResolve({ filter: /^bowser$/ }, () => ({ path: 'bowser', namespace: 'browser-user-agent-left-out' }));
     build.onLoad({ filter: /.*/, namespace: 'browser-user-agent-left-out' }, () => ({ contents: 'export default {};', loader: 'js' }));
+  },
+};
+
+/**
+ * The SDK's shared-ini credentials reach `@aws-sdk/credential-provider-login` (the credentials
+ * of `aws login`, a console session cached on a workstation) by a dynamic import, so esbuild
+ * bundles it as a chunk of every function (~6 KB, with its signing code). A Lambda function
+ * takes its credentials from the environment, first in the chain, and has no such profile; the
+ * module resolves to one whose provider refuses, as the chain's own providers do when they have
+ * nothing, so the chain would go on to the next.
+ */
+export const consoleLoginCredentialsLeftOut: Plugin = {
+  name: 'console-login-credentials-left-out',
+  setup(build) {
+    build.onResolve({ filter: /^@aws-sdk\/credential-provider-login$/ }, () => ({
+      path: 'credential-provider-login',
+      namespace: 'console-login-credentials-left-out',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'console-login-credentials-left-out' }, () => ({
+      contents: `export const fromLoginCredentials = () => async () => { const e = new Error('console login credentials are not bundled in a function'); e.name = 'CredentialsProviderError'; e.tryNextLink = true; throw e; };`,
+      loader: 'js',
+    }));
   },
 };

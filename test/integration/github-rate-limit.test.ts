@@ -45,7 +45,7 @@ describe('code host rate limits and retries', () => {
       headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
       body: { message: 'API rate limit exceeded for user.' },
     });
-    const res = await client().rest.repos.get({ owner: 'o', repo: 'r' });
+    const res = await client().request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' });
     expect(res.data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(2);
   });
@@ -57,7 +57,7 @@ describe('code host rate limits and retries', () => {
       headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
       body: { message: 'API rate limit exceeded' },
     });
-    expect((await client().rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
+    expect((await client().request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(2);
   });
 
@@ -68,7 +68,7 @@ describe('code host rate limits and retries', () => {
       headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
       body: { message: 'API rate limit exceeded' },
     });
-    const r = await outcome(client().rest.repos.get({ owner: 'o', repo: 'r' }));
+    const r = await outcome(client().request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' }));
     expect(r.ok).toBe(false);
     expect(r.error).toMatchObject({ code: 'rate_limited', details: { status: 403 } });
     expect(r.error?.details?.retryAfter).toBeGreaterThan(500);
@@ -82,7 +82,7 @@ describe('code host rate limits and retries', () => {
       body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
     });
     // A read: the plugin spaces writes that notify people 3 s apart, which would only slow the test.
-    expect((await client().rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
+    expect((await client().request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(2);
   });
 
@@ -91,7 +91,10 @@ describe('code host rate limits and retries', () => {
     // 60 + 120 seconds fit within a wait limit of 1000; they are waited on the injected sleep, in full and at once.
     const sleeps: number[] = [];
     const sleep = async (ms: number) => void sleeps.push(ms);
-    expect((await client({ maxWaitSeconds: 1000, msPerSecond: 1000, sleep }).rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({
+    expect(
+      (await client({ maxWaitSeconds: 1000, msPerSecond: 1000, sleep }).request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' }))
+        .data,
+    ).toEqual({
       ok: true,
     });
     expect(host.requests).toHaveLength(3);
@@ -99,7 +102,7 @@ describe('code host rate limits and retries', () => {
     host.requests.length = 0;
     // The default wait limit (30 s) is below the 60 s floor: give up with rate_limited.
     failing({ status: 403, body: { message: 'You have exceeded a secondary rate limit.' } });
-    const r = await outcome(client().rest.repos.get({ owner: 'o', repo: 'r' }));
+    const r = await outcome(client().request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' }));
     expect(r.error).toMatchObject({ code: 'rate_limited', details: { retryAfter: 60 } });
     expect(host.requests).toHaveLength(1);
   });
@@ -113,14 +116,14 @@ describe('code host rate limits and retries', () => {
       },
       5,
     );
-    const r = await outcome(client().rest.repos.get({ owner: 'o', repo: 'r' }));
+    const r = await outcome(client().request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' }));
     expect(r.error).toMatchObject({ code: 'forbidden', details: { status: 403, acceptedPermissions: 'contents=write' } });
     expect(host.requests).toHaveLength(1);
   });
 
   it('never retries a write that failed with a 5xx (it may have happened)', async () => {
     failing({ status: 500, body: { message: 'Server Error' } }, 5);
-    const r = await outcome(client().rest.issues.create({ owner: 'o', repo: 'r', title: 't' }));
+    const r = await outcome(client().request('POST /repos/{owner}/{repo}/issues', { owner: 'o', repo: 'r', title: 't' }));
     expect(r.error).toMatchObject({ code: 'upstream_error', details: { status: 500 } });
     expect(host.requests).toHaveLength(1);
     expect(host.requests[0]?.method).toBe('POST');
@@ -128,14 +131,14 @@ describe('code host rate limits and retries', () => {
 
   it('retries a read that failed with a 5xx', async () => {
     failing({ status: 502, body: { message: 'Bad gateway' } });
-    expect((await client().rest.repos.get({ owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
+    expect((await client().request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' })).data).toEqual({ ok: true });
     expect(host.requests).toHaveLength(2);
     expect(host.requests.every((r) => r.method === 'GET')).toBe(true);
   });
 
   it('does not retry a 401 and maps it to reconnect_required', async () => {
     failing({ status: 401, body: { message: 'Bad credentials' } }, 5);
-    const r = await outcome(client().rest.users.getAuthenticated());
+    const r = await outcome(client().request('GET /user'));
     expect(r.error).toMatchObject({ code: 'reconnect_required' });
     expect(host.requests).toHaveLength(1);
   });

@@ -151,14 +151,14 @@ describe('code host rate-limit waits', () => {
       headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 1) },
       body: { message: 'API rate limit exceeded' },
     });
-    await client(metrics).rest.repos.get({ owner: 'o', repo: 'r' });
+    await client(metrics).request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' });
     expect(waits(metrics)).toBe(1);
     failingOnce({
       status: 403,
       headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 600) },
       body: { message: 'API rate limit exceeded' },
     });
-    await expect(client(metrics).rest.repos.get({ owner: 'o', repo: 'r' })).rejects.toThrow();
+    await expect(client(metrics).request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' })).rejects.toThrow();
     expect(waits(metrics)).toBe(1);
   });
 

@@ -27,7 +27,13 @@ const getIssue: ToolStep<z.ZodType, z.ZodType, GitHubClient> = {
   input: z.object({ owner: z.string().min(1), repo: z.string().min(1), issue_number: z.number().int().positive() }),
   repositoryOf: (i: { owner: string; repo: string }) => `${i.owner}/${i.repo}`,
   run: async (i: { owner: string; repo: string; issue_number: number }, client: GitHubClient) =>
-    (await client.rest.issues.get({ owner: i.owner, repo: i.repo, issue_number: i.issue_number })).data,
+    (
+      await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+        owner: i.owner,
+        repo: i.repo,
+        issue_number: i.issue_number,
+      })
+    ).data,
 } as ToolStep<z.ZodType, z.ZodType, GitHubClient>;
 
 const tools: ProviderTools[] = [

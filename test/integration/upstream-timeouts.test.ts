@@ -109,7 +109,7 @@ describe('Octokit steps against a silent code host', () => {
 
   it('fail with timeout once, without retrying a read that would wait the whole limit again', async () => {
     const e = await client()
-      .rest.repos.get({ owner: 'octo', repo: 'hello' })
+      .request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'hello' })
       .catch((x: unknown) => x);
     expect(mapGitHubError(e, Date.now())).toMatchObject({ code: 'timeout' });
     // Sent once at most (under heavy load it may not even have arrived): never retried.
