@@ -128,6 +128,8 @@ describe('functions', () => {
         'GET /events/{id}',
         'POST /events/{id}/replay',
         ...['GET', 'POST', 'DELETE'].flatMap((m) => [`${m} /mcp`, `${m} /mcp/{connectionId}`]),
+        'POST /mcp/x/{toolset}',
+        'POST /mcp/{connectionId}/x/{toolset}',
       ].sort(),
     );
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
