@@ -1,145 +1,30 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { localJobs } from '../../local/jobs';
 import { runLoop } from '../../local/background';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { defaultCircuitOptions } from '../../shared/dispatch/circuit';
 import { CircuitBoard } from '../../shared/dispatch/circuit-board';
-import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { singleLane } from '../../shared/dispatch/lane';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { DispatchPool } from '../../local/dispatch-pool';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { awsLanes, mainLanePostTimeoutMs } from '../../shared/dispatch/lanes';
-import type { TriggerEvent } from '../../shared/domain/model';
-import type { PollableQueue } from '../../shared/ports';
 import { stopTestDynamo } from '../helpers/dynamo';
-import { startFakeHttp, type FakeResponse, type FakeServer } from '../helpers/fake-http';
-import { testContext, type TestContext } from '../helpers/test-context';
+import { HoldingRuntime, dispatchTestEvent as event, eventSourcePass } from '../helpers/holding-runtime';
+import type { TestContext } from '../helpers/test-context';
 
-/**
- * An agent runtime that holds the POSTs of chosen events (an overloaded service that keeps a
- * request past its caller's limit) and answers the others at once, noting every event it
- * answered. `until` resolves once a condition on what it saw holds: the tests wait on what
- * happened, never on the wall clock.
- */
-class HoldingRuntime {
-  readonly held = new Set<string>();
-  readonly answered: string[] = [];
-  readonly received: string[] = [];
-  /** Answer of the runtime to everything it does not hold (200 by default), by event id. */
-  answer: (eventId: string) => FakeResponse = () => ({ status: 200, body: { ok: true } });
-  private releases: Array<() => void> = [];
-  private checks: Array<() => void> = [];
-
-  private constructor(readonly server: FakeServer) {}
-
-  static async start(): Promise<HoldingRuntime> {
-    let self: HoldingRuntime | undefined;
-    const server = await startFakeHttp(async (req) => {
-      const rt = self!;
-      const id = (req.json as { id: string }).id;
-      rt.received.push(id);
-      rt.changed();
-      if (rt.held.has(id)) await new Promise<void>((r) => rt.releases.push(r));
-      const answer = rt.answer(id);
-      if ((answer.status ?? 200) < 300) rt.answered.push(id);
-      // After the answer is on its way: a check may look at `answered` at once.
-      setImmediate(() => rt.changed());
-      return answer;
-    });
-    self = new HoldingRuntime(server);
-    return self;
-  }
-
-  get url(): string {
-    return `${this.server.url}/trigger-events`;
-  }
-
-  /** Resolves when `condition` holds (checked on every request and answer). */
-  until(condition: () => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!condition()) return;
-        this.checks = this.checks.filter((c) => c !== check);
-        resolve();
-      };
-      this.checks.push(check);
-      check();
-    });
-  }
-
-  /** Lets every held POST be answered, and holds no more. */
-  release(): void {
-    this.held.clear();
-    for (const r of this.releases.splice(0)) r();
-  }
-
-  get holding(): number {
-    return this.releases.length;
-  }
-
-  private changed(): void {
-    for (const c of [...this.checks]) c();
-  }
-
-  close(): Promise<void> {
-    this.release();
-    return this.server.close();
-  }
-}
-
-let runtime: HoldingRuntime;
-beforeAll(async () => {
-  runtime = await HoldingRuntime.start();
-});
+const runtime = await HoldingRuntime.start();
 afterAll(async () => {
   await runtime.close();
   await stopTestDynamo();
 });
-const open: TestContext[] = [];
-afterEach(() => {
-  runtime.release();
-  runtime.answered.length = 0;
-  runtime.received.length = 0;
-  runtime.answer = () => ({ status: 200, body: { ok: true } });
-  for (const t of open.splice(0)) t.close();
-});
-
-async function setup(): Promise<TestContext> {
-  const t = await testContext({ AGENT_RUNTIME_URL: runtime.url });
-  open.push(t);
-  return t;
-}
-
-function event(n: number): TriggerEvent {
-  return {
-    id: `evt_${n}`,
-    trigger: 'github.new_issue',
-    subscriptionId: 'sub_1',
-    agentId: 'agent-1',
-    connectionId: 'conn_1',
-    deliveryId: `guid-${n}`,
-    occurredAt: '2026-11-22T10:00:00.000Z',
-    event: { issue: { number: n } },
-  };
-}
+afterEach(() => runtime.reset());
+const setup = () => runtime.setup();
 
 const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `evt_${from + i}`);
-
-/** One pass of an SQS event source over `queue`: receive, dispatch on `lane`, delete what succeeded. */
-async function eventSourcePass(
-  t: TestContext,
-  queue: PollableQueue,
-  options: Omit<Parameters<typeof dispatchBatch>[3], 'work'>,
-): Promise<{ received: number; failed: string[] }> {
-  const messages = await queue.receive(10, 180);
-  const { failedMessageIds } = await dispatchBatch(t.ctx, messages, queue, { ...options, work: providerWork });
-  for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await queue.delete(m.receiptHandle);
-  return { received: messages.length, failed: failedMessageIds };
-}
 
 describe('the local consumer: a pool of deliveries in flight', () => {
   it('keeps delivering while the agent runtime holds some POSTs: the events received with them and after them are not held up', async () => {
