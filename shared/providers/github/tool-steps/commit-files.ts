@@ -1,7 +1,19 @@
 import * as z from 'zod';
 import { AppError } from '../../../domain/errors';
 import type { GitHubClient } from '../octokit';
-import { defaultBranch, defined, describeRequest, dryRun, gitRef, githubStep, needs, repoInput, repoPath, repositoryOf } from './common';
+import {
+  defaultBranch,
+  defined,
+  describeRequest,
+  dryRun,
+  gitRef,
+  githubStep,
+  needs,
+  repoInput,
+  repoPath,
+  repositoryOf,
+  commitPerson,
+} from './common';
 
 /**
  * Several files added, changed and deleted in one commit, through the Git database: read the
@@ -12,10 +24,6 @@ import { defaultBranch, defined, describeRequest, dryRun, gitRef, githubStep, ne
  */
 
 const sha = z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full commit SHA');
-const person = z.strictObject({
-  name: z.string().min(1).max(256).describe('Name'),
-  email: z.email().describe('E-mail address'),
-});
 const filePath = repoPath.refine((v) => v.length > 0 && !v.endsWith('/'), 'must name a file');
 const maxFileChars = 5 * 1024 * 1024;
 
@@ -50,8 +58,8 @@ const input = () =>
       expected_head_sha: sha
         .optional()
         .describe('The commit the branch must be at now; when it has moved elsewhere the step answers conflict and writes nothing'),
-      author: person.optional().describe('Author (default: the connected account)'),
-      committer: person.optional().describe('Committer (default: the author)'),
+      author: commitPerson.optional().describe('Author (default: the connected account)'),
+      committer: commitPerson.optional().describe('Committer (default: the author)'),
       dryRun,
     })
     .refine((v) => new Set(v.files.map((f) => f.path)).size === v.files.length, { message: 'names a path twice', path: ['files'] });

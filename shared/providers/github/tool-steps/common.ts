@@ -64,6 +64,20 @@ export const repoPath = z
 
 export const dryRun = z.boolean().optional().describe('Describe the request that would be sent instead of sending it');
 
+/** The author or committer a commit may name (the code host's `name` and `email`). */
+export const commitPerson = z.strictObject({
+  name: z.string().min(1).max(256).describe('Name'),
+  email: z.email().describe('E-mail address'),
+});
+
+/** The blob SHA of the file a write replaces or a delete removes, read on the same branch when omitted. */
+export const blobShaOf = (what: 'replaced' | 'deleted') =>
+  z
+    .string()
+    .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a blob SHA')
+    .optional()
+    .describe(`Blob SHA of the file being ${what}; looked up on the same branch when omitted`);
+
 /** How many items one list step returns at most, whatever the page size. */
 export const maxItemsLimit = 1000;
 export const pageInput = {

@@ -1,12 +1,19 @@
 import * as z from 'zod';
 import { InvalidInputError } from '../../../domain/errors';
 import type { GitHubClient } from '../octokit';
-import { defined, describeRequest, dryRun, gitRef, githubStep, repoInput, repoPath, repositoryOf, needs } from './common';
-
-const person = z.strictObject({
-  name: z.string().min(1).max(256).describe('Name'),
-  email: z.email().describe('E-mail address'),
-});
+import {
+  defined,
+  describeRequest,
+  dryRun,
+  gitRef,
+  githubStep,
+  repoInput,
+  repoPath,
+  repositoryOf,
+  needs,
+  commitPerson,
+  blobShaOf,
+} from './common';
 
 const input = () =>
   z.strictObject({
@@ -22,13 +29,9 @@ const input = () =>
       .default('utf-8')
       .describe('How `content` is given: utf-8 text (default) or base64 for binary files'),
     branch: gitRef('Branch to commit to (default: the default branch)').optional(),
-    sha: z
-      .string()
-      .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a blob SHA')
-      .optional()
-      .describe('Blob SHA of the file being replaced; looked up on the same branch when omitted'),
-    committer: person.optional().describe('Committer (default: the connected account)'),
-    author: person.optional().describe('Author (default: the committer)'),
+    sha: blobShaOf('replaced'),
+    committer: commitPerson.optional().describe('Committer (default: the connected account)'),
+    author: commitPerson.optional().describe('Author (default: the committer)'),
     dryRun,
   });
 

@@ -1,12 +1,19 @@
 import * as z from 'zod';
 import { AppError, InvalidInputError } from '../../../domain/errors';
 import type { GitHubClient } from '../octokit';
-import { defined, describeRequest, dryRun, gitRef, githubStep, needs, repoInput, repoPath, repositoryOf } from './common';
-
-const person = z.strictObject({
-  name: z.string().min(1).max(256).describe('Name'),
-  email: z.email().describe('E-mail address'),
-});
+import {
+  defined,
+  describeRequest,
+  dryRun,
+  gitRef,
+  githubStep,
+  needs,
+  repoInput,
+  repoPath,
+  repositoryOf,
+  commitPerson,
+  blobShaOf,
+} from './common';
 
 const input = () =>
   z.strictObject({
@@ -14,13 +21,9 @@ const input = () =>
     path: repoPath.refine((v) => v.length > 0, 'must name a file'),
     message: z.string().min(1).max(65536).describe('The commit message'),
     branch: gitRef('Branch to delete the file on (default: the default branch)').optional(),
-    sha: z
-      .string()
-      .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a blob SHA')
-      .optional()
-      .describe('Blob SHA of the file being deleted; looked up on the same branch when omitted'),
-    committer: person.optional().describe('Committer (default: the connected account)'),
-    author: person.optional().describe('Author (default: the committer)'),
+    sha: blobShaOf('deleted'),
+    committer: commitPerson.optional().describe('Committer (default: the connected account)'),
+    author: commitPerson.optional().describe('Author (default: the committer)'),
     dryRun,
   });
 
