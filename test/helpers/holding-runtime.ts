@@ -18,6 +18,8 @@ export class HoldingRuntime {
   /** Answer of the runtime to everything it does not hold (200 by default), by event id. */
   answer: (eventId: string) => FakeResponse = () => ({ status: 200, body: { ok: true } });
   private releases: Array<() => void> = [];
+  /** Requests received and not yet answered. */
+  private pending = 0;
   private checks: Array<() => void> = [];
   private readonly open: TestContext[] = [];
 
@@ -28,11 +30,19 @@ export class HoldingRuntime {
     const server = await startFakeHttp(async (req) => {
       const rt = self!;
       const id = (req.json as { id: string }).id;
+      rt.pending++;
       rt.received.push(id);
-      rt.changed();
-      if (rt.held.has(id)) await new Promise<void>((r) => rt.releases.push(r));
+      // A held request is checked once it counts in `holding`: checked before, a condition on
+      // `holding` that this very request makes true would never be seen.
+      if (rt.held.has(id)) {
+        await new Promise<void>((r) => {
+          rt.releases.push(r);
+          rt.changed();
+        });
+      } else rt.changed();
       const answer = rt.answer(id);
       if ((answer.status ?? 200) < 300) rt.answered.push(id);
+      rt.pending--;
       // After the answer is on its way: a check may look at `answered` at once.
       setImmediate(() => rt.changed());
       return answer;
@@ -79,9 +89,13 @@ export class HoldingRuntime {
     return t;
   }
 
-  /** After each test: nothing held, nothing seen, 200 to everything, its contexts closed. */
-  reset(): void {
+  /**
+   * After each test: nothing held, every request it received answered (so none is noted in the
+   * next test's lists), nothing seen, 200 to everything, its contexts closed.
+   */
+  async reset(): Promise<void> {
     this.release();
+    await this.until(() => this.pending === 0);
     this.answered.length = 0;
     this.received.length = 0;
     this.answer = () => ({ status: 200, body: { ok: true } });
