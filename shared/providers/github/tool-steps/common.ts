@@ -99,6 +99,8 @@ export const pageInput = {
     ),
 };
 
+type ItemsKey = 'items' | 'workflow_runs' | 'check_runs' | 'jobs';
+
 export interface Listed<T> {
   items: T[];
   count: number;
@@ -114,6 +116,14 @@ function nextPage(link: unknown): string | undefined {
   return /<([^>]+)>;\s*rel="next"/.exec(String(link ?? ''))?.[1];
 }
 
+/** The `run` of a listing: every input but `max_items` is a parameter of the one request it pages through. */
+export function pagesOf<T = unknown>(route: string, itemsKey?: ItemsKey) {
+  return (args: { max_items: number }, client: GitHubClient) => {
+    const { max_items, ...params } = args;
+    return collectPages<T>(client, route, defined(params), max_items, itemsKey);
+  };
+}
+
 /**
  * Follows the code host's `link` pages of `route` until `maxItems` are collected or the
  * pages run out; `truncated` says whether the code host had more. A keyed list (`items` of
@@ -127,7 +137,7 @@ export async function collectPages<T = unknown>(
   route: string,
   params: Record<string, unknown>,
   maxItems: number,
-  itemsKey?: 'items' | 'workflow_runs' | 'check_runs' | 'jobs',
+  itemsKey?: ItemsKey,
 ): Promise<Listed<T> & { total_count?: number; incomplete_results?: boolean }> {
   const items: T[] = [];
   const extras: Record<string, unknown> = {};

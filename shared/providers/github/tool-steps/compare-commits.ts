@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { gitRef, githubStep, needs, repoInput, repositoryOf } from './common';
-import { commit } from './outputs';
+import { changedFile, commit } from './outputs';
 
 /**
  * A comparison can be huge (thousands of commits, 300 files with their patches), so the
@@ -42,15 +42,9 @@ const input = () =>
       .describe("Characters of each file's patch to return at most (default 4000; 0 leaves patches out)"),
   });
 
-const changedFile = () =>
-  z.object({
-    filename: z.string(),
-    status: z.string().optional().describe('added, removed, modified, renamed, copied, changed or unchanged'),
-    additions: z.number().int().optional(),
-    deletions: z.number().int().optional(),
-    changes: z.number().int().optional(),
-    previous_filename: z.string().optional(),
-    sha: z.string().nullable().optional(),
+/** A compared file: its patch is cut at `max_patch_chars`. */
+const comparedFile = () =>
+  changedFile().extend({
     patch: z.string().optional().describe('The unified diff of the file, cut at max_patch_chars'),
     patch_truncated: z.boolean().optional().describe('True when the patch was cut (or the code host gave none, the file being too large)'),
   });
@@ -65,7 +59,7 @@ const output = () =>
     base_commit: commit().optional(),
     merge_base_commit: commit().optional().describe('The newest commit both sides share'),
     commits: z.array(commit()).describe('This page of the commits, oldest first'),
-    files: z.array(changedFile()).describe('The changed files (page 1 only), at most max_files'),
+    files: z.array(comparedFile()).describe('The changed files (page 1 only), at most max_files'),
     files_left_out: z.number().int().describe('Changed files listed by the code host but beyond max_files'),
     next_page: z.number().int().nullable().describe('The page to ask for next to read more commits, null when this is the last'),
     read_on: z.string().nullable().describe('What was left out and how to read it, null when nothing was'),

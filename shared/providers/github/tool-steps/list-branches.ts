@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, defined, githubStep, needs, pageInput, repoInput, repositoryOf } from './common';
+import { githubStep, needs, pageInput, pagesOf, repoInput, repositoryOf } from './common';
 import { listed } from './outputs';
 
 /** A branch as `repos/list-branches` lists it: its name and the commit at its head. */
@@ -25,8 +25,5 @@ export const listBranches = githubStep({
       ...pageInput,
     }),
   repositoryOf,
-  async run(args, client) {
-    const { max_items, ...params } = args;
-    return collectPages(client, 'GET /repos/{owner}/{repo}/branches', defined(params), max_items);
-  },
+  run: pagesOf('GET /repos/{owner}/{repo}/branches'),
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, defined, gitRef, githubStep, pageInput, repoInput, repositoryOf, needs } from './common';
+import { githubStep, gitRef, needs, pageInput, pagesOf, repoInput, repositoryOf } from './common';
 import { commit, listed } from './outputs';
 
 const input = () =>
@@ -23,8 +23,5 @@ export const listCommits = githubStep({
   permissions: needs({ contents: 'read' }, 'repo'),
   input,
   repositoryOf,
-  async run(args, client) {
-    const { max_items, ...params } = args;
-    return collectPages(client, 'GET /repos/{owner}/{repo}/commits', defined(params), max_items);
-  },
+  run: pagesOf('GET /repos/{owner}/{repo}/commits'),
 });

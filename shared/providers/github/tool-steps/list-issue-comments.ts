@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, defined, githubStep, issueNumber, needs, pageInput, repoInput, repositoryOf } from './common';
+import { githubStep, issueNumber, needs, pageInput, pagesOf, repoInput, repositoryOf } from './common';
 import { issueComment, listed } from './outputs';
 
 export const listIssueComments = githubStep({
@@ -18,8 +18,5 @@ export const listIssueComments = githubStep({
       ...pageInput,
     }),
   repositoryOf,
-  async run(args, client) {
-    const { max_items, ...params } = args;
-    return collectPages(client, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', defined(params), max_items);
-  },
+  run: pagesOf('GET /repos/{owner}/{repo}/issues/{issue_number}/comments'),
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, githubStep, needs, pageInput, positiveInt, repoInput, repositoryOf, withOutcome } from './common';
+import { githubStep, needs, pageInput, pagesOf, positiveInt, repoInput, repositoryOf, withOutcome } from './common';
 import { listed, outcome } from './outputs';
 import { workflowJob } from './workflow-job-output';
 
@@ -28,8 +28,7 @@ export const listJobsForWorkflowRun = githubStep({
     }),
   repositoryOf,
   async run(args, client) {
-    const { max_items, ...params } = args;
-    const jobs = await collectPages<Job>(client, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', params, max_items, 'jobs');
+    const jobs = await pagesOf<Job>('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', 'jobs')(args, client);
     return { ...jobs, items: jobs.items.map(withOutcome) };
   },
 });

@@ -1,20 +1,7 @@
 import * as z from 'zod';
-import { collectPages, githubStep, needs, pageInput, repositoryOf } from './common';
-import { listed } from './outputs';
+import { githubStep, needs, pageInput, pagesOf, repositoryOf } from './common';
+import { changedFile, listed } from './outputs';
 import { pullInput } from './pull-input';
-
-const changedFile = () =>
-  z.object({
-    filename: z.string(),
-    status: z.string().optional().describe('added, removed, modified, renamed, copied, changed or unchanged'),
-    additions: z.number().int().optional(),
-    deletions: z.number().int().optional(),
-    changes: z.number().int().optional(),
-    patch: z.string().optional().describe("The file's unified diff hunks; absent for binary files and very large diffs"),
-    previous_filename: z.string().optional().describe('The name before a rename'),
-    sha: z.string().nullable().optional(),
-    blob_url: z.string().optional(),
-  });
 
 export const listPullRequestFiles = githubStep({
   id: 'github.list_pull_request_files',
@@ -26,8 +13,5 @@ export const listPullRequestFiles = githubStep({
   toolset: 'pull_requests',
   input: () => z.strictObject({ ...pullInput, ...pageInput }),
   repositoryOf,
-  async run(args, client) {
-    const { max_items, ...params } = args;
-    return collectPages(client, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', params, max_items);
-  },
+  run: pagesOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/files'),
 });

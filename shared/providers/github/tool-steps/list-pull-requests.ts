@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, defined, gitRef, githubStep, needs, pageInput, repoInput, repositoryOf } from './common';
+import { githubStep, gitRef, needs, pageInput, pagesOf, repoInput, repositoryOf } from './common';
 import { listed, pullRequest } from './outputs';
 
 const input = () =>
@@ -36,8 +36,5 @@ export const listPullRequests = githubStep({
   toolset: 'pull_requests',
   input,
   repositoryOf,
-  async run(args, client) {
-    const { max_items, ...params } = args;
-    return collectPages(client, 'GET /repos/{owner}/{repo}/pulls', defined(params), max_items);
-  },
+  run: pagesOf('GET /repos/{owner}/{repo}/pulls'),
 });

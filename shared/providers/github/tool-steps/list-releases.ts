@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, githubStep, pageInput, repoInput, repositoryOf, needs } from './common';
+import { githubStep, needs, pageInput, pagesOf, repoInput, repositoryOf } from './common';
 import { listed, release } from './outputs';
 
 export const listReleases = githubStep({
@@ -11,8 +11,5 @@ export const listReleases = githubStep({
   permissions: needs({ contents: 'read' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, ...pageInput }),
   repositoryOf,
-  async run(args, client) {
-    const { max_items, ...params } = args;
-    return collectPages(client, 'GET /repos/{owner}/{repo}/releases', params, max_items);
-  },
+  run: pagesOf('GET /repos/{owner}/{repo}/releases'),
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, githubStep, needs, pageInput, repoInput, repositoryOf } from './common';
+import { githubStep, needs, pageInput, pagesOf, repoInput, repositoryOf } from './common';
 import { listed } from './outputs';
 
 /** A tag as `repos/list-tags` lists it. */
@@ -21,8 +21,5 @@ export const listTags = githubStep({
   permissions: needs({ contents: 'read' }, 'repo'),
   input: () => z.strictObject({ ...repoInput, ...pageInput }),
   repositoryOf,
-  async run(args, client) {
-    const { max_items, ...params } = args;
-    return collectPages(client, 'GET /repos/{owner}/{repo}/tags', params, max_items);
-  },
+  run: pagesOf('GET /repos/{owner}/{repo}/tags'),
 });

@@ -306,3 +306,17 @@ export const listed = <T extends z.ZodType>(item: T) =>
 /** `outcome` beside `conclusion`: succeeded, failed or cancelled once completed, else null. */
 export const outcome = () =>
   z.enum(['succeeded', 'failed', 'cancelled']).nullable().describe('succeeded, failed or cancelled once status is completed, else null');
+
+/** A file a change touches, as the code host lists a pull request's or a comparison's files. */
+export const changedFile = () =>
+  z.object({
+    filename: z.string(),
+    status: z.string().optional().describe('added, removed, modified, renamed, copied, changed or unchanged'),
+    additions: z.number().int().optional(),
+    deletions: z.number().int().optional(),
+    changes: z.number().int().optional(),
+    patch: z.string().optional().describe("The file's unified diff hunks; absent for binary files and very large diffs"),
+    previous_filename: z.string().optional().describe('The name before a rename'),
+    sha: z.string().nullable().optional(),
+    blob_url: z.string().optional(),
+  });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, defined, githubStep, needs } from './common';
+import { githubStep, needs, pagesOf } from './common';
 import { hitRepository, searchInput, searchListed, withinReach } from './search-scope';
 
 type Hit = { repository?: { full_name?: string } };
@@ -28,8 +28,7 @@ export const searchCode = githubStep({
       sort: z.enum(['indexed']).optional().describe('indexed: by when the file was last indexed (default: best match)'),
     }),
   async run(args, client, ctx) {
-    const { max_items, ...params } = args;
-    const found = await collectPages<Hit>(client, 'GET /search/code', defined(params), max_items, 'items');
+    const found = await pagesOf<Hit>('GET /search/code', 'items')(args, client);
     return withinReach(found, ctx.connection, (hit) => hit.repository?.full_name);
   },
 });

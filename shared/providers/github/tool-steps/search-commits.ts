@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, defined, githubStep, needs } from './common';
+import { githubStep, needs, pagesOf } from './common';
 import { commit } from './outputs';
 import { hitRepository, searchInput, searchListed, withinReach } from './search-scope';
 
@@ -21,8 +21,7 @@ export const searchCommits = githubStep({
       sort: z.enum(['author-date', 'committer-date']).optional().describe('Sort field (default: best match)'),
     }),
   async run(args, client, ctx) {
-    const { max_items, ...params } = args;
-    const found = await collectPages<Hit>(client, 'GET /search/commits', defined(params), max_items, 'items');
+    const found = await pagesOf<Hit>('GET /search/commits', 'items')(args, client);
     return withinReach(found, ctx.connection, (hit) => hit.repository?.full_name);
   },
 });

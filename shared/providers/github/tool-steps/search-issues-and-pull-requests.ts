@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { isLimitedToList, isRepositoryAllowed } from '../../../domain/allow-list';
-import { collectPages, defined, githubStep, pageInput, needs } from './common';
+import { githubStep, needs, pageInput, pagesOf } from './common';
 import { issue, listed } from './outputs';
 
 const input = () =>
@@ -53,8 +53,7 @@ export const searchIssuesAndPullRequests = githubStep({
   permissions: needs({ issues: 'read', pull_requests: 'read' }, 'repo'),
   input,
   async run(args, client, ctx) {
-    const { max_items, ...params } = args;
-    const found = await collectPages<Found>(client, 'GET /search/issues', defined(params), max_items, 'items');
+    const found = await pagesOf<Found>('GET /search/issues', 'items')(args, client);
     if (!isLimitedToList(ctx.connection)) return { ...found, left_out: 0 };
     const items = found.items.filter((hit) => {
       const repository = repositoryOfHit(hit);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { collectPages, defined, githubStep, needs } from './common';
+import { githubStep, needs, pagesOf } from './common';
 import { repository } from './outputs';
 import { searchInput, searchListed, withinReach } from './search-scope';
 
@@ -19,8 +19,7 @@ export const searchRepositories = githubStep({
       sort: z.enum(['stars', 'forks', 'help-wanted-issues', 'updated']).optional().describe('Sort field (default: best match)'),
     }),
   async run(args, client, ctx) {
-    const { max_items, ...params } = args;
-    const found = await collectPages<Hit>(client, 'GET /search/repositories', defined(params), max_items, 'items');
+    const found = await pagesOf<Hit>('GET /search/repositories', 'items')(args, client);
     return withinReach(found, ctx.connection, (hit) => hit.full_name);
   },
 });
