@@ -8,16 +8,16 @@ import { readStoredToken, writeStoredToken } from '../../shared/store/stored-tok
 import { originOf } from '../../shared/oauth/token-origin';
 import type { Connection } from '../../shared/domain/model';
 import type { Route } from '../../shared/http/types';
-import { defaultAnswers } from './github-answers';
-import { SimulatedLoopWorld } from './github-world-loop';
-import { SimulatedGitHubWorld, worldStateSchema } from './github-world';
+import { defaultAnswers } from './github/github-answers';
+import { SimulatedLoopWorld } from './github/github-world-loop';
+import { SimulatedGitHubWorld, worldStateSchema } from './github/github-world';
 import { SandboxStateFile } from './state-file';
-import { checkAgainstOpenApi } from './openapi-check';
-import { SimulatedGitHub } from './simulated-github';
-import { startSimulatedContentSnare, type SimulatedContentSnare } from './simulated-contentsnare';
+import { checkAgainstOpenApi } from './github/openapi-check';
+import { SimulatedGitHub } from './github/simulated-github';
+import { startSimulatedContentSnare, type SimulatedContentSnare } from './contentsnare/simulated-contentsnare';
 import { SandboxInbox, inboxPath } from './inbox';
-import { playGitHubApp } from './sandbox-app';
-import { holdSnareExampleRecords } from './snare-example-records';
+import { playGitHubApp } from './github/sandbox-app';
+import { holdSnareExampleRecords } from './contentsnare/snare-example-records';
 
 /**
  * Where `npm run dev` keeps its data unless DATA_DIR is set: its own directory, apart from

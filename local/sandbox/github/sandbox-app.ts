@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../shared/ports/app-context';
-import type { Connection } from '../../shared/domain/model';
-import { ConnectionRepo } from '../../shared/store/connection-repo';
-import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
-import { originOf } from '../../shared/oauth/token-origin';
+import type { AppContext } from '../../../shared/ports/app-context';
+import type { Connection } from '../../../shared/domain/model';
+import { ConnectionRepo } from '../../../shared/store/connection-repo';
+import { readStoredToken, writeStoredToken } from '../../../shared/store/stored-token';
+import { originOf } from '../../../shared/oauth/token-origin';
 import type { SimulatedGitHub, SimulatedUser } from './simulated-github';
 import { SimulatedGitHubApp } from './simulated-github-app';
 
@@ -75,16 +75,17 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
       const fresh = app.issueUserToken(user.login);
       const token = { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: ctx.clock.now() + 28800 * 1000, origin };
       const all = await repo.list();
-      // An App connection made through the simulated App's install flow holds a user token that App
-      // issued (kept across restarts): it is the sandbox's, so it is re-bound to this run's port.
+      // An App connection (one with an installation) made through the simulated App's install flow
+      // holds a user token that App issued (kept across restarts): it is the sandbox's, so it is
+      // re-bound to this run's port.
       for (const c of all) {
-        if (c.sandboxDemo === true || c.authMethod !== 'github_app') continue;
+        if (c.sandboxDemo === true || c.installation === undefined) continue;
         const held = await readStoredToken(ctx.secrets, c);
         if (held && app.userTokens.has(held.accessToken) && held.origin !== origin)
           await writeStoredToken(ctx.secrets, c, { ...held, origin });
       }
       for (const c of all) {
-        if (c.sandboxDemo !== true || c.authMethod !== 'github_app' || c.installation?.id !== installationId) continue;
+        if (c.sandboxDemo !== true || c.installation?.id !== installationId) continue;
         if (!(await readStoredToken(ctx.secrets, c))) continue;
         await writeStoredToken(ctx.secrets, c, token);
         // The demo user owns the account the App is installed on: an owner's connection.

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { present } from '../../shared/domain/present';
-import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
+import { present } from '../../../shared/domain/present';
+import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from '../simulated-http';
 
 export interface SimulatedHook {
   id: number;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import type { SimulatedGitHub } from './simulated-github';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
-import type { SimulatedResponse } from './simulated-http';
+import type { SimulatedResponse } from '../simulated-http';
 import { filesAt, type WorldKit } from './github-world-git';
 import { gistSchema, repoSchema } from './github-world-records';
 import { repoWorldAnswers } from './github-world-repos';
