@@ -18,6 +18,8 @@ import { startSimulatedContentSnare, type SimulatedContentSnare } from './conten
 import { SandboxInbox, inboxPath } from './inbox';
 import { playGitHubApp } from './github/sandbox-app';
 import { holdSnareExampleRecords } from './contentsnare/snare-example-records';
+import { GitHubAnswerBack } from './github/answer-back';
+import { DeliveryBound, sandboxDeliveryLimit } from './delivery-bound';
 
 /**
  * Where `npm run dev` keeps its data unless DATA_DIR is set: its own directory, apart from
@@ -114,6 +116,16 @@ const stateSchema = z.object({
 });
 type SandboxState = z.infer<typeof stateSchema>;
 
+/** A simulated service's bound on its deliveries; the first one held back is said on stderr. */
+function bounded(service: string): DeliveryBound {
+  const { limit, windowMs } = sandboxDeliveryLimit;
+  return new DeliveryBound(limit, windowMs, Date.now, (b) =>
+    process.stderr.write(
+      `sandbox: the simulated ${service} sends at most ${b.limit} webhook deliveries a minute; it held one back (${b.held} so far)\n`,
+    ),
+  );
+}
+
 /** The simulated code host's URL changes with its port at each start: the file names it by this mark. */
 const githubMark = '{{simulated-github}}';
 
@@ -160,10 +172,16 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
     if (owner !== undefined && repo !== undefined && !world.hasRepository(owner, repo))
       return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     const answer = answers[match.operationId];
-    return answer ? answer(match) : { status: 200, body: {} };
+    return answer ? answerBack.answer(match, answer) : { status: 200, body: {} };
   };
 
   const githubApp = playGitHubApp(github, user);
+  const announcing = {
+    branchHeads: (owner: string, repo: string) => world.branchHeads(owner, repo),
+    commit: (owner: string, repo: string, sha: string) => world.commit(owner, repo, sha),
+    answers,
+  };
+  const answerBack = new GitHubAnswerBack(github, announcing, bounded('code host'), () => githubApp.webhook());
   // Job logs are fetched without the token, from the signed URL the log request answered.
   const app = github.before;
   github.before = (req) => loop.serveLog(req) ?? app?.(req);
@@ -193,6 +211,7 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
   };
   github.afterWrite = () => {
     const refused = keep();
+    answerBack.settle(refused === undefined);
     return refused ? { status: 422, body: { message: 'Validation Failed', errors: [{ code: 'custom', message: refused }] } } : undefined;
   };
   contentsnare = await startSimulatedContentSnare({
@@ -206,6 +225,9 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
     },
   });
   holdSnareExampleRecords(contentsnare);
+  const snareBound = bounded('collection service');
+  const deliverSnare = contentsnare.webhooks.deliver;
+  contentsnare.webhooks.deliver = async (url, body) => (snareBound.take() ? deliverSnare(url, body) : 0);
   if (!loaded.state) {
     const first = keep();
     if (first) notices.push(first);

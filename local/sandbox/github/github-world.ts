@@ -87,6 +87,22 @@ export class SimulatedGitHubWorld {
     return this.find(owner, repo) !== undefined;
   }
 
+  /** The branches of `owner/repo` and their heads (`main` -> SHA): a write that moves one is a push. */
+  branchHeads(owner: string, repo: string): Record<string, string> | undefined {
+    const r = this.find(owner, repo);
+    if (!r) return undefined;
+    return Object.fromEntries(
+      Object.entries(r.refs)
+        .filter(([ref]) => ref.startsWith('heads/'))
+        .map(([ref, sha]) => [ref.slice('heads/'.length), sha]),
+    );
+  }
+
+  /** A commit of `owner/repo` as the world keeps it. */
+  commit(owner: string, repo: string, sha: string): Repo['commits'][number] | undefined {
+    return this.find(owner, repo)?.commits.find((c) => c.sha === sha);
+  }
+
   /** A hook owner (`repos/o/r`, `orgs/x`) the code host would know. */
   hookOwnerExists(hookOwner: string): boolean {
     const [kind, a = '', b = ''] = hookOwner.split('/');

@@ -27,6 +27,33 @@ export interface SimulatedUser {
 }
 
 /**
+ * The headers the code host documents for every webhook delivery, not only the three the
+ * intake reads: the event, the delivery id, the hook and what it is installed on, and the body
+ * signed with the hook's secret (HMAC SHA-256, and the older SHA-1).
+ */
+export function deliveryHeaders(d: {
+  secret: string;
+  event: string;
+  guid: string;
+  body: string;
+  hookId: number;
+  targetType: 'repository' | 'organization' | 'integration';
+  targetId: number;
+}): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'GitHub-Hookshot/044aadd',
+    'x-github-event': d.event,
+    'x-github-delivery': d.guid,
+    'x-github-hook-id': String(d.hookId),
+    'x-github-hook-installation-target-type': d.targetType,
+    'x-github-hook-installation-target-id': String(d.targetId),
+    'x-hub-signature': `sha1=${createHmac('sha1', d.secret).update(d.body).digest('hex')}`,
+    'x-hub-signature-256': `sha256=${createHmac('sha256', d.secret).update(d.body).digest('hex')}`,
+  };
+}
+
+/**
  * A stateful simulation of the code host's REST interface on 127.0.0.1, enough for the trigger
  * machinery: `GET /user`, repository and organization hooks (create, list, update,
  * delete, deliveries, redelivery), gists and repositories with ETags and 304s.
@@ -137,23 +164,18 @@ export class SimulatedGitHub {
   private async send(hook: SimulatedHook, event: string, body: string, guid: string, redelivery: boolean): Promise<Response> {
     const secret = hook.config.secret ?? '';
     const [kind, name] = hook.owner.split('/');
-    // The headers the code host documents for every delivery, not only the three the intake reads.
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'GitHub-Hookshot/044aadd',
-      'x-github-event': event,
-      'x-github-delivery': guid,
-      'x-github-hook-id': String(hook.id),
-      'x-github-hook-installation-target-type': kind === 'orgs' ? 'organization' : 'repository',
-      'x-github-hook-installation-target-id': String(
-        createHash('sha1')
-          .update(name ?? '')
-          .digest()
-          .readUInt32BE(0),
-      ),
-      'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
-      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
-    };
+    const headers = deliveryHeaders({
+      secret,
+      event,
+      guid,
+      body,
+      hookId: hook.id,
+      targetType: kind === 'orgs' ? 'organization' : 'repository',
+      targetId: createHash('sha1')
+        .update(name ?? '')
+        .digest()
+        .readUInt32BE(0),
+    });
     let res: Response;
     try {
       res = await fetch(hook.config.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
