@@ -265,6 +265,46 @@ export class SimulatedGitHub {
     const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
     if (req.method === 'GET' && org)
       return this.paged(req, this.repos.get(decodeURIComponent(present(org[1], 'organization in the path'))) ?? [], p);
+    const classic = this.classicProjectRoute(req);
+    if (classic) return classic;
+    const repoList = /^\/repos\/([^/]+\/[^/]+)\/(subscribers|tags)$/.exec(p) ?? /^\/repositories\/(\d+)\/(subscribers|tags)$/.exec(p);
+    if (req.method === 'GET' && repoList) {
+      const repository = present(repoList[1], 'repository in the path');
+      const list = repoList[2] === 'tags' ? this.tags : this.watchers;
+      const name = /^\d+$/.test(repository)
+        ? [...list.keys()].find((n) => String(SimulatedGitHub.repositoryId(n)) === repository)
+        : decodeURIComponent(repository);
+      const items = name ? list.get(name) : undefined;
+      if (!name || !items) return this.otherwise?.(req) ?? { status: 404, body: { message: 'Not Found' } };
+      // The code host's Link header names the repository by id (`/repositories/{id}/...`).
+      return this.paged(req, items, `/repositories/${SimulatedGitHub.repositoryId(name)}/${repoList[2]}`);
+    }
+    const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^/]+)$/.exec(p);
+    // A repository without a `history` here is left to `otherwise` (the sandbox's world compares its own).
+    if (req.method === 'GET' && compare && (this.history.has(decodeURIComponent(compare[1] ?? '')) || !this.otherwise))
+      return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
+    const reviewComments = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(p);
+    if (req.method === 'GET' && reviewComments) {
+      const list = this.reviewComments.get(
+        `${decodeURIComponent(present(reviewComments[1], 'repository'))}#${reviewComments[2]}#${reviewComments[3]}`,
+      );
+      return list ? this.paged(req, list, p) : { status: 404, body: { message: 'Not Found' } };
+    }
+    const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
+    if (m)
+      return this.hookRoute(
+        req,
+        decodeURIComponent(present(m[1], 'hook owner in the path')),
+        m[2] ? Number(m[2]) : undefined,
+        m[3],
+        m[4] ? Number(m[4]) : undefined,
+      );
+    return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
+  }
+
+  /** Classic projects and their columns (`projects/list-for-repo`, `projects/list-for-org`, `projects/list-columns`); undefined for any other request. */
+  private classicProjectRoute(req: RecordedRequest): SimulatedResponse | undefined {
+    const p = req.path;
     const projects = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/projects$/.exec(p);
     if (req.method === 'GET' && projects) {
       const owner = decodeURIComponent(present(projects[1], 'project owner in the path'));
@@ -303,39 +343,7 @@ export class SimulatedGitHub {
       }));
       return this.paged(req, view, p);
     }
-    const repoList = /^\/repos\/([^/]+\/[^/]+)\/(subscribers|tags)$/.exec(p) ?? /^\/repositories\/(\d+)\/(subscribers|tags)$/.exec(p);
-    if (req.method === 'GET' && repoList) {
-      const repository = present(repoList[1], 'repository in the path');
-      const list = repoList[2] === 'tags' ? this.tags : this.watchers;
-      const name = /^\d+$/.test(repository)
-        ? [...list.keys()].find((n) => String(SimulatedGitHub.repositoryId(n)) === repository)
-        : decodeURIComponent(repository);
-      const items = name ? list.get(name) : undefined;
-      if (!name || !items) return this.otherwise?.(req) ?? { status: 404, body: { message: 'Not Found' } };
-      // The code host's Link header names the repository by id (`/repositories/{id}/...`).
-      return this.paged(req, items, `/repositories/${SimulatedGitHub.repositoryId(name)}/${repoList[2]}`);
-    }
-    const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^/]+)$/.exec(p);
-    // A repository without a `history` here is left to `otherwise` (the sandbox's world compares its own).
-    if (req.method === 'GET' && compare && (this.history.has(decodeURIComponent(compare[1] ?? '')) || !this.otherwise))
-      return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
-    const reviewComments = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(p);
-    if (req.method === 'GET' && reviewComments) {
-      const list = this.reviewComments.get(
-        `${decodeURIComponent(present(reviewComments[1], 'repository'))}#${reviewComments[2]}#${reviewComments[3]}`,
-      );
-      return list ? this.paged(req, list, p) : { status: 404, body: { message: 'Not Found' } };
-    }
-    const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
-    if (m)
-      return this.hookRoute(
-        req,
-        decodeURIComponent(present(m[1], 'hook owner in the path')),
-        m[2] ? Number(m[2]) : undefined,
-        m[3],
-        m[4] ? Number(m[4]) : undefined,
-      );
-    return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
+    return undefined;
   }
 
   /** A tag as `GET /repos/{o}/{r}/tags` lists it (`repos/list-tags`: name, commit, zipball_url, tarball_url, node_id). */
@@ -444,6 +452,42 @@ export class SimulatedGitHub {
     return { body: page, headers: { link: `<${this.url}/${hook.owner}/hooks/${hook.id}/deliveries?${q.toString()}>; rel="next"` } };
   }
 
+  /** `POST .../hooks`: refused as github.com refuses a URL it cannot reach, or one already hooked. */
+  private createHook(req: RecordedRequest, owner: string, view: (h: SimulatedHook) => Record<string, unknown>): SimulatedResponse {
+    const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: SimulatedHook['config'] };
+    const config = body?.config;
+    if (!config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
+    const host = URL.canParse(config.url) ? new URL(config.url).hostname : '';
+    if (this.refusePrivateHookUrls && /^(localhost|127\.|10\.|192\.168\.|\[::1\]$|0\.0\.0\.0$)/.test(host)) {
+      return {
+        status: 422,
+        body: {
+          message: 'Validation Failed',
+          errors: [
+            {
+              resource: 'Hook',
+              code: 'custom',
+              message: `Sorry, the URL host ${host} is not supported because it isn't reachable over the public Internet`,
+            },
+          ],
+          documentation_url: 'https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook',
+        },
+      };
+    }
+    if (this.hooksOf(owner).some((h) => h.config.url === config.url))
+      return { status: 422, body: { message: 'Hook already exists on this repository' } };
+    const hook: SimulatedHook = {
+      id: this.nextId++,
+      owner,
+      name: body.name ?? 'web',
+      active: body.active ?? true,
+      events: body.events,
+      config,
+    };
+    this.hooks.set(hook.id, hook);
+    return { status: 201, body: view(hook) };
+  }
+
   private hookRoute(
     req: RecordedRequest,
     owner: string,
@@ -465,38 +509,7 @@ export class SimulatedGitHub {
     if (hookId === undefined) {
       if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
       if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
-      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: SimulatedHook['config'] };
-      const config = body?.config;
-      if (!config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
-      const host = URL.canParse(config.url) ? new URL(config.url).hostname : '';
-      if (this.refusePrivateHookUrls && /^(localhost|127\.|10\.|192\.168\.|\[::1\]$|0\.0\.0\.0$)/.test(host)) {
-        return {
-          status: 422,
-          body: {
-            message: 'Validation Failed',
-            errors: [
-              {
-                resource: 'Hook',
-                code: 'custom',
-                message: `Sorry, the URL host ${host} is not supported because it isn't reachable over the public Internet`,
-              },
-            ],
-            documentation_url: 'https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook',
-          },
-        };
-      }
-      if (this.hooksOf(owner).some((h) => h.config.url === config.url))
-        return { status: 422, body: { message: 'Hook already exists on this repository' } };
-      const hook: SimulatedHook = {
-        id: this.nextId++,
-        owner,
-        name: body.name ?? 'web',
-        active: body.active ?? true,
-        events: body.events,
-        config,
-      };
-      this.hooks.set(hook.id, hook);
-      return { status: 201, body: view(hook) };
+      return this.createHook(req, owner, view);
     }
     const hook = this.hooks.get(hookId);
     if (!hook || hook.owner !== owner) return { status: 404, body: { message: 'Not Found' } };
