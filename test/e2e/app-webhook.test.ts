@@ -12,8 +12,8 @@ import type { Connection } from '../../shared/domain/model';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { systemClock } from '../../shared/ports';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
-import { SimulatedGitHubApp } from '../../local/sandbox/simulated-github-app';
 import { appEnv, appShot, fullInstallation, storeAppConnection } from '../helpers/app-webhook';
+import { FakeGitHubAppWorld } from '../helpers/fake-github-app';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startLocalProcess, type RunningLocal } from '../helpers/local-process';
@@ -26,7 +26,7 @@ const repo = 'Codertocat/Hello-World';
 let dataDir: string;
 let github: FakeGitHub;
 /** GitHub's App side, in front of the fake code host. */
-let app: SimulatedGitHubApp;
+let app: FakeGitHubAppWorld;
 let agent: FakeAgentRuntime;
 let local: RunningLocal;
 let connection: Connection;
@@ -55,7 +55,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'app-webhook-e2e-'));
   // The code host plays the App too: the JWT checked, installation tokens minted, and those tokens
   // acting as the account on the rest of the fake (the polled triggers read with them).
-  app = new SimulatedGitHubApp({ appId: Number(appEnv.GITHUB_APP_ID), slug: appEnv.GITHUB_APP_SLUG });
+  app = new FakeGitHubAppWorld({ appId: Number(appEnv.GITHUB_APP_ID), slug: appEnv.GITHUB_APP_SLUG });
   app.addInstallation({ id: 7, account: { login: 'Codertocat', id: 1001, type: 'User' }, ...fullInstallation });
   const userToken = app.issueUserToken('Codertocat').accessToken;
   connection = await seedConnection(dataDir, userToken);

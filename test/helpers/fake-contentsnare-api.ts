@@ -6,4 +6,4 @@ export {
   type Answer,
   type Json,
   type SimulatedSnareState as FakeSnareState,
-} from '../../local/sandbox/simulated-contentsnare-api';
+} from '../../local/sandbox/contentsnare/simulated-contentsnare-api';

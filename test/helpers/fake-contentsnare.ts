@@ -8,4 +8,4 @@ export {
   type SimulatedContentSnareOptions as FakeContentSnareOptions,
   type SimulatedKind as FakeKind,
   type SimulatedLogEntry as FakeLogEntry,
-} from '../../local/sandbox/simulated-contentsnare';
+} from '../../local/sandbox/contentsnare/simulated-contentsnare';

@@ -1,10 +1,11 @@
-import { SimulatedGitHubApp, type SimulatedAppOptions } from '../../local/sandbox/simulated-github-app';
+import { SimulatedGitHubApp, type SimulatedAppOptions } from '../../local/sandbox/github/simulated-github-app';
 import { startFakeHttp, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
 
 export {
   SimulatedGitHubApp as FakeGitHubAppWorld,
+  type SimulatedHookDelivery as FakeHookDelivery,
   type SimulatedInstallation as FakeInstallation,
-} from '../../local/sandbox/simulated-github-app';
+} from '../../local/sandbox/github/simulated-github-app';
 
 export interface FakeGitHubApp {
   app: SimulatedGitHubApp;
@@ -20,7 +21,7 @@ export interface FakeGitHubApp {
 }
 
 /**
- * GitHub as a GitHub App on loopback (local/sandbox/simulated-github-app.ts, written from
+ * GitHub as a GitHub App on loopback (local/sandbox/github/simulated-github-app.ts, written from
  * GitHub's documentation), with a few repository and gist routes for the tool steps: `GET
  * /repos/{owner}/{repo}`, `GET /repos/{owner}/{repo}/tags`, `GET` and `POST /gists`, `PUT /user/starred/{owner}/{repo}`, which answer
  * only tokens the App side accepted for them.

@@ -4,4 +4,4 @@ export {
   type SimulatedDelivery as FakeDelivery,
   type SimulatedHook as FakeHook,
   type SimulatedUser as FakeUser,
-} from '../../local/sandbox/simulated-github';
+} from '../../local/sandbox/github/simulated-github';

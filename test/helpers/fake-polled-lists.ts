@@ -4,7 +4,7 @@ import { startFakeHttp, type FakeServer, type RecordedRequest } from './fake-htt
 
 /**
  * A fake of the code host's three polled lists, written from their published descriptions
- * (local/sandbox/github-openapi-ops.json: `gists/list` GET /gists,
+ * (local/sandbox/github/github-openapi-ops.json: `gists/list` GET /gists,
  * `repos/list-for-authenticated-user` GET /user/repos, `repos/list-for-org` GET
  * /orgs/{org}/repos, each with `per_page` (default 30, max 100) and `page`) and the REST
  * guide's rules: pages linked by a `Link` header, an `ETag` on each answer and 304 to an

@@ -4,7 +4,7 @@
  */
 
 // The plausible answers are the sandbox's (`npm run dev`): one set for tests and the sandbox.
-export { b64, defaultAnswers, sha } from '../../local/sandbox/github-answers';
+export { b64, defaultAnswers, sha } from '../../local/sandbox/github/github-answers';
 
 /** Each step called with exactly the required inputs of its schema (checked below). */
 export const requiredOnly: Record<string, Record<string, unknown>> = {

@@ -5,4 +5,4 @@ export {
   type MatchedRequest,
   type OpenApiSimulatedGitHub as OpenApiFakeGitHub,
   type OperationResponder,
-} from '../../local/sandbox/openapi-check';
+} from '../../local/sandbox/github/openapi-check';

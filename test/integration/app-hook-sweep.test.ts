@@ -8,7 +8,7 @@ import { sweepDefaults, sweepOnce } from '../../shared/sweep/sweep-once';
 import { appShot, storeAppConnection, storeAppSubscription, testAppSecret } from '../helpers/app-webhook';
 import { consumerPass } from '../helpers/consumer-pass';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
-import type { SimulatedHookDelivery } from '../../local/sandbox/simulated-github-app';
+import type { FakeHookDelivery } from '../helpers/fake-github-app';
 import { githubAppTestContext, type GitHubAppTestContext } from '../helpers/github-app-context';
 import type { Shot } from '../helpers/seed';
 import { examplePayload } from '../helpers/signed-delivery';
@@ -46,7 +46,7 @@ async function setup() {
   await storeAppSubscription(t.ctx, connection, 'github.new_issue', repo, 'agent-1');
   const call = intake(t.ctx);
   const sent = new Map<string, Shot>();
-  t.fake.app.redeliver = async (first: SimulatedHookDelivery) => {
+  t.fake.app.redeliver = async (first: FakeHookDelivery) => {
     const shot = sent.get(first.guid);
     if (!shot) return 0;
     return call(shot);

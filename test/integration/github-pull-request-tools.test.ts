@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { githubTools } from '../../shared/providers/github/tools';
 import type { Connection } from '../../shared/domain/model';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import { diffAnswer } from '../../local/sandbox/github-answers-prs';
+import { diffAnswer } from '../../local/sandbox/github/github-answers-prs';
 import { defaultAnswers, sha } from '../helpers/github-step-samples';
 import { startOpenApiFakeGitHub, type OpenApiFakeGitHub } from '../helpers/openapi-check';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultAnswers } from '../../local/sandbox/github-answers';
-import { SimulatedGitHubWorld } from '../../local/sandbox/github-world';
-import { SimulatedLoopWorld } from '../../local/sandbox/github-world-loop';
-import { checkAgainstOpenApi } from '../../local/sandbox/openapi-check';
-import { SimulatedGitHub } from '../../local/sandbox/simulated-github';
+import { defaultAnswers } from '../../local/sandbox/github/github-answers';
+import { SimulatedGitHubWorld } from '../../local/sandbox/github/github-world';
+import { SimulatedLoopWorld } from '../../local/sandbox/github/github-world-loop';
+import { checkAgainstOpenApi } from '../../local/sandbox/github/openapi-check';
+import { SimulatedGitHub } from '../../local/sandbox/github/simulated-github';
 import type { Connection } from '../../shared/domain/model';
 import { githubTools } from '../../shared/providers/github/tools';
 import { loadExample } from '../../shared/subscriptions/example-docs';

@@ -7,7 +7,7 @@ import { answerSchema, catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import type { ToolStep } from '../../shared/tools/tool-step';
 import { defaultAnswers, requiredOnly } from '../helpers/github-step-samples';
-import { sampleLogPath } from '../../local/sandbox/github-answers';
+import { sampleLogPath } from '../../local/sandbox/github/github-answers';
 import { startOpenApiFakeGitHub, type OpenApiFakeGitHub, type OperationResponder } from '../helpers/openapi-check';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';

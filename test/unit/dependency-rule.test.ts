@@ -32,7 +32,7 @@ const layers: readonly (readonly string[])[] = [
   ['shared/mcp'], // the tool catalog and the triggers over the Model Context Protocol
   ['shared/wiring'], // builds a role's context from the adapters: AWS (Lambda) and local
   ['functions/*'], // one Lambda function per folder: handler, routes, deps (the only reader of the environment)
-  ['local/admin', 'local/examples', 'local/sandbox'], // operator tooling (dead letters, example deliveries); example payloads; the simulated services of `npm run dev`
+  ['local/admin', 'local/examples', 'local/sandbox'], // operator tooling (dead letters, example deliveries); example payloads; the simulated services of `npm run dev` (each provider's in `local/sandbox/<p>/`)
   ['local/console'], // the console at `/` of the local runtime
   ['local'], // the local runtime (`npm start`): server, routes, background jobs, data dir
   ['local/cli'], // the CLIs: `npm run dlq`, `npm run trigger`, `npm run doctor`
@@ -127,6 +127,11 @@ function layerPattern(folder: string): string {
   return folder.replace(/^shared\/providers\/[^/]+/, 'shared/providers/*');
 }
 
+/** The provider whose sandbox room holds a file (`local/sandbox/<p>/...`), if any. */
+function sandboxRoomOf(file: string): string | undefined {
+  return /^local\/sandbox\/([^/]+)\//.exec(file)?.[1];
+}
+
 function layerOf(folder: string): number {
   const pattern = layerPattern(folder);
   return layers.findIndex((layer) => layer.includes(pattern));
@@ -218,6 +223,19 @@ describe('dependency rule: imports point down the layers', () => {
       edges.filter(({ file, target }) => isCore(file) && target.startsWith('shared/providers/')).map((e) => e.file),
     );
     expect([...notYetThroughTheContract].filter((file) => !stillImporting.has(file))).toEqual([]);
+  });
+
+  it("no provider's simulator in the sandbox imports another's: `local/sandbox/<p>/` is that provider's room", () => {
+    const offences = edges
+      .filter(({ file, target }) => {
+        const from = sandboxRoomOf(file);
+        const to = sandboxRoomOf(target);
+        return from !== undefined && to !== undefined && from !== to;
+      })
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(offences).toEqual([]);
+    expect(sandboxRoomOf('local/sandbox/github/simulated-github.ts')).toBe('github');
+    expect(sandboxRoomOf('local/sandbox/sandbox.ts')).toBeUndefined();
   });
 
   it('no import circle: no file reaches itself through the files it imports', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedGitHubApp } from '../../local/sandbox/simulated-github-app';
+import { SimulatedGitHubApp } from '../../local/sandbox/github/simulated-github-app';
 import type { RecordedRequest } from '../../local/sandbox/simulated-http';
 
 /**

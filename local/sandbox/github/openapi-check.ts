@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sampleLogPath, serveSampleLog } from './sample-log';
-import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
+import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from '../simulated-http';
 
 /**
  * A simulated code host on loopback that holds every request against the code host's published

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
-import type { SimulatedResponse } from './simulated-http';
+import type { SimulatedResponse } from '../simulated-http';
 
 type Json = Record<string, unknown>;
 

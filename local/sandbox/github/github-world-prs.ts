@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RepoRecord } from './github-world-records';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
-import type { SimulatedResponse } from './simulated-http';
+import type { SimulatedResponse } from '../simulated-http';
 import { diffAnswer, wantsDiff } from './github-answers-prs';
 import { type ChangedFile, gitDiff, lines, reachable, unifiedHunk } from './github-world-prs-diff';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import type { SimulatedGitHub } from './simulated-github';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
-import type { SimulatedResponse } from './simulated-http';
+import type { SimulatedResponse } from '../simulated-http';
 import { filesAt, type WorldKit } from './github-world-git';
 import { gistSchema, repoSchema } from './github-world-records';
 import { repoWorldAnswers } from './github-world-repos';
@@ -48,6 +48,20 @@ type Gist = z.infer<typeof gistSchema>;
 
 const gitSha = (text: string) => createHash('sha1').update(text).digest('hex');
 
+const body = (r: MatchedRequest) => (r.json ?? {}) as Json;
+/** A page of a list as the code host pages it (`per_page` 30 by default, at most 100; `page`). */
+const paged = (items: Json[], r: MatchedRequest): Json[] => {
+  const perPage = Math.min(100, Math.max(1, Number(r.query.get('per_page') ?? 30) || 30));
+  const page = Math.max(1, Number(r.query.get('page') ?? 1) || 1);
+  return items.slice((page - 1) * perPage, page * perPage);
+};
+const issueOf = (repo: Repo, r: MatchedRequest) => repo.issues.find((i) => String(i.number) === r.params.issue_number);
+const byState = (items: Issue[], r: MatchedRequest) => {
+  const state = r.query.get('state') ?? 'open';
+  return state === 'all' ? items : items.filter((i) => i.state === state);
+};
+const newest = (items: Issue[]) => [...items].sort((a, b) => b.number - a.number);
+
 /**
  * The sandbox's simulated code host as one account's world: the demo user's repositories (and
  * those it creates in organizations), their issues and pull requests (one number sequence, as
@@ -85,6 +99,22 @@ export class SimulatedGitHubWorld {
   /** Whether the world holds `owner/repo` (names compared without case, as the code host does). */
   hasRepository(owner: string, repo: string): boolean {
     return this.find(owner, repo) !== undefined;
+  }
+
+  /** The branches of `owner/repo` and their heads (`main` -> SHA): a write that moves one is a push. */
+  branchHeads(owner: string, repo: string): Record<string, string> | undefined {
+    const r = this.find(owner, repo);
+    if (!r) return undefined;
+    return Object.fromEntries(
+      Object.entries(r.refs)
+        .filter(([ref]) => ref.startsWith('heads/'))
+        .map(([ref, sha]) => [ref.slice('heads/'.length), sha]),
+    );
+  }
+
+  /** A commit of `owner/repo` as the world keeps it. */
+  commit(owner: string, repo: string, sha: string): Repo['commits'][number] | undefined {
+    return this.find(owner, repo)?.commits.find((c) => c.sha === sha);
   }
 
   /** A hook owner (`repos/o/r`, `orgs/x`) the code host would know. */
@@ -482,47 +512,55 @@ export class SimulatedGitHubWorld {
   }
 
   private ownAnswers(now: () => string): Record<string, OperationResponder> {
-    const inRepo =
-      (then: (repo: Repo, r: MatchedRequest) => SimulatedResponse): OperationResponder =>
-      (r) => {
-        const repo = this.find(r.params.owner ?? '', r.params.repo ?? '');
-        return repo ? then(repo, r) : notFound;
-      };
-    const changed =
-      (then: OperationResponder): OperationResponder =>
-      async (r) => {
-        const answer = await then(r);
-        this.refresh();
-        return answer;
-      };
-    const body = (r: MatchedRequest) => (r.json ?? {}) as Json;
-    const paged = (items: Json[], r: MatchedRequest): Json[] => {
-      const perPage = Math.min(100, Math.max(1, Number(r.query.get('per_page') ?? 30) || 30));
-      const page = Math.max(1, Number(r.query.get('page') ?? 1) || 1);
-      return items.slice((page - 1) * perPage, page * perPage);
-    };
-    const issueOf = (repo: Repo, r: MatchedRequest) => repo.issues.find((i) => String(i.number) === r.params.issue_number);
-    const byState = (items: Issue[], r: MatchedRequest) => {
-      const state = r.query.get('state') ?? 'open';
-      return state === 'all' ? items : items.filter((i) => i.state === state);
-    };
-    const newest = (items: Issue[]) => [...items].sort((a, b) => b.number - a.number);
-    const runs = (repo: Repo, r: MatchedRequest, only?: (run: Json) => boolean) => {
-      const list = repo.runs.filter((x) => !only || only(x)).map((x) => this.renderRun(repo, x));
-      return { body: { total_count: list.length, workflow_runs: paged(list, r) } };
-    };
-    const createRepo = (r: MatchedRequest, owner: string, ownerType: 'User' | 'Organization'): SimulatedResponse => {
-      const name = String(body(r).name ?? '');
-      if (this.find(owner, name)) return validation('Repository', 'name', 'name already exists on this account');
-      const description = typeof body(r).description === 'string' ? (body(r).description as string) : null;
-      const repo = this.addRepository(name, { description, private: body(r).private === true, owner, ownerType, at: now() });
-      return { status: 201, body: this.renderRepo(repo) };
-    };
     return {
-      'repos/get': inRepo((repo) => ({ body: this.renderRepo(repo) })),
-      'repos/create-for-authenticated-user': changed((r) => createRepo(r, this.login, 'User')),
-      'repos/create-in-org': changed((r) => createRepo(r, r.params.org ?? '', 'Organization')),
-      'repos/list-commits': inRepo((repo, r) => {
+      ...this.repoAnswers(now),
+      ...this.writeAnswers(now),
+      ...this.issueAnswers(now),
+      ...this.pullAnswers(now),
+      ...this.actionsAnswers(now),
+      ...this.gistAnswers(now),
+      // Branches, tags, releases, comparisons, the Git database, deletions, forks and search (github-world-repos.ts).
+      ...Object.fromEntries(Object.entries(repoWorldAnswers(this.kit(), now)).map(([op, answer]) => [op, this.changed(answer)])),
+    };
+  }
+
+  /** Answers for a repository of the world; 404 for one it does not hold. */
+  private inRepo(then: (repo: Repo, r: MatchedRequest) => SimulatedResponse): OperationResponder {
+    return (r) => {
+      const repo = this.find(r.params.owner ?? '', r.params.repo ?? '');
+      return repo ? then(repo, r) : notFound;
+    };
+  }
+
+  /** A write: the host's own lists are set again after it. */
+  private changed(then: OperationResponder): OperationResponder {
+    return async (r) => {
+      const answer = await then(r);
+      this.refresh();
+      return answer;
+    };
+  }
+
+  private runs(repo: Repo, r: MatchedRequest, only?: (run: Json) => boolean): SimulatedResponse {
+    const list = repo.runs.filter((x) => !only || only(x)).map((x) => this.renderRun(repo, x));
+    return { body: { total_count: list.length, workflow_runs: paged(list, r) } };
+  }
+
+  private createRepo(r: MatchedRequest, now: () => string, owner: string, ownerType: 'User' | 'Organization'): SimulatedResponse {
+    const name = String(body(r).name ?? '');
+    if (this.find(owner, name)) return validation('Repository', 'name', 'name already exists on this account');
+    const description = typeof body(r).description === 'string' ? (body(r).description as string) : null;
+    const repo = this.addRepository(name, { description, private: body(r).private === true, owner, ownerType, at: now() });
+    return { status: 201, body: this.renderRepo(repo) };
+  }
+
+  /** Repositories, their commits and the contents of a file. */
+  private repoAnswers(now: () => string): Record<string, OperationResponder> {
+    return {
+      'repos/get': this.inRepo((repo) => ({ body: this.renderRepo(repo) })),
+      'repos/create-for-authenticated-user': this.changed((r) => this.createRepo(r, now, this.login, 'User')),
+      'repos/create-in-org': this.changed((r) => this.createRepo(r, now, r.params.org ?? '', 'Organization')),
+      'repos/list-commits': this.inRepo((repo, r) => {
         const sha = r.query.get('sha');
         const start = sha ? (this.headOf(repo, sha) ?? sha) : undefined;
         const from = start ? repo.commits.findIndex((c) => c.sha.startsWith(start)) : 0;
@@ -534,7 +572,7 @@ export class SimulatedGitHubWorld {
           ),
         };
       }),
-      'repos/get-commit': inRepo((repo, r) => {
+      'repos/get-commit': this.inRepo((repo, r) => {
         const ref = r.params.ref ?? '';
         const sha = this.headOf(repo, ref) ?? (ref === 'HEAD' ? this.headOf(repo, repo.default_branch) : ref);
         const hit = repo.commits.find((c) => sha !== undefined && sha.length >= 4 && c.sha.startsWith(sha));
@@ -542,7 +580,7 @@ export class SimulatedGitHubWorld {
           ? { body: { ...this.renderCommit(repo, hit), files: [], stats: { total: 0, additions: 0, deletions: 0 } } }
           : validation('Commit', 'sha', `No commit found for SHA: ${ref}`);
       }),
-      'repos/get-content': inRepo((repo, r) => {
+      'repos/get-content': this.inRepo((repo, r) => {
         const path = r.params.path ?? '';
         const file = filesAt(this.kit(), repo, r.query.get('ref'))[path];
         if (!file) return notFound;
@@ -570,8 +608,14 @@ export class SimulatedGitHubWorld {
           },
         };
       }),
-      'repos/create-or-update-file-contents': changed(
-        inRepo((repo, r) => {
+    };
+  }
+
+  /** Writing a file (a commit on its branch), refs and releases. */
+  private writeAnswers(now: () => string): Record<string, OperationResponder> {
+    return {
+      'repos/create-or-update-file-contents': this.changed(
+        this.inRepo((repo, r) => {
           const path = r.params.path ?? '';
           const input = body(r);
           const existing = repo.files[path];
@@ -617,13 +661,13 @@ export class SimulatedGitHubWorld {
           };
         }),
       ),
-      'git/get-ref': inRepo((repo, r) => {
+      'git/get-ref': this.inRepo((repo, r) => {
         const ref = (r.params.ref ?? '').replace(/^refs\//, '');
         const sha = repo.refs[ref];
         return sha ? { body: this.renderRef(repo, ref, sha) } : notFound;
       }),
-      'git/create-ref': changed(
-        inRepo((repo, r) => {
+      'git/create-ref': this.changed(
+        this.inRepo((repo, r) => {
           const ref = String(body(r).ref ?? '').replace(/^refs\//, '');
           const sha = String(body(r).sha ?? '');
           if (repo.refs[ref]) return validation('Reference', 'ref', 'Reference already exists');
@@ -632,19 +676,33 @@ export class SimulatedGitHubWorld {
           return { status: 201, body: this.renderRef(repo, ref, sha) };
         }),
       ),
-      'issues/list-for-repo': inRepo((repo, r) => ({
+      'repos/list-releases': this.inRepo((repo, r) => ({
+        body: paged(
+          repo.releases.map((x) => this.renderRelease(repo, x)),
+          r,
+        ),
+      })),
+    };
+  }
+
+  /** Issues and their comments. */
+  private issueAnswers(now: () => string): Record<string, OperationResponder> {
+    return {
+      'issues/list-for-repo': this.inRepo((repo, r) => ({
         body: paged(
           newest(byState(repo.issues, r)).map((i) => this.renderIssue(repo, i)),
           r,
         ),
       })),
-      'issues/create': changed(inRepo((repo, r) => ({ status: 201, body: this.renderIssue(repo, this.addIssue(repo, body(r), now())) }))),
-      'issues/get': inRepo((repo, r) => {
+      'issues/create': this.changed(
+        this.inRepo((repo, r) => ({ status: 201, body: this.renderIssue(repo, this.addIssue(repo, body(r), now())) })),
+      ),
+      'issues/get': this.inRepo((repo, r) => {
         const issue = issueOf(repo, r);
         return issue ? { body: this.renderIssue(repo, issue) } : notFound;
       }),
-      'issues/update': changed(
-        inRepo((repo, r) => {
+      'issues/update': this.changed(
+        this.inRepo((repo, r) => {
           const issue = issueOf(repo, r);
           if (!issue) return notFound;
           const { title, body: text, state, labels, assignees } = body(r);
@@ -660,8 +718,8 @@ export class SimulatedGitHubWorld {
           return { body: this.renderIssue(repo, issue) };
         }),
       ),
-      'issues/create-comment': changed(
-        inRepo((repo, r) => {
+      'issues/create-comment': this.changed(
+        this.inRepo((repo, r) => {
           const issue = issueOf(repo, r);
           if (!issue) return notFound;
           const comment = { id: this.nextId(), body: String(body(r).body ?? ''), user: this.login, created_at: now() };
@@ -670,7 +728,7 @@ export class SimulatedGitHubWorld {
           return { status: 201, body: this.renderComment(repo, issue, comment) };
         }),
       ),
-      'issues/list-comments': inRepo((repo, r) => {
+      'issues/list-comments': this.inRepo((repo, r) => {
         const issue = issueOf(repo, r);
         return issue
           ? {
@@ -681,8 +739,14 @@ export class SimulatedGitHubWorld {
             }
           : notFound;
       }),
-      'pulls/create': changed(
-        inRepo((repo, r) => {
+    };
+  }
+
+  /** Pull requests, and the search of issues and pull requests. */
+  private pullAnswers(now: () => string): Record<string, OperationResponder> {
+    return {
+      'pulls/create': this.changed(
+        this.inRepo((repo, r) => {
           const input = body(r);
           const head = String(input.head ?? '').replace(/^[^:]+:/, '');
           const baseRef = String(input.base ?? '');
@@ -694,11 +758,11 @@ export class SimulatedGitHubWorld {
           return { status: 201, body: this.renderPull(repo, pull) };
         }),
       ),
-      'pulls/get': inRepo((repo, r) => {
+      'pulls/get': this.inRepo((repo, r) => {
         const pull = repo.issues.find((i) => i.pull && String(i.number) === r.params.pull_number);
         return pull ? { body: this.renderPull(repo, pull) } : notFound;
       }),
-      'pulls/list': inRepo((repo, r) => ({
+      'pulls/list': this.inRepo((repo, r) => ({
         body: paged(
           newest(
             byState(
@@ -706,12 +770,6 @@ export class SimulatedGitHubWorld {
               r,
             ),
           ).map((i) => this.renderPull(repo, i)),
-          r,
-        ),
-      })),
-      'repos/list-releases': inRepo((repo, r) => ({
-        body: paged(
-          repo.releases.map((x) => this.renderRelease(repo, x)),
           r,
         ),
       })),
@@ -731,16 +789,22 @@ export class SimulatedGitHubWorld {
           .map(({ repo, i }) => ({ ...this.renderIssue(repo, i), score: 1 }));
         return { body: { total_count: items.length, incomplete_results: false, items: paged(items, r) } };
       },
-      'actions/list-workflow-runs-for-repo': inRepo((repo, r) => runs(repo, r)),
-      'actions/list-workflow-runs': inRepo((repo, r) =>
-        runs(repo, r, (x) => String(x.workflow_id) === r.params.workflow_id || String(x.path).endsWith(`/${r.params.workflow_id}`)),
+    };
+  }
+
+  /** Workflow runs, and a dispatched one listed at once. */
+  private actionsAnswers(now: () => string): Record<string, OperationResponder> {
+    return {
+      'actions/list-workflow-runs-for-repo': this.inRepo((repo, r) => this.runs(repo, r)),
+      'actions/list-workflow-runs': this.inRepo((repo, r) =>
+        this.runs(repo, r, (x) => String(x.workflow_id) === r.params.workflow_id || String(x.path).endsWith(`/${r.params.workflow_id}`)),
       ),
-      'actions/get-workflow-run': inRepo((repo, r) => {
+      'actions/get-workflow-run': this.inRepo((repo, r) => {
         const run = repo.runs.find((x) => String(x.id) === r.params.run_id);
         return run ? { body: this.renderRun(repo, run) } : notFound;
       }),
-      'actions/create-workflow-dispatch': changed(
-        inRepo((repo, r) => {
+      'actions/create-workflow-dispatch': this.changed(
+        this.inRepo((repo, r) => {
           const workflow = r.params.workflow_id ?? '';
           const ref = String(body(r).ref ?? repo.default_branch);
           const sha = this.headOf(repo, ref);
@@ -765,7 +829,13 @@ export class SimulatedGitHubWorld {
           return { status: 204 };
         }),
       ),
-      'gists/create': changed((r) => {
+    };
+  }
+
+  /** Gists, and the account. */
+  private gistAnswers(now: () => string): Record<string, OperationResponder> {
+    return {
+      'gists/create': this.changed((r) => {
         const files = (body(r).files ?? {}) as Record<string, { content?: string }>;
         const contents = Object.fromEntries(Object.entries(files).map(([name, f]) => [name, String(f?.content ?? '')]));
         const description = typeof body(r).description === 'string' ? (body(r).description as string) : null;
@@ -775,7 +845,7 @@ export class SimulatedGitHubWorld {
         const gist = this.state.gists.find((g) => g.id === r.params.gist_id);
         return gist ? { body: this.renderGist(gist) } : notFound;
       },
-      'gists/update': changed((r) => {
+      'gists/update': this.changed((r) => {
         const gist = this.state.gists.find((g) => g.id === r.params.gist_id);
         if (!gist) return notFound;
         const input = body(r);
@@ -800,8 +870,6 @@ export class SimulatedGitHubWorld {
         ),
       }),
       'users/get-authenticated': () => ({ body: this.profile() }),
-      // Branches, tags, releases, comparisons, the Git database, deletions, forks and search (github-world-repos.ts).
-      ...Object.fromEntries(Object.entries(repoWorldAnswers(this.kit(), now)).map(([op, answer]) => [op, changed(answer)])),
     };
   }
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { present } from '../../shared/domain/present';
-import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from './simulated-http';
+import { present } from '../../../shared/domain/present';
+import { startSimulatedHttp, type SimulatedResponse, type SimulatedServer, type RecordedRequest } from '../simulated-http';
 
 export interface SimulatedHook {
   id: number;
@@ -24,6 +24,33 @@ export interface SimulatedDelivery {
 export interface SimulatedUser {
   login: string;
   id: number;
+}
+
+/**
+ * The headers the code host documents for every webhook delivery, not only the three the
+ * intake reads: the event, the delivery id, the hook and what it is installed on, and the body
+ * signed with the hook's secret (HMAC SHA-256, and the older SHA-1).
+ */
+export function deliveryHeaders(d: {
+  secret: string;
+  event: string;
+  guid: string;
+  body: string;
+  hookId: number;
+  targetType: 'repository' | 'organization' | 'integration';
+  targetId: number;
+}): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'GitHub-Hookshot/044aadd',
+    'x-github-event': d.event,
+    'x-github-delivery': d.guid,
+    'x-github-hook-id': String(d.hookId),
+    'x-github-hook-installation-target-type': d.targetType,
+    'x-github-hook-installation-target-id': String(d.targetId),
+    'x-hub-signature': `sha1=${createHmac('sha1', d.secret).update(d.body).digest('hex')}`,
+    'x-hub-signature-256': `sha256=${createHmac('sha256', d.secret).update(d.body).digest('hex')}`,
+  };
 }
 
 /**
@@ -137,23 +164,18 @@ export class SimulatedGitHub {
   private async send(hook: SimulatedHook, event: string, body: string, guid: string, redelivery: boolean): Promise<Response> {
     const secret = hook.config.secret ?? '';
     const [kind, name] = hook.owner.split('/');
-    // The headers the code host documents for every delivery, not only the three the intake reads.
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'GitHub-Hookshot/044aadd',
-      'x-github-event': event,
-      'x-github-delivery': guid,
-      'x-github-hook-id': String(hook.id),
-      'x-github-hook-installation-target-type': kind === 'orgs' ? 'organization' : 'repository',
-      'x-github-hook-installation-target-id': String(
-        createHash('sha1')
-          .update(name ?? '')
-          .digest()
-          .readUInt32BE(0),
-      ),
-      'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
-      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
-    };
+    const headers = deliveryHeaders({
+      secret,
+      event,
+      guid,
+      body,
+      hookId: hook.id,
+      targetType: kind === 'orgs' ? 'organization' : 'repository',
+      targetId: createHash('sha1')
+        .update(name ?? '')
+        .digest()
+        .readUInt32BE(0),
+    });
     let res: Response;
     try {
       res = await fetch(hook.config.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
@@ -243,6 +265,46 @@ export class SimulatedGitHub {
     const org = /^\/orgs\/([^/]+)\/repos$/.exec(p);
     if (req.method === 'GET' && org)
       return this.paged(req, this.repos.get(decodeURIComponent(present(org[1], 'organization in the path'))) ?? [], p);
+    const classic = this.classicProjectRoute(req);
+    if (classic) return classic;
+    const repoList = /^\/repos\/([^/]+\/[^/]+)\/(subscribers|tags)$/.exec(p) ?? /^\/repositories\/(\d+)\/(subscribers|tags)$/.exec(p);
+    if (req.method === 'GET' && repoList) {
+      const repository = present(repoList[1], 'repository in the path');
+      const list = repoList[2] === 'tags' ? this.tags : this.watchers;
+      const name = /^\d+$/.test(repository)
+        ? [...list.keys()].find((n) => String(SimulatedGitHub.repositoryId(n)) === repository)
+        : decodeURIComponent(repository);
+      const items = name ? list.get(name) : undefined;
+      if (!name || !items) return this.otherwise?.(req) ?? { status: 404, body: { message: 'Not Found' } };
+      // The code host's Link header names the repository by id (`/repositories/{id}/...`).
+      return this.paged(req, items, `/repositories/${SimulatedGitHub.repositoryId(name)}/${repoList[2]}`);
+    }
+    const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^/]+)$/.exec(p);
+    // A repository without a `history` here is left to `otherwise` (the sandbox's world compares its own).
+    if (req.method === 'GET' && compare && (this.history.has(decodeURIComponent(compare[1] ?? '')) || !this.otherwise))
+      return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
+    const reviewComments = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(p);
+    if (req.method === 'GET' && reviewComments) {
+      const list = this.reviewComments.get(
+        `${decodeURIComponent(present(reviewComments[1], 'repository'))}#${reviewComments[2]}#${reviewComments[3]}`,
+      );
+      return list ? this.paged(req, list, p) : { status: 404, body: { message: 'Not Found' } };
+    }
+    const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
+    if (m)
+      return this.hookRoute(
+        req,
+        decodeURIComponent(present(m[1], 'hook owner in the path')),
+        m[2] ? Number(m[2]) : undefined,
+        m[3],
+        m[4] ? Number(m[4]) : undefined,
+      );
+    return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
+  }
+
+  /** Classic projects and their columns (`projects/list-for-repo`, `projects/list-for-org`, `projects/list-columns`); undefined for any other request. */
+  private classicProjectRoute(req: RecordedRequest): SimulatedResponse | undefined {
+    const p = req.path;
     const projects = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/projects$/.exec(p);
     if (req.method === 'GET' && projects) {
       const owner = decodeURIComponent(present(projects[1], 'project owner in the path'));
@@ -281,39 +343,7 @@ export class SimulatedGitHub {
       }));
       return this.paged(req, view, p);
     }
-    const repoList = /^\/repos\/([^/]+\/[^/]+)\/(subscribers|tags)$/.exec(p) ?? /^\/repositories\/(\d+)\/(subscribers|tags)$/.exec(p);
-    if (req.method === 'GET' && repoList) {
-      const repository = present(repoList[1], 'repository in the path');
-      const list = repoList[2] === 'tags' ? this.tags : this.watchers;
-      const name = /^\d+$/.test(repository)
-        ? [...list.keys()].find((n) => String(SimulatedGitHub.repositoryId(n)) === repository)
-        : decodeURIComponent(repository);
-      const items = name ? list.get(name) : undefined;
-      if (!name || !items) return this.otherwise?.(req) ?? { status: 404, body: { message: 'Not Found' } };
-      // The code host's Link header names the repository by id (`/repositories/{id}/...`).
-      return this.paged(req, items, `/repositories/${SimulatedGitHub.repositoryId(name)}/${repoList[2]}`);
-    }
-    const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^/]+)$/.exec(p);
-    // A repository without a `history` here is left to `otherwise` (the sandbox's world compares its own).
-    if (req.method === 'GET' && compare && (this.history.has(decodeURIComponent(compare[1] ?? '')) || !this.otherwise))
-      return this.compare(req, decodeURIComponent(present(compare[1], 'repository')), compare[2] ?? '');
-    const reviewComments = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(p);
-    if (req.method === 'GET' && reviewComments) {
-      const list = this.reviewComments.get(
-        `${decodeURIComponent(present(reviewComments[1], 'repository'))}#${reviewComments[2]}#${reviewComments[3]}`,
-      );
-      return list ? this.paged(req, list, p) : { status: 404, body: { message: 'Not Found' } };
-    }
-    const m = /^\/(repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks(?:\/(\d+))?(\/deliveries(?:\/(\d+)\/attempts)?)?$/.exec(p);
-    if (m)
-      return this.hookRoute(
-        req,
-        decodeURIComponent(present(m[1], 'hook owner in the path')),
-        m[2] ? Number(m[2]) : undefined,
-        m[3],
-        m[4] ? Number(m[4]) : undefined,
-      );
-    return this.otherwise ? this.otherwise(req) : { status: 404, body: { message: 'Not Found' } };
+    return undefined;
   }
 
   /** A tag as `GET /repos/{o}/{r}/tags` lists it (`repos/list-tags`: name, commit, zipball_url, tarball_url, node_id). */
@@ -422,6 +452,42 @@ export class SimulatedGitHub {
     return { body: page, headers: { link: `<${this.url}/${hook.owner}/hooks/${hook.id}/deliveries?${q.toString()}>; rel="next"` } };
   }
 
+  /** `POST .../hooks`: refused as github.com refuses a URL it cannot reach, or one already hooked. */
+  private createHook(req: RecordedRequest, owner: string, view: (h: SimulatedHook) => Record<string, unknown>): SimulatedResponse {
+    const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: SimulatedHook['config'] };
+    const config = body?.config;
+    if (!config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
+    const host = URL.canParse(config.url) ? new URL(config.url).hostname : '';
+    if (this.refusePrivateHookUrls && /^(localhost|127\.|10\.|192\.168\.|\[::1\]$|0\.0\.0\.0$)/.test(host)) {
+      return {
+        status: 422,
+        body: {
+          message: 'Validation Failed',
+          errors: [
+            {
+              resource: 'Hook',
+              code: 'custom',
+              message: `Sorry, the URL host ${host} is not supported because it isn't reachable over the public Internet`,
+            },
+          ],
+          documentation_url: 'https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook',
+        },
+      };
+    }
+    if (this.hooksOf(owner).some((h) => h.config.url === config.url))
+      return { status: 422, body: { message: 'Hook already exists on this repository' } };
+    const hook: SimulatedHook = {
+      id: this.nextId++,
+      owner,
+      name: body.name ?? 'web',
+      active: body.active ?? true,
+      events: body.events,
+      config,
+    };
+    this.hooks.set(hook.id, hook);
+    return { status: 201, body: view(hook) };
+  }
+
   private hookRoute(
     req: RecordedRequest,
     owner: string,
@@ -443,38 +509,7 @@ export class SimulatedGitHub {
     if (hookId === undefined) {
       if (req.method === 'GET') return { body: this.hooksOf(owner).map(view) };
       if (req.method !== 'POST') return { status: 404, body: { message: 'Not Found' } };
-      const body = req.json as { name?: string; events?: string[]; active?: boolean; config?: SimulatedHook['config'] };
-      const config = body?.config;
-      if (!config?.url || !Array.isArray(body.events)) return { status: 422, body: { message: 'Validation Failed' } };
-      const host = URL.canParse(config.url) ? new URL(config.url).hostname : '';
-      if (this.refusePrivateHookUrls && /^(localhost|127\.|10\.|192\.168\.|\[::1\]$|0\.0\.0\.0$)/.test(host)) {
-        return {
-          status: 422,
-          body: {
-            message: 'Validation Failed',
-            errors: [
-              {
-                resource: 'Hook',
-                code: 'custom',
-                message: `Sorry, the URL host ${host} is not supported because it isn't reachable over the public Internet`,
-              },
-            ],
-            documentation_url: 'https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook',
-          },
-        };
-      }
-      if (this.hooksOf(owner).some((h) => h.config.url === config.url))
-        return { status: 422, body: { message: 'Hook already exists on this repository' } };
-      const hook: SimulatedHook = {
-        id: this.nextId++,
-        owner,
-        name: body.name ?? 'web',
-        active: body.active ?? true,
-        events: body.events,
-        config,
-      };
-      this.hooks.set(hook.id, hook);
-      return { status: 201, body: view(hook) };
+      return this.createHook(req, owner, view);
     }
     const hook = this.hooks.get(hookId);
     if (!hook || hook.owner !== owner) return { status: 404, body: { message: 'Not Found' } };

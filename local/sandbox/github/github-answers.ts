@@ -2,6 +2,7 @@ import { pullRequestAnswers } from './github-answers-prs';
 import type { MatchedRequest, OperationResponder } from './openapi-check';
 import { repoToolAnswers } from './github-answers-repos';
 import { sampleLogPath } from './sample-log';
+import type { SimulatedResponse } from '../simulated-http';
 
 export { sampleLogPath, serveSampleLog } from './sample-log';
 
@@ -60,6 +61,19 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     'pulls/create': (r) => ({ status: 201, body: { number: 11, base: { ref: body(r).base }, head: { ref: body(r).head } } }),
     'pulls/list-requested-reviewers': () => ({ body: { users: [], teams: [] } }),
     'pulls/list-reviews': () => ({ body: [] }),
+    ...actionsAndGistAnswers(),
+    'repos/list-releases': () => ({ body: [{ id: 1, tag_name: 'v1.0.0' }] }),
+    'users/get-authenticated': () => ({ body: { login: 'octocat', id: 1 } }),
+    ...pullRequestAnswers(),
+    ...jobAnswers(base),
+    graphql: graphqlAnswer,
+    ...repoToolAnswers(base),
+  };
+}
+
+/** The workflow and gist operations, each with a plausible answer. */
+function actionsAndGistAnswers(): Record<string, OperationResponder> {
+  return {
     'actions/create-workflow-dispatch': () => ({ status: 204 }),
     'actions/enable-workflow': () => ({ status: 204 }),
     'actions/disable-workflow': () => ({ status: 204 }),
@@ -81,42 +95,39 @@ export function defaultAnswers(base: () => string): Record<string, OperationResp
     'gists/get': (r) => ({ body: { id: r.params.gist_id, description: 'as it is' } }),
     'gists/list-for-user': () => ({ body: [{ id: 'g1' }] }),
     'gists/list': () => ({ body: [{ id: 'g2' }] }),
-    'repos/list-releases': () => ({ body: [{ id: 1, tag_name: 'v1.0.0' }] }),
-    'users/get-authenticated': () => ({ body: { login: 'octocat', id: 1 } }),
-    ...pullRequestAnswers(),
-    ...jobAnswers(base),
-    graphql: (r) => {
-      const query = String((r.json as { query?: string }).query);
-      const discussion = discussionAnswer(query);
-      if (discussion) return { body: discussion };
-      if (query.includes('fields(')) {
-        return {
-          body: {
-            data: {
-              node: {
-                id: 'PVT_project1',
-                fields: {
-                  nodes: [
-                    {},
-                    {
-                      id: 'PVTSSF_status',
-                      name: 'Status',
-                      options: [
-                        { id: 'opt_todo', name: 'Todo' },
-                        { id: 'opt_doing', name: 'In Progress' },
-                      ],
-                    },
+  };
+}
+
+/** GraphQL: a discussion, a project's fields, or the project item's status update. */
+function graphqlAnswer(r: MatchedRequest): SimulatedResponse {
+  const query = String((r.json as { query?: string }).query);
+  const discussion = discussionAnswer(query);
+  if (discussion) return { body: discussion };
+  if (query.includes('fields(')) {
+    return {
+      body: {
+        data: {
+          node: {
+            id: 'PVT_project1',
+            fields: {
+              nodes: [
+                {},
+                {
+                  id: 'PVTSSF_status',
+                  name: 'Status',
+                  options: [
+                    { id: 'opt_todo', name: 'Todo' },
+                    { id: 'opt_doing', name: 'In Progress' },
                   ],
                 },
-              },
+              ],
             },
           },
-        };
-      }
-      return { body: { data: { updateProjectV2ItemFieldValue: { projectV2Item: { id: 'PVTI_item1' } } } } };
-    },
-    ...repoToolAnswers(base),
-  };
+        },
+      },
+    };
+  }
+  return { body: { data: { updateProjectV2ItemFieldValue: { projectV2Item: { id: 'PVTI_item1' } } } } };
 }
 
 // discussions, actions: the jobs of a run, the log's redirect (answered by the log path below), re-run and cancel.

@@ -1,4 +1,4 @@
-import type { RecordedRequest, SimulatedResponse } from './simulated-http';
+import type { RecordedRequest, SimulatedResponse } from '../simulated-http';
 
 /**
  * What GitHub answers an installation token beyond the App's own routes, from its REST

@@ -1,5 +1,5 @@
 import type { MatchedRequest, OperationResponder } from './openapi-check';
-import type { SimulatedResponse } from './simulated-http';
+import type { SimulatedResponse } from '../simulated-http';
 import {
   ancestry,
   filesOf,

@@ -1,5 +1,5 @@
 import type { MatchedRequest, OperationResponder } from './openapi-check';
-import type { SimulatedResponse, RecordedRequest } from './simulated-http';
+import type { SimulatedResponse, RecordedRequest } from '../simulated-http';
 import type { SimulatedGitHubWorld } from './github-world';
 
 /**

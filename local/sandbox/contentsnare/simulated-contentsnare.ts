@@ -1,7 +1,8 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimulatedSnareApi, type SimulatedSnareState, type SnareSnapshot } from './simulated-contentsnare-api';
 import type { SimulatedSnareWebhooks } from './simulated-contentsnare-webhooks';
+import type { OAuthRequest } from '../simulated-oauth';
 
 export { defaultMe, simulatedSnareSeed } from './simulated-contentsnare-api';
 
@@ -58,6 +59,8 @@ export interface SimulatedContentSnareOptions {
    * replaces the write's (the sandbox refuses a write it cannot keep).
    */
   afterWrite?: () => ScriptedAnswer | undefined;
+  /** Answers a request before the partner API when it returns an answer (the sandbox's OAuth pages, outside `/partner_api/v1`). */
+  before?: (req: OAuthRequest) => ScriptedAnswer | undefined;
 }
 
 export interface SimulatedContentSnare {
@@ -81,20 +84,11 @@ export interface SimulatedContentSnare {
   close(): Promise<void>;
 }
 
-export async function startSimulatedContentSnare(options: SimulatedContentSnareOptions = {}): Promise<SimulatedContentSnare> {
-  const windowMs = options.windowMs ?? 10_000;
-  const limits: Record<SimulatedKind, number> = { read: options.reads ?? 50, write: options.writes ?? 20 };
-  const now = options.now ?? (() => Date.now());
-  const tokens = new Set(options.tokens ?? []);
-  const log: SimulatedLogEntry[] = [];
-  const script: ScriptedAnswer[] = [];
+/** The documented rate limits: per token and kind, at most `limits[kind]` accepted in any sliding `windowMs`. */
+function slidingLimits(windowMs: number, limits: Record<SimulatedKind, number>) {
   const accepted = new Map<string, number[]>();
-  const api = new SimulatedSnareApi(now);
-  if (options.me) api.state.me = options.me;
-  if (options.restore) api.restore(options.restore);
-  const prefix = '/partner_api/v1/';
-
-  function throttle(token: string, kind: SimulatedKind, at: number): number | undefined {
+  /** Counts a request and answers undefined, or the seconds to wait (`Retry-After`) when it is over the limit. */
+  return (token: string, kind: SimulatedKind, at: number): number | undefined => {
     const key = `${token}#${kind}`;
     const times = (accepted.get(key) ?? []).filter((t) => t > at - windowMs);
     accepted.set(key, times);
@@ -104,61 +98,103 @@ export async function startSimulatedContentSnare(options: SimulatedContentSnareO
     }
     const oldest = times[0] ?? at;
     return Math.max(1, Math.ceil((oldest + windowMs - at) / 1000));
-  }
+  };
+}
 
-  function route(method: string, path: string, query: URLSearchParams, body: unknown, token: string): ScriptedAnswer {
-    if (!path.startsWith(prefix)) {
-      api.problems.push(`${method} ${path}: outside ${prefix}`);
-      return { status: 404, body: { errors: ['Not found'] } };
-    }
-    return api.handle(method, path.slice(prefix.length - 1), query, body, token);
+/** One request as the service reads it, its body as text and (when it parses) JSON. */
+interface ArrivedRequest {
+  at: number;
+  method: string;
+  url: URL;
+  headers: IncomingHttpHeaders;
+  text: string;
+  json: unknown;
+  unreadable: boolean;
+  token: string | undefined;
+  kind: SimulatedKind;
+}
+
+function arrived(req: IncomingMessage, text: string, at: number): ArrivedRequest {
+  const method = req.method ?? 'GET';
+  let json: unknown;
+  let unreadable = false;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    unreadable = true;
   }
+  return {
+    at,
+    method,
+    url: new URL(req.url ?? '/', 'http://simulated.invalid'),
+    headers: req.headers,
+    text,
+    json,
+    unreadable,
+    token: /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1],
+    kind: method === 'GET' || method === 'HEAD' ? 'read' : 'write',
+  };
+}
+
+interface Answering {
+  api: SimulatedSnareApi;
+  tokens: Set<string>;
+  script: ScriptedAnswer[];
+  throttle: (token: string, kind: SimulatedKind, at: number) => number | undefined;
+  options: SimulatedContentSnareOptions;
+}
+
+const prefix = '/partner_api/v1/';
+
+/** The answer to one request: the token, a scripted answer, the rate limit, the body's type, then the partner API. */
+function answerOf(r: ArrivedRequest, a: Answering): ScriptedAnswer {
+  const { api, tokens, script, throttle, options } = a;
+  const early = options.before?.({
+    method: r.method,
+    path: r.url.pathname,
+    query: r.url.searchParams,
+    body: r.text,
+    contentType: String(r.headers['content-type'] ?? ''),
+  });
+  if (early) return early;
+  if (!r.token || (tokens.size > 0 && !tokens.has(r.token))) return { status: 401, body: { errors: ['Not authorized'] } };
+  const scripted = script.shift();
+  if (scripted) return scripted;
+  const wait = throttle(r.token, r.kind, r.at);
+  if (wait !== undefined) return { status: 429, headers: { 'retry-after': String(wait) }, body: { errors: ['Rate limit exceeded'] } };
+  if (r.unreadable || (r.text && !String(r.headers['content-type']).startsWith('application/json'))) {
+    api.problems.push(`${r.method} ${r.url.pathname}: a body that is not JSON (content-type ${String(r.headers['content-type'])})`);
+    return { status: 400, body: { errors: ['body must be JSON'] } };
+  }
+  if (!r.url.pathname.startsWith(prefix)) {
+    api.problems.push(`${r.method} ${r.url.pathname}: outside ${prefix}`);
+    return { status: 404, body: { errors: ['Not found'] } };
+  }
+  const answer = api.handle(r.method, r.url.pathname.slice(prefix.length - 1), r.url.searchParams, r.json, r.token);
+  return r.kind === 'write' && answer.status < 400 ? (options.afterWrite?.() ?? answer) : answer;
+}
+
+export async function startSimulatedContentSnare(options: SimulatedContentSnareOptions = {}): Promise<SimulatedContentSnare> {
+  const now = options.now ?? (() => Date.now());
+  const tokens = new Set(options.tokens ?? []);
+  const log: SimulatedLogEntry[] = [];
+  const script: ScriptedAnswer[] = [];
+  const api = new SimulatedSnareApi(now);
+  if (options.me) api.state.me = options.me;
+  if (options.restore) api.restore(options.restore);
+  const throttle = slidingLimits(options.windowMs ?? 10_000, { read: options.reads ?? 50, write: options.writes ?? 20 });
 
   const server = createServer((req, res) => {
     const at = now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const method = req.method ?? 'GET';
-      const url = new URL(req.url ?? '/', 'http://simulated.invalid');
-      const kind: SimulatedKind = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
-      const text = Buffer.concat(chunks).toString('utf8');
-      let json: unknown;
-      let unreadable = false;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        unreadable = true;
+      const r = arrived(req, Buffer.concat(chunks).toString('utf8'), at);
+      const answer = answerOf(r, { api, tokens, script, throttle, options });
+      if (options.record !== false) {
+        const { method, headers, token, kind, json } = r;
+        log.push({ at, method, path: r.url.pathname, query: r.url.searchParams, headers, token, kind, status: answer.status, json });
       }
-      const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
-      const token = auth?.[1];
-      let answer: ScriptedAnswer;
-      if (!token || (tokens.size > 0 && !tokens.has(token))) {
-        answer = { status: 401, body: { errors: ['Not authorized'] } };
-      } else if (script.length > 0) {
-        answer = script.shift() as ScriptedAnswer;
-      } else {
-        const wait = throttle(token, kind, at);
-        if (wait !== undefined)
-          answer = { status: 429, headers: { 'retry-after': String(wait) }, body: { errors: ['Rate limit exceeded'] } };
-        else if (unreadable || (text && !String(req.headers['content-type']).startsWith('application/json'))) {
-          api.problems.push(`${method} ${url.pathname}: a body that is not JSON (content-type ${String(req.headers['content-type'])})`);
-          answer = { status: 400, body: { errors: ['body must be JSON'] } };
-        } else answer = route(method, url.pathname, url.searchParams, json, token);
-        if (kind === 'write' && answer.status < 400) answer = options.afterWrite?.() ?? answer;
-      }
-      if (options.record !== false)
-        log.push({
-          at,
-          method,
-          path: url.pathname,
-          query: url.searchParams,
-          headers: req.headers,
-          token,
-          kind,
-          status: answer.status,
-          json,
-        });
       const payload = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(payload);

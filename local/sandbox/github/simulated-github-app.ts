@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { installationRepositoriesPage, permissionRefusal } from './simulated-app-installation';
-import type { RecordedRequest, SimulatedResponse } from './simulated-http';
+import type { RecordedRequest, SimulatedResponse } from '../simulated-http';
 
 /**
  * GitHub playing a GitHub App, as GitHub's documentation describes it ("Generating a JSON Web
