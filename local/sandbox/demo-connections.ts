@@ -75,3 +75,22 @@ export async function demoContentSnareConnection(ctx: AppContext): Promise<Conne
   await new ConnectionRepo(ctx.store).create(made);
   return made;
 }
+
+/**
+ * A connection made through a simulated OAuth flow holds a token that flow issued (kept across
+ * restarts): it is the sandbox's, so its token is re-bound to this run's port. Any other
+ * connection is left as it is.
+ */
+export async function rebindIssuedTokens(
+  ctx: AppContext,
+  provider: Connection['provider'],
+  issued: ReadonlyMap<string, string>,
+  apiUrl: string,
+): Promise<void> {
+  const origin = originOf(apiUrl);
+  for (const c of await new ConnectionRepo(ctx.store).list()) {
+    if (c.sandboxDemo === true || c.provider !== provider) continue;
+    const held = await readStoredToken(ctx.secrets, c);
+    if (held && issued.has(held.accessToken) && held.origin !== origin) await writeStoredToken(ctx.secrets, c, { ...held, origin });
+  }
+}

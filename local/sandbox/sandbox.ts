@@ -8,7 +8,8 @@ import { startSandboxContentSnare, type SandboxContentSnare } from './contentsna
 import { SandboxStateFile } from './state-file';
 import { SandboxInbox, inboxPath } from './inbox';
 import { DeliveryBound, sandboxDeliveryLimit } from './delivery-bound';
-import { demo, demoContentSnareConnection, demoGitHubConnection, type DemoConnections } from './demo-connections';
+import { oauthServerStateSchema } from './simulated-oauth';
+import { demo, demoContentSnareConnection, demoGitHubConnection, rebindIssuedTokens, type DemoConnections } from './demo-connections';
 
 export { demo, type DemoConnections } from './demo-connections';
 
@@ -75,6 +76,9 @@ const stateSchema = z.object({
       refresh: z.array(z.tuple([z.string(), z.object({ login: z.string(), access: z.string() })])),
     })
     .optional(),
+  /** The simulated OAuth clients and the tokens they issued: a connection made through them still works after a restart. */
+  githubOAuth: oauthServerStateSchema.optional(),
+  contentsnareOAuth: oauthServerStateSchema.optional(),
   contentsnare: z.object({
     seq: z.number().int(),
     clients: z.array(record),
@@ -123,6 +127,8 @@ function keeper(file: SandboxStateFile<SandboxState>, loaded: SandboxState | und
         version: 1,
         github: github.state(),
         githubApp: github.app.app.userTokenState(),
+        githubOAuth: github.oauth.server.state(),
+        contentsnareOAuth: snare.oauth.state(),
         contentsnare: snare.service.snapshot(),
       };
       if (file.save(JSON.stringify(state).replaceAll(github.github.url, githubMark))) {
@@ -167,7 +173,7 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
   const snare = await startSandboxContentSnare({
     token: demo.contentsnareToken,
     account: demo.contentsnareAccount,
-    ...(loaded ? { restore: loaded.contentsnare } : {}),
+    ...(loaded ? { restore: loaded.contentsnare, ...(loaded.contentsnareOAuth ? { oauth: loaded.contentsnareOAuth } : {}) } : {}),
     afterWrite: () => {
       const refused = state.keep();
       return refused ? { status: 422, body: { errors: [refused] } } : undefined;
@@ -184,8 +190,10 @@ export async function startSandbox(options: { dataDir: string }): Promise<Sandbo
     const first = state.keep();
     if (first) notices.push(first);
   }
-  // Tokens the App issues are kept like any other write of the simulated services.
+  // Tokens the App and the OAuth clients issue are kept like any other write of the simulated services.
   github.app.app.onUserTokens = () => void state.keep();
+  github.oauth.server.onIssued = () => void state.keep();
+  snare.oauth.onIssued = () => void state.keep();
   return sandboxOf(github, snare, notices);
 }
 
@@ -205,6 +213,8 @@ function sandboxOf(github: SandboxGitHub, snare: SandboxContentSnare, notices: s
     routes: (ctx) => inbox.routes(ctx),
     async ensureDemoConnections(ctx: AppContext) {
       const made = { github: await demoGitHubConnection(ctx), contentsnare: await demoContentSnareConnection(ctx) };
+      await rebindIssuedTokens(ctx, 'github', github.oauth.server.tokens, ctx.config.github.apiUrl);
+      await rebindIssuedTokens(ctx, 'contentsnare', snare.oauth.tokens, ctx.config.contentsnare.apiUrl);
       const app = await github.app.ensureDemoConnection(ctx);
       return { ...made, ...(app ? { githubApp: app } : {}) };
     },

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import * as z from 'zod';
 
 /** A request as the OAuth routes read it. */
 export interface OAuthRequest {
@@ -30,6 +31,15 @@ export interface SimulatedOAuthOptions {
   onToken(accessToken: string, login: string, replaced?: string): void;
 }
 
+/** What the sandbox keeps of an authorization server across restarts: its client, and the tokens it issued that still work. */
+export const oauthServerStateSchema = z.object({
+  clientId: z.string(),
+  clientSecret: z.string(),
+  tokens: z.array(z.tuple([z.string(), z.string()])),
+  refresh: z.array(z.tuple([z.string(), z.object({ login: z.string(), access: z.string(), scope: z.string() })])),
+});
+export type OAuthServerState = z.infer<typeof oauthServerStateSchema>;
+
 const rand = (prefix: string) => `${prefix}${randomBytes(18).toString('base64url')}`;
 
 /**
@@ -41,12 +51,29 @@ const rand = (prefix: string) => `${prefix}${randomBytes(18).toString('base64url
  * expire, a refresh token. Errors are the standard JSON `error` answers.
  */
 export class SimulatedOAuthServer {
-  readonly clientId = rand('sandbox-client-');
-  readonly clientSecret = rand('sandbox-secret-');
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The access tokens it issued that still work, and whose they are. */
+  readonly tokens: Map<string, string>;
   private readonly codes = new Map<string, { login: string; redirectUri: string; challenge?: string; scope: string }>();
-  private readonly refresh = new Map<string, { login: string; access: string; scope: string }>();
+  private readonly refresh: Map<string, { login: string; access: string; scope: string }>;
+  /** Called when it issued a token (the sandbox keeps them across a restart). */
+  onIssued: (() => void) | undefined;
 
-  constructor(private readonly options: SimulatedOAuthOptions) {}
+  /** `kept`: the client and tokens of an earlier run, which go on working. */
+  constructor(
+    private readonly options: SimulatedOAuthOptions,
+    kept?: OAuthServerState,
+  ) {
+    this.clientId = kept?.clientId ?? rand('sandbox-client-');
+    this.clientSecret = kept?.clientSecret ?? rand('sandbox-secret-');
+    this.tokens = new Map(kept?.tokens);
+    this.refresh = new Map(kept?.refresh);
+  }
+
+  state(): OAuthServerState {
+    return { clientId: this.clientId, clientSecret: this.clientSecret, tokens: [...this.tokens], refresh: [...this.refresh] };
+  }
 
   /**
    * Answers the authorize page and the token endpoint for its client; undefined for any other
@@ -114,7 +141,10 @@ export class SimulatedOAuthServer {
 
   private issue(login: string, scope: string, replaced?: string): OAuthAnswer {
     const access = rand(this.options.tokenPrefix);
+    if (replaced) this.tokens.delete(replaced);
+    this.tokens.set(access, login);
     this.options.onToken(access, login, replaced);
+    this.onIssued?.();
     const expires = this.options.expiresInSeconds;
     if (expires === undefined) return { status: 200, body: { access_token: access, token_type: 'bearer', scope } };
     const refreshToken = rand('refresh-');

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { demo } from '../../local/sandbox/sandbox';
 import { until } from '../helpers/runtime-support';
@@ -96,7 +96,7 @@ describe('npm run dev: what a step does on the simulated services wakes the subs
     expect(event.issue.number).toBe(1);
   });
 
-  it('a file written to a branch reaches the inbox as new_push with its commit', async () => {
+  it('a file written to a branch, and a commit of several files, reach the inbox as new_push with their commit', async () => {
     const written = await step('github.create_or_update_file_contents', {
       owner,
       repo,
@@ -108,6 +108,19 @@ describe('npm run dev: what a step does on the simulated services wakes the subs
     const event = await arrived('new_push', (e) => e.after === sha);
     expect(event.ref).toBe('refs/heads/main');
     expect(event.commits.map((c: any) => c.message)).toEqual(['Write a note']);
+
+    // Several files in one commit through the Git database: the branch moved by a ref update is a push too.
+    const committed = await step('github.commit_files', {
+      owner,
+      repo,
+      message: 'Two notes',
+      files: [
+        { path: 'notes/a.md', content: 'A' },
+        { path: 'notes/b.md', content: 'B' },
+      ],
+    });
+    const again = await arrived('new_push', (e) => e.after === committed.commit.sha);
+    expect(again).toMatchObject({ ref: 'refs/heads/main', before: sha, head_commit: { id: committed.commit.sha, message: 'Two notes' } });
   });
 
   it('an opened pull request and a review submitted on it reach the inbox as new_pull_request and new_pull_request_review', async () => {
@@ -138,4 +151,52 @@ describe('npm run dev: what a step does on the simulated services wakes the subs
     const event = await arrived('client_created', (e) => e.client?.id === client.id);
     expect(event.client.email).toBe('woken@example.com');
   });
+});
+
+describe('npm run dev: a loop of events and actions cannot run away', () => {
+  const github = (path: string, init: RequestInit = {}) =>
+    fetch(`${rt.sandbox?.githubUrl}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${demo.githubToken}`, 'content-type': 'application/json' },
+    });
+
+  it('the simulated code host sends at most 30 deliveries a minute, holds back the rest and says so', async () => {
+    const hooksPath = `/repos/${demo.repository}/hooks`;
+    const [productHook] = (await (await github(hooksPath)).json()) as Array<{ id: number }>;
+    /** The `issues` deliveries the code host lists for the product's hook. */
+    const issuesDelivered = async () =>
+      ((await (await github(`${hooksPath}/${productHook?.id}/deliveries?per_page=100`)).json()) as Array<{ event: string }>).filter(
+        (d) => d.event === 'issues',
+      ).length;
+    // Fifteen more hooks on the repository's issues: each issue is then 17 deliveries (theirs, the product's hook, the App's).
+    for (let n = 0; n < 15; n++) {
+      const config = { url: `${rt.url}/healthz?listener=${n}`, content_type: 'json' };
+      const made = await github(hooksPath, { method: 'POST', body: JSON.stringify({ name: 'web', events: ['issues'], config }) });
+      expect(made.status).toBe(201);
+    }
+    const before = await issuesDelivered();
+    const said: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      said.push(String(chunk));
+      return true;
+    });
+    let after = -1;
+    try {
+      // An agent answering each event with an issue: three issues are 51 deliveries, past the 30 of a minute.
+      for (let n = 0; n < 3; n++) await step('github.create_issue', { owner, repo, title: `Loop ${n}` });
+      // Until the code host has sent all it will: the count the same three seconds running.
+      for (let same = 0; same < 3; ) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const now = await issuesDelivered();
+        same = now === after ? same + 1 : 0;
+        after = now;
+      }
+    } finally {
+      write.mockRestore();
+    }
+    // The first issue reaches the product's hook (at most 18 deliveries came before it in the minute); the third never does.
+    expect(after - before).toBeGreaterThan(0);
+    expect(after - before).toBeLessThan(3);
+    expect(said.join('')).toContain('the simulated code host sends at most 30 webhook deliveries a minute; it held one back');
+  }, 120_000);
 });

@@ -17,13 +17,16 @@ const [owner, repo] = demo.repository.split('/') as [string, string];
 let rt: LocalRuntime;
 let dir: string;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sandbox-oauth-'));
-  rt = await startLocalRuntime({
+const startDev = () =>
+  startLocalRuntime({
     env: { DATA_DIR: dir, PORT: '0', PLATFORM_API_KEY: key, POLL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'WARN' },
     write: () => {},
     sandbox: true,
   });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-oauth-'));
+  rt = await startDev();
 }, 60_000);
 
 afterAll(async () => {
@@ -78,4 +81,18 @@ describe('npm run dev: the OAuth flows of both providers', () => {
     const clients = await call('POST', '/tools/contentsnare.list_clients/invoke', { connectionId, input: {} });
     expect(clients.body).toMatchObject({ ok: true });
   });
+
+  it('keeps the connections made through both flows working after a restart (new ports, the same clients and tokens)', async () => {
+    const github = (await connect('github')).connectionId;
+    const snare = (await connect('contentsnare')).connectionId;
+    await rt.close();
+    rt = await startDev();
+    const issue = await call('POST', '/tools/github.create_issue/invoke', {
+      connectionId: github,
+      input: { owner, repo, title: 'After a restart' },
+    });
+    expect(issue.body).toMatchObject({ ok: true, data: { title: 'After a restart' } });
+    const clients = await call('POST', '/tools/contentsnare.list_clients/invoke', { connectionId: snare, input: {} });
+    expect(clients.body).toMatchObject({ ok: true });
+  }, 90_000);
 });

@@ -1,6 +1,6 @@
 import { present } from '../../../shared/domain/present';
 import type { DeliveryBound } from '../delivery-bound';
-import type { SimulatedOAuthServer } from '../simulated-oauth';
+import type { OAuthServerState, SimulatedOAuthServer } from '../simulated-oauth';
 import { snareOAuth, snareOAuthEnvironment } from './sandbox-oauth';
 import { startSimulatedContentSnare, type ScriptedAnswer, type SimulatedContentSnare } from './simulated-contentsnare';
 import type { SnareSnapshot } from './simulated-contentsnare-api';
@@ -10,8 +10,9 @@ export interface SandboxContentSnareOptions {
   /** The demo connection's token and the demo account (the admin of the seeded team). */
   token: string;
   account: string;
-  /** The records an earlier start kept. */
+  /** The records an earlier start kept, and its OAuth client and tokens. */
   restore?: SnareSnapshot;
+  oauth?: OAuthServerState;
   /** After every write that succeeded: an answer refuses it (the sandbox could not keep it). */
   afterWrite: () => ScriptedAnswer | undefined;
   bound: DeliveryBound;
@@ -32,13 +33,17 @@ export interface SandboxContentSnare {
  */
 export async function startSandboxContentSnare(o: SandboxContentSnareOptions): Promise<SandboxContentSnare> {
   let started: SimulatedContentSnare | undefined;
-  const oauth = snareOAuth(o.account, (token, replaced) => {
-    const tokens = present(started, 'the simulated Content Snare').tokens;
-    if (replaced) tokens.delete(replaced);
-    tokens.add(token);
-  });
+  const oauth = snareOAuth(
+    o.account,
+    (token, replaced) => {
+      const tokens = present(started, 'the simulated Content Snare').tokens;
+      if (replaced) tokens.delete(replaced);
+      tokens.add(token);
+    },
+    o.oauth,
+  );
   const service = await startSimulatedContentSnare({
-    tokens: [o.token],
+    tokens: [o.token, ...oauth.tokens.keys()],
     record: false,
     me: { full_name: o.account },
     ...(o.restore ? { restore: o.restore } : {}),

@@ -1,4 +1,4 @@
-import { SimulatedOAuthServer } from '../simulated-oauth';
+import { SimulatedOAuthServer, type OAuthServerState } from '../simulated-oauth';
 
 /**
  * The simulated collection service's OAuth pages (`npm run dev`), as its reference describes
@@ -7,15 +7,22 @@ import { SimulatedOAuthServer } from '../simulated-oauth';
  * two hours with a refresh token that is replaced at each refresh. `accept` makes the partner
  * API take a new token (and drop the one it replaces).
  */
-export function snareOAuth(approveAs: string, accept: (token: string, replaced?: string) => void): SimulatedOAuthServer {
-  return new SimulatedOAuthServer({
-    authorizePaths: ['/oauth/authorization', '/oauth/authorize'],
-    tokenPath: '/oauth/token',
-    tokenPrefix: 'cs_',
-    expiresInSeconds: 2 * 60 * 60,
-    approveAs,
-    onToken: (token, _login, replaced) => accept(token, replaced),
-  });
+export function snareOAuth(
+  approveAs: string,
+  accept: (token: string, replaced?: string) => void,
+  kept?: OAuthServerState,
+): SimulatedOAuthServer {
+  return new SimulatedOAuthServer(
+    {
+      authorizePaths: ['/oauth/authorization', '/oauth/authorize'],
+      tokenPath: '/oauth/token',
+      tokenPrefix: 'cs_',
+      expiresInSeconds: 2 * 60 * 60,
+      approveAs,
+      onToken: (token, _login, replaced) => accept(token, replaced),
+    },
+    kept,
+  );
 }
 
 /** The CONTENTSNARE_* OAuth settings of the simulated service, unless the environment names a client of its own. */

@@ -9,6 +9,7 @@ import { playGitHubOAuthApp, type SandboxOAuthApp } from './sandbox-oauth';
 import { SimulatedGitHub, type SimulatedHook, type SimulatedUser } from './simulated-github';
 import type { SimulatedUserTokens } from './simulated-github-app';
 import type { RecordedRequest, SimulatedResponse } from '../simulated-http';
+import type { OAuthServerState } from '../simulated-oauth';
 
 /** What the sandbox keeps of its code host across restarts. */
 export interface SandboxGitHubState {
@@ -27,7 +28,9 @@ export interface SandboxGitHubOptions {
    * What an earlier start kept, read once the code host listens (the state names it by its URL,
    * new at each start); undefined: the demo world is seeded.
    */
-  restore: (url: string) => { github: SandboxGitHubState; githubApp?: SimulatedUserTokens | undefined } | undefined;
+  restore: (
+    url: string,
+  ) => { github: SandboxGitHubState; githubApp?: SimulatedUserTokens | undefined; githubOAuth?: OAuthServerState | undefined } | undefined;
   bound: DeliveryBound;
 }
 
@@ -115,7 +118,7 @@ export async function startSandboxGitHub(o: SandboxGitHubOptions): Promise<Sandb
   // Job logs are fetched without the token, from the signed URL the log request answered.
   const appFirst = github.before;
   github.before = (req) => loop.serveLog(req) ?? appFirst?.(req);
-  const oauth = playGitHubOAuthApp(github, user);
+  const oauth = playGitHubOAuthApp(github, user, kept?.githubOAuth);
   return {
     github,
     user,

@@ -1,4 +1,4 @@
-import { SimulatedOAuthServer } from '../simulated-oauth';
+import { SimulatedOAuthServer, type OAuthServerState } from '../simulated-oauth';
 import type { SimulatedGitHub, SimulatedUser } from './simulated-github';
 
 export interface SandboxOAuthApp {
@@ -11,16 +11,21 @@ export interface SandboxOAuthApp {
  * The simulated code host plays an OAuth app too (`npm run dev`), so that the OAuth connect
  * flow can be tried: its authorize page (`/login/oauth/authorize`) approves at once as the demo
  * user, and the tokens its token endpoint (`/login/oauth/access_token`) issues act as that user
- * on the simulated REST routes. They never expire, as an OAuth app's tokens by default.
+ * on the simulated REST routes. They never expire, as an OAuth app's tokens by default; `kept`
+ * (the client and tokens of an earlier run) keeps a connection made through it working.
  */
-export function playGitHubOAuthApp(github: SimulatedGitHub, user: SimulatedUser): SandboxOAuthApp {
-  const server = new SimulatedOAuthServer({
-    authorizePaths: ['/login/oauth/authorize'],
-    tokenPath: '/login/oauth/access_token',
-    tokenPrefix: 'gho_',
-    approveAs: user.login,
-    onToken: (token) => github.users.set(token, user),
-  });
+export function playGitHubOAuthApp(github: SimulatedGitHub, user: SimulatedUser, kept?: OAuthServerState): SandboxOAuthApp {
+  const server = new SimulatedOAuthServer(
+    {
+      authorizePaths: ['/login/oauth/authorize'],
+      tokenPath: '/login/oauth/access_token',
+      tokenPrefix: 'gho_',
+      approveAs: user.login,
+      onToken: (token) => github.users.set(token, user),
+    },
+    kept,
+  );
+  for (const token of server.tokens.keys()) github.users.set(token, user);
   const before = github.before;
   github.before = (req) =>
     server.handle({
