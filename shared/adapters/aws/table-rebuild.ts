@@ -7,16 +7,15 @@ import {
   type DynamoDBClient,
   ScanCommand,
   type TableDescription,
-  UpdateTableCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 
 /**
- * A table made by an earlier version gets the indexes the design added since. DynamoDB adds an
- * index to a live table (UpdateTable, one at a time, filled in the background); the embedded
- * DynamoDB answers that update and adds nothing, so there the table is rebuilt: its items
- * copied aside to `<name>.rebuild`, the table made again with every index, the items copied back
- * (which fills the new indexes) and the copy deleted. A start that finds the copy without the
+ * A table made by an earlier version gets the indexes the design added since. On AWS the stack
+ * adds them (CloudFormation, one per update); the embedded DynamoDB cannot add an index to a
+ * table (its UpdateTable takes none), so the table is rebuilt: its items copied aside to
+ * `<name>.rebuild`, the table made again with every index, the items copied back (which fills
+ * the new indexes) and the copy deleted. A start that finds the copy without the
  * table (a crash in between) finishes the rebuild from the copy before anything reads the table.
  * Used where `ensureTable` is (the local runtime, tests, benchmarks), never by a function on AWS.
  */
@@ -35,21 +34,7 @@ function missingIndexes(ops: TableOps, tableName: string, table: TableDescriptio
 }
 
 export async function addMissingIndexes(client: DynamoDBClient, ops: TableOps, tableName: string, table: TableDescription): Promise<void> {
-  let missing = missingIndexes(ops, tableName, table);
-  while (missing[0]) {
-    await client.send(
-      new UpdateTableCommand({
-        TableName: tableName,
-        AttributeDefinitions: ops.definition(tableName).AttributeDefinitions,
-        GlobalSecondaryIndexUpdates: [{ Create: missing[0] }],
-      }),
-    );
-    await ops.waitActive(tableName);
-    const now = await ops.describe(tableName);
-    const left = now ? missingIndexes(ops, tableName, now) : missing;
-    if (left.length === missing.length) return rebuild(client, ops, tableName);
-    missing = left;
-  }
+  if (missingIndexes(ops, tableName, table).length > 0) await rebuild(client, ops, tableName);
 }
 
 /** Finishes a rebuild a crash cut short: true when there was one to finish (the table is then whole). */
