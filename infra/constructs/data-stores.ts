@@ -5,7 +5,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import type { TableAccess } from '../../shared/store/table-access';
-import { tableDesign } from '../../shared/store/table-design';
+import { tableDesign, tableIndexes } from '../../shared/store/table-design';
 import type { IntegrationFunction } from './integration-function';
 import { acknowledge, arnRef } from './nag';
 import { stackUniqueName } from './unique-name';
@@ -50,12 +50,15 @@ export class DataStores extends Construct {
       deletionProtection: props.deletionProtection,
       removalPolicy: props.removalPolicy,
     });
-    for (const gsi of [tableDesign.gsi1, tableDesign.gsi2]) {
+    // In the order they were added: a deployed table takes one new index per update.
+    for (const gsi of tableIndexes) {
       this.table.addGlobalSecondaryIndex({
         indexName: gsi.name,
         partitionKey: str(gsi.partitionKey),
         sortKey: str(gsi.sortKey),
-        projectionType: dynamodb.ProjectionType.ALL,
+        ...(gsi.projection === 'all'
+          ? { projectionType: dynamodb.ProjectionType.ALL }
+          : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...gsi.projection] }),
       });
     }
 
@@ -117,7 +120,7 @@ export class DataStores extends Construct {
   }
 
   /**
-   * TABLE_NAME + GetItem/Query (table and both indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem
+   * TABLE_NAME + GetItem/Query (table and its indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem
    * and BatchWriteItem (the Store's putAll: done marks written together) too. Never Scan.
    * With `scope` (shared/store/table-access.ts), every statement carries a `dynamodb:LeadingKeys`
    * condition: the table's item actions its `table` patterns, a Query on an index that index's
@@ -130,7 +133,7 @@ export class DataStores extends Construct {
     f.setEnv('TABLE_NAME', this.table.tableName);
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
     if (!scope) {
-      f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, indexArn(tableDesign.gsi1.name), indexArn(tableDesign.gsi2.name)]);
+      f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, ...tableIndexes.map((ix) => indexArn(ix.name))]);
       if (access === 'readWrite') f.allow(writes, [t]);
       return;
     }
@@ -139,7 +142,7 @@ export class DataStores extends Construct {
     // would not, and no role has it.
     const leading = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
     f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t], leading(scope.table));
-    for (const index of [tableDesign.gsi1.name, tableDesign.gsi2.name] as const) {
+    for (const index of tableIndexes.map((ix) => ix.name)) {
       const patterns = scope[index];
       if (patterns) f.allow(['dynamodb:Query'], [indexArn(index)], leading(patterns));
     }

@@ -37,7 +37,8 @@ export interface PutOptions {
 export interface QueryInput {
   /** Partition key value (of the table, or of the index when `index` is set). */
   pk: string;
-  index?: 'gsi1' | 'gsi2';
+  /** The index (shared/store/table-design.ts); `gsi3` answers only its keys and the fields it projects. */
+  index?: 'gsi1' | 'gsi2' | 'gsi3';
   skPrefix?: string;
   /** Only sort keys strictly before this one (after it when `ascending`): a cursor that stays put while rows are added. Not with `skPrefix`. */
   skBefore?: string;

@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import type { TriggerEvent } from '../domain/model';
 import type { Item, Store } from '../ports';
-import { keys, ttlIn } from './table-design';
+import { eventListingFields } from './event-listing-fields';
+import { type ListingSource, MergedListing } from './merged-listing';
+import { eventShardCount, keys, ttlIn } from './table-design';
 
 /**
  * What happened to each trigger event, kept after the queue forgets it: one small summary row
@@ -122,6 +124,9 @@ export function subjectOf(event: TriggerEvent['event']): { repository?: string; 
   };
 }
 
+/** The fields the all-events index projects besides its keys: each one of the summary's (a misspelt one would not compile). */
+export const listedFields: readonly (keyof EventSummary)[] = eventListingFields;
+
 /** The sort key of both listings: queue time (fixed width, so it sorts as a string) then id. */
 export function listingSortKey(queuedAt: number, eventId: string): string {
   return `${String(Math.max(0, Math.floor(queuedAt))).padStart(15, '0')}#${eventId}`;
@@ -147,7 +152,21 @@ export function queuedSummary(event: TriggerEvent, queuedAt: number, replayOf?: 
   };
 }
 
-/** The summary as a row: both listings' keys and the retention. */
+/**
+ * The shard of the all-events listing an event is listed in: FNV-1a of its id, so that events
+ * spread evenly over the shards whatever connection or rate they come from.
+ */
+export function eventShard(eventId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < eventId.length; i++) h = Math.imul(h ^ eventId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % eventShardCount;
+}
+
+/**
+ * The summary as a row: the retention and both listings' keys, its connection's partition (gsi1
+ * `EVTC#<connectionId>`) and its shard of all events (gsi3 `EVTS#<n>`). Neither is a partition
+ * every event writes, and neither key changes when the summary is rewritten.
+ */
 export function summaryRow(summary: EventSummary, nowMs: number): Item {
   const sortKey = listingSortKey(summary.queuedAt, summary.eventId);
   return {
@@ -155,8 +174,8 @@ export function summaryRow(summary: EventSummary, nowMs: number): Item {
     ...keys.eventHistory(summary.eventId),
     gsi1pk: keys.eventsOfConnection(summary.connectionId),
     gsi1sk: sortKey,
-    gsi2pk: keys.eventsList,
-    gsi2sk: sortKey,
+    gsi3pk: keys.eventsShard(eventShard(summary.eventId)),
+    gsi3sk: sortKey,
     ttl: ttlIn(nowMs, eventHistoryRetentionSeconds),
   };
 }
@@ -251,51 +270,81 @@ export interface ListPage {
   before?: string;
 }
 
-function matches(s: EventSummary, f: ListFilter): boolean {
+/** The filters a listed row answers from the fields it was queued with (all but the status). */
+function matchesListed(s: Readonly<Record<string, unknown>>, f: ListFilter): boolean {
   if (f.trigger !== undefined && s.trigger !== f.trigger) return false;
-  if (f.status !== undefined && s.status !== f.status) return false;
-  if (f.repository !== undefined && s.repository?.toLowerCase() !== f.repository.toLowerCase()) return false;
+  const repository = typeof s.repository === 'string' ? s.repository.toLowerCase() : undefined;
+  if (f.repository !== undefined && repository !== f.repository.toLowerCase()) return false;
   if (f.agentId !== undefined && s.agentId !== f.agentId) return false;
-  if (f.connections !== undefined && !f.connections.includes(s.connectionId)) return false;
-  if (f.agents !== undefined && !f.agents.includes(s.agentId)) return false;
+  if (f.connections !== undefined && !f.connections.includes(String(s.connectionId))) return false;
+  if (f.agents !== undefined && !f.agents.includes(String(s.agentId))) return false;
   return true;
 }
 
+function matches(s: EventSummary, f: ListFilter): boolean {
+  return (f.status === undefined || s.status === f.status) && matchesListed(s, f);
+}
+
+/** Connections whose own partitions are merged for a listing; a key that opens more reads the shards of all events. */
+export const maxMergedConnections = 16;
+
 /**
- * Events newest first, filtered. One connection reads its own index partition (gsi1 `EVTC#`);
- * otherwise the listing of all events (gsi2 `EVTS`), filtered here. Paged by the sort key of
- * the last row examined, not by the index's own cursor, so that a page stops exactly where the
- * limit or the read budget is reached and a cursor stays valid while new events arrive.
+ * Where a listing reads: the partitions of the connections asked for, when there are few; the
+ * shards of all events otherwise, and the one partition that listed every event before the
+ * listing was sharded (its rows are read until they expire; a rewrite moves a row to its shard).
+ */
+function sourcesOf(filter: ListFilter): ListingSource[] {
+  const only = filter.connections;
+  if (only !== undefined && only.length <= maxMergedConnections)
+    return [...new Set(only)].map((c) => ({ index: 'gsi1', pk: keys.eventsOfConnection(c), full: true }));
+  return [
+    ...Array.from({ length: eventShardCount }, (_, n): ListingSource => ({ index: 'gsi3', pk: keys.eventsShard(n), full: false })),
+    { index: 'gsi2', pk: keys.legacyEventsList, full: true },
+  ];
+}
+
+/** A listed row's summary, when the filters may take it: a shard's row holds only the queued fields, so the summary is read. */
+function listedSummary(store: Store, row: Item, full: boolean, filter: ListFilter): Promise<EventSummary | undefined> {
+  if (full) return Promise.resolve(summaryOf(row));
+  if (!matchesListed(row, filter) || typeof row.eventId !== 'string') return Promise.resolve(undefined);
+  return readSummary(store, row.eventId);
+}
+
+/**
+ * Events newest first, filtered, merged from the partitions `sourcesOf` names. Paged by the sort
+ * key of the last row examined, not by an index's own cursor, so that a page stops exactly where
+ * the limit or the read budget is reached and a cursor stays valid while new events arrive; the
+ * summaries of a shard's rows are read a page's worth at a time, in parallel.
  */
 export async function listEvents(store: Store, input: ListInput): Promise<ListPage> {
-  const only = input.filter.connections?.length === 1 ? input.filter.connections[0] : undefined;
-  const source =
-    only !== undefined ? { index: 'gsi1' as const, pk: keys.eventsOfConnection(only) } : { index: 'gsi2' as const, pk: keys.eventsList };
+  const listing = new MergedListing(store, sourcesOf(input.filter), input.before, input.limit);
   const out: EventSummary[] = [];
+  const seen = new Set<string>();
   let before = input.before;
-  let cursor: string | undefined;
   let read = 0;
-  // Pages of rows the store reads as expired hold nothing live: bounded all the same.
-  for (let pages = 0; pages < 50; pages++) {
-    const pageSize = Math.max(1, Math.min(100, Math.max(input.limit - out.length, 10), input.budget - read));
-    const page = await store.query({
-      ...source,
-      ascending: false,
-      limit: pageSize,
-      ...(input.before !== undefined ? { skBefore: input.before } : {}),
-      ...(cursor !== undefined ? { cursor } : {}),
-    });
-    for (const row of page.items) {
+  for (;;) {
+    const chunk: { sortKey: string; summary: Promise<EventSummary | undefined> }[] = [];
+    let ended = false;
+    while (chunk.length < input.limit - out.length && read < input.budget) {
+      const next = await listing.next();
+      if (!next) {
+        ended = listing.complete;
+        break;
+      }
       read++;
-      const sortKey = source.index === 'gsi1' ? row.gsi1sk : row.gsi2sk;
-      if (typeof sortKey === 'string') before = sortKey;
-      const summary = summaryOf(row);
-      if (summary && matches(summary, input.filter)) out.push(summary);
+      chunk.push({ sortKey: next.sortKey, summary: listedSummary(store, next.row, next.source.full, input.filter) });
+    }
+    for (const c of chunk) {
+      before = c.sortKey;
+      const summary = await c.summary;
+      // A row rewritten while the page was read may show in its old partition and its new one.
+      if (summary && matches(summary, input.filter) && !seen.has(summary.eventId)) {
+        seen.add(summary.eventId);
+        out.push(summary);
+      }
       if (out.length >= input.limit) return { events: out, ...(before !== undefined ? { before } : {}) };
     }
-    if (page.cursor === undefined) return { events: out };
-    cursor = page.cursor;
-    if (read >= input.budget) break;
+    if (ended) return { events: out };
+    if (chunk.length === 0 || read >= input.budget) return { events: out, ...(before !== undefined ? { before } : {}) };
   }
-  return { events: out, ...(before !== undefined ? { before } : {}) };
 }

@@ -8,7 +8,7 @@
  * listed here fails that test, rather than failing in production with AccessDenied.
  * A role absent here keeps unconditioned item access (its flows are not recorded).
  * Families: shared/store/table-design.ts (`keys`). Every pattern is bounded: the index
- * partitions are fixed prefixes (ROUTE#, AROUTE#, INST#, POLL#) or fixed values (CONNS, SUBS, EPS).
+ * partitions are fixed prefixes (ROUTE#, AROUTE#, INST#, POLL#, EVTS#) or fixed values (CONNS, SUBS, EPS).
  */
 export interface TableAccess {
   /** Patterns of the table's `pk`, for GetItem, Query, PutItem, UpdateItem, DeleteItem. */
@@ -17,6 +17,8 @@ export interface TableAccess {
   gsi1?: readonly string[];
   /** Patterns of `gsi2pk` for a Query on gsi2 (listings); absent: no access to the index. */
   gsi2?: readonly string[];
+  /** Patterns of `gsi3pk` for a Query on gsi3 (the shards of all events); absent: no access to the index. */
+  gsi3?: readonly string[];
 }
 
 /**
@@ -75,7 +77,8 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; the
   // per-identity lease that keeps a subscription from being made twice; token refresh.
   // Event history (shared/events/): the events' rows (EVH#), a delivery claim read for an event in flight (EVT#), and
-  // the two listings (gsi1 EVTC# by connection, gsi2 EVTS). The replay bounds' ledgers live beside what they count:
+  // the two listings (gsi1 EVTC# by connection, gsi3 EVTS#<shard> of all events, and gsi2 EVTS, where all events were
+  // listed before the listing was sharded, read until its rows expire). The replay bounds' ledgers live beside what they count:
   // per event in its history partition (EVH#<id>/REPLAYS), per key in the key's (KEY#<id>/REPLAYS, KEY#platform).
   // A disconnect takes the connection off every scoped key (KEY#, listed on gsi2 KEYS).
   'platform-api': {
@@ -94,6 +97,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
     ],
     gsi1: ['EVTC#*'],
     gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS', 'EVTS'],
+    gsi3: ['EVTS#*'],
   },
 };
 

@@ -1,17 +1,32 @@
+import { eventListingFields } from './event-listing-fields';
+
 /**
- * One table for everything (single-table design). Keys are strings `pk`/`sk`; two global
- * secondary indexes: `gsi1` (routing: which subscriptions an event reaches) and `gsi2`
- * (listings); a TTL attribute `ttl` (epoch seconds). Every read path is a GetItem or a
- * Query, never a Scan; the access patterns are listed in docs/architecture.md, "Table design".
+ * One table for everything (single-table design). Keys are strings `pk`/`sk`; three global
+ * secondary indexes: `gsi1` (routing: which subscriptions an event reaches; one connection's
+ * events) and `gsi2` (listings), which project every attribute, and `gsi3` (every event,
+ * sharded), which projects only what its listing filters on; a TTL attribute `ttl` (epoch
+ * seconds). Every read path is a GetItem or a Query, never a Scan; the access patterns are
+ * listed in docs/architecture.md, "Table design".
  * Both the CDK stack and the local runtime create the table from this description.
  */
 export const tableDesign = {
   partitionKey: 'pk',
   sortKey: 'sk',
   ttlAttribute: 'ttl',
-  gsi1: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-  gsi2: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  gsi1: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'all' },
+  gsi2: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'all' },
+  gsi3: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: eventListingFields },
 } as const;
+
+/** The table's global secondary indexes, in the order they were added (CloudFormation adds one per update). */
+export const tableIndexes = [tableDesign.gsi1, tableDesign.gsi2, tableDesign.gsi3] as const;
+export type IndexName = (typeof tableIndexes)[number]['name'];
+
+/**
+ * Shards of the all-events listing (gsi3 `EVTS#<n>`): each index partition takes about 1,000
+ * writes a second, and an event writes its shard once, when it is queued.
+ */
+export const eventShardCount = 16;
 
 /** Key builders, so every module spells keys the same way. */
 export const keys = {
@@ -59,8 +74,13 @@ export const keys = {
   replaysOfEvent: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'REPLAYS' }),
   /** When a key asked for replays lately (`platform` for the platform key; scoped key ids are 20 characters): the per-key bound. */
   replaysOfKey: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'REPLAYS' }),
-  /** gsi2 partition listing every event's summary (sort: queuedAt#id, newest last). */
-  eventsList: 'EVTS',
+  /**
+   * gsi2 partition that listed every event's summary before the listing was sharded: no longer
+   * written, still read until its rows expire (30 days after their last write).
+   */
+  legacyEventsList: 'EVTS',
+  /** gsi3 partition of one shard of every event's summary (sort: queuedAt#id); the shard is the event id's. */
+  eventsShard: (shard: number) => `EVTS#${shard}`,
   /** gsi1 partition listing one connection's events (sort: queuedAt#id), for a filter on it or a key that opens one connection. */
   eventsOfConnection: (connectionId: string) => `EVTC#${connectionId}`,
   // Collection service webhooks (shared/providers/contentsnare/snare-hook.ts): one per connection, listed for the recovery check.

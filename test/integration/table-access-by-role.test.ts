@@ -93,8 +93,8 @@ function disallowed(role: string, touched: string[]): string[] {
   const access = tableAccessByRole[role];
   if (!access) throw new Error(`no declared table access for role ${role}`);
   const allowed = (k: string) => {
-    const m = /^(gsi[12]):(.*)$/s.exec(k);
-    const patterns = m ? (access[m[1] as 'gsi1' | 'gsi2'] ?? []) : access.table;
+    const m = /^(gsi[123]):(.*)$/s.exec(k);
+    const patterns = m ? (access[m[1] as 'gsi1' | 'gsi2' | 'gsi3'] ?? []) : access.table;
     const value = m ? (m[2] as string) : k;
     return patterns.some((p) => matchesLeadingKey(p, value));
   };
@@ -331,7 +331,8 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       // The replay's gates (the connection, the subscription) and its bounds (ledgers under EVH# and KEY#).
       expect((await api('POST', `/events/${mine.id}/replay`, undefined, `Bearer ${key}`)).status).toBe(202);
     });
-    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#', 'KEY#', 'SUB#', 'gsi1:EVTC#', 'gsi2:EVTS']);
+    // All events: their shards (gsi3 EVTS#<n>) and the partition the previous layout listed them in (gsi2 EVTS).
+    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#', 'KEY#', 'SUB#', 'gsi1:EVTC#', 'gsi2:EVTS', 'gsi3:EVTS#']);
     expectAllowed('platform-api', touched);
   });
 
@@ -622,7 +623,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
 
   it('grants nothing unused: every declared pattern is met by a key some flow above touched (run with the whole file)', () => {
     const unused = Object.entries(tableAccessByRole).flatMap(([role, access]) =>
-      (['table', 'gsi1', 'gsi2'] as const).flatMap((part) =>
+      (['table', 'gsi1', 'gsi2', 'gsi3'] as const).flatMap((part) =>
         (access[part] ?? [])
           // The App's mint lease: every token user may meet an App connection; the AWS-mode suite
           // (test/aws/github-app.test.ts) mints under it over the wire with IAM enforced.
@@ -630,7 +631,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
           .filter(
             (pattern) =>
               !(recorded.get(role) ?? []).some((k) => {
-                const m = /^(gsi[12]):(.*)$/s.exec(k);
+                const m = /^(gsi[123]):(.*)$/s.exec(k);
                 return (m ? m[1] : 'table') === part && matchesLeadingKey(pattern, m ? (m[2] as string) : k);
               }),
           )
