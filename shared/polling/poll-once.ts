@@ -43,7 +43,7 @@ export function emptyReport(units: readonly PollUnit[]): PollReport {
 
 /** Adds `more` into `report`. */
 export function addReport(report: PollReport, more: PollReport): void {
-  for (const k of Object.keys(report) as (keyof PollReport)[]) report[k] += more[k];
+  for (const k of Object.keys(more) as (keyof PollReport)[]) report[k] += more[k];
 }
 
 /** What a run of units came to: the counts, and the keys of the units whose read failed (not a rate limit). */
