@@ -15,7 +15,7 @@
  *   npx tsx bench/polling-scale.ts
  */
 import { pollOnce, type PollOptions } from '../shared/polling/poll-once';
-import { advanceCursor, type SourceCursor } from '../shared/polling/source-cursor';
+import { advanceCursor, type SourceCursor } from '../shared/providers/github/polling/source-cursor';
 import { stopTestDynamo } from '../test/helpers/dynamo';
 import { FakePolledLists } from '../test/helpers/fake-polled-lists';
 import { seedPolledWorld, type WorldShape } from '../test/helpers/polled-world';

@@ -63,7 +63,11 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).
   // The history of the events it queues (EVH#).
-  poller: { table: [...tokenUse, 'CURSOR#*', 'PSRC#*', 'EVH#*', ...snareRecovery], gsi1: ['POLL#*', 'ROUTE#snare_*'], gsi2: ['CSHOOKS'] },
+  poller: {
+    table: [...tokenUse, 'CURSOR#*', 'PSRC#*', 'EVH#*', 'PLAN#poll', ...snareRecovery],
+    gsi1: ['POLL#*', 'ROUTE#snare_*'],
+    gsi2: ['CSHOOKS'],
+  },
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
   'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
   // The connection of each call, and the collection service's shared rate buckets; a scoped

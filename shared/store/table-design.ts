@@ -63,6 +63,8 @@ export const keys = {
   sourceCursor: (connectionId: string, path: string) => ({ pk: `PSRC#${connectionId}`, sk: `PSRC#${path}` }),
   sourceCursors: (connectionId: string) => ({ pk: `PSRC#${connectionId}`, skPrefix: 'PSRC#' }),
   sweepCursor: (endpointId: string) => ({ pk: `SWEEP#${endpointId}`, sk: 'SWEEP' }),
+  // Where the next polling round's plan starts (its rotating start).
+  pollPlan: () => ({ pk: 'PLAN#poll', sk: 'PLAN' }),
   /** A scoped API key by its public id (the secret is only hashed in it). */
   apiKey: (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' }),
   /** gsi2 partition listing scoped keys (sort: createdAt#id). */

@@ -15,9 +15,29 @@ import {
   type HookDelivery,
   type RateBudget,
 } from './hook-deliveries';
-import { appHookAccess, appHookSwept, appSweepId } from './app-hook';
 import type { SweptHook } from './swept-hook';
 import { loadSweepState, saveSweepState, type PendingDelivery, type SweepState, type Walk } from './sweep-state';
+
+/** A webhook a provider adds to the sweep beside the endpoints' hooks, with the access it is read with. */
+export interface ProviderSweptHook {
+  hook: SweptHook;
+  access: CodeHostAccess;
+}
+
+/** What a provider adds to the sweep. */
+export interface ProviderSweep {
+  /**
+   * Hooks that carry many tenants' deliveries (the GitHub App's webhook), walked before the
+   * endpoints' within `appPagesPerRound`; none when the provider has none configured here.
+   */
+  sharedHooks(ctx: AppContext): Promise<ProviderSweptHook[]>;
+}
+
+declare module '../ports/provider-contract' {
+  interface ProviderContract {
+    sweep?: ProviderSweep;
+  }
+}
 
 export interface SweepReport {
   endpoints: number;
@@ -318,16 +338,30 @@ async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, 
   }
 }
 
-async function sweepApp(round: Round): Promise<void> {
+/** The providers' shared hooks (the App's webhook), each with the access it is read with. */
+async function sharedHooks(ctx: AppContext): Promise<ProviderSweptHook[]> {
+  const lists = await Promise.all(Object.values(ctx.providers).map((p) => p.sweep?.sharedHooks(ctx) ?? []));
+  return lists.flat();
+}
+
+async function sweepShared(round: Round): Promise<void> {
   const { ctx, report } = round;
+  let hooks: ProviderSweptHook[];
   try {
-    const access = await appHookAccess(ctx);
-    if (!access) return;
-    report.endpoints++;
-    await sweepHook(round, appHookSwept, access, appSweepId, round.options.appPagesPerRound);
+    hooks = await sharedHooks(ctx);
   } catch (e) {
     report.failed++;
-    ctx.logger.warn("sweeping the GitHub App's webhook failed", { endpointId: appSweepId, error: e });
+    ctx.logger.warn("reading the providers' shared hooks failed", { error: e });
+    return;
+  }
+  for (const { hook, access } of hooks) {
+    report.endpoints++;
+    try {
+      await sweepHook(round, hook, access, hook.id, round.options.appPagesPerRound);
+    } catch (e) {
+      report.failed++;
+      ctx.logger.warn('sweeping a shared hook failed', { endpointId: hook.id, error: e });
+    }
   }
 }
 
@@ -351,7 +385,7 @@ export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promi
   const round: Round = { ctx, options, report, startedAt: ctx.clock.now(), gauges: new Map() };
   // The App's webhook first: it carries every installation's deliveries, so what a burst
   // loses is mostly there, and a round that runs out of time must not leave it for last.
-  if (ctx.config.github.app) await sweepApp(round);
+  await sweepShared(round);
   for (const endpoint of endpoints) {
     if (endpoint.hookId === undefined) continue;
     report.endpoints++;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Connection, Subscription } from '../../shared/domain/model';
-import { writeCursor } from '../../shared/polling/poll-cursor';
+import { writeCursor } from '../../shared/providers/github/polling/poll-cursor';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import type { FakePolledLists } from './fake-polled-lists';
 

@@ -110,7 +110,7 @@ describe('code a function loads on first use', () => {
     const polling = (files: string[]) =>
       files.flatMap((f) => Object.keys(metafile.outputs[f]!.inputs)).filter((i) => /^shared\/(polling|domain\/mapping)\//.test(i));
     expect(polling(outputs.atStartup)).toEqual([]);
-    expect(polling(outputs.code)).toContain('shared/polling/poll-baseline.ts');
+    expect(polling(outputs.code)).toContain('shared/providers/github/polling/poll-baseline.ts');
   });
 });
 

@@ -9,7 +9,7 @@ import { fromQueueMessage } from '../../shared/dispatch/event-message';
 import { isSnareReadBack } from '../../shared/providers/contentsnare/dispatch/read-back-job';
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { invokeTool } from '../../shared/tools/invoke';
-import { recoverMissedSnareDeliveries } from '../../shared/polling/poll-contentsnare';
+import { recoverMissedSnareDeliveries } from '../../shared/providers/contentsnare/polling/poll-contentsnare';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { startSnareWorld, type SnareWorld } from '../helpers/snare-world';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { githubTools } from '../../shared/providers/github/tools';
 import { codeHostAccess } from '../../shared/providers/github/code-host-access';
-import { fetchListPage } from '../../shared/polling/poll-fetch';
+import { fetchListPage } from '../../shared/providers/github/polling/poll-fetch';
 import type { Connection } from '../../shared/domain/model';
 import { secretNames } from '../../shared/domain/model';
 import { invokeTool } from '../../shared/tools/invoke';

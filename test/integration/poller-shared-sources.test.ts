@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { createRouter } from '../../shared/http/router';
 import { pollOnce } from '../../shared/polling/poll-once';
-import { sourceCursorKey } from '../../shared/polling/source-cursor';
+import { sourceCursorKey } from '../../shared/providers/github/polling/source-cursor';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { testContext, testPlatformKey, type TestContext } from '../helpers/test-context';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pollOnce } from '../../shared/polling/poll-once';
-import { sourceCursorKey } from '../../shared/polling/source-cursor';
+import { sourceCursorKey } from '../../shared/providers/github/polling/source-cursor';
 import { keys } from '../../shared/store/table-design';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { useFakeCodeHost } from '../helpers/code-host-setup';

@@ -5,7 +5,7 @@ import { createHook } from '../../shared/providers/github/webhooks/hook-registra
 import { identifyAccount } from '../../shared/oauth/identify';
 import { oauthProviders } from '../../shared/oauth/providers';
 import { requestToken } from '../../shared/oauth/token-client';
-import { fetchListPage } from '../../shared/polling/poll-fetch';
+import { fetchListPage } from '../../shared/providers/github/polling/poll-fetch';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { writeStoredToken } from '../../shared/store/stored-token';

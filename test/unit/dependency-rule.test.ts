@@ -83,12 +83,6 @@ const notYetThroughTheContract = new Set([
   'shared/intake/follow-renames.ts',
   'shared/intake/github-app-source.ts',
   'shared/intake/github-hook-source.ts',
-  'shared/polling/poll-contentsnare.ts',
-  'shared/polling/poll-fetch.ts',
-  'shared/polling/poll-source.ts',
-  'shared/polling/poll-tags.ts',
-  'shared/polling/poll-watchers.ts',
-  'shared/sweep/app-hook.ts',
   'shared/sweep/hook-deliveries.ts',
   'shared/sweep/sweep-once.ts',
 ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPagePath } from '../../shared/polling/poll-links';
+import { nextPagePath } from '../../shared/providers/github/polling/poll-links';
 
 describe('Link header: the next page', () => {
   const base = 'https://api.github.com';

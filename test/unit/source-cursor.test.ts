@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advanceCursor, freshItems, lookbackMs, maxRecent, type SourceCursor } from '../../shared/polling/source-cursor';
+import { advanceCursor, freshItems, lookbackMs, maxRecent, type SourceCursor } from '../../shared/providers/github/polling/source-cursor';
 
 const t0 = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -11,7 +11,7 @@ import { followUpMember, pushPayloadCommitLimit, type PushCommitsFollowUp } from
  * - new_tag: from `create` (ref_type tag) only. The code host sends both `create` and a
  *   `push` (created:true) for a new tag, and NEITHER when more than three tags are pushed at
  *   once, so reading `push` too would add duplicates and no coverage; the tags a webhook never
- *   announces are found by polling the repository's tags (shared/polling/poll-tags.ts). Keyed
+ *   announces are found by polling the repository's tags (shared/providers/github/polling/poll-tags.ts). Keyed
  *   by the name (`tag:<name>`), as the poll's are, so a tag seen both ways is announced once
  *   per subscription (dispatch remembers an event id 30 days: a tag deleted and created
  *   again under the same name within them is not announced again).

@@ -8,7 +8,7 @@ import { envelopeSchema, repositorySchema } from './schemas';
  * beside `star`/`created` for the same star; there is no webhook for watching. So a star is
  * new_star from `star`/`created` only (always sent for a star, and it carries `starred_at`),
  * and `watch`/`started` is ignored: a star announced once. new_watcher (someone starts
- * WATCHING) is polled from the repository's subscribers (shared/polling/poll-watchers.ts).
+ * WATCHING) is polled from the repository's subscribers (shared/providers/github/polling/poll-watchers.ts).
  */
 
 const created = envelopeSchema.extend({

@@ -167,7 +167,7 @@ export async function runSnareReadBack(ctx: AppContext, job: SnareReadBackJob): 
   }
   const trigger = `contentsnare.${d.event}` as SnareTriggerId;
   const scope = snareRouteId(connection.id);
-  // The very row the recovery check claims for this change (shared/polling/poll-contentsnare.ts).
+  // The very row the recovery check claims for this change (shared/providers/contentsnare/polling/poll-contentsnare.ts).
   const key = keys.deliveryBodyClaim(scope, createHash('sha256').update(deliveryId).digest('hex'));
   const attrs = { endpointId: scope, deliveryId, event: d.event };
   const taken = await claimOnce(ctx.store, ctx.clock, key, claimLeaseSeconds, attrs);

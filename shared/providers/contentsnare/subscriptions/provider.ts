@@ -1,3 +1,4 @@
+import { recoverMissedSnareDeliveries } from '../polling/poll-contentsnare';
 import { revokeContentSnare } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
@@ -8,4 +9,6 @@ export const contentSnareProvider: ProviderContract = {
   connectionKind: 'collection-service',
   revoke: revokeContentSnare,
   hooks: snareHooks,
+  // Its webhooks are unsigned and never retried: what they missed is found once a round.
+  polling: { recover: (ctx) => recoverMissedSnareDeliveries(ctx) },
 };

@@ -17,7 +17,7 @@ import { resolveColumn } from './resolve-column';
 
 // The polling code (list reads, item mapping, fan-out) is loaded on the first subscription a
 // container creates, not at every platform-api cold start.
-const loadPollBaseline = loadOnce(() => import('../../../polling/poll-baseline'));
+const loadPollBaseline = loadOnce(() => import('../polling/poll-baseline'));
 
 /**
  * The code host's hook manager. A webhook trigger gets (or shares) the connection's hook on

@@ -1,3 +1,5 @@
+import { githubPollSources } from '../polling/github-poll-sources';
+import { githubSweep } from '../sweep/app-hook';
 import { revokeGithub } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
@@ -8,4 +10,6 @@ export const githubProvider: ProviderContract = {
   connectionKind: 'code-host',
   revoke: revokeGithub,
   hooks: githubHooks,
+  polling: { sources: githubPollSources },
+  sweep: githubSweep,
 };

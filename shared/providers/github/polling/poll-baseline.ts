@@ -1,7 +1,7 @@
-import type { AppContext } from '../ports/app-context';
-import type { Connection, Subscription } from '../domain/model';
+import type { AppContext } from '../../../ports/app-context';
+import type { Connection, Subscription } from '../../../domain/model';
 import { fetchListPage } from './poll-fetch';
-import { SubscriptionRepo } from '../store/subscription-repo';
+import { SubscriptionRepo } from '../../../store/subscription-repo';
 import { writeCursor } from './poll-cursor';
 import { itemIdentity, pollSourceFor } from './poll-source';
 import { advanceCursor, readSourceCursor, writeSourceCursor } from './source-cursor';

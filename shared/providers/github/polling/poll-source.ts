@@ -1,7 +1,7 @@
-import { mapPolledGist, mapPolledRepository } from '../domain/mapping/map-polled';
-import type { MappedEvent } from '../domain/mapping/types';
-import type { Subscription } from '../domain/model';
-import { orgPath } from '../providers/github/webhooks/rest-call';
+import { mapPolledGist, mapPolledRepository } from '../../../domain/mapping/map-polled';
+import type { MappedEvent } from '../../../domain/mapping/types';
+import type { Subscription } from '../../../domain/model';
+import { orgPath } from '../webhooks/rest-call';
 
 /** Where a polled subscription looks for new items, and how to read them. */
 export interface PollSource {

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import type { AppContext } from '../ports/app-context';
-import type { Store } from '../ports';
-import { mapPolledTag } from '../domain/mapping/map-polled';
-import type { Connection, Subscription } from '../domain/model';
-import { repoPath } from '../providers/github/webhooks/rest-call';
-import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
-import { keys } from '../store/table-design';
+import type { AppContext } from '../../../ports/app-context';
+import type { Store } from '../../../ports';
+import { mapPolledTag } from '../../../domain/mapping/map-polled';
+import type { Connection, Subscription } from '../../../domain/model';
+import { repoPath } from '../webhooks/rest-call';
+import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';
+import { keys } from '../../../store/table-design';
 import { maxPollPages } from './poll-pages';
 import { readUnorderedList } from './poll-unordered-list';
 
@@ -29,7 +29,7 @@ export const tagWatchRoute = `${keys.pollRoute('github.new_tag')}#watch`;
 
 const maxTagsSeen = maxPollPages * 100 * 2;
 
-const watchSchema = z.object({
+export const watchSchema = z.object({
   subscription: z.object({
     id: z.string(),
     connectionId: z.string(),

@@ -1,6 +1,6 @@
-import type { AppContext } from '../ports/app-context';
-import type { Connection } from '../domain/model';
-import { present } from '../domain/present';
+import type { AppContext } from '../../../ports/app-context';
+import type { Connection } from '../../../domain/model';
+import { present } from '../../../domain/present';
 import { fetchListPage, type RateBudget } from './poll-fetch';
 import { maxPollPages } from './poll-pages';
 

@@ -1,5 +1,5 @@
-import type { Store } from '../ports';
-import { keys } from '../store/table-design';
+import type { Store } from '../../../ports';
+import { keys } from '../../../store/table-design';
 
 /** Where a polled subscription stands: the last ETag and what it has already seen. */
 export interface PollCursor {

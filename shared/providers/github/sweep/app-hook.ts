@@ -1,10 +1,11 @@
-import type { CodeHostAccess } from '../providers/github/code-host-access';
-import { appJwt } from '../providers/github/app/app-jwt';
-import { AppError } from '../domain/errors';
-import type { AppContext } from '../ports/app-context';
-import { keys } from '../store/table-design';
-import { appHookBase } from './hook-deliveries';
-import type { SweptHook } from './swept-hook';
+import type { CodeHostAccess } from '../code-host-access';
+import { appJwt } from '../app/app-jwt';
+import { AppError } from '../../../domain/errors';
+import type { AppContext } from '../../../ports/app-context';
+import { keys } from '../../../store/table-design';
+import { appHookBase } from '../../../sweep/hook-deliveries';
+import type { SweptHook } from '../../../sweep/swept-hook';
+import type { ProviderSweep } from '../../../sweep/sweep-once';
 
 /** The sweep-state row and log name of the App's webhook (endpoint ids never take this form). */
 export const appSweepId = 'app';
@@ -45,3 +46,12 @@ export async function appHookAccess(ctx: Pick<AppContext, 'config' | 'githubAppS
   };
   return access;
 }
+
+/** The code host's part of the sweep: the App's webhook, when the App is configured here with its key. */
+export const githubSweep: ProviderSweep = {
+  async sharedHooks(ctx) {
+    if (!ctx.config.github.app) return [];
+    const access = await appHookAccess(ctx);
+    return access ? [{ hook: appHookSwept, access }] : [];
+  },
+};

@@ -1,6 +1,6 @@
-import type { AppContext } from '../ports/app-context';
-import type { Connection, Subscription } from '../domain/model';
-import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
+import type { AppContext } from '../../../ports/app-context';
+import type { Connection, Subscription } from '../../../domain/model';
+import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';
 import type { RateBudget } from './poll-fetch';
 import { maxSeen, readCursor, writeCursor, type PollCursor } from './poll-cursor';
 import { fetchNewestPages, type PagesCursor } from './poll-pages';

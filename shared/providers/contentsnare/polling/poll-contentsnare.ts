@@ -1,19 +1,19 @@
 import * as z from 'zod';
-import { snareClientFor } from '../providers/contentsnare/connection-client';
-import { readBack } from '../providers/contentsnare/read-back';
-import { SnareHookRepo, snareRouteId, type SnareHook } from '../providers/contentsnare/snare-hook';
-import { parseAnswer } from '../providers/contentsnare/schemas';
-import { recordObservation } from '../providers/contentsnare/subject-memory';
-import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../dispatch/fan-out';
-import { snareTriggerRows } from '../domain/contentsnare-triggers';
-import { changeIdentity, snareMappedEvent } from '../domain/mapping/snare-events';
-import type { Connection, Subscription } from '../domain/model';
-import { snareTriggerNames, type SnareTriggerId, type SnareTriggerName } from '../domain/triggers';
-import { finishWith, withClaim } from '../store/with-claim';
+import { snareClientFor } from '../connection-client';
+import { readBack } from '../read-back';
+import { SnareHookRepo, snareRouteId, type SnareHook } from '../snare-hook';
+import { parseAnswer } from '../schemas';
+import { recordObservation } from '../subject-memory';
+import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../../../dispatch/fan-out';
+import { snareTriggerRows } from '../../../domain/contentsnare-triggers';
+import { changeIdentity, snareMappedEvent } from '../../../domain/mapping/snare-events';
+import type { Connection, Subscription } from '../../../domain/model';
+import { snareTriggerNames, type SnareTriggerId, type SnareTriggerName } from '../../../domain/triggers';
+import { finishWith, withClaim } from '../../../store/with-claim';
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { keys } from '../store/table-design';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { keys } from '../../../store/table-design';
 
 /**
  * Recovery of collection-service deliveries that never arrived (the service documents no

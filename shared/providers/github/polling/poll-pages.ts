@@ -1,5 +1,5 @@
-import type { AppContext } from '../ports/app-context';
-import type { Connection } from '../domain/model';
+import type { AppContext } from '../../../ports/app-context';
+import type { Connection } from '../../../domain/model';
 import { fetchListPage, type ListPage, type PollPage } from './poll-fetch';
 import { itemIdentity } from './poll-source';
 

@@ -1,5 +1,5 @@
-import type { Store } from '../ports';
-import { keys } from '../store/table-design';
+import type { Store } from '../../../ports';
+import { keys } from '../../../store/table-design';
 
 /**
  * Where one polled source (a connection's list: its gists, its or an organization's

@@ -1,9 +1,9 @@
-import type { AppContext } from '../ports/app-context';
-import { mapPolledWatcher } from '../domain/mapping/map-polled';
-import type { Connection, Subscription } from '../domain/model';
-import { repoPath } from '../providers/github/webhooks/rest-call';
-import { buildTriggerEvents, enqueueEvents } from '../dispatch/fan-out';
-import { keys } from '../store/table-design';
+import type { AppContext } from '../../../ports/app-context';
+import { mapPolledWatcher } from '../../../domain/mapping/map-polled';
+import type { Connection, Subscription } from '../../../domain/model';
+import { repoPath } from '../webhooks/rest-call';
+import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';
+import { keys } from '../../../store/table-design';
 import { maxPollPages } from './poll-pages';
 import { readUnorderedList } from './poll-unordered-list';
 

@@ -1,16 +1,13 @@
-import type { AppContext } from '../ports/app-context';
-import { codeHostAccess } from '../providers/github/code-host-access';
-import { AppError } from '../domain/errors';
-import type { Connection } from '../domain/model';
-import { isOk, restCall, upstreamMessage } from '../providers/github/webhooks/rest-call';
+import type { AppContext } from '../../../ports/app-context';
+import { codeHostAccess } from '../code-host-access';
+import { AppError } from '../../../domain/errors';
+import type { Connection } from '../../../domain/model';
+import { isOk, restCall, upstreamMessage } from '../webhooks/rest-call';
 import { nextPagePath } from './poll-links';
+import type { RateBudget } from '../../../polling/poll-unit';
 
 /** What the code host said is left of the token's hourly budget (`X-RateLimit-*`), when it said. */
-export interface RateBudget {
-  remaining: number;
-  /** Epoch seconds when the budget is whole again. */
-  resetAt?: number;
-}
+export type { RateBudget };
 
 export type PollPage =
   | { kind: 'not_modified'; rate?: RateBudget }
