@@ -3,7 +3,7 @@ import type { AppContext } from '../ports/app-context';
 import { realSleep, type Sleep } from '../ports';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken, TokenOwner } from '../domain/model';
-import { clientCredentials, oauthProviders } from './providers';
+import { clientCredentials } from './providers';
 import { appClientCredentials } from './github-app-credentials';
 import { requestToken, TokenEndpointError } from './token-client';
 import { ConnectionRepo } from '../store/connection-repo';
@@ -15,7 +15,7 @@ import { providerApiOrigin } from './token-origin';
 
 export type RefreshDeps = Pick<
   AppContext,
-  'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret' | 'githubAppSecret'
+  'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret' | 'githubAppSecret' | 'providers'
 > &
   Partial<Pick<AppContext, 'sleep'>>;
 
@@ -86,7 +86,7 @@ export class RefreshingTokenProvider implements TokenProvider {
   private async credentialOrThrow(connection: Connection, options?: TokenOptions): Promise<TokenCredential> {
     const refused = options?.forceRefresh === true;
     // A GitHub App connection's user token is an OAuth token of the App: refreshed the same way.
-    if (!oauthProviders[connection.provider].refreshable || connection.authMethod === 'token') {
+    if (!this.deps.providers[connection.provider].oauth.refreshable || connection.authMethod === 'token') {
       return this.plain.credential(connection, options);
     }
     if (connection.status === 'reconnect_required') return this.plain.credential(connection);
@@ -152,7 +152,7 @@ export class RefreshingTokenProvider implements TokenProvider {
       return this.markReconnect(current, 'the refresh token expired; reconnect the account');
     }
 
-    const def = oauthProviders[current.provider];
+    const def = this.deps.providers[current.provider].oauth;
     const creds =
       current.authMethod === 'github_app' ? await appClientCredentials(this.deps) : await clientCredentials(this.deps, current.provider);
     const log = this.deps.logger.child({ connectionId: id, provider: current.provider });
@@ -167,7 +167,7 @@ export class RefreshingTokenProvider implements TokenProvider {
         const next: StoredToken = {
           ...answer.token,
           refreshToken: answer.token.refreshToken ?? token.refreshToken,
-          origin: token.origin ?? providerApiOrigin(this.deps.config, current.provider),
+          origin: token.origin ?? providerApiOrigin(this.deps, current.provider),
         };
         if (
           next.refreshTokenExpiresAt === undefined &&

@@ -27,7 +27,6 @@ const notYetThroughTheContract: Record<string, number> = {
   'shared/intake/contentsnare-source.ts': 1,
   'shared/oauth/identify.ts': 1,
   'shared/oauth/refreshing-token-provider.ts': 2,
-  'shared/oauth/token-origin.ts': 1,
   'shared/store/connection-repo.ts': 1,
 };
 

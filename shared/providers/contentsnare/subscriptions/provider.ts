@@ -1,3 +1,4 @@
+import { contentSnareOAuth } from '../oauth/definition';
 import { revokeContentSnare } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
@@ -6,6 +7,7 @@ import { snareHooks } from './snare-subscription';
 export const contentSnareProvider: ProviderContract = {
   id: 'contentsnare',
   connectionKind: 'collection-service',
+  oauth: contentSnareOAuth,
   revoke: revokeContentSnare,
   hooks: snareHooks,
 };

@@ -8,7 +8,7 @@ import { boundToThisBrowser, singleParam, type CallbackOutcome } from '../../../
 import { appClientCredentials } from '../../../oauth/github-app-credentials';
 import { appRedirectUri } from '../../../oauth/github-app-authorize';
 import { AccountLookupError, identifyAccount } from '../../../oauth/identify';
-import { oauthProviders } from '../../../oauth/providers';
+import { githubOAuth } from '../oauth/definition';
 import { withQuery } from '../../../oauth/return-to';
 import { bindingCookieName, readCookie } from '../../../oauth/start';
 import { consumeState, readState, type OAuthStateRecord } from '../../../oauth/state-store';
@@ -128,7 +128,7 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
 
   try {
     const creds = await appClientCredentials(ctx);
-    const def = oauthProviders.github;
+    const def = githubOAuth;
     const answer = await requestToken(ctx, def, def.tokenEndpoint(ctx.config), creds, {
       grant_type: 'authorization_code',
       code,
@@ -213,7 +213,7 @@ interface SaveAppInput {
 async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<string> {
   const id = ConnectionRepo.newId();
   const now = new Date(ctx.clock.now()).toISOString();
-  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx.config, 'github') };
+  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx, 'github') };
   delete token.scope;
   await writeStoredToken(ctx.secrets, { id, provider: 'github' }, token);
   const { suspended, appId: _appId, ...installation } = input.installation;

@@ -1,3 +1,4 @@
+import { githubOAuth } from '../oauth/definition';
 import { revokeGithub } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
@@ -6,6 +7,7 @@ import { githubHooks } from './github-hooks';
 export const githubProvider: ProviderContract = {
   id: 'github',
   connectionKind: 'code-host',
+  oauth: githubOAuth,
   revoke: revokeGithub,
   hooks: githubHooks,
 };
