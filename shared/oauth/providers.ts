@@ -30,8 +30,6 @@ export interface OAuthProviderDef {
   apiBase(config: Config): string;
   /** Body encoding of the token call: the code host takes a form, the collection service JSON. */
   tokenBody: 'form' | 'json';
-  /** Whether access tokens may expire and are then refreshed (refresh_token grant). */
-  refreshable: boolean;
   /**
    * A reconnect must prove the same account: both the connection and the new token name an
    * account id, and they are equal; a missing id on either side is a refusal, not a skip.

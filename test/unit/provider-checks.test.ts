@@ -26,7 +26,6 @@ const notYetThroughTheContract: Record<string, number> = {
   'shared/domain/renames.ts': 2,
   'shared/intake/contentsnare-source.ts': 1,
   'shared/oauth/identify.ts': 1,
-  'shared/oauth/refreshing-token-provider.ts': 2,
   'shared/store/connection-repo.ts': 1,
 };
 

@@ -15,7 +15,6 @@ export const contentSnareOAuth: OAuthProviderDef = {
   tokenEndpoint: (c) => `${c.contentsnare.oauthUrl}/oauth/token`,
   apiBase: (c) => c.contentsnare.apiUrl,
   tokenBody: 'json',
-  refreshable: true,
   // GET /me describes the user who authorised (documented with `full_name` only), not the
   // account: another admin of the same account, or a renamed user, is the same account.
   reconnectNeedsAccountId: false,

@@ -1,4 +1,5 @@
 import { contentSnareOAuth } from '../oauth/definition';
+import { contentSnareRefresh } from '../oauth/refresh-rules';
 import { revokeContentSnare } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
@@ -8,6 +9,7 @@ export const contentSnareProvider: ProviderContract = {
   id: 'contentsnare',
   connectionKind: 'collection-service',
   oauth: contentSnareOAuth,
+  refresh: contentSnareRefresh,
   revoke: revokeContentSnare,
   hooks: snareHooks,
 };

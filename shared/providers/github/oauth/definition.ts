@@ -25,9 +25,6 @@ export const githubOAuth: OAuthProviderDef = {
   tokenEndpoint: (c) => `${c.github.oauthUrl}/login/oauth/access_token`,
   apiBase: (c) => c.github.apiUrl,
   tokenBody: 'form',
-  // GitHub Apps' user tokens (and OAuth apps that opted in) expire after 8 hours and come
-  // with a refresh token; tokens answered without `expires_in` never expire and are never refreshed.
-  refreshable: true,
   reconnectNeedsAccountId: true,
   stableAccountId: true,
 };

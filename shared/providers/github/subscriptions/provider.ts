@@ -1,4 +1,5 @@
 import { githubOAuth } from '../oauth/definition';
+import { githubRefresh } from '../oauth/refresh-rules';
 import { revokeGithub } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
@@ -8,6 +9,7 @@ export const githubProvider: ProviderContract = {
   id: 'github',
   connectionKind: 'code-host',
   oauth: githubOAuth,
+  refresh: githubRefresh,
   revoke: revokeGithub,
   hooks: githubHooks,
 };
