@@ -115,7 +115,7 @@ export async function handleCallback(
       redirect_uri: record.redirectUri,
       code_verifier: record.codeVerifier,
     });
-    const identity = await identifyAccount(ctx.config, ctx.fetch, provider, answer, record.label);
+    const identity = await identifyAccount(ctx, provider, answer);
     const saved = await saveOAuthConnection(ctx, {
       provider,
       token: answer.token,

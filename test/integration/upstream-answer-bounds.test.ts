@@ -117,7 +117,10 @@ describe('a gzip bomb answered to', () => {
       CONTENTSNARE_API_URL: bomb.url,
     });
     const { growthMiB, result } = await rssGrowthMiB(() =>
-      identifyAccount(config, globalThis.fetch, provider, { token: { accessToken: 't' }, raw: {} }),
+      identifyAccount({ config: config, fetch: globalThis.fetch, providers: providerRegistry }, provider, {
+        token: { accessToken: 't' },
+        raw: {},
+      }),
     );
     expect(result).toMatchObject(
       provider === 'github'

@@ -1,4 +1,5 @@
 import { contentSnareOAuth } from '../oauth/definition';
+import { identifyContentSnare } from '../oauth/identify';
 import { contentSnareRefresh } from '../oauth/refresh-rules';
 import { revokeContentSnare } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
@@ -9,6 +10,7 @@ export const contentSnareProvider: ProviderContract = {
   id: 'contentsnare',
   connectionKind: 'collection-service',
   oauth: contentSnareOAuth,
+  identify: identifyContentSnare,
   refresh: contentSnareRefresh,
   revoke: revokeContentSnare,
   hooks: snareHooks,

@@ -7,7 +7,8 @@ import { writeStoredToken } from '../../../store/stored-token';
 import { boundToThisBrowser, singleParam, type CallbackOutcome } from '../../../oauth/callback';
 import { appClientCredentials } from './app-credentials';
 import { appRedirectUri } from './app-authorize';
-import { AccountLookupError, identifyAccount } from '../../../oauth/identify';
+import { AccountLookupError } from '../../../oauth/identify';
+import { identifyGithub } from '../oauth/identify';
 import { githubOAuth } from '../oauth/definition';
 import { withQuery } from '../../../oauth/return-to';
 import { bindingCookieName, readCookie } from '../../../oauth/start';
@@ -136,7 +137,7 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
       // The installation page takes no PKCE challenge; the user authorization was given one.
       ...(record.app.mode === 'existing' ? { code_verifier: record.codeVerifier } : {}),
     });
-    const identity = await identifyAccount(ctx.config, ctx.fetch, 'github', answer);
+    const identity = await identifyGithub(ctx, answer);
     const deps: AppCallDeps = { fetch: ctx.fetch, clock: ctx.clock, timeoutMs: githubTimeoutMs(ctx.config.upstreamTimeoutSeconds) };
     const apiBase = ctx.config.github.apiUrl;
     const visible = await listUserInstallations(deps, apiBase, answer.token.accessToken);

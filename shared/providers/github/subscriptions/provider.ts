@@ -1,4 +1,5 @@
 import { githubOAuth } from '../oauth/definition';
+import { identifyGithub } from '../oauth/identify';
 import { githubRefresh } from '../oauth/refresh-rules';
 import { revokeGithub } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
@@ -9,6 +10,7 @@ export const githubProvider: ProviderContract = {
   id: 'github',
   connectionKind: 'code-host',
   oauth: githubOAuth,
+  identify: identifyGithub,
   refresh: githubRefresh,
   revoke: revokeGithub,
   hooks: githubHooks,
