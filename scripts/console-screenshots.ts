@@ -76,14 +76,14 @@ async function main(): Promise<void> {
     await oauth.setViewport({ width: 800, height: 420 });
     const back = { href: `${rt.url}/`, label: 'Back to the console' };
     await oauth.setContent(
-      String(connectedPage({ provider: 'github', account: 'octocat', connectionId: 'conn_5f0c3e2a9b8d4c71a6e2f3b4c5d6e7f8', back }).body),
+      String(connectedPage({ service: 'GitHub', account: 'octocat', connectionId: 'conn_5f0c3e2a9b8d4c71a6e2f3b4c5d6e7f8', back }).body),
     );
     await oauth.screenshot({ path: join(out, 'oauth-connected.png') });
     await oauth.setContent(
       String(
         failedPage({
           status: 400,
-          provider: 'github',
+          service: 'GitHub',
           code: 'invalid_input',
           message: 'Unknown, expired or already used state; start the connection again',
           back,

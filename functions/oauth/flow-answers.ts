@@ -24,20 +24,25 @@ function wayBack(options: OAuthRouteOptions): WayBack | undefined {
   return options.consoleUrl ? { href: options.consoleUrl, label: 'Back to the console' } : undefined;
 }
 
-function toResponse(outcome: CallbackOutcome, accept: string | undefined, options: OAuthRouteOptions): HttpResponse {
+/** The name a page gives the provider: its OAuth definition's. */
+function serviceOf(ctx: AppContext, provider: Provider | undefined): string | undefined {
+  return provider === undefined ? undefined : ctx.providers[provider].oauth.displayName;
+}
+
+function toResponse(outcome: CallbackOutcome, accept: string | undefined, service: string, options: OAuthRouteOptions): HttpResponse {
   if (outcome.kind === 'redirect') return { status: 302, headers: { ...callbackHeaders, location: outcome.location }, body: '' };
-  return callbackPage(outcome.status, outcome.body, accept, callbackHeaders, wayBack(options));
+  return callbackPage(outcome.status, outcome.body, accept, callbackHeaders, service, wayBack(options));
 }
 
 /**
  * A refused start or callback (unknown, expired, reused or foreign state: no returnTo can be
  * trusted): a page for a browser that asked for HTML, the JSON error for every other client.
  */
-function refusal(e: unknown, accept: string | undefined, provider: Provider | undefined, options: OAuthRouteOptions): HttpResponse {
+function refusal(e: unknown, accept: string | undefined, service: string | undefined, options: OAuthRouteOptions): HttpResponse {
   const answer = toErrorResponse(e);
   if (!prefersHtml(accept)) return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
   const error = e instanceof AppError ? e : new AppError('internal', 'Connecting failed; try again');
-  return failedPage({ status: answer.status, provider, code: error.code, message: error.message, back: wayBack(options) }, callbackHeaders);
+  return failedPage({ status: answer.status, service, code: error.code, message: error.message, back: wayBack(options) }, callbackHeaders);
 }
 
 /** The start step's answer: on to the provider with the binding cookie, or the refusal (a page for a browser). */
@@ -54,7 +59,7 @@ export async function startAnswer(
     return { status: 302, headers: { ...callbackHeaders, location: started.location, 'set-cookie': started.setCookie }, body: '' };
   } catch (e) {
     if (!(e instanceof AppError)) ctx.logger.error(failure, { error: e });
-    return refusal(e, req.headers.accept, provider, options);
+    return refusal(e, req.headers.accept, serviceOf(ctx, provider), options);
   }
 }
 
@@ -74,10 +79,10 @@ export async function callbackAnswer(
     states.length === 1 && states[0] ? { 'set-cookie': clearBindingCookie(ctx.config.publicUrl, how.flow, states[0]) } : {};
   let answer: HttpResponse;
   try {
-    answer = toResponse(await finish(), req.headers.accept, options);
+    answer = toResponse(await finish(), req.headers.accept, ctx.providers[how.provider].oauth.displayName, options);
   } catch (e) {
     if (!(e instanceof AppError)) ctx.logger.error(how.failure, { error: e });
-    answer = refusal(e, req.headers.accept, how.provider, options);
+    answer = refusal(e, req.headers.accept, serviceOf(ctx, how.provider), options);
   }
   return { ...answer, headers: { ...answer.headers, ...clear } };
 }

@@ -3,7 +3,7 @@ import type { RouteTable } from '../../shared/http/route-table';
 import { callbackErrorCodes } from '../../shared/oauth/callback';
 import { authorizeInputSchema } from '../../shared/oauth/authorize';
 import { providers, type Provider } from '../../shared/domain/model';
-import { appAuthorizeInputSchema } from '../../shared/oauth/github-app-authorize';
+import { appAuthorizeInputSchema } from '../../shared/providers/github/app/app-authorize';
 import { appCallbackMessages } from '../../shared/providers/github/app/app-callback';
 import { openApiRouteDeclaration } from './openapi-route';
 

@@ -7,7 +7,7 @@ import { handleCallback } from '../../shared/oauth/callback';
 import { parseProvider } from '../../shared/oauth/providers';
 import { handleStart } from '../../shared/oauth/start';
 import { providers, type Provider } from '../../shared/domain/model';
-import { handleAppStart, startAppAuthorization } from '../../shared/oauth/github-app-authorize';
+import { handleAppStart, startAppAuthorization } from '../../shared/providers/github/app/app-authorize';
 import { handleAppCallback } from '../../shared/providers/github/app/app-callback';
 import { callbackAnswer, startAnswer, type OAuthRouteOptions } from './flow-answers';
 import { serveOpenApiDocument } from './openapi-route';

@@ -7,7 +7,7 @@ import { AppError } from '../domain/errors';
 import { providers, type Provider } from '../domain/model';
 import { parseOrThrow } from '../domain/validation';
 import { pkceChallenge, randomUrlToken } from './pkce';
-import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
+import { clientCredentials, redirectUriFor, type OAuthProviderDef } from './providers';
 import { checkReturnTo } from './return-to';
 import { saveState, stateLifetimeMs, type OAuthStateRecord } from './state-store';
 
@@ -40,12 +40,12 @@ export interface AuthorizeAnswer {
  * person's browser, which it binds to the flow and sends on to the provider.
  */
 export async function startAuthorization(ctx: AppContext, provider: Provider, body: unknown): Promise<AuthorizeAnswer> {
-  const def = oauthProviders[provider];
+  const def = ctx.providers[provider].oauth;
   await clientCredentials(ctx, provider);
   const input = parseOrThrow(authorizeInputSchema, body);
   const returnTo = input.returnTo === undefined ? undefined : checkReturnTo(input.returnTo, ctx.config.allowedReturnOrigins);
   if (input.scopes !== undefined && !def.takesExtraScopes) {
-    const takers = providers.filter((p) => oauthProviders[p].takesExtraScopes);
+    const takers = providers.filter((p) => ctx.providers[p].oauth.takesExtraScopes);
     throw new AppError('invalid_input', `scopes: ${def.displayName} takes no extra scopes; only ${takers.join(', ')} does`, {
       fields: [{ field: 'scopes', message: `only for ${takers.join(', ')}` }],
     });
@@ -60,8 +60,8 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
     }
     // The new token is issued for the provider's API: a connection pointing elsewhere (an
     // enterprise server) would carry it there, so it cannot be reconnected through this app.
-    const target = connectionTargetOrigin(existing, ctx.config);
-    const issuedFor = providerApiOrigin(ctx.config, provider);
+    const target = connectionTargetOrigin(ctx, existing);
+    const issuedFor = providerApiOrigin(ctx, provider);
     if (target !== issuedFor) {
       throw new AppError(
         'token_origin_mismatch',
@@ -99,12 +99,11 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
 /** The provider's authorize URL for a state: where the start step sends the browser. */
 export function providerAuthorizeUrl(
   config: Config,
-  provider: Provider,
+  def: OAuthProviderDef,
   clientId: string,
   state: string,
   record: OAuthStateRecord,
 ): string {
-  const def = oauthProviders[provider];
   const url = new URL(def.authorizeEndpoint(config));
   for (const [k, v] of Object.entries(def.authorizeExtras)) url.searchParams.set(k, v);
   url.searchParams.set('client_id', clientId);

@@ -3,7 +3,7 @@ import type { AppContext } from '../ports/app-context';
 import { AppError, InvalidInputError } from '../domain/errors';
 import type { Provider } from '../domain/model';
 import { AccountLookupError, identifyAccount } from './identify';
-import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
+import { clientCredentials, redirectUriFor } from './providers';
 import { withQuery } from './return-to';
 import { saveOAuthConnection } from './save-connection';
 import { bindingCookieName, bindingHash, readCookie } from './start';
@@ -107,7 +107,7 @@ export async function handleCallback(
   if (code === undefined) return failed(record, 'invalid_request');
 
   try {
-    const def = oauthProviders[provider];
+    const def = ctx.providers[provider].oauth;
     const creds = await clientCredentials(ctx, provider);
     const answer = await requestToken(ctx, def, def.tokenEndpoint(ctx.config), creds, {
       grant_type: 'authorization_code',
@@ -115,7 +115,7 @@ export async function handleCallback(
       redirect_uri: record.redirectUri,
       code_verifier: record.codeVerifier,
     });
-    const identity = await identifyAccount(ctx.config, ctx.fetch, provider, answer, record.label);
+    const identity = await identifyAccount(ctx, provider, answer);
     const saved = await saveOAuthConnection(ctx, {
       provider,
       token: answer.token,

@@ -1,7 +1,5 @@
-import type { Provider } from '../domain/model';
 import { cspHash, escapeHtml } from '../http/html';
 import type { HttpResponse } from '../http/types';
-import { oauthProviders } from './providers';
 
 /**
  * The pages a person's browser lands on when the OAuth flow cannot send it back to the
@@ -37,16 +35,12 @@ function page(status: number, title: string, body: string, extraHeaders: Record<
   return { status, headers: { ...extraHeaders, ...headers }, body: html };
 }
 
-export function serviceName(provider: Provider): string {
-  return oauthProviders[provider].displayName;
-}
-
-/** Connected: names the service and the account, and offers the way back. */
+/** Connected: names the service (its provider's display name) and the account, and offers the way back. */
 export function connectedPage(
-  input: { provider: Provider; account?: string; connectionId: string; back?: WayBack },
+  input: { service: string; account?: string; connectionId: string; back?: WayBack },
   extraHeaders: Record<string, string> = {},
 ): HttpResponse {
-  const service = serviceName(input.provider);
+  const service = input.service;
   const who = input.account
     ? `Your ${escapeHtml(service)} account <strong>${escapeHtml(input.account)}</strong> is connected.`
     : `Your ${escapeHtml(service)} account is connected.`;
@@ -79,10 +73,10 @@ const advice: Record<string, string> = {
 
 /** A failed flow or an unusable link: what happened (our own words, never the provider's) and what to do. */
 export function failedPage(
-  input: { status: number; provider?: Provider; code: string; message: string; back?: WayBack },
+  input: { status: number; service?: string; code: string; message: string; back?: WayBack },
   extraHeaders: Record<string, string> = {},
 ): HttpResponse {
-  const service = input.provider ? serviceName(input.provider) : undefined;
+  const service = input.service;
   const expired = input.code === 'invalid_input';
   const title = expired ? 'This connection link cannot be used' : `Connecting ${service ?? 'the account'} failed`;
   const todo = advice[input.code] ?? advice.server_error;

@@ -4,14 +4,9 @@ import { AppError } from '../domain/errors';
 import { providers, type Provider } from '../domain/model';
 
 /**
- * What differs between the two OAuth providers, in one table (no if-chains elsewhere).
- *
- * Code host scopes (an OAuth app cannot narrow to repositories; fine-grained tokens via
- * `POST /connections` can): `repo` (repositories, issues, pull requests, contents,
- * statuses, collaborators, discussions), `workflow` (workflow files and runs), `gist`,
- * `admin:repo_hook` / `admin:org_hook` (the webhooks the triggers create), `read:org`
- * (organization membership and org-level targets), `read:user` (the account's identity),
- * `project` (Projects v2 items: update_project_v2_item_status, project triggers).
+ * What differs between OAuth providers, as data (no if-chains elsewhere): each provider's
+ * room holds its own (`shared/providers/<id>/oauth/definition.ts`), and the core reads it as
+ * the contract's `oauth` part.
  */
 export interface OAuthProviderDef {
   id: Provider;
@@ -35,8 +30,6 @@ export interface OAuthProviderDef {
   apiBase(config: Config): string;
   /** Body encoding of the token call: the code host takes a form, the collection service JSON. */
   tokenBody: 'form' | 'json';
-  /** Whether access tokens may expire and are then refreshed (refresh_token grant). */
-  refreshable: boolean;
   /**
    * A reconnect must prove the same account: both the connection and the new token name an
    * account id, and they are equal; a missing id on either side is a refusal, not a skip.
@@ -52,52 +45,12 @@ export interface OAuthProviderDef {
   defaultExpiresInSeconds?: number;
 }
 
-export const githubScopes = 'repo workflow gist admin:repo_hook admin:org_hook read:org read:user project';
-
-export const oauthProviders: Record<Provider, OAuthProviderDef> = {
-  github: {
-    id: 'github',
-    displayName: 'GitHub',
-    clientIdEnv: 'GITHUB_CLIENT_ID',
-    clientSecretEnv: 'GITHUB_CLIENT_SECRET',
-    clientId: (c) => c.github.clientId,
-    scopes: () => githubScopes,
-    takesExtraScopes: false,
-    ownApiBase: true,
-    authorizeEndpoint: (c) => `${c.github.oauthUrl}/login/oauth/authorize`,
-    authorizeExtras: {},
-    tokenEndpoint: (c) => `${c.github.oauthUrl}/login/oauth/access_token`,
-    apiBase: (c) => c.github.apiUrl,
-    tokenBody: 'form',
-    // GitHub Apps' user tokens (and OAuth apps that opted in) expire after 8 hours and come
-    // with a refresh token; tokens answered without `expires_in` never expire and are never refreshed.
-    refreshable: true,
-    reconnectNeedsAccountId: true,
-    stableAccountId: true,
-  },
-  contentsnare: {
-    id: 'contentsnare',
-    displayName: 'Content Snare',
-    clientIdEnv: 'CONTENTSNARE_CLIENT_ID',
-    clientSecretEnv: 'CONTENTSNARE_CLIENT_SECRET',
-    clientId: (c) => c.contentsnare.clientId,
-    scopes: (c) => c.contentsnare.scopes,
-    takesExtraScopes: true,
-    ownApiBase: false,
-    authorizeEndpoint: (c) => `${c.contentsnare.oauthUrl}${c.contentsnare.authorizePath}`,
-    authorizeExtras: { response_type: 'code' },
-    tokenEndpoint: (c) => `${c.contentsnare.oauthUrl}/oauth/token`,
-    apiBase: (c) => c.contentsnare.apiUrl,
-    tokenBody: 'json',
-    refreshable: true,
-    // GET /me describes the user who authorised (documented with `full_name` only), not the
-    // account: another admin of the same account, or a renamed user, is the same account.
-    reconnectNeedsAccountId: false,
-    stableAccountId: false,
-    // Its access tokens last about two hours.
-    defaultExpiresInSeconds: 2 * 60 * 60,
-  },
-};
+declare module '../ports/provider-contract' {
+  interface ProviderContract {
+    /** The provider's OAuth client: endpoints, scopes, token rules (shared/oauth/providers.ts). */
+    oauth: OAuthProviderDef;
+  }
+}
 
 /** `:provider` path segment -> provider, or 404 naming the ones that exist. */
 export function parseProvider(value: string | undefined): Provider {
@@ -117,10 +70,10 @@ export interface ClientCredentials {
 
 /** Client id and secret, or AppError `not_configured` naming the variables to set. */
 export async function clientCredentials(
-  ctx: Pick<AppContext, 'config' | 'oauthClientSecret'>,
+  ctx: Pick<AppContext, 'config' | 'oauthClientSecret' | 'providers'>,
   provider: Provider,
 ): Promise<ClientCredentials> {
-  const def = oauthProviders[provider];
+  const def = ctx.providers[provider].oauth;
   const clientId = def.clientId(ctx.config);
   const clientSecret = await ctx.oauthClientSecret(provider);
   const missing = [clientId ? undefined : def.clientIdEnv, clientSecret ? undefined : def.clientSecretEnv].filter(

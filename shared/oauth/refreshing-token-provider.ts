@@ -3,8 +3,7 @@ import type { AppContext } from '../ports/app-context';
 import { realSleep, type Sleep } from '../ports';
 import { AppError } from '../domain/errors';
 import type { Connection, StoredToken, TokenOwner } from '../domain/model';
-import { clientCredentials, oauthProviders } from './providers';
-import { appClientCredentials } from './github-app-credentials';
+import type { ClientCredentials } from './providers';
 import { requestToken, TokenEndpointError } from './token-client';
 import { ConnectionRepo } from '../store/connection-repo';
 import { tryLease } from '../store/lease';
@@ -15,9 +14,24 @@ import { providerApiOrigin } from './token-origin';
 
 export type RefreshDeps = Pick<
   AppContext,
-  'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret' | 'githubAppSecret'
+  'config' | 'store' | 'secrets' | 'clock' | 'fetch' | 'logger' | 'metrics' | 'oauthClientSecret' | 'githubAppSecret' | 'providers'
 > &
   Partial<Pick<AppContext, 'sleep'>>;
+
+/** A provider's rules for its connections' tokens: its part `refresh` of the provider contract. */
+export interface RefreshRules {
+  /** Whether this connection's token is refreshed when it expires (a token the user made is read as it is). */
+  refreshes(connection: Connection): boolean;
+  /** The OAuth client whose refresh grant renews this connection's token. */
+  client(deps: RefreshDeps, connection: Connection): Promise<ClientCredentials>;
+}
+
+declare module '../ports/provider-contract' {
+  interface ProviderContract {
+    /** Which connections' tokens are refreshed, and with which client (shared/oauth/refreshing-token-provider.ts). */
+    refresh: RefreshRules;
+  }
+}
 
 export interface RefreshOptions {
   /** Refresh when the token has less than this left (ms). */
@@ -85,8 +99,7 @@ export class RefreshingTokenProvider implements TokenProvider {
 
   private async credentialOrThrow(connection: Connection, options?: TokenOptions): Promise<TokenCredential> {
     const refused = options?.forceRefresh === true;
-    // A GitHub App connection's user token is an OAuth token of the App: refreshed the same way.
-    if (!oauthProviders[connection.provider].refreshable || connection.authMethod === 'token') {
+    if (!this.deps.providers[connection.provider].refresh.refreshes(connection)) {
       return this.plain.credential(connection, options);
     }
     if (connection.status === 'reconnect_required') return this.plain.credential(connection);
@@ -152,9 +165,8 @@ export class RefreshingTokenProvider implements TokenProvider {
       return this.markReconnect(current, 'the refresh token expired; reconnect the account');
     }
 
-    const def = oauthProviders[current.provider];
-    const creds =
-      current.authMethod === 'github_app' ? await appClientCredentials(this.deps) : await clientCredentials(this.deps, current.provider);
+    const def = this.deps.providers[current.provider].oauth;
+    const creds = await this.deps.providers[current.provider].refresh.client(this.deps, current);
     const log = this.deps.logger.child({ connectionId: id, provider: current.provider });
     for (let attempt = 1; ; attempt++) {
       try {
@@ -167,7 +179,7 @@ export class RefreshingTokenProvider implements TokenProvider {
         const next: StoredToken = {
           ...answer.token,
           refreshToken: answer.token.refreshToken ?? token.refreshToken,
-          origin: token.origin ?? providerApiOrigin(this.deps.config, current.provider),
+          origin: token.origin ?? providerApiOrigin(this.deps, current.provider),
         };
         if (
           next.refreshTokenExpiresAt === undefined &&

@@ -5,7 +5,6 @@ import { connectionTargetOrigin, providerApiOrigin } from './token-origin';
 import type { Connection, Provider, StoredToken } from '../domain/model';
 import { secretNames } from '../domain/model';
 import type { AccountIdentity } from './identify';
-import { oauthProviders } from './providers';
 
 export type SaveError = 'connection_not_found' | 'account_mismatch' | 'account_unverified' | 'token_origin_mismatch';
 export type SaveResult = { ok: true; connectionId: string } | { ok: false; error: SaveError };
@@ -27,7 +26,7 @@ export interface SaveInput {
 export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Promise<SaveResult> {
   const repo = new ConnectionRepo(ctx.store);
   const now = new Date(ctx.clock.now()).toISOString();
-  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx.config, input.provider) };
+  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx, input.provider) };
   if (input.connectionId !== undefined) return reconnect(ctx, repo, input.connectionId, { ...input, token }, now);
 
   const id = ConnectionRepo.newId();
@@ -67,10 +66,11 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
  * the same account (its subscriptions and webhooks belong to it).
  */
 function reconnectRefusal(ctx: AppContext, existing: Connection, tokenOrigin: string, identity: AccountIdentity): SaveError | undefined {
-  if (connectionTargetOrigin(existing, ctx.config) !== tokenOrigin) return 'token_origin_mismatch';
-  if (!oauthProviders[existing.provider].stableAccountId) return undefined;
+  if (connectionTargetOrigin(ctx, existing) !== tokenOrigin) return 'token_origin_mismatch';
+  const def = ctx.providers[existing.provider].oauth;
+  if (!def.stableAccountId) return undefined;
   const newId = identity.accountId;
-  if (oauthProviders[existing.provider].reconnectNeedsAccountId && (existing.accountId === undefined || newId === undefined)) {
+  if (def.reconnectNeedsAccountId && (existing.accountId === undefined || newId === undefined)) {
     return 'account_unverified';
   }
   if (existing.accountId !== undefined && newId !== undefined && existing.accountId !== newId) return 'account_mismatch';
@@ -99,7 +99,7 @@ async function reconnect(ctx: AppContext, repo: ConnectionRepo, id: string, inpu
     }
     if (newId !== undefined) next.accountId = newId;
     // An id once taken from a name or a user (older versions did) identifies no account.
-    if (!oauthProviders[input.provider].stableAccountId) delete next.accountId;
+    if (!ctx.providers[input.provider].oauth.stableAccountId) delete next.accountId;
     if (input.label !== undefined) next.label = input.label;
     if (input.identity.scopes !== undefined) next.scopes = input.identity.scopes;
     if (input.token.expiresAt !== undefined) next.tokenExpiresAt = input.token.expiresAt;

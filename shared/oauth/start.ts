@@ -65,7 +65,7 @@ export async function handleStart(ctx: AppContext, provider: Provider, query: UR
   if (!record || record.provider !== provider || record.app !== undefined)
     throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
   const { clientId } = await clientCredentials(ctx, provider);
-  return bindAndGo(ctx, provider, state, record, providerAuthorizeUrl(ctx.config, provider, clientId, state, record));
+  return bindAndGo(ctx, provider, state, record, providerAuthorizeUrl(ctx.config, ctx.providers[provider].oauth, clientId, state, record));
 }
 
 /** Binds the state to this browser (once), and sends the browser on to `location` with the binding cookie. */

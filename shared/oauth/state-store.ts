@@ -24,7 +24,7 @@ export interface OAuthStateRecord {
   bindingHash?: string;
   /** Scopes asked for beyond the provider's defaults (the collection service's `administration`, for webhooks). */
   extraScopes?: string[];
-  /** Set on a GitHub App connect flow (github-app-authorize.ts) only: how it reaches an installation. */
+  /** Set on a GitHub App connect flow (the code host room's app/app-authorize.ts) only: how it reaches an installation. */
   app?: AppFlow;
 }
 

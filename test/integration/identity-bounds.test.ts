@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config/config';
 import { identifyAccount } from '../../shared/oauth/identify';
+import { providerRegistry } from '../../shared/wiring/providers';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 import { toolTestContext } from '../helpers/tool-context';
@@ -81,7 +82,9 @@ describe('the OAuth account look-ups', () => {
     [{ login: 'octocat', id: 2 ** 60 }],
   ])('of the code host refuse %#: an unbounded login or an id that is not a positive integer', async (answerBody) => {
     user = answerBody;
-    await expect(identifyAccount(config(), globalThis.fetch, 'github', answer)).rejects.toMatchObject({ name: 'AccountLookupError' });
+    await expect(
+      identifyAccount({ config: config(), fetch: globalThis.fetch, providers: providerRegistry }, 'github', answer),
+    ).rejects.toMatchObject({ name: 'AccountLookupError' });
   });
 
   // The collection service's GET /me names the user who authorised; it does not fail a connect
@@ -90,7 +93,11 @@ describe('the OAuth account look-ups', () => {
     'of the collection service leave the identity unknown %#: an id, email or name past its bound',
     async (answerBody) => {
       me = answerBody;
-      const identity = await identifyAccount(config(), globalThis.fetch, 'contentsnare', answer);
+      const identity = await identifyAccount(
+        { config: config(), fetch: globalThis.fetch, providers: providerRegistry },
+        'contentsnare',
+        answer,
+      );
       expect(identity).toMatchObject({ accountLogin: 'unknown', unknownBecause: expect.stringMatching(/longer than/) });
       expect(JSON.stringify(identity)).not.toContain(long);
     },
@@ -98,7 +105,11 @@ describe('the OAuth account look-ups', () => {
 
   it('of the collection service accept a documented answer', async () => {
     me = { full_name: 'Agency Ltd' };
-    const identity = await identifyAccount(config(), globalThis.fetch, 'contentsnare', answer);
+    const identity = await identifyAccount(
+      { config: config(), fetch: globalThis.fetch, providers: providerRegistry },
+      'contentsnare',
+      answer,
+    );
     expect(identity).toMatchObject({ accountLogin: 'Agency Ltd' });
     expect(identity).not.toHaveProperty('accountId');
   });

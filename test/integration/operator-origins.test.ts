@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProviderTools } from '../../functions/tool-step/registry';
 import { loadConfig } from '../../shared/config/config';
 import { identifyAccount } from '../../shared/oauth/identify';
+import { providerRegistry } from '../../shared/wiring/providers';
 import { invokeTool } from '../../shared/tools/invoke';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { platformApiCaller } from '../helpers/platform-api-caller';
@@ -38,9 +39,10 @@ describe('the OAuth account look-ups', () => {
         CONTENTSNARE_API_URL: redirecting.url,
       });
       trap.requests.length = 0;
-      const e = await identifyAccount(config, globalThis.fetch, provider, { token: { accessToken: 't' }, raw: {} }).catch(
-        (x: unknown) => x,
-      );
+      const e = await identifyAccount({ config: config, fetch: globalThis.fetch, providers: providerRegistry }, provider, {
+        token: { accessToken: 't' },
+        raw: {},
+      }).catch((x: unknown) => x);
       // The code host's look-up fails the connect; the collection service's leaves the identity unknown.
       expect(e).toMatchObject(provider === 'github' ? { name: 'AccountLookupError' } : { accountLogin: 'unknown' });
       expect(redirecting.requests).toHaveLength(1);

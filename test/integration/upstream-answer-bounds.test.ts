@@ -3,7 +3,7 @@ import { allProviderTools } from '../../functions/tool-step/registry';
 import { loadConfig } from '../../shared/config/config';
 import { createHook } from '../../shared/providers/github/webhooks/hook-registration';
 import { identifyAccount } from '../../shared/oauth/identify';
-import { oauthProviders } from '../../shared/oauth/providers';
+import { providerRegistry } from '../../shared/wiring/providers';
 import { requestToken } from '../../shared/oauth/token-client';
 import { fetchListPage } from '../../shared/providers/github/polling/poll-fetch';
 import { pollOnce } from '../../shared/polling/poll-once';
@@ -88,7 +88,7 @@ describe('a gzip bomb answered to', () => {
 
   it('the OAuth token call is a refused token answer naming the limit', async () => {
     const config = loadConfig({ PLATFORM_API_KEY: 'platform-key-for-tests-0123456789abcdef', GITHUB_OAUTH_URL: bomb.url });
-    const def = oauthProviders.github;
+    const def = providerRegistry.github.oauth;
     const { growthMiB, result } = await rssGrowthMiB(() =>
       requestToken(
         { fetch: globalThis.fetch, clock: systemClock },
@@ -117,7 +117,10 @@ describe('a gzip bomb answered to', () => {
       CONTENTSNARE_API_URL: bomb.url,
     });
     const { growthMiB, result } = await rssGrowthMiB(() =>
-      identifyAccount(config, globalThis.fetch, provider, { token: { accessToken: 't' }, raw: {} }),
+      identifyAccount({ config: config, fetch: globalThis.fetch, providers: providerRegistry }, provider, {
+        token: { accessToken: 't' },
+        raw: {},
+      }),
     );
     expect(result).toMatchObject(
       provider === 'github'

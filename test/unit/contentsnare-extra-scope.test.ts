@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config/config';
 import { authorizeInputSchema, providerAuthorizeUrl } from '../../shared/oauth/authorize';
+import { contentSnareOAuth } from '../../shared/providers/contentsnare/oauth/definition';
 import type { OAuthStateRecord } from '../../shared/oauth/state-store';
 
 describe('the administration scope is asked for only when webhooks need it', () => {
@@ -12,7 +13,7 @@ describe('the administration scope is asked for only when webhooks need it', () 
     expiresAt: 0,
   };
   const scopeOf = (r: OAuthStateRecord) =>
-    new URL(providerAuthorizeUrl(config, 'contentsnare', 'client-id', 'state', r)).searchParams.get('scope');
+    new URL(providerAuthorizeUrl(config, contentSnareOAuth, 'client-id', 'state', r)).searchParams.get('scope');
 
   it('the default authorization asks for the configured scopes, without administration', () => {
     expect(scopeOf(record)).toBe(config.contentsnare.scopes);

@@ -4,7 +4,7 @@ import { connectedPage, failedPage } from '../../shared/oauth/pages';
 
 describe('OAuth pages', () => {
   it('escape the account name (a collection-service account is a free-text name)', () => {
-    const html = String(connectedPage({ provider: 'contentsnare', account: '<img src=x onerror=alert(1)>', connectionId: 'conn_1' }).body);
+    const html = String(connectedPage({ service: 'Content Snare', account: '<img src=x onerror=alert(1)>', connectionId: 'conn_1' }).body);
     expect(html).not.toContain('<img');
     expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
   });
@@ -12,7 +12,7 @@ describe('OAuth pages', () => {
   it('offer the way back when there is one, else say the window may be closed', () => {
     const back = String(
       connectedPage({
-        provider: 'github',
+        service: 'GitHub',
         account: 'octocat',
         connectionId: 'c',
         back: { href: 'http://localhost:3000/', label: 'Back to the console' },

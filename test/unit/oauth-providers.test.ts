@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config/config';
 import { AppError } from '../../shared/domain/errors';
-import { clientCredentials, oauthProviders, parseProvider, redirectUriFor } from '../../shared/oauth/providers';
+import { clientCredentials, parseProvider, redirectUriFor } from '../../shared/oauth/providers';
+import { providerRegistry } from '../../shared/wiring/providers';
 
 describe('OAuth provider definitions', () => {
   const config = loadConfig({ PUBLIC_URL: 'https://hooks.example.com/', CONTENTSNARE_OAUTH_AUTHORIZE_PATH: '/oauth/authorization' });
@@ -12,17 +13,17 @@ describe('OAuth provider definitions', () => {
   });
 
   it('uses the documented endpoints, with the collection service authorize path configurable', () => {
-    expect(oauthProviders.github.authorizeEndpoint(config)).toBe('https://github.com/login/oauth/authorize');
-    expect(oauthProviders.github.tokenEndpoint(config)).toBe('https://github.com/login/oauth/access_token');
-    expect(oauthProviders.contentsnare.authorizeEndpoint(config)).toBe('https://api.contentsnare.com/oauth/authorization');
-    expect(oauthProviders.contentsnare.tokenEndpoint(config)).toBe('https://api.contentsnare.com/oauth/token');
+    expect(providerRegistry.github.oauth.authorizeEndpoint(config)).toBe('https://github.com/login/oauth/authorize');
+    expect(providerRegistry.github.oauth.tokenEndpoint(config)).toBe('https://github.com/login/oauth/access_token');
+    expect(providerRegistry.contentsnare.oauth.authorizeEndpoint(config)).toBe('https://api.contentsnare.com/oauth/authorization');
+    expect(providerRegistry.contentsnare.oauth.tokenEndpoint(config)).toBe('https://api.contentsnare.com/oauth/token');
   });
 
   it('defaults the collection service authorize path to /oauth/authorization (the reference: its OpenAPI security scheme and the newest client), still configurable', () => {
-    expect(oauthProviders.contentsnare.authorizeEndpoint(loadConfig({}))).toBe('https://api.contentsnare.com/oauth/authorization');
-    expect(oauthProviders.contentsnare.authorizeEndpoint(loadConfig({ CONTENTSNARE_OAUTH_AUTHORIZE_PATH: '/oauth/authorize' }))).toBe(
-      'https://api.contentsnare.com/oauth/authorize',
-    );
+    expect(providerRegistry.contentsnare.oauth.authorizeEndpoint(loadConfig({}))).toBe('https://api.contentsnare.com/oauth/authorization');
+    expect(
+      providerRegistry.contentsnare.oauth.authorizeEndpoint(loadConfig({ CONTENTSNARE_OAUTH_AUTHORIZE_PATH: '/oauth/authorize' })),
+    ).toBe('https://api.contentsnare.com/oauth/authorize');
   });
 
   it('refuses unknown providers with not_found', () => {
@@ -32,7 +33,7 @@ describe('OAuth provider definitions', () => {
   });
 
   it('names exactly the missing variables when a client is not configured', async () => {
-    const ctx = { config: loadConfig({ GITHUB_CLIENT_ID: 'id' }), oauthClientSecret: async () => undefined };
+    const ctx = { config: loadConfig({ GITHUB_CLIENT_ID: 'id' }), oauthClientSecret: async () => undefined, providers: providerRegistry };
     const e = await clientCredentials(ctx, 'github').catch((err: unknown) => err as AppError);
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe('not_configured');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oauthProviders } from '../../shared/oauth/providers';
+import { providerRegistry } from '../../shared/wiring/providers';
 import { requestToken, TokenEndpointError } from '../../shared/oauth/token-client';
 import type { Fetch } from '../../shared/ports';
 
@@ -9,7 +9,7 @@ const answering = (status: number, body: unknown): Fetch =>
   (async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })) as Fetch;
 
 async function failure(fetch: Fetch, provider: 'github' | 'contentsnare' = 'contentsnare'): Promise<TokenEndpointError> {
-  const def = oauthProviders[provider];
+  const def = providerRegistry[provider].oauth;
   const e = await requestToken({ fetch, clock }, def, 'http://127.0.0.1:9/token', creds, {
     grant_type: 'refresh_token',
     refresh_token: 'rt-secret-value',
@@ -61,14 +61,14 @@ describe('token endpoint answers', () => {
   });
 
   it('computes expiry from expires_in, else the provider default', async () => {
-    const def = oauthProviders.contentsnare;
+    const def = providerRegistry.contentsnare.oauth;
     const withIn = await requestToken({ fetch: answering(200, { access_token: 'a', expires_in: 60 }), clock }, def, 'http://x/', creds, {});
     expect(withIn.token.expiresAt).toBe(1_000_000 + 60_000);
     const without = await requestToken({ fetch: answering(200, { access_token: 'a' }), clock }, def, 'http://x/', creds, {});
     expect(without.token.expiresAt).toBe(1_000_000 + 7_200_000);
     const github = await requestToken(
       { fetch: answering(200, { access_token: 'a', scope: 'repo' }), clock },
-      oauthProviders.github,
+      providerRegistry.github.oauth,
       'http://x/',
       creds,
       {},
@@ -82,8 +82,8 @@ describe('token endpoint answers', () => {
       seen.push(init);
       return new Response(JSON.stringify({ access_token: 'a' }));
     }) as unknown as Fetch;
-    await requestToken({ fetch: capture, clock }, oauthProviders.github, 'http://x/', creds, { code: 'c' });
-    await requestToken({ fetch: capture, clock }, oauthProviders.contentsnare, 'http://x/', creds, { code: 'c' });
+    await requestToken({ fetch: capture, clock }, providerRegistry.github.oauth, 'http://x/', creds, { code: 'c' });
+    await requestToken({ fetch: capture, clock }, providerRegistry.contentsnare.oauth, 'http://x/', creds, { code: 'c' });
     const [gh, cs] = seen;
     expect((gh?.headers as Record<string, string> | undefined)?.['content-type']).toBe('application/x-www-form-urlencoded');
     expect(new URLSearchParams(String(gh?.body)).get('client_secret')).toBe(creds.clientSecret);

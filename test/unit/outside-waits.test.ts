@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { earliestSlot } from '../../shared/providers/contentsnare/sliding-window';
 import { maxHonouredRetryAfterMs, retryAfterMs } from '../../shared/providers/contentsnare/retry-after';
 import { githubHttpError, maxHonouredRetryAfterSeconds, retryAfterSeconds } from '../../shared/providers/github/github-errors';
-import { oauthProviders } from '../../shared/oauth/providers';
+import { providerRegistry } from '../../shared/wiring/providers';
 import { requestToken, TokenEndpointError } from '../../shared/oauth/token-client';
 import type { Fetch } from '../../shared/ports';
 
@@ -43,7 +43,7 @@ describe("the code host's Retry-After and x-ratelimit-reset", () => {
 });
 
 describe('token lifetimes', () => {
-  const def = oauthProviders.contentsnare;
+  const def = providerRegistry.contentsnare.oauth;
   const answering = (body: Record<string, unknown>): Fetch =>
     (async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })) as Fetch;
   const call = (body: Record<string, unknown>) =>

@@ -24,9 +24,6 @@ const notYetThroughTheContract: Record<string, number> = {
   'shared/domain/allow-list.ts': 1,
   'shared/domain/renames.ts': 2,
   'shared/intake/contentsnare-source.ts': 1,
-  'shared/oauth/identify.ts': 1,
-  'shared/oauth/refreshing-token-provider.ts': 2,
-  'shared/oauth/token-origin.ts': 1,
   'shared/store/connection-repo.ts': 1,
 };
 

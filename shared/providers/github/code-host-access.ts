@@ -3,7 +3,8 @@ import { AppError } from '../../domain/errors';
 import { operatorOriginRefusal } from '../../http/guarded-fetch';
 import type { Connection } from '../../domain/model';
 import type { TokenOptions } from '../../ports/token-provider';
-import { assertTokenOrigin, boundOrigin, connectionApiBase } from '../../oauth/token-origin';
+import { assertTokenOrigin } from '../../oauth/token-origin';
+import { boundOrigin, githubApiBase } from './github-base';
 
 export interface CodeHostAccess {
   baseUrl: string;
@@ -47,7 +48,7 @@ export async function codeHostAccess(
   connection: Connection,
   actingAs?: 'user',
 ): Promise<CodeHostAccess> {
-  const baseUrl = connectionApiBase(connection, ctx.config);
+  const baseUrl = githubApiBase(connection, ctx.config);
   // Checked at every use, not only at creation: AGENT_RUNTIME_URL or PUBLIC_URL may be set later.
   const refusal = operatorOriginRefusal(ctx.config, baseUrl);
   if (refusal) throw refusal;

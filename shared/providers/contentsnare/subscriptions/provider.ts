@@ -1,4 +1,7 @@
 import { recoverMissedSnareDeliveries } from '../polling/poll-contentsnare';
+import { contentSnareOAuth } from '../oauth/definition';
+import { identifyContentSnare } from '../oauth/identify';
+import { contentSnareRefresh } from '../oauth/refresh-rules';
 import { revokeContentSnare } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
@@ -7,6 +10,9 @@ import { snareHooks } from './snare-subscription';
 export const contentSnareProvider: ProviderContract = {
   id: 'contentsnare',
   connectionKind: 'collection-service',
+  oauth: contentSnareOAuth,
+  identify: identifyContentSnare,
+  refresh: contentSnareRefresh,
   revoke: revokeContentSnare,
   hooks: snareHooks,
   // Its webhooks are unsigned and never retried: what they missed is found once a round.

@@ -5,10 +5,11 @@ import { secretNames } from '../../../domain/model';
 import { ConnectionRepo } from '../../../store/connection-repo';
 import { writeStoredToken } from '../../../store/stored-token';
 import { boundToThisBrowser, singleParam, type CallbackOutcome } from '../../../oauth/callback';
-import { appClientCredentials } from '../../../oauth/github-app-credentials';
-import { appRedirectUri } from '../../../oauth/github-app-authorize';
-import { AccountLookupError, identifyAccount } from '../../../oauth/identify';
-import { oauthProviders } from '../../../oauth/providers';
+import { appClientCredentials } from './app-credentials';
+import { appRedirectUri } from './app-authorize';
+import { AccountLookupError } from '../../../oauth/identify';
+import { identifyGithub } from '../oauth/identify';
+import { githubOAuth } from '../oauth/definition';
 import { withQuery } from '../../../oauth/return-to';
 import { bindingCookieName, readCookie } from '../../../oauth/start';
 import { consumeState, readState, type OAuthStateRecord } from '../../../oauth/state-store';
@@ -128,7 +129,7 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
 
   try {
     const creds = await appClientCredentials(ctx);
-    const def = oauthProviders.github;
+    const def = githubOAuth;
     const answer = await requestToken(ctx, def, def.tokenEndpoint(ctx.config), creds, {
       grant_type: 'authorization_code',
       code,
@@ -136,7 +137,7 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
       // The installation page takes no PKCE challenge; the user authorization was given one.
       ...(record.app.mode === 'existing' ? { code_verifier: record.codeVerifier } : {}),
     });
-    const identity = await identifyAccount(ctx.config, ctx.fetch, 'github', answer);
+    const identity = await identifyGithub(ctx, answer);
     const deps: AppCallDeps = { fetch: ctx.fetch, clock: ctx.clock, timeoutMs: githubTimeoutMs(ctx.config.upstreamTimeoutSeconds) };
     const apiBase = ctx.config.github.apiUrl;
     const visible = await listUserInstallations(deps, apiBase, answer.token.accessToken);
@@ -213,7 +214,7 @@ interface SaveAppInput {
 async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<string> {
   const id = ConnectionRepo.newId();
   const now = new Date(ctx.clock.now()).toISOString();
-  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx.config, 'github') };
+  const token: StoredToken = { ...input.token, origin: providerApiOrigin(ctx, 'github') };
   delete token.scope;
   await writeStoredToken(ctx.secrets, { id, provider: 'github' }, token);
   const { suspended, appId: _appId, ...installation } = input.installation;

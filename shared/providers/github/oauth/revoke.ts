@@ -1,7 +1,8 @@
 import { ConnectionRepo } from '../../../store/connection-repo';
 import { clientCredentials } from '../../../oauth/providers';
 import { basicAuth, sendRevocation, type Revoker } from '../../../oauth/revoke';
-import { boundOrigin, originOf } from '../../../oauth/token-origin';
+import { originOf } from '../../../oauth/token-origin';
+import { boundOrigin } from '../github-base';
 
 /**
  * Code host OAuth: deleting the grant removes the app's authorization (all of its tokens)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../../ports/app-context';
 import { codeHostAccess } from '../code-host-access';
-import { connectionApiBase } from '../../../oauth/token-origin';
+import { githubApiBase } from '../github-base';
 import { assertReachableWebhookUrl } from '../../../subscriptions/public-url-check';
 import { ConditionFailedError } from '../../../domain/errors';
 import { secretNames, type Connection, type Endpoint, type EndpointTarget } from '../../../domain/model';
@@ -53,7 +53,7 @@ export async function ensureHook(ctx: AppContext, connection: Connection, target
   const endpoints = new EndpointRepo(ctx.store);
   const id = endpointIdFor(connection.id, target);
   // Before anything is stored or asked: a URL the code host would refuse gets the fix, not its 422.
-  assertReachableWebhookUrl(webhookUrl(ctx, id), connectionApiBase(connection, ctx.config));
+  assertReachableWebhookUrl(webhookUrl(ctx, id), githubApiBase(connection, ctx.config));
   let endpoint = await endpoints.get(id);
   let secret = await ctx.secrets.get(secretNames.endpointSecret(id));
   let secretChanged = false;

@@ -1,5 +1,8 @@
 import { githubPollSources } from '../polling/github-poll-sources';
 import { githubSweep } from '../sweep/app-hook';
+import { githubOAuth } from '../oauth/definition';
+import { identifyGithub } from '../oauth/identify';
+import { githubRefresh } from '../oauth/refresh-rules';
 import { revokeGithub } from '../oauth/revoke';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
@@ -8,6 +11,9 @@ import { githubHooks } from './github-hooks';
 export const githubProvider: ProviderContract = {
   id: 'github',
   connectionKind: 'code-host',
+  oauth: githubOAuth,
+  identify: identifyGithub,
+  refresh: githubRefresh,
   revoke: revokeGithub,
   hooks: githubHooks,
   polling: { sources: githubPollSources },

@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import type { AppContext } from '../ports/app-context';
-import { AppError, InvalidInputError } from '../domain/errors';
-import { parseOrThrow } from '../domain/validation';
-import { appClientCredentials } from './github-app-credentials';
-import { pkceChallenge, randomUrlToken } from './pkce';
-import { checkReturnTo } from './return-to';
-import { bindAndGo, type StartOutcome } from './start';
-import { readState, saveState, stateLifetimeMs, type OAuthStateRecord } from './state-store';
-import type { AuthorizeAnswer } from './authorize';
+import type { AppContext } from '../../../ports/app-context';
+import { AppError, InvalidInputError } from '../../../domain/errors';
+import { parseOrThrow } from '../../../domain/validation';
+import { appClientCredentials } from './app-credentials';
+import { pkceChallenge, randomUrlToken } from '../../../oauth/pkce';
+import { checkReturnTo } from '../../../oauth/return-to';
+import { bindAndGo, type StartOutcome } from '../../../oauth/start';
+import { readState, saveState, stateLifetimeMs, type OAuthStateRecord } from '../../../oauth/state-store';
+import type { AuthorizeAnswer } from '../../../oauth/authorize';
 
 /**
  * `POST /oauth/github-app/authorize`. `mode`: `install` (the default) opens the App's

@@ -1,7 +1,7 @@
-import type { AppContext } from '../ports/app-context';
-import type { GitHubAppConfig } from '../config/config';
-import { AppError } from '../domain/errors';
-import type { ClientCredentials } from './providers';
+import type { AppContext } from '../../../ports/app-context';
+import type { GitHubAppConfig } from '../../../config/config';
+import { AppError } from '../../../domain/errors';
+import type { ClientCredentials } from '../../../oauth/providers';
 
 /** The settings the App's connect flow needs, named in every `not_configured` answer. */
 export const appSettingNames = ['GITHUB_APP_ID', 'GITHUB_APP_SLUG', 'GITHUB_APP_CLIENT_ID', 'GITHUB_APP_CLIENT_SECRET'] as const;
