@@ -10,6 +10,7 @@ import { HttpFrontDoor, type Throttle } from './constructs/http-front-door';
 import { IntegrationFunction, type FunctionName, type IntegrationFunctionProps } from './constructs/integration-function';
 import { Operations } from './constructs/operations';
 import { PlatformSecrets, type SecretAccess } from './constructs/platform-secrets';
+import { TokenKey } from './constructs/token-key';
 import { productionStage, type StackSettings } from './settings';
 import { tableAccessByRole } from '../shared/store/table-access';
 
@@ -81,6 +82,7 @@ export class IntegrationsStack extends Stack {
   readonly functions: Record<FunctionName, IntegrationFunction>;
   readonly data: DataStores;
   readonly secrets: PlatformSecrets;
+  readonly tokenKey: TokenKey;
   readonly front: HttpFrontDoor;
   readonly operations: Operations;
 
@@ -102,6 +104,7 @@ export class IntegrationsStack extends Stack {
       dispatchTimeout: timeouts.dispatch,
     });
     this.secrets = new PlatformSecrets(this, 'Secrets', { stage: s.stage, removalPolicy });
+    this.tokenKey = new TokenKey(this, 'TokenKey', { stage: s.stage, removalPolicy });
     this.front = new HttpFrontDoor(this, 'Http', { stage: s.stage, logRetention, removalPolicy });
     const publicUrl = s.publicUrl?.replace(/\/+$/, '') ?? this.front.url;
 
@@ -168,9 +171,9 @@ export class IntegrationsStack extends Stack {
     data.sendToSlowLane(dispatch);
 
     // GitHub App connections: the App's key mints installation tokens, shared by every
-    // container in their own secret area; the App's client secret refreshes its user tokens.
+    // container in the table, sealed under the token key; the App's client secret refreshes its user tokens.
     const githubAppTokenUser = (f: IntegrationFunction) => {
-      secrets.useArea(f, 'app-installations/', ['read', 'write']);
+      this.tokenKey.useKey(f);
       secrets.useSecret(f, 'GITHUB_APP_PRIVATE_KEY_SECRET_ARN');
       secrets.useSecret(f, 'GITHUB_APP_CLIENT_SECRET_ARN');
     };

@@ -24,7 +24,7 @@ export type StackSecret =
  * per provider (shared/domain/model.ts, `secretNames`): the code host's in `connections/`, the collection service's
  * in `contentsnare-connections/`, so a function is granted the tokens of the providers it calls and no others.
  */
-export type SecretArea = 'connections/' | 'contentsnare-connections/' | 'endpoints/' | 'app-installations/';
+export type SecretArea = 'connections/' | 'contentsnare-connections/' | 'endpoints/';
 export type SecretAccess = 'read' | 'write' | 'update' | 'delete';
 
 const actionsFor: Record<SecretAccess, string[]> = {

@@ -71,6 +71,8 @@ const envSchema = z.object({
   DLQ_URL: optionalString,
   BLOB_BUCKET: optionalString,
   SECRET_PREFIX: z.string().default('agent-integrations/'),
+  // The KMS key that encrypts the GitHub App's installation tokens in the table (AWS only; locally the secret store's key).
+  KMS_KEY_ARN: optionalString,
   // `off` on a function not granted the code host's token area (the webhook intake): shared/store/legacy-token-names.ts.
   SECRET_LEGACY_TOKEN_NAMES: z.enum(['move', 'off']).default('move'),
   STAGE: z
@@ -126,6 +128,8 @@ export interface Config {
   dlqUrl?: string;
   blobBucket?: string;
   secretPrefix: string;
+  /** KMS_KEY_ARN: the key that seals the GitHub App's installation tokens kept in the table (AWS). */
+  kmsKeyArn?: string;
   /** `move`: a collection-service token still under its old name is moved on first use. */
   secretLegacyTokenNames: 'move' | 'off';
   stage: string;
@@ -258,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dlqUrl: e.DLQ_URL,
     blobBucket: e.BLOB_BUCKET,
     secretPrefix: e.SECRET_PREFIX,
+    kmsKeyArn: e.KMS_KEY_ARN,
     secretLegacyTokenNames: e.SECRET_LEGACY_TOKEN_NAMES,
     stage: e.STAGE,
     logLevel: e.LOG_LEVEL,

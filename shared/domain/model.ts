@@ -208,6 +208,4 @@ export const secretNames = {
   legacyConnectionToken: (connectionId: string) => `connections/${connectionId}/token`,
   endpointSecret: (endpointId: string) => `endpoints/${endpointId}/secret`,
   oauthClientSecret: (provider: Provider) => `oauth/${provider}/client-secret`,
-  /** A GitHub App installation's current access token, shared by every container (never in the table). */
-  installationToken: (installationId: number) => `app-installations/${installationId}/token`,
 } as const;

@@ -23,11 +23,12 @@ export interface TableAccess {
 
 /**
  * Token users: the connection (read; a refresh or a dead grant updates it), the refresh's single-flight lease, and
- * the mint lease of a GitHub App installation's token (shared/providers/github/app/installation-tokens.ts): every token user
- * may meet an App connection, whose first call mints under that lease.
+ * the mint lease and sealed row of a GitHub App installation's token (shared/providers/github/app/installation-tokens.ts):
+ * every token user may meet an App connection, whose first call mints under that lease and keeps the token in that row.
  */
 export const appTokenLease = 'LEASE#app-token#*';
-const tokenUse = ['CONN#*', 'LEASE#refresh#*', appTokenLease] as const;
+export const appTokenRow = 'APPTOKEN#*';
+const tokenUse = ['CONN#*', 'LEASE#refresh#*', appTokenLease, appTokenRow] as const;
 
 // The collection service's triggers (shared/providers/contentsnare/snare-hook.ts, read-back.ts, subject-memory.ts):
 // the intake checks the URL's token against the connection's hook and queues the delivery; the recovery check lists the hooks and does
@@ -75,8 +76,8 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // the product registered (gsi2 EPS, CSHOOKS), read when an API call addresses hooks.
   'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*'], gsi2: ['CONNS', 'SUBS', 'EPS', 'CSHOOKS'] },
   // The OAuth state rows and the connection the callback saves (or reconnects); the GitHub App's callback reads
-  // the installation back with the App's tokens (their mint lease).
-  oauth: { table: ['STATE#*', 'CONN#*', appTokenLease] },
+  // the installation back with the App's tokens (their mint lease and row).
+  oauth: { table: ['STATE#*', 'CONN#*', appTokenLease, appTokenRow] },
   // Connections, subscriptions, endpoints, scoped keys and the listings; the poll baseline (a subscription's
   // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; the
   // per-identity lease that keeps a subscription from being made twice; token refresh.

@@ -57,6 +57,8 @@ export const keys = {
   dispatchClaim: (eventId: string) => ({ pk: `EVT#${eventId}`, sk: 'EVT' }),
   oauthState: (stateHash: string) => ({ pk: `STATE#${stateHash}`, sk: 'STATE' }),
   lease: (name: string) => ({ pk: `LEASE#${name}`, sk: 'LEASE' }),
+  /** A GitHub App installation's current access token, sealed under the platform's key (installation-token-row.ts). */
+  appToken: (installationId: number) => ({ pk: `APPTOKEN#${installationId}`, sk: 'APPTOKEN' }),
   rateBucket: (name: string) => ({ pk: `RATE#${name}`, sk: 'RATE' }),
   pollCursor: (subscriptionId: string) => ({ pk: `CURSOR#${subscriptionId}`, sk: 'CURSOR' }),
   // A polled source's shared cursor: one partition per connection, one row per list path.

@@ -24,8 +24,10 @@ import {
   type Store,
 } from '../ports';
 import type { AppContext, GitHubAppSecretName } from '../ports/app-context';
+import type { TokenSealer } from '../ports/token-sealer';
 import type { Provider } from '../domain/model';
 import { providerRegistry } from './providers';
+import { kmsSealerOnFirstUse } from './aws-kms-on-first-use';
 
 /**
  * The AWS resources only some functions use, each behind its own module
@@ -49,6 +51,8 @@ export type LambdaContext = AppContext & { queue: LambdaQueue };
 export interface AwsCoreOverrides {
   store?: Store;
   secretsManager?: SecretsManagerSender;
+  /** The installation tokens' sealer; by default KMS under KMS_KEY_ARN, its client loaded on first use. */
+  tokenSealer?: TokenSealer;
   clock?: Clock;
   sleep?: Sleep;
   fetch?: Fetch;
@@ -163,7 +167,8 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     githubAppSecret: (name: GitHubAppSecretName) => (app ? appSecrets[name]() : Promise.resolve(undefined)),
     providers: providerRegistry,
   } satisfies Omit<AppContext, 'tokens'>;
-  return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), new InstallationTokens(base)) };
+  const installations = new InstallationTokens({ ...base, sealer: overrides.tokenSealer ?? kmsSealerOnFirstUse(config.kmsKeyArn) });
+  return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), installations) };
 }
 
 function unconfiguredQueue(urlSet: boolean): LambdaQueue {

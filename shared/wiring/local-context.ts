@@ -27,7 +27,8 @@ export interface LocalContextInput {
 export function buildLocalContext(input: LocalContextInput): AppContext {
   const { config } = input;
   // A data dir from before the providers' token areas keeps the collection service's tokens under their old name.
-  const secrets = movingLegacyTokenNames(EncryptedSecretStore.open({ dir: join(input.dataDir, 'secrets') }));
+  const secretStore = EncryptedSecretStore.open({ dir: join(input.dataDir, 'secrets') });
+  const secrets = movingLegacyTokenNames(secretStore);
   const required = (value: string | undefined, name: string) => async () => {
     if (!value) throw new Error(`${name} is not set`);
     return value;
@@ -50,5 +51,7 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     githubAppSecret: async (name: GitHubAppSecretName) => config.github.app?.[name],
     providers: providerRegistry,
   };
-  return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), new InstallationTokens(base)) };
+  // The installation tokens' rows are sealed with the secret store's own key, as KMS seals them on AWS.
+  const installations = new InstallationTokens({ ...base, sealer: secretStore.tokenSealer() });
+  return { ...base, tokens: new AppAwareTokenProvider(new RefreshingTokenProvider(base), installations) };
 }

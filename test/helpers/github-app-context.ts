@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EncryptedSecretStore } from '../../shared/adapters/local/encrypted-secret-store';
 import type { AppContext } from '../../shared/ports/app-context';
+import type { TokenSealer } from '../../shared/ports/token-sealer';
 import { AppAwareTokenProvider } from '../../shared/providers/github/app/app-token-provider';
 import { InstallationTokens, type InstallationTokenOptions } from '../../shared/providers/github/app/installation-tokens';
 import { RefreshingTokenProvider } from '../../shared/oauth/refreshing-token-provider';
@@ -18,6 +23,8 @@ export interface GitHubAppTestContext extends TestContext {
   fake: FakeGitHubApp;
   /** The context as a function's wiring builds it: installation tokens beside the refreshing user tokens. */
   ctx: AppContext;
+  /** What seals the installation tokens' rows (the local runtime's sealer, on a key of its own). */
+  sealer: TokenSealer;
   /** Another container's token provider over the same table and secrets. */
   container(options?: InstallationTokenOptions): { tokens: AppAwareTokenProvider; installations: InstallationTokens };
   authorize(body?: unknown): Promise<HttpResponse>;
@@ -44,7 +51,10 @@ export async function githubAppTestContext(env: Record<string, string | undefine
   });
   // An hour passes for the installation tokens when the test moves its clock.
   fake.app.tokenNow = () => base.clock.now();
-  const deps = { ...base.ctx, sleep: shortRealSleep };
+  // The installation tokens' rows sealed as the local runtime seals them: with its secret store's key.
+  const sealerDir = mkdtempSync(join(tmpdir(), 'app-sealer-'));
+  const sealer = EncryptedSecretStore.open({ dir: sealerDir }).tokenSealer();
+  const deps = { ...base.ctx, sleep: shortRealSleep, sealer };
   const container = (options: InstallationTokenOptions = {}) => {
     const installations = new InstallationTokens(deps, options);
     return {
@@ -97,8 +107,10 @@ export async function githubAppTestContext(env: Record<string, string | undefine
       if (started.status !== 302 || !location) throw new Error(`start answered ${started.status}: ${String(started.body)}`);
       return callback(fake.app.browse(location, as));
     },
+    sealer,
     stop: async () => {
       base.close();
+      rmSync(sealerDir, { recursive: true, force: true });
       await fake.close();
     },
   };

@@ -18,18 +18,30 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
  * Each AWS SDK client package a function loads costs cold start (S3 the most), so every
  * function imports only the clients its role calls (functions/<name>/deps.ts with
  * buildAwsCoreContext and the adapters it needs), and S3, needed only for bodies stored
- * aside, is loaded on first use. The SDK is bundled (infra/bundling/esbuild-options.ts);
+ * aside, is loaded on first use, as is KMS, needed only when a container meets an installation token it does not hold. The SDK is bundled (infra/bundling/esbuild-options.ts);
  * `npm run bench:cold-start` measures the load times; this pins which clients each bundle
  * loads at start-up and which only on first use.
  */
 const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = {
-  'webhook-intake': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'], onFirstUse: ['client-s3'] },
-  dispatch: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'], onFirstUse: ['client-s3'] },
-  poller: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'], onFirstUse: ['client-s3'] },
-  'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
-  'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
-  oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: [] },
-  'platform-api': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-s3', 'client-sqs'] },
+  'webhook-intake': {
+    atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'],
+    onFirstUse: ['client-kms', 'client-s3'],
+  },
+  dispatch: {
+    atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'],
+    onFirstUse: ['client-kms', 'client-s3'],
+  },
+  poller: {
+    atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'],
+    onFirstUse: ['client-kms', 'client-s3'],
+  },
+  'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-kms'] },
+  'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-kms'] },
+  oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-kms'] },
+  'platform-api': {
+    atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'],
+    onFirstUse: ['client-kms', 'client-s3', 'client-sqs'],
+  },
 };
 
 const sdkClient = /node_modules\/@aws-sdk\/(client-[^/]+|util-dynamodb)\//;

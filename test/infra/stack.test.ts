@@ -28,6 +28,12 @@ const statementsOf = (name: string): Statement[] => {
 };
 const actions = (st: Statement[]) => st.flatMap((x) => (Array.isArray(x.Action) ? x.Action : [x.Action]));
 const allStatements = () => ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+/** The KMS key of the installation tokens (the alarm topic has a key of its own). */
+const tokenKeyId = () => {
+  const hit = ofType('AWS::KMS::Key').find(([, r]) => String(r.Properties.Description).includes('installation tokens'));
+  if (!hit) throw new Error('no installation token key');
+  return hit[0];
+};
 const functionNames = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
 
 beforeAll(() => {
@@ -271,7 +277,7 @@ describe('data', () => {
 });
 
 describe('secrets', () => {
-  it("gives the functions that act with GitHub App tokens the App's ids, its key and client secret by ARN, and its token area", () => {
+  it("gives the functions that act with GitHub App tokens the App's ids, its key and client secret by ARN, and the token key, no secret area", () => {
     const appUsers = ['dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
     for (const name of appUsers) {
       const env = resources[fnId(name)]!.Properties.Environment.Variables as Record<string, unknown>;
@@ -283,13 +289,15 @@ describe('secrets', () => {
       expect(env.GITHUB_APP_PRIVATE_KEY_SECRET_ARN, name).toEqual({ Ref: expect.stringMatching(/GithubAppPrivateKey/) });
       expect(env.GITHUB_APP_CLIENT_SECRET_ARN, name).toEqual({ Ref: expect.stringMatching(/GithubAppClientSecret/) });
       expect(env.GITHUB_APP_PRIVATE_KEY, name).toBeUndefined();
-      const areas = JSON.stringify(statementsOf(name));
-      expect(areas, name).toMatch(/:secret:agent-integrations\/test\/app-installations\/\*/);
+      expect(env.KMS_KEY_ARN, name).toEqual({ 'Fn::GetAtt': [tokenKeyId(), 'Arn'] });
+      // The installation tokens left Secrets Manager for the table: no function may make a secret per installation.
+      expect(JSON.stringify(statementsOf(name)), name).not.toMatch(/app-installations/);
     }
     // The intake acts with no token: it is given neither the key nor the installation tokens.
     const intake = resources[fnId('webhook-intake')]!.Properties.Environment.Variables as Record<string, unknown>;
     expect(intake.GITHUB_APP_PRIVATE_KEY_SECRET_ARN).toBeUndefined();
-    expect(JSON.stringify(statementsOf('webhook-intake'))).not.toMatch(/app-installations/);
+    expect(intake.KMS_KEY_ARN).toBeUndefined();
+    expect(JSON.stringify(statementsOf('webhook-intake'))).not.toMatch(/app-installations|kms:/);
   });
 
   it('gives functions secret ARNs, never secret values', () => {
@@ -318,9 +326,7 @@ describe('secrets', () => {
         const text = JSON.stringify(r);
         const ownSecret =
           typeof (r as { Ref?: string }).Ref === 'string' && resources[(r as { Ref: string }).Ref]?.Type === 'AWS::SecretsManager::Secret';
-        const prefixed = /:secret:agent-integrations\/test\/(connections|contentsnare-connections|endpoints|app-installations)\/\*"/.test(
-          text,
-        );
+        const prefixed = /:secret:agent-integrations\/test\/(connections|contentsnare-connections|endpoints)\/\*"/.test(text);
         expect(ownSecret || prefixed, text).toBe(true);
       }
     }
@@ -361,6 +367,33 @@ describe('secrets', () => {
   });
 });
 
+describe("the installation tokens' key", () => {
+  it('is one symmetric KMS key, rotated, kept and deleted as the table is', () => {
+    const key = resources[tokenKeyId()]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    const [, table] = ofType('AWS::DynamoDB::Table')[0]!;
+    expect(key.DeletionPolicy).toBe(table.DeletionPolicy);
+    const altKey = Object.values(alt.template.toJSON().Resources as Record<string, Resource>).find(
+      (r) => r.Type === 'AWS::KMS::Key' && String(r.Properties.Description).includes('installation tokens'),
+    );
+    expect(altKey?.DeletionPolicy).toBe('Delete');
+  });
+
+  it('lets only the functions that mint or read installation tokens Encrypt and Decrypt with it, and nothing more', () => {
+    const onKey = (name: string) =>
+      statementsOf(name).filter((st) => JSON.stringify(st.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [tokenKeyId(), 'Arn'] })));
+    const users = functionNames.filter((n) => onKey(n).length > 0);
+    expect(users.sort()).toEqual(['dispatch', 'oauth', 'platform-api', 'poller', 'redelivery-sweep', 'tool-step']);
+    for (const name of users) expect(actions(onKey(name)).sort(), name).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    // No KMS action on any other resource, and no data key is ever asked for.
+    for (const st of allStatements().filter((x) => actions([x]).some((a) => a.startsWith('kms:')))) {
+      expect(st.Resource).toEqual({ 'Fn::GetAtt': [tokenKeyId(), 'Arn'] });
+      expect(actions([st])).not.toContain('kms:GenerateDataKey');
+    }
+  });
+});
+
 describe('least privilege', () => {
   it('never grants Scan, service wildcards or "*" resources beyond X-Ray', () => {
     for (const st of allStatements()) {
@@ -398,7 +431,7 @@ describe('least privilege', () => {
     expect(Object.keys(tableAccessByRole).sort()).toEqual([...functionNames].sort());
   });
 
-  it("lets every role that mints GitHub App installation tokens (it holds the App's key) write their mint lease", () => {
+  it("lets every role that mints GitHub App installation tokens (it holds the App's key) write their mint lease and their sealed row", () => {
     const minters = functionNames.filter((n) => {
       const env = resources[fnId(n)]!.Properties.Environment.Variables as Record<string, unknown>;
       return env.GITHUB_APP_PRIVATE_KEY_SECRET_ARN !== undefined;
@@ -412,6 +445,7 @@ describe('least privilege', () => {
         (st) => (st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined) ?? [],
       );
       expect(keys, name).toContain('LEASE#app-token#*');
+      expect(keys, name).toContain('APPTOKEN#*');
     }
   });
 

@@ -3,7 +3,11 @@ import { githubTools } from '../../shared/providers/github/tools';
 import { codeHostAccess } from '../../shared/providers/github/code-host-access';
 import { fetchListPage } from '../../shared/providers/github/polling/poll-fetch';
 import type { Connection } from '../../shared/domain/model';
-import { secretNames } from '../../shared/domain/model';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EncryptedSecretStore } from '../../shared/adapters/local/encrypted-secret-store';
+import { keys } from '../../shared/store/table-design';
 import { invokeTool } from '../../shared/tools/invoke';
 import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
 import { githubAppTestContext, type GitHubAppTestContext } from '../helpers/github-app-context';
@@ -73,15 +77,44 @@ describe('GitHub App installation tokens', () => {
     expect(t.fake.mints(31)).toBe(2);
   });
 
-  it('the shared token lives in the secret store (encrypted at rest), and neither it nor the private key reaches a log line', async () => {
+  it('the shared token lives in the table sealed (no readable token in the row, none in the secret store), and neither it nor the private key reaches a log line', async () => {
     const { installations } = t.container();
     const minted = await installations.token(31);
-    const stored = await t.ctx.secrets.get(secretNames.installationToken(31));
-    expect(JSON.parse(stored ?? '{}')).toMatchObject({ token: minted.token, origin: new URL(t.fake.url).origin });
+    const row = await t.ctx.store.get(keys.appToken(31), { consistent: true });
+    expect(row).toMatchObject({ sealed: expect.any(String), ttl: Math.ceil(minted.expiresAt / 1000) });
+    expect(JSON.stringify(row)).not.toContain(minted.token);
+    expect(await t.sealer.open(String(row?.sealed), 'APPTOKEN#31')).toContain(minted.token);
+    expect([...t.secrets.values.keys()].filter((n) => n.includes('app-installations'))).toEqual([]);
     const logs = t.logLines.join('\n');
     expect(logs).not.toContain(minted.token);
     expect(logs).not.toContain(t.fake.app.privateKeyPem.split('\n')[1]);
     expect(logs).toContain('installation token minted');
+  });
+
+  it("a sealed token copied into another installation's row does not open there: that installation's token is minted for it", async () => {
+    const { installations } = t.container();
+    const of31 = await installations.token(31);
+    const row = await t.ctx.store.get(keys.appToken(31), { consistent: true });
+    await t.ctx.store.put({ ...keys.appToken(32), sealed: row?.sealed, ttl: row?.ttl });
+    const of32 = await t.container().installations.token(32);
+    expect(of32.token).not.toBe(of31.token);
+    expect(t.fake.mints(32)).toBe(1);
+  });
+
+  it('a row sealed under another key (the key was replaced) is minted anew, not an error', async () => {
+    const { installations } = t.container();
+    const first = await installations.token(31);
+    const dir = mkdtempSync(join(tmpdir(), 'other-key-'));
+    const other = EncryptedSecretStore.open({ dir }).tokenSealer();
+    const sealed = await other.seal(
+      JSON.stringify({ token: first.token, expiresAt: first.expiresAt, origin: first.origin }),
+      'APPTOKEN#31',
+    );
+    rmSync(dir, { recursive: true, force: true });
+    await t.ctx.store.put({ ...keys.appToken(31), sealed, ttl: Math.ceil(first.expiresAt / 1000) });
+    const next = await t.container().installations.token(31);
+    expect(next.token).not.toBe(first.token);
+    expect(t.fake.mints(31)).toBe(2);
   });
 
   it('a token the code host refuses (401) is replaced by a fresh mint, once', async () => {

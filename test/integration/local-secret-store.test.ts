@@ -75,3 +75,27 @@ describe('encrypted local secret store', () => {
     expect(await reopened.get('a')).toBe(plaintext);
   });
 });
+
+describe("the local store's token sealer (installation tokens kept in the table)", () => {
+  it('opens what it sealed, after a reopen too, and its text holds no plaintext', async () => {
+    const sealed = await EncryptedSecretStore.open({ dir }).tokenSealer().seal(plaintext, 'APPTOKEN#31');
+    expect(sealed).not.toContain(plaintext);
+    expect(sealed).not.toContain(Buffer.from(plaintext).toString('base64'));
+    expect(await EncryptedSecretStore.open({ dir }).tokenSealer().open(sealed, 'APPTOKEN#31')).toBe(plaintext);
+  });
+
+  it('does not open a value under another row, nor an altered one, nor one of another key: undefined, not an error', async () => {
+    const sealer = EncryptedSecretStore.open({ dir }).tokenSealer();
+    const sealed = await sealer.seal(plaintext, 'APPTOKEN#31');
+    expect(await sealer.open(sealed, 'APPTOKEN#32')).toBeUndefined();
+    const [v, iv, tag, data = ''] = sealed.split('.');
+    const flipped = Buffer.from(data, 'base64');
+    flipped[0] = (flipped[0] ?? 0) ^ 1;
+    expect(await sealer.open([v, iv, tag, flipped.toString('base64')].join('.'), 'APPTOKEN#31')).toBeUndefined();
+    expect(await sealer.open('not sealed', 'APPTOKEN#31')).toBeUndefined();
+    const otherDir = mkdtempSync(join(tmpdir(), 'secrets-other-'));
+    const other = EncryptedSecretStore.open({ dir: otherDir }).tokenSealer();
+    expect(await other.open(sealed, 'APPTOKEN#31')).toBeUndefined();
+    rmSync(otherDir, { recursive: true, force: true });
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { AppError } from '../../domain/errors';
 import type { SecretStore } from '../../ports';
+import type { TokenSealer } from '../../ports/token-sealer';
 
 const sealed = z.object({ iv: z.string(), tag: z.string(), data: z.string() });
 type Sealed = z.infer<typeof sealed>;
@@ -76,6 +77,22 @@ export class EncryptedSecretStore implements SecretStore {
     if (this.secrets.delete(name)) this.save();
   }
 
+  /**
+   * Seals values kept in the table (installation tokens) under this store's key, so the local
+   * runtime needs no other key file. The associated data is the row's key in a namespace of its
+   * own (a leading NUL, as the check value's), so a sealed row never opens as a secret, nor the reverse.
+   */
+  tokenSealer(): TokenSealer {
+    const aad = (context: string) => `\u0000row\u0000${context}`;
+    return {
+      seal: async (plaintext, context) => packSealed(seal(this.key, aad(context), plaintext)),
+      open: async (text, context) => {
+        const s = unpackSealed(text);
+        return s ? unsealOrUndefined(this.key, aad(context), s) : undefined;
+      },
+    };
+  }
+
   private save(): void {
     const body = JSON.stringify({ version: 1, check: this.check, secrets: Object.fromEntries(this.secrets) });
     writeAtomic(this.path, body);
@@ -117,6 +134,16 @@ function seal(key: Buffer, aad: string, plaintext: string): Sealed {
   cipher.setAAD(Buffer.from(aad, 'utf8'));
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+}
+
+/** One attribute's text: `v1.<iv>.<tag>.<data>`, each base64. */
+function packSealed(s: Sealed): string {
+  return `v1.${s.iv}.${s.tag}.${s.data}`;
+}
+
+function unpackSealed(text: string): Sealed | undefined {
+  const [version, iv, tag, data] = text.split('.');
+  return version === 'v1' && iv && tag && data !== undefined ? { iv, tag, data } : undefined;
 }
 
 function unsealOrUndefined(key: Buffer, aad: string, s: Sealed): string | undefined {

@@ -27,6 +27,7 @@ import {
 } from '../iam/template-policies';
 import { harnessKey, startIamProxy, type AwsCall, type IamProxy } from './iam-proxy';
 import { LambdaWorker, type InvokeOutcome } from './lambda-worker';
+import { startKmsStandIn, type KmsStandIn } from './kms-stand-in';
 import { startSecretsManagerEmulator, type SecretsManagerEmulator } from './secrets-manager-emulator';
 import { loadTemplate, placeholders, type Placeholder } from './stack-template';
 
@@ -59,7 +60,7 @@ interface Mapping {
 /**
  * The stack as synthesized, run over the wire: each function's real handler in its own worker
  * (the template's environment, its role's access key), DynamoDB on dynalite, SQS and S3 on
- * fauxqs, Secrets Manager on the suite's emulator, all behind the IAM-enforcing proxy; the HTTP
+ * fauxqs, Secrets Manager and KMS on the suite's stand-ins, all behind the IAM-enforcing proxy; the HTTP
  * API's routes on a loopback front door that builds API Gateway v2 events; the SQS event source
  * mappings and the schedules driven on demand.
  */
@@ -76,6 +77,7 @@ export class AwsWorld {
     readonly resolver: Resolver,
     readonly proxy: IamProxy,
     readonly secrets: SecretsManagerEmulator,
+    readonly kms: KmsStandIn,
     private readonly dynamo: EmbeddedDynamo,
     readonly fauxqs: Fauxqs,
     readonly policies: Map<string, RolePolicies>,
@@ -96,10 +98,11 @@ export class AwsWorld {
     const publicUrl = `http://127.0.0.1:${(frontDoor.address() as AddressInfo).port}`;
     const { template, stackName } = loadTemplate();
     const settings: Partial<Record<Placeholder, string>> = { publicUrl, ...o.settings };
-    const [dynamo, fauxqs, secrets] = await Promise.all([
+    const [dynamo, fauxqs, secrets, kms] = await Promise.all([
       startEmbeddedDynamo(),
       startFauxqs({ port: 0, logger: false }),
       startSecretsManagerEmulator({ region, accountId }),
+      startKmsStandIn({ region, accountId }),
     ]);
     // A queue URL names the endpoint it is served at (the SDK sends to the QueueUrl's host): the proxy's.
     const proxy = await startIamProxy();
@@ -123,10 +126,13 @@ export class AwsWorld {
         ours: `${proxy.url}/${accountId}/`,
         emulator: `http://sqs.${region}.localhost:${new URL(fauxqs.address).port}/${accountId}/`,
       },
-      upstreams: { dynamodb: dynamo.endpoint, sqs: fauxqs.address, s3: fauxqs.address, secretsmanager: secrets.url } as Record<
-        Service,
-        string
-      >,
+      upstreams: {
+        dynamodb: dynamo.endpoint,
+        sqs: fauxqs.address,
+        s3: fauxqs.address,
+        secretsmanager: secrets.url,
+        kms: kms.url,
+      } satisfies Record<Service, string>,
       policies,
       classify: {
         resolver,
@@ -136,14 +142,14 @@ export class AwsWorld {
           secrets.arnOf(id) ?? (id.startsWith('arn:') ? id : `arn:aws:secretsmanager:${region}:${accountId}:secret:${id}-??????`),
       },
     });
-    const world = new AwsWorld(template, resolver, proxy, secrets, dynamo, fauxqs, policies, roleKeys, settings);
+    const world = new AwsWorld(template, resolver, proxy, secrets, kms, dynamo, fauxqs, policies, roleKeys, settings);
     await world.provision(o);
     await world.startFunctions();
     world.startFrontDoor(frontDoor, publicUrl);
     return world;
   }
 
-  /** What CloudFormation would have made: the table, the queues (redrive as the template says), the bucket, the stack's secrets. */
+  /** What CloudFormation would have made: the table, the queues (redrive as the template says), the bucket, the stack's secrets and keys. */
   private async provision(o: AwsWorldOptions): Promise<void> {
     const r = this.resolver;
     const res = Object.entries(this.template.Resources);
@@ -178,6 +184,7 @@ export class AwsWorld {
       this.fauxqs.createQueue(r.resources[id]?.QueueName as string, { attributes });
     }
     for (const [id] of res.filter(([, t]) => t.Type === 'AWS::S3::Bucket')) this.fauxqs.createBucket(r.resources[id]?.Ref as string);
+    for (const [id] of res.filter(([, t]) => t.Type === 'AWS::KMS::Key')) this.kms.createKey(r.resources[id]?.Arn as string);
     // Each stack secret, under the ARN the resolver gives it, with its value.
     const byVariable = new Map<string, string>();
     for (const [, t] of res.filter(([, t]) => t.Type === 'AWS::Lambda::Function')) {
@@ -225,6 +232,7 @@ export class AwsWorld {
         AWS_ENDPOINT_URL_SQS: endpoint,
         AWS_ENDPOINT_URL_S3: endpoint,
         AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
+        AWS_ENDPOINT_URL_KMS: endpoint,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         AWS_EC2_METADATA_DISABLED: 'true',
         PATH: process.env.PATH ?? '',
@@ -555,6 +563,7 @@ export class AwsWorld {
     await new Promise<void>((resolve) => (this.frontDoor ? this.frontDoor.close(() => resolve()) : resolve()));
     await this.proxy.close();
     await this.secrets.close();
+    await this.kms.close();
     await this.fauxqs.stop();
     await this.dynamo.close();
   }

@@ -137,13 +137,14 @@ export async function startSecretsManagerEmulator(o: { region: string; accountId
   };
 }
 
-type Fault = Error & { type?: string };
+/** An error as a JSON 1.1 service answers it: `__type` and `message` (the KMS stand-in answers the same way). */
+export type Fault = Error & { type?: string };
 
-function fault(type: string, message: string): Fault {
+export function fault(type: string, message: string): Fault {
   return Object.assign(new Error(message), { type });
 }
 
-function answer(res: ServerResponse, status: number, body: unknown, errorType?: string): void {
+export function answer(res: ServerResponse, status: number, body: unknown, errorType?: string): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/x-amz-json-1.1',

@@ -1,5 +1,5 @@
 /**
- * Turns one raw HTTP request to DynamoDB, SQS, S3 or Secrets Manager into the authorization
+ * Turns one raw HTTP request to DynamoDB, SQS, S3, Secrets Manager or KMS into the authorization
  * checks AWS would make for it: the IAM action, the resource ARN and the request's condition
  * keys. Anything it does not recognise comes back `unclassified` with the reason, never as an
  * empty list of checks: the proxy fails the test on it rather than letting the call through.
@@ -36,7 +36,7 @@ export interface AuthzCheck {
   conditions: Record<string, string[]>;
 }
 
-export type Service = 'dynamodb' | 'sqs' | 's3' | 'secretsmanager';
+export type Service = 'dynamodb' | 'sqs' | 's3' | 'secretsmanager' | 'kms';
 
 export type Classification =
   | { kind: 'classified'; service: Service; operation: string; checks: AuthzCheck[] }
@@ -526,8 +526,41 @@ function classifySecrets(op: string, req: RawRequest, ctx: ClassifyContext): Aut
 }
 
 // ---------------------------------------------------------------------------------------------
+// KMS (JSON 1.1, X-Amz-Target: TrentService.<Operation>)
+// The resource is the KMS key; its encryption context is offered as kms:EncryptionContext:<key> and
+// kms:EncryptionContextKeys. Decrypt is authorized on the key the ciphertext names: the suite cannot
+// read a ciphertext, so a Decrypt that does not name its key (KeyId) is not classified.
+// https://docs.aws.amazon.com/service-authorization/latest/reference/list_awskeymanagementservice.html
+// ---------------------------------------------------------------------------------------------
 
-const targets: Record<string, Service> = { DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', secretsmanager: 'secretsmanager' };
+const kmsKeyOps = new Set(['Encrypt', 'Decrypt', 'GenerateDataKey', 'GenerateDataKeyWithoutPlaintext', 'DescribeKey', 'ReEncrypt']);
+
+function classifyKms(op: string, req: RawRequest, ctx: ClassifyContext): AuthzCheck[] {
+  if (!kmsKeyOps.has(op)) throw new Unclassified(`KMS operation ${op} is not classified`, op);
+  const body = jsonBody(req, op);
+  const keyId = body.KeyId ?? body.DestinationKeyId;
+  if (typeof keyId !== 'string' || keyId === '')
+    throw new Unclassified(`${op} without KeyId names no key the suite can read (a ciphertext names its own)`, op);
+  if (keyId.startsWith('alias/') || keyId.includes(':alias/')) throw new Unclassified(`KeyId ${keyId} is an alias, not resolved`, op);
+  const r = ctx.resolver;
+  const arn = keyId.startsWith('arn:') ? keyId : `arn:${r.partition}:kms:${r.region}:${r.accountId}:key/${keyId}`;
+  const conditions: Record<string, string[]> = {};
+  const context = body.EncryptionContext;
+  if (isObject(context)) {
+    conditions['kms:EncryptionContextKeys'] = Object.keys(context);
+    for (const [k, v] of Object.entries(context)) conditions[`kms:EncryptionContext:${k}`] = [String(v)];
+  }
+  return [check(`kms:${op}`, arn, conditions)];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const targets: Record<string, Service> = {
+  DynamoDB_20120810: 'dynamodb',
+  AmazonSQS: 'sqs',
+  secretsmanager: 'secretsmanager',
+  TrentService: 'kms',
+};
 
 /**
  * The checks AWS would make for this request. The service is read from X-Amz-Target, else the
@@ -548,6 +581,7 @@ export function classifyRequest(req: RawRequest, ctx: ClassifyContext): Classifi
       const op = operation;
       if (service === 'dynamodb') return { kind: 'classified', service, operation: op, checks: classifyDynamo(op, req, ctx) };
       if (service === 'sqs') return { kind: 'classified', service, operation: op, checks: classifySqs(op, jsonBody(req, op), ctx) };
+      if (service === 'kms') return { kind: 'classified', service, operation: op, checks: classifyKms(op, req, ctx) };
       return { kind: 'classified', service: 'secretsmanager', operation: op, checks: classifySecrets(op, req, ctx) };
     }
     service = signedService(req) ?? ctx.service;

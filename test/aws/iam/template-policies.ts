@@ -3,6 +3,7 @@
  * and which environment the function runs with, with every intrinsic resolved to the names and
  * ARNs the AWS-mode suite gives its emulated resources. Pure: no network, no disk, no clock.
  */
+import { createHash } from 'node:crypto';
 import type { TableSchema } from './classify-request';
 
 export interface CfnResource {
@@ -248,6 +249,12 @@ function defaultsFor(id: string, res: CfnResource, r: Resolver, opts: BuildResol
       const name = named('Name', generated(stackName, id));
       const arn = secretArnFor(r, name);
       return { Ref: arn, Arn: arn, Id: arn, Name: name };
+    }
+    case 'AWS::KMS::Key': {
+      // A key id is a UUID; a stable one from the logical id.
+      const hex = createHash('sha256').update(id).digest('hex');
+      const keyId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+      return { Ref: keyId, KeyId: keyId, Arn: `arn:${partition}:kms:${region}:${accountId}:key/${keyId}` };
     }
     case 'AWS::Lambda::Function': {
       const name = named('FunctionName', generated(stackName, id));

@@ -1,25 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { AppContext } from '../../../ports/app-context';
+import type { TokenSealer } from '../../../ports/token-sealer';
 import { AppError } from '../../../domain/errors';
-import { secretNames } from '../../../domain/model';
 import { tryLease } from '../../../store/lease';
 import { githubTimeoutMs } from '../github-base';
 import { appCall } from './app-http';
 import { appJwt } from './app-jwt';
+import { readTokenRow, writeTokenRow, type InstallationToken } from './installation-token-row';
+
+export type { InstallationToken } from './installation-token-row';
 
 export type InstallationTokenDeps = Pick<
   AppContext,
-  'config' | 'store' | 'secrets' | 'clock' | 'sleep' | 'fetch' | 'logger' | 'metrics' | 'githubAppSecret'
->;
-
-/** An installation access token and the origin it was issued for (the App's API). */
-export interface InstallationToken {
-  token: string;
-  /** Epoch ms. */
-  expiresAt: number;
-  origin: string;
-}
+  'config' | 'store' | 'clock' | 'sleep' | 'fetch' | 'logger' | 'metrics' | 'githubAppSecret'
+> & {
+  /** Seals the shared token for its row: KMS on AWS, the local secret store's key locally. */
+  sealer: TokenSealer;
+};
 
 export interface InstallationTokenOptions {
   /** A token with less than this left is replaced (ms); GitHub's last an hour. */
@@ -33,14 +31,14 @@ export interface InstallationTokenOptions {
 /** GitHub issues installation tokens for one hour: a longer `expires_at` is not believed. */
 export const installationTokenLifetimeMs = 60 * 60 * 1000;
 
-const storedSchema = z.object({ token: z.string().min(1), expiresAt: z.number(), origin: z.string().min(1) });
 const mintedSchema = z.object({ token: z.string().min(1).max(1000), expires_at: z.iso.datetime({ offset: true }) });
 
 /**
  * Installation access tokens of the GitHub App, minted from the App's JWT
  * (`POST /app/installations/{id}/access_tokens`) and kept until shortly before they expire:
- * in this container (a map), and for every container in the secret store (encrypted at rest,
- * never in the table), so a cold start reuses the token another container minted. A mint is
+ * in this container (a map), and for every container in the table, one row per installation
+ * sealed under the platform's key (installation-token-row.ts), so a cold start reuses the token
+ * another container minted without a secret per installation. A mint is
  * single-flight within the container (a map of promises) and across containers (a lease per
  * installation; the losers wait for the winner's token), so a burst of callers costs one mint
  * per installation per token lifetime. Expiry is judged on the injected clock.
@@ -90,7 +88,7 @@ export class InstallationTokens {
         const now = await this.readStored(installationId, true);
         if (now && this.usable(now, rejected)) return this.hold(installationId, now);
         const minted = await this.mint(installationId);
-        await this.deps.secrets.put(secretNames.installationToken(installationId), JSON.stringify(minted));
+        await writeTokenRow(this.deps, installationId, minted);
         return this.hold(installationId, minted);
       });
       if (run.held) return run.value;
@@ -107,18 +105,13 @@ export class InstallationTokens {
   }
 
   /**
-   * The shared token, or undefined when there is none, it cannot be read, or it was issued for
-   * another API origin than the App's now (GITHUB_API_URL changed): it is then minted anew.
+   * The shared token, or undefined when there is none, it does not open (another key, or altered),
+   * or it was issued for another API origin than the App's now (GITHUB_API_URL changed): it is
+   * then minted anew. `fresh`: a strongly consistent read, for the reads that decide to mint.
    */
   private async readStored(installationId: number, fresh: boolean): Promise<InstallationToken | undefined> {
-    const raw = await this.deps.secrets.get(secretNames.installationToken(installationId), fresh ? { fresh } : undefined);
-    if (raw === undefined) return undefined;
-    try {
-      const parsed = storedSchema.safeParse(JSON.parse(raw));
-      return parsed.success && parsed.data.origin === new URL(this.deps.config.github.apiUrl).origin ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    const stored = await readTokenRow(this.deps, installationId, fresh);
+    return stored && stored.origin === new URL(this.deps.config.github.apiUrl).origin ? stored : undefined;
   }
 
   private async mint(installationId: number): Promise<InstallationToken> {
