@@ -84,7 +84,7 @@ describe("npm run doctor: a connection's token against what its subscriptions an
   /**
    * The code host as a fine-grained token sees it: GitHub reports no `X-OAuth-Scopes` for
    * such a token, and names the permission a refusal lacks in `X-Accepted-GitHub-Permissions`
-   * ("Troubleshooting the REST API"). A relay in front of the simulated code host, for that token only.
+   * ("Troubleshooting the REST API"). A relay in front of the fake code host, for that token only.
    */
   async function fineGrainedView(github: FakeGitHub): Promise<string> {
     const server = createServer(async (req, res) => {

@@ -8,7 +8,7 @@ import { platformKey, repository, startRuntime, type TestRuntime } from '../help
 import { examplePayload } from '../helpers/signed-delivery';
 
 /**
- * The outside check, through the local runtime in process: the simulated code host plays
+ * The outside check, through the local runtime in process: the fake code host plays
  * GitHub as it publishes its behaviour (deliveries from @octokit/webhooks-examples, REST
  * answers as its description says), and the agent runtime counts one event per user action
  * and nothing lost.

@@ -18,7 +18,6 @@ export interface AppDelivery {
  */
 export class GitHubAnswerBack {
   private pending: Announcement[] = [];
-  private readonly sending = new Set<Promise<void>>();
 
   constructor(
     private readonly github: SimulatedGitHub,
@@ -36,21 +35,11 @@ export class GitHubAnswerBack {
     return answer;
   }
 
-  /** After a write: sends what it announced when it was kept, forgets it when it was undone. */
+  /** After a write: sends what it announced when it was kept (after the write's answer), forgets it when it was undone. */
   settle(kept: boolean): void {
     const out = this.pending;
     this.pending = [];
-    if (!kept) return;
-    for (const a of out) {
-      const sent = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.send(a));
-      this.sending.add(sent);
-      void sent.finally(() => this.sending.delete(sent));
-    }
-  }
-
-  /** Resolves once every delivery announced so far has been sent. */
-  async settled(): Promise<void> {
-    while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
+    if (kept) for (const a of out) setImmediate(() => void this.send(a));
   }
 
   private subscribed(a: Announcement): SimulatedHook[] {
