@@ -1,7 +1,7 @@
 import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
-import { ensureTable } from '../../shared/adapters/aws/ensure-table';
+import { ensureTable, waitActive } from '../../shared/adapters/aws/ensure-table';
 import type { TriggerEvent } from '../../shared/domain/model';
 import type { Item, Store } from '../../shared/ports';
 import {
@@ -195,6 +195,7 @@ describe('a table made before the shards', () => {
     const { client } = await testStore();
     const tableName = `prev-${Date.now()}`;
     await client.send(previousDesign(tableName));
+    await waitActive(client, tableName);
     const store = new DynamoStore(tableName, client, new TestClock(t0 + 3_600_000));
     await store.putAll([previousLayoutRow(event(1), 1), { pk: 'CONN#conn_a', sk: 'CONN', gsi2pk: 'CONNS', gsi2sk: 'x', label: 'kept' }]);
     await ensureTable(client, tableName);
@@ -208,6 +209,7 @@ describe('a table made before the shards', () => {
     const { client } = await testStore();
     const tableName = `cut-${Date.now()}`;
     await client.send(previousDesign(`${tableName}.rebuild`));
+    await waitActive(client, `${tableName}.rebuild`);
     const copy = new DynamoStore(`${tableName}.rebuild`, client, new TestClock(t0));
     await copy.putAll([previousLayoutRow(event(1), 1)]);
     await ensureTable(client, tableName);

@@ -1,7 +1,9 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import type { Item } from '../../shared/ports';
+import { bodyRow, readBody } from '../../shared/store/event-history';
 import { keys, tableDesign, tableIndexes } from '../../shared/store/table-design';
 import { consumerPass } from '../helpers/consumer-pass';
 import { stopTestDynamo } from '../helpers/dynamo';
@@ -35,8 +37,12 @@ const previousIndexes: IndexModel[] = [
   { ...tableDesign.gsi2, projection: 'all' },
 ];
 
-/** A summary row as the previous layout wrote it: in the one all-events partition, not in a shard. */
+/** A row as the previous layout wrote it: a summary in the one all-events partition, not in a shard; a body as it came. */
 function previousLayout(row: Item): Item {
+  if (row.sk === 'BODY' && row.bodyGzip instanceof Uint8Array) {
+    const { bodyGzip, ...rest } = row;
+    return { ...rest, body: gunzipSync(bodyGzip).toString('utf8') };
+  }
   if (row.sk !== 'EVH') return row;
   const { gsi3pk: _pk, gsi3sk, ...rest } = row;
   return { ...rest, gsi2pk: 'EVTS', gsi2sk: gsi3sk };
@@ -51,7 +57,17 @@ function event(n: number): TriggerEvent {
     connectionId: 'conn_1',
     deliveryId: `guid-${n}`,
     occurredAt: '2026-11-27T10:00:00.000Z',
-    event: { repository: { full_name: 'octo/hello', owner: { login: 'octo' } }, issue: { number: n, title: 'A bug' } },
+    // About the size of an issue's event as the code host's `issues.opened` maps (1.1 KB queued).
+    event: {
+      repository: { full_name: 'octo/hello', owner: { login: 'octo' } },
+      issue: {
+        number: n,
+        title: 'A bug',
+        html_url: `https://github.com/octo/hello/issues/${n}`,
+        body: 'Steps to reproduce: open the page, press the button, see the error. '.repeat(10),
+        labels: ['bug', 'triage'],
+      },
+    },
   };
 }
 
@@ -66,7 +82,7 @@ function unitsOf(written: { before: Item | undefined; after: Item }[], model: In
 }
 
 describe('the event history in write units', () => {
-  it('costs one write unit less per delivered event than before the shards: a delivery rewrites the summary without touching the shards', async () => {
+  it('costs two write units less per delivered event than before: a delivery rewrites the summary without touching the shards, and the body is kept gzipped', async () => {
     const t = await testContext({ AGENT_RUNTIME_URL: runtime.url });
     open.push(t);
     const { written } = recordPuts(t.ctx.store);
@@ -79,12 +95,29 @@ describe('the event history in write units', () => {
     expect(now.map((u) => u.row)).toEqual(['EVH', 'BODY', 'EVH']);
     expect(now[0]?.byIndex).toEqual({ gsi1: 1, gsi2: 0, gsi3: 1 });
     expect(now[2]?.byIndex).toEqual({ gsi1: 1, gsi2: 0, gsi3: 0 });
+    expect(now[1]?.item).toBe(1);
     const total = (us: typeof now) => us.reduce((n, u) => n + u.item + u.index, 0);
     expect(total(now)).toBe(6);
 
     const before = unitsOf(written(), previousIndexes, previousLayout);
+    expect(before[1]?.item).toBe(2);
     expect(before[2]?.byIndex).toEqual({ gsi1: 1, gsi2: 1 });
-    expect(total(before)).toBe(7);
+    expect(total(before)).toBe(8);
     expect((await t.ctx.store.get(keys.eventHistory(event(1).id)))?.status).toBe('delivered');
+    // Kept gzipped, read back as queued.
+    const body = await readBody(t.ctx.store, event(1).id);
+    expect(body && 'json' in body ? JSON.parse(body.json) : undefined).toMatchObject({
+      id: event(1).id,
+      event: { issue: { labels: ['bug', 'triage'] } },
+    });
+  });
+
+  it('reads a body kept as it came (a short event, or a row written before bodies were gzipped)', async () => {
+    const t = await testContext({ AGENT_RUNTIME_URL: runtime.url });
+    open.push(t);
+    const json = JSON.stringify({ id: 'evt_plain', note: 'short' });
+    await t.ctx.store.putAll([bodyRow('evt_plain', t.clock.now(), { json })]);
+    expect(await t.ctx.store.get(keys.eventBody('evt_plain'))).toMatchObject({ body: json });
+    expect(await readBody(t.ctx.store, 'evt_plain')).toEqual({ json });
   });
 });
