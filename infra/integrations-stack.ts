@@ -3,6 +3,7 @@ import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource, type SqsEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { WorkQueue } from './constructs/work-queue';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { DataStores } from './constructs/data-stores';
@@ -56,6 +57,15 @@ export const dispatchEventSources = {
     maxConcurrency: 2,
   } satisfies SqsEventSourceProps,
 };
+
+/**
+ * The polling work queue's event source: 10 work items (up to 25 units each) a batch, at
+ * most 20 batches at once. One worker reads about 100 units a second (32 reads in flight,
+ * about 0.3 s each), so 20 take some 120,000 units a minute, the planner's bound on a round;
+ * a token is read by at most 4 reads per worker at once, 80 in all, under the code host's
+ * 100 concurrent requests.
+ */
+export const pollWorkerSource = { batchSize: 10, maxConcurrency: 20 };
 
 /**
  * Each route group's own token bucket (route settings on the stage), so that no group can use
@@ -195,6 +205,10 @@ export class IntegrationsStack extends Stack {
     // New items are enqueued like webhook events: bodies too big for a message stored aside.
     data.sendToDispatchQueue(poller);
     data.useBlobs(poller, 'put');
+    // The schedule plans each round onto the work queue; the same function takes the work items (docs/performance.md, "Polling").
+    const pollWork = new WorkQueue(this, 'PollWork', { workerTimeout: timeouts.poller, maxReceiveCount: 3, removalPolicy });
+    pollWork.plannedBy(poller, 'POLL_WORK_QUEUE_URL');
+    pollWork.workedBy(poller, pollWorkerSource);
     // The sweep only asks the code host to redeliver (the intake then enqueues): no queue, no bucket.
     // Its App key (tokenUser) makes the JWT that reads the GitHub App webhook's delivery log.
     const sweep = make('redelivery-sweep', 'Asks the code host to redeliver webhook deliveries that failed', scheduled);
@@ -298,6 +312,7 @@ export class IntegrationsStack extends Stack {
       queue: data.queue,
       slowQueue: data.slowQueue,
       deadLetterQueue: data.deadLetterQueue,
+      workQueues: [{ name: 'poll-work', queue: pollWork.queue, deadLetterQueue: pollWork.deadLetterQueue }],
       front: this.front,
       alarmEmail: s.alarmEmail,
       removalPolicy,

@@ -18,3 +18,9 @@ export const observability = lambdaObservability(role, process.env);
  * no others, for a short cold start.
  */
 export const appContext = lambdaAppContext(observability, process.env, { queue: sqsQueue(), blobs: s3Blobs() });
+
+/**
+ * The polling work queue (POLL_WORK_QUEUE_URL): the schedule plans a round onto it and its
+ * event source hands the work items back to this function. Unset: one whole round per tick.
+ */
+export const pollWorkQueue = process.env.POLL_WORK_QUEUE_URL ? sqsQueue()(process.env.POLL_WORK_QUEUE_URL) : undefined;

@@ -1,6 +1,33 @@
-import { pollOnce, type PollReport } from '../../shared/polling/poll-once';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { emptyReport, pollOnce, recoverMissed, type PollReport } from '../../shared/polling/poll-once';
+import { planPollRound, type PlanReport } from '../../shared/polling/poll-plan';
+import { pollWorkItems } from '../../shared/polling/poll-work';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, observability } from './deps';
+import { appContext, observability, pollWorkQueue } from './deps';
 
-/** Scheduled (every minute): one polling round for gists and new repositories. */
-export const handler = withObservability(observability, async (): Promise<PollReport> => pollOnce(await appContext()));
+const isWork = (event: unknown): event is SQSEvent => Array.isArray((event as Partial<SQSEvent> | undefined)?.Records);
+
+/**
+ * Scheduled (every minute): plans a polling round onto the work queue and runs the
+ * providers' recovery checks. From the work queue's event source: reads a batch of work
+ * items and answers the failed ones (ReportBatchItemFailures), for the queue to try again.
+ */
+export const handler = withObservability(observability, async (event: unknown): Promise<SQSBatchResponse | PlanReport | PollReport> => {
+  const ctx = await appContext();
+  if (isWork(event)) {
+    const messages = event.Records.map((r) => ({
+      messageId: r.messageId,
+      body: r.body,
+      receiptHandle: r.receiptHandle,
+      receiveCount: Number(r.attributes.ApproximateReceiveCount) || 1,
+    }));
+    const { failedMessageIds } = await pollWorkItems(ctx, messages);
+    return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
+  }
+  if (!pollWorkQueue) return pollOnce(ctx);
+  const plan = await planPollRound(ctx, pollWorkQueue);
+  const recovered = emptyReport([]);
+  await recoverMissed(ctx, recovered);
+  ctx.metrics.count('poll_announced', recovered.announced);
+  return plan;
+});

@@ -44,7 +44,7 @@ export function rotate(units: readonly PollUnit[], start: string | undefined, ma
   const n = sorted.length;
   if (n === 0) return { planned: [] };
   const found = start === undefined ? 0 : sorted.findIndex((u) => orderKey(u) >= start);
-  const from = found < 0 ? 0 : found;
+  const from = Math.max(found, 0);
   const count = Math.min(max, n);
   const planned = Array.from({ length: count }, (_, i) => sorted[(from + i) % n] as PollUnit);
   const step = count < n ? count : Math.ceil(n / 2);

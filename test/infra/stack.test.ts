@@ -68,10 +68,12 @@ describe('functions', () => {
   it('consumes the main dispatch lane in batches of up to 50 and the slow lane in batches of 10, both reporting partial batch failures, at most 2 executions each', () => {
     const queues = Object.fromEntries(
       ofType('AWS::SQS::Queue')
-        .filter(([, q]) => q.Properties.RedrivePolicy)
+        .filter(([id, q]) => q.Properties.RedrivePolicy && !id.startsWith('PollWork'))
         .map(([id, q]) => [id, JSON.stringify(q.Properties.QueueName).includes('dispatch-slow') ? 'slow' : 'main']),
     );
-    const sources = ofType('AWS::Lambda::EventSourceMapping').map(([, r]) => r.Properties);
+    const sources = ofType('AWS::Lambda::EventSourceMapping')
+      .map(([, r]) => r.Properties)
+      .filter((p) => p.FunctionName.Ref === fnId('dispatch'));
     expect(sources).toHaveLength(2);
     const byLane = Object.fromEntries(sources.map((p) => [queues[p.EventSourceArn['Fn::GetAtt'][0]], p]));
     expect(Object.keys(byLane).sort()).toEqual(['main', 'slow']);
@@ -220,7 +222,8 @@ describe('data', () => {
   });
 
   it('dead-letters both dispatch lanes into one queue after the receives the dispatch code counts as last (at least 5), keeps dead letters 14 days, and hides messages 6x the dispatch timeout', () => {
-    const queues = ofType('AWS::SQS::Queue');
+    // The polling work queue has its own dead letters (the poller's own test).
+    const queues = ofType('AWS::SQS::Queue').filter(([id]) => !id.startsWith('PollWork'));
     const lanes = queues.filter(([, q]) => q.Properties.RedrivePolicy).map(([, q]) => q);
     const dlqs = queues.filter(([, q]) => !q.Properties.RedrivePolicy);
     expect(lanes).toHaveLength(2);
@@ -472,6 +475,35 @@ describe('least privilege', () => {
     ]) {
       expect(acts).not.toContain(forbidden);
     }
+  });
+
+  it("plans the poller's rounds onto a work queue of its own that the poller alone sends to and takes from, dead-lettered after 3 receives, with an age alarm", () => {
+    const work = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('PollWork'));
+    const [queueId, queue] = work.find(([id]) => /PollWorkQueue/.test(id)) ?? [];
+    const [dlqId] = work.find(([id]) => /PollWorkDeadLetters/.test(id)) ?? [];
+    expect(queueId).toBeDefined();
+    expect(queue?.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 3 });
+    const source = ofType('AWS::Lambda::EventSourceMapping')
+      .map(([, r]) => r.Properties)
+      .find((p) => p.EventSourceArn['Fn::GetAtt'][0] === queueId);
+    expect(source).toMatchObject({
+      FunctionName: { Ref: fnId('poller') },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 20 },
+    });
+    const env = resources[fnId('poller')]!.Properties.Environment.Variables;
+    expect(env.POLL_WORK_QUEUE_URL).toEqual({ Ref: queueId });
+    // Who may touch the work queue: the poller, to send (the planner) and to receive (the worker); no one else.
+    const touching = functionNames.filter((n) => JSON.stringify(statementsOf(n)).includes(`"${queueId}"`));
+    expect(touching).toEqual(['poller']);
+    const onWork = statementsOf('poller').filter((st) => JSON.stringify(st.Resource).includes(`"${queueId}"`));
+    expect(actions(onWork)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const age = alarms.find(
+      (a) => a.MetricName === 'ApproximateAgeOfOldestMessage' && JSON.stringify(a.Dimensions).includes(queueId as string),
+    );
+    expect(age).toMatchObject({ Threshold: 120 });
   });
 
   it('gives each function only the queue and bucket actions its role needs', () => {
