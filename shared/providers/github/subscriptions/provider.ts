@@ -1,4 +1,6 @@
+import { checkGithubAllowList } from '../app/allow-list-reach';
 import { githubOAuth } from '../oauth/definition';
+import { checkGithubUserToken } from '../user-token';
 import { identifyGithub } from '../oauth/identify';
 import { githubRefresh } from '../oauth/refresh-rules';
 import { revokeGithub } from '../oauth/revoke';
@@ -14,4 +16,6 @@ export const githubProvider: ProviderContract = {
   refresh: githubRefresh,
   revoke: revokeGithub,
   hooks: githubHooks,
+  userToken: checkGithubUserToken,
+  checkAllowList: checkGithubAllowList,
 };
