@@ -78,21 +78,86 @@ function probeFor(permission: string, target: SubscriptionTarget): string | unde
   return undefined;
 }
 
+type Need = { sub: Subscription; grant: Grant };
+type ApiCallAnswer = z.infer<typeof toolAnswer> | undefined;
+type Line = (v: Verdict, text: string) => void;
+
+/** A classic token says its scopes: every missing one is named, and the steps it cannot run are listed. */
+function checkScopes(name: string, scopes: string[], needs: readonly Need[], line: Line): void {
+  let short = false;
+  for (const { sub, grant } of needs) {
+    const missing = grant.oauthScopes.filter((s) => !hasScope(scopes, s));
+    if (missing.length === 0) continue;
+    short = true;
+    line(
+      'warn',
+      `${name}: ${describe(sub)} needs the scope ${missing.join(', ')}, which the token lacks (it has: ${scopes.join(', ') || 'none'})`,
+    );
+  }
+  if (!short) line('ok', `${name}: scopes ${scopes.join(', ') || 'none'}; ${needs.length} subscription(s), each with the scopes it needs`);
+  const cannot = githubTools.steps.filter((step) => step.permissions.oauthScopes.some((s) => !hasScope(scopes, s)));
+  if (cannot.length > 0) {
+    const named = cannot.map((step) => `${step.id} (${step.permissions.oauthScopes.filter((s) => !hasScope(scopes, s)).join(', ')})`);
+    line('info', `${name}: steps this token cannot run, by the scope missing: ${named.join('; ')}`);
+  }
+}
+
+/**
+ * A fine-grained (or App) token publishes no permissions: what can be read cheaply is read, a
+ * refusal names the permission, and what only a write would show is said to be unknown.
+ */
+async function checkByReading(name: string, needs: readonly Need[], apiCall: (endpoint: string) => Promise<ApiCallAnswer>, line: Line) {
+  line(
+    'info',
+    `${name}: no scopes reported (a fine-grained or App token): checking what its ${needs.length} subscription(s) need by reading`,
+  );
+  const seen = new Map<string, ApiCallAnswer>();
+  for (const { sub, grant } of needs) {
+    for (const [permission, level] of Object.entries(grant.fineGrained)) {
+      const wanted = permissionText(permission, level);
+      const endpoint = probeFor(permission, targetOf(sub));
+      if (!endpoint) {
+        line('info', `${name}: ${describe(sub)} needs ${wanted}; no read shows it, so it is not checked`);
+        continue;
+      }
+      if (!seen.has(endpoint)) seen.set(endpoint, await apiCall(endpoint));
+      const probe = seen.get(endpoint);
+      if (probe?.ok) {
+        if (level === 'write')
+          line('info', `${name}: ${describe(sub)} needs ${wanted}: reading works; writing cannot be checked without writing`);
+        continue;
+      }
+      const said = probe?.error.details?.acceptedPermissions;
+      line(
+        'warn',
+        `${name}: ${describe(sub)} needs ${wanted}: GET ${endpoint.split('?')[0]} was refused (${probe ? probe.error.code : 'no answer'}${typeof said === 'string' ? `; the code host asks for ${said}` : ''})`,
+      );
+    }
+  }
+  if (needs.length > 0) {
+    const all = mergeGrants(...needs.map((n) => n.grant));
+    const listed = Object.entries(all.fineGrained).map(([p, l]) => permissionText(p, l));
+    line('info', `${name}: in all its subscriptions need ${listed.join('; ') || 'nothing beyond the token'}`);
+  }
+  line(
+    'info',
+    `${name}: what each step needs is in docs/guides/github-token.md; a step the token cannot run answers forbidden, naming the permission`,
+  );
+}
+
 /**
  * `npm run doctor`'s look at each code-host connection: what its subscriptions need of the
- * token (the catalog's declarations), against what the token has. A classic token says its
- * scopes (`X-OAuth-Scopes` on `GET /user`): every missing one is named, and the steps it
- * cannot run are listed. A fine-grained token says nothing, so what can be read cheaply is
- * read (through the runtime's own API Call step, so the token never leaves it), a refusal
- * names the permission, and what only a write would show is said to be unknown.
+ * token (the catalog's declarations), against what the token has, asked through the
+ * runtime's own API Call step so the token never leaves it: its scopes when it says them
+ * (`X-OAuth-Scopes` on `GET /user`), else by reading.
  */
-export async function checkConnectionGrants(call: RuntimeCall, connections: unknown[], line: (v: Verdict, text: string) => void) {
+export async function checkConnectionGrants(call: RuntimeCall, connections: unknown[], line: Line) {
   for (const raw of connections) {
     const parsed = connectionShape.safeParse(raw);
     if (!parsed.success || parsed.data.provider !== 'github') continue;
     const c = parsed.data;
     const name = `connection ${c.id} (github, ${c.accountLogin})`;
-    const apiCall = async (endpoint: string) => {
+    const apiCall = async (endpoint: string): Promise<ApiCallAnswer> => {
       const answer = await call('POST', '/tools/github.api_call/invoke', { connectionId: c.id, input: { method: 'GET', endpoint } });
       const result = toolAnswer.safeParse(answer?.body);
       return result.success ? result.data : undefined;
@@ -105,82 +170,20 @@ export async function checkConnectionGrants(call: RuntimeCall, connections: unkn
         const grant = triggerCatalog[s.trigger as keyof typeof triggerCatalog].permissions(targetOf(s));
         return grant ? [{ sub: s, grant }] : [];
       });
-
     const identity = await apiCall('/user');
     if (!identity?.ok) {
       line('warn', `${name}: the code host could not be asked about the token (${identity ? identity.error.message : 'no answer'})`);
       continue;
     }
     const header = identity.data.headers?.['x-oauth-scopes'];
-    if (header !== undefined) {
-      const scopes = header
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      let short = false;
-      for (const { sub, grant } of needs) {
-        const missing = grant.oauthScopes.filter((s) => !hasScope(scopes, s));
-        if (missing.length === 0) continue;
-        short = true;
-        line(
-          'warn',
-          `${name}: ${describe(sub)} needs the scope ${missing.join(', ')}, which the token lacks (it has: ${scopes.join(', ') || 'none'})`,
-        );
-      }
-      if (!short)
-        line('ok', `${name}: scopes ${scopes.join(', ') || 'none'}; ${needs.length} subscription(s), each with the scopes it needs`);
-      const cannot = githubTools.steps.filter((step) => step.permissions.oauthScopes.some((s) => !hasScope(scopes, s)));
-      if (cannot.length > 0) {
-        const named = cannot.map((step) => `${step.id} (${step.permissions.oauthScopes.filter((s) => !hasScope(scopes, s)).join(', ')})`);
-        line('info', `${name}: steps this token cannot run, by the scope missing: ${named.join('; ')}`);
-      }
+    if (header === undefined) {
+      await checkByReading(name, needs, apiCall, line);
       continue;
     }
-
-    // A fine-grained (or App) token: permissions are not published; read what can be read.
-    line(
-      'info',
-      `${name}: no scopes reported (a fine-grained or App token): checking what its ${needs.length} subscription(s) need by reading`,
-    );
-    const seen = new Map<string, Awaited<ReturnType<typeof apiCall>>>();
-    const grants: Grant[] = [];
-    for (const { sub, grant } of needs) {
-      grants.push(grant);
-      for (const [permission, level] of Object.entries(grant.fineGrained)) {
-        const wanted = permissionText(permission, level);
-        const endpoint = probeFor(permission, targetOf(sub));
-        if (!endpoint) {
-          line('info', `${name}: ${describe(sub)} needs ${wanted}; no read shows it, so it is not checked`);
-          continue;
-        }
-        if (!seen.has(endpoint)) seen.set(endpoint, await apiCall(endpoint));
-        const probe = seen.get(endpoint);
-        if (probe?.ok) {
-          if (level === 'write')
-            line('info', `${name}: ${describe(sub)} needs ${wanted}: reading works; writing cannot be checked without writing`);
-          continue;
-        }
-        const said = probe?.error.details?.acceptedPermissions;
-        line(
-          'warn',
-          `${name}: ${describe(sub)} needs ${wanted}: GET ${endpoint.split('?')[0]} was refused (${probe ? probe.error.code : 'no answer'}${typeof said === 'string' ? `; the code host asks for ${said}` : ''})`,
-        );
-      }
-    }
-    if (needs.length > 0 && grants.length > 0) {
-      const all = mergeGrants(...grants);
-      line(
-        'info',
-        `${name}: in all its subscriptions need ${
-          Object.entries(all.fineGrained)
-            .map(([p, l]) => permissionText(p, l))
-            .join('; ') || 'nothing beyond the token'
-        }`,
-      );
-    }
-    line(
-      'info',
-      `${name}: what each step needs is in docs/guides/github-token.md; a step the token cannot run answers forbidden, naming the permission`,
-    );
+    const scopes = header
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    checkScopes(name, scopes, needs, line);
   }
 }

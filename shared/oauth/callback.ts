@@ -1,14 +1,19 @@
-import { sameSecret } from '../domain/same-secret';
 import type { AppContext } from '../ports/app-context';
-import { AppError, InvalidInputError } from '../domain/errors';
 import type { Provider } from '../domain/model';
-import { AccountLookupError, identifyAccount } from './identify';
+import {
+  connectedAnswer,
+  exchangeFailure,
+  failedAnswer,
+  providerRefusal,
+  singleParam,
+  takeState,
+  type CallbackOutcome,
+} from './callback-steps';
+import { identifyAccount } from './identify';
 import { clientCredentials, redirectUriFor } from './providers';
-import { withQuery } from './return-to';
 import { saveOAuthConnection } from './save-connection';
-import { bindingCookieName, bindingHash, readCookie } from './start';
-import { consumeState, readState, type OAuthStateRecord } from './state-store';
-import { requestToken, TokenEndpointError } from './token-client';
+import type { OAuthStateRecord } from './state-store';
+import { requestToken } from './token-client';
 
 /** Error codes put in `returnTo?error=`; stable, and never carrying provider text. */
 export type CallbackErrorCode =
@@ -44,31 +49,13 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
 /** Every code a failed callback may name, for the API's description. */
 export const callbackErrorCodes = Object.keys(messages) as CallbackErrorCode[];
 
-export type CallbackOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; body: Record<string, unknown> };
-
-/** A query parameter given at most once (empty is absent); twice is the caller's mistake. */
-export function singleParam(query: URLSearchParams, name: string): string | undefined {
-  const all = query.getAll(name);
-  if (all.length > 1) throw new InvalidInputError([{ field: name, message: 'given more than once' }]);
-  return all[0] === '' ? undefined : all[0];
-}
-
-function failed(record: OAuthStateRecord, code: CallbackErrorCode): CallbackOutcome {
-  if (record.returnTo !== undefined) return { kind: 'redirect', location: withQuery(record.returnTo, { error: code }) };
-  const [status, message] = messages[code];
-  return { kind: 'page', status, body: { provider: record.provider, error: { code, message } } };
-}
-
-export function boundToThisBrowser(record: OAuthStateRecord, cookie: string | undefined): boolean {
-  if (record.bindingHash === undefined || cookie === undefined) return false;
-  return sameSecret(record.bindingHash, bindingHash(cookie));
-}
+export type { CallbackOutcome } from './callback-steps';
 
 /**
- * The browser's return from the provider. A missing, unknown, expired, reused or foreign
- * state, or a browser without the flow's binding cookie, throws `invalid_input` (400)
- * before any call to the token endpoint. After the
- * state is consumed, failures go back to `returnTo` with `error=` and store nothing.
+ * The browser's return from the provider. The state is checked and taken first
+ * (callback-steps.ts: a refused state throws `invalid_input` before any call to the token
+ * endpoint). After the state is consumed, failures go back to `returnTo` with `error=` and
+ * store nothing.
  */
 export async function handleCallback(
   ctx: AppContext,
@@ -76,35 +63,20 @@ export async function handleCallback(
   query: URLSearchParams,
   cookieHeader?: string,
 ): Promise<CallbackOutcome> {
-  const state = singleParam(query, 'state');
-  if (state === undefined) throw new InvalidInputError([{ field: 'state', message: 'missing' }]);
-  // Only the browser that opened the start step may finish the flow. Checked before the
-  // state is taken, so a callback URL planted in another browser cannot spend it either.
-  const pending = await readState(ctx.store, ctx.clock, state);
-  if (!pending) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
-  if (!boundToThisBrowser(pending, readCookie(cookieHeader, bindingCookieName(state)))) {
-    ctx.logger.warn('oauth callback refused: not the browser that started the flow', { provider });
-    throw new AppError(
-      'invalid_input',
-      'This callback did not come from the browser that started the connection; start the connection again, in one browser',
-    );
-  }
-  const record = await consumeState(ctx.store, ctx.clock, state);
-  if (!record) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
-  if (record.provider !== provider || record.app !== undefined)
-    throw new AppError('invalid_input', 'The state was issued for another provider');
-  if (record.redirectUri !== redirectUriFor(ctx.config, provider)) {
-    throw new AppError('invalid_input', 'The state was issued for another redirect URI');
-  }
+  const record = await takeState(ctx, query, cookieHeader, {
+    flow: 'oauth',
+    logFields: { provider },
+    knows: (r): r is OAuthStateRecord => true,
+    foreign: (r) => (r.provider !== provider || r.app !== undefined ? 'The state was issued for another provider' : undefined),
+    redirectUri: redirectUriFor(ctx.config, provider),
+  });
   const log = ctx.logger.child({ provider, reconnect: record.connectionId !== undefined });
+  const failed = (code: CallbackErrorCode) => failedAnswer(record, provider, code, messages[code]);
 
-  const providerError = singleParam(query, 'error');
-  if (providerError !== undefined) {
-    log.info('oauth callback: provider reported an error', { oauthError: providerError.slice(0, 64) });
-    return failed(record, providerError === 'access_denied' ? 'access_denied' : 'authorization_failed');
-  }
+  const refused = providerRefusal(query, log, 'oauth');
+  if (refused !== undefined) return failed(refused);
   const code = singleParam(query, 'code');
-  if (code === undefined) return failed(record, 'invalid_request');
+  if (code === undefined) return failed('invalid_request');
 
   try {
     const def = ctx.providers[provider].oauth;
@@ -125,29 +97,15 @@ export async function handleCallback(
     });
     if (!saved.ok) {
       log.warn('oauth callback: reconnect refused', { connectionId: record.connectionId, reason: saved.error });
-      return failed(record, saved.error);
+      return failed(saved.error);
     }
     log.info('oauth connection saved', { connectionId: saved.connectionId });
     ctx.metrics.count('oauth_connected', 1, { provider });
-    if (record.returnTo === undefined) {
-      return {
-        kind: 'page',
-        status: 200,
-        body: { provider, connectionId: saved.connectionId, status: 'connected', account: identity.accountLogin },
-      };
-    }
-    return { kind: 'redirect', location: withQuery(record.returnTo, { connectionId: saved.connectionId }) };
+    return connectedAnswer(record, provider, saved.connectionId, identity.accountLogin);
   } catch (e) {
-    if (e instanceof TokenEndpointError) {
-      log.warn('oauth callback: token exchange failed', { kind: e.kind, oauthError: e.oauthError, status: e.status });
-      return failed(record, 'token_exchange_failed');
-    }
-    if (e instanceof AccountLookupError) {
-      log.warn('oauth callback: account lookup failed', { status: e.status });
-      return failed(record, 'account_lookup_failed');
-    }
-    if (e instanceof AppError && e.code === 'not_configured') return failed(record, 'not_configured');
+    const known = exchangeFailure(e, log, 'oauth');
+    if (known !== undefined) return failed(known);
     log.error('oauth callback failed', { error: e });
-    return failed(record, 'server_error');
+    return failed('server_error');
   }
 }

@@ -78,7 +78,6 @@ const notYetThroughTheContract = new Set([
   'local/admin/permission-table.ts',
   'local/admin/send-snare-example.ts',
   'local/cli/doctor-grants.ts',
-  'shared/connections/create-token-connection.ts',
   'shared/intake/contentsnare-source.ts',
   'shared/intake/follow-renames.ts',
   'shared/intake/github-app-source.ts',

@@ -1,19 +1,24 @@
 import type { AppContext } from '../../../ports/app-context';
-import { AppError, InvalidInputError } from '../../../domain/errors';
+import { AppError } from '../../../domain/errors';
 import type { AppInstallation, AppReach, Connection, StoredToken } from '../../../domain/model';
 import { secretNames } from '../../../domain/model';
 import { ConnectionRepo } from '../../../store/connection-repo';
 import { writeStoredToken } from '../../../store/stored-token';
-import { boundToThisBrowser, singleParam, type CallbackOutcome } from '../../../oauth/callback';
+import {
+  connectedAnswer,
+  exchangeFailure,
+  failedAnswer,
+  providerRefusal,
+  singleParam,
+  takeState,
+  type CallbackOutcome,
+} from '../../../oauth/callback-steps';
 import { appClientCredentials } from './app-credentials';
 import { appRedirectUri } from './app-authorize';
-import { AccountLookupError } from '../../../oauth/identify';
 import { identifyGithub } from '../oauth/identify';
 import { githubOAuth } from '../oauth/definition';
-import { withQuery } from '../../../oauth/return-to';
-import { bindingCookieName, readCookie } from '../../../oauth/start';
-import { consumeState, readState, type OAuthStateRecord } from '../../../oauth/state-store';
-import { requestToken, TokenEndpointError } from '../../../oauth/token-client';
+import type { OAuthStateRecord } from '../../../oauth/state-store';
+import { requestToken } from '../../../oauth/token-client';
 import { providerApiOrigin } from '../../../oauth/token-origin';
 import { githubTimeoutMs } from '../github-base';
 import type { AppCallDeps } from './app-http';
@@ -61,10 +66,13 @@ export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]>
 const maxChoices = 20;
 
 function failed(record: OAuthStateRecord, code: AppCallbackErrorCode, extra: Record<string, string> = {}): CallbackOutcome {
-  if (record.returnTo !== undefined) return { kind: 'redirect', location: withQuery(record.returnTo, { error: code, ...extra }) };
-  const [status, message] = appCallbackMessages[code];
-  return { kind: 'page', status, body: { provider: 'github', error: { code, message, ...extra } } };
+  return failedAnswer(record, 'github', code, appCallbackMessages[code], extra);
 }
+
+/** Errors of the installation's read-back (with the App's JWT or the user's token): `installation_lookup_failed`. */
+const installationLookupCodes = new Set(['upstream_error', 'unavailable', 'reconnect_required', 'forbidden', 'not_found']);
+
+type AppStateRecord = OAuthStateRecord & Required<Pick<OAuthStateRecord, 'app'>>;
 
 type Chosen = { ok: true; installation: InstallationAnswer } | { ok: false; code: AppCallbackErrorCode; extra?: Record<string, string> };
 
@@ -99,38 +107,23 @@ function choose(record: OAuthStateRecord, fromUrl: string | undefined, visible: 
  * failures go back to `returnTo` with `error=` and store nothing.
  */
 export async function handleAppCallback(ctx: AppContext, query: URLSearchParams, cookieHeader?: string): Promise<CallbackOutcome> {
-  const state = singleParam(query, 'state');
-  if (state === undefined) throw new InvalidInputError([{ field: 'state', message: 'missing' }]);
-  const pending = await readState(ctx.store, ctx.clock, state);
-  if (!pending?.app) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
-  if (!boundToThisBrowser(pending, readCookie(cookieHeader, bindingCookieName(state)))) {
-    ctx.logger.warn('github app callback refused: not the browser that started the flow');
-    throw new AppError(
-      'invalid_input',
-      'This callback did not come from the browser that started the connection; start the connection again, in one browser',
-    );
-  }
-  const record = await consumeState(ctx.store, ctx.clock, state);
-  if (!record?.app) throw new AppError('invalid_input', 'Unknown, expired or already used state; start the connection again');
-  if (record.redirectUri !== appRedirectUri(ctx.config.publicUrl))
-    throw new AppError('invalid_input', 'The state was issued for another redirect URI');
+  const record = await takeState(ctx, query, cookieHeader, {
+    flow: 'github app',
+    knows: (r): r is AppStateRecord => r.app !== undefined,
+    redirectUri: appRedirectUri(ctx.config.publicUrl),
+  });
   const log = ctx.logger.child({ provider: 'github_app', mode: record.app.mode });
 
-  const providerError = singleParam(query, 'error');
-  if (providerError !== undefined) {
-    log.info('github app callback: GitHub reported an error', { oauthError: providerError.slice(0, 64) });
-    return failed(record, providerError === 'access_denied' ? 'access_denied' : 'authorization_failed');
-  }
-  const setupAction = singleParam(query, 'setup_action');
-  if (setupAction === 'request') return failed(record, 'installation_requested');
+  const refused = providerRefusal(query, log, 'github app');
+  if (refused !== undefined) return failed(record, refused);
+  if (singleParam(query, 'setup_action') === 'request') return failed(record, 'installation_requested');
   const code = singleParam(query, 'code');
   if (code === undefined) return failed(record, 'invalid_request');
   const installationParam = singleParam(query, 'installation_id');
 
   try {
     const creds = await appClientCredentials(ctx);
-    const def = githubOAuth;
-    const answer = await requestToken(ctx, def, def.tokenEndpoint(ctx.config), creds, {
+    const answer = await requestToken(ctx, githubOAuth, githubOAuth.tokenEndpoint(ctx.config), creds, {
       grant_type: 'authorization_code',
       code,
       redirect_uri: record.redirectUri,
@@ -166,28 +159,11 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
     });
     log.info('github app connection saved', { connectionId, installationId: installation.id, reach });
     ctx.metrics.count('oauth_connected', 1, { provider: 'github_app' });
-    if (record.returnTo === undefined) {
-      return { kind: 'page', status: 200, body: { provider: 'github', connectionId, status: 'connected', account: identity.accountLogin } };
-    }
-    return { kind: 'redirect', location: withQuery(record.returnTo, { connectionId }) };
+    return connectedAnswer(record, 'github', connectionId, identity.accountLogin);
   } catch (e) {
-    if (e instanceof TokenEndpointError) {
-      log.warn('github app callback: token exchange failed', { kind: e.kind, oauthError: e.oauthError, status: e.status });
-      return failed(record, 'token_exchange_failed');
-    }
-    if (e instanceof AccountLookupError) {
-      log.warn('github app callback: account lookup failed', { status: e.status });
-      return failed(record, 'account_lookup_failed');
-    }
-    if (e instanceof AppError && e.code === 'not_configured') return failed(record, 'not_configured');
-    if (
-      e instanceof AppError &&
-      (e.code === 'upstream_error' ||
-        e.code === 'unavailable' ||
-        e.code === 'reconnect_required' ||
-        e.code === 'forbidden' ||
-        e.code === 'not_found')
-    ) {
+    const known = exchangeFailure(e, log, 'github app');
+    if (known !== undefined) return failed(record, known);
+    if (e instanceof AppError && installationLookupCodes.has(e.code)) {
       log.warn('github app callback: installation look-up failed', { error: e });
       return failed(record, 'installation_lookup_failed');
     }

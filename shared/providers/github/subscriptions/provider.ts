@@ -1,6 +1,8 @@
 import { githubPollSources } from '../polling/github-poll-sources';
 import { githubSweep } from '../sweep/app-hook';
+import { checkGithubAllowList } from '../app/allow-list-reach';
 import { githubOAuth } from '../oauth/definition';
+import { checkGithubUserToken } from '../user-token';
 import { identifyGithub } from '../oauth/identify';
 import { githubRefresh } from '../oauth/refresh-rules';
 import { revokeGithub } from '../oauth/revoke';
@@ -18,4 +20,6 @@ export const githubProvider: ProviderContract = {
   hooks: githubHooks,
   polling: { sources: githubPollSources },
   sweep: githubSweep,
+  userToken: checkGithubUserToken,
+  checkAllowList: checkGithubAllowList,
 };
