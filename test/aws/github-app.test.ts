@@ -3,7 +3,9 @@ import { appShot } from '../helpers/app-webhook';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { startFakeGitHubApp, type FakeGitHubApp } from '../helpers/fake-github-app';
 import { examplePayload } from '../helpers/signed-delivery';
-import { AwsWorld } from './harness/aws-world';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { AwsWorld, region } from './harness/aws-world';
+import { harnessKey } from './harness/iam-proxy';
 import { httpClient } from './harness/http-client';
 
 const platformKey = 'aws-mode-platform-key-0123456789abcdef';
@@ -45,6 +47,16 @@ afterEach(() => {
   // Every AWS call of every function was judged against its role's policy: none may have been refused.
   expect(world.denials()).toEqual([]);
 });
+
+/** One item of the stack's table, read with the suite's own key (not judged). */
+async function tableRow(pk: string, sk: string): Promise<Record<string, { S?: string }> | undefined> {
+  const dynamo = new DynamoDBClient({ region, endpoint: world.proxy.url, credentials: { accessKeyId: harnessKey, secretAccessKey: 'x' } });
+  const out = await dynamo.send(
+    new GetItemCommand({ TableName: world.envOf('tool-step').TABLE_NAME, Key: { pk: { S: pk }, sk: { S: sk } }, ConsistentRead: true }),
+  );
+  dynamo.destroy();
+  return out.Item as Record<string, { S?: string }> | undefined;
+}
 
 /** A signed delivery to the App's one webhook, as GitHub sends it. */
 function appDelivery(event: string, payload: Record<string, unknown>, installationId: number | null) {
@@ -94,7 +106,7 @@ describe('AWS mode: the GitHub App', () => {
     expect(actions).toEqual(expect.arrayContaining(['oauth dynamodb:PutItem', 'oauth secretsmanager:CreateSecret']));
   });
 
-  it('installation token minted under its lease, and a step run with it (tool-step: LEASE#app-token# in its leading keys)', async () => {
+  it('installation token minted under its lease, kept in its row sealed with KMS, and a step run with it (tool-step: LEASE#app-token#, APPTOKEN# in its leading keys)', async () => {
     const api = httpClient(world.url, platformKey);
     const from = world.calls.length;
     const mintsBefore = github.mints(31);
@@ -107,8 +119,28 @@ describe('AWS mode: the GitHub App', () => {
       .filter((c) => world.roleName(c.role) === 'tool-step' && c.operation === 'PutItem')
       .flatMap((c) => c.checks.flatMap((k) => k.conditions['dynamodb:LeadingKeys'] ?? []));
     expect(leaseWrites).toContain('LEASE#app-token#31');
-    // The token is shared with every container through its secret area.
-    expect(world.actionsSince(from, 'tool-step')).toContain('tool-step secretsmanager:CreateSecret');
+    // The token is shared with every container through its row in the table, sealed with the stack's KMS key.
+    expect(leaseWrites).toContain('APPTOKEN#31');
+    const actions = world.actionsSince(from, 'tool-step');
+    expect(actions).toContain('tool-step kms:Encrypt');
+    expect(actions.filter((a) => a.includes('secretsmanager:CreateSecret') || a.includes('secretsmanager:PutSecretValue'))).toEqual([]);
+    const row = await tableRow('APPTOKEN#31', 'APPTOKEN');
+    expect(row?.sealed?.S).toEqual(expect.any(String));
+    for (const token of github.app.installationTokens.keys()) expect(JSON.stringify(row)).not.toContain(token);
+  });
+
+  it("a new container reads the installation token from its sealed row (kms:Decrypt under the row's context) and mints none", async () => {
+    await world.coldStart('tool-step');
+    const api = httpClient(world.url, platformKey);
+    const from = world.calls.length;
+    const mintsBefore = github.mints(31);
+    const res = await api.call('POST', '/tools/github.get_repository/invoke', { connectionId, input: { owner: 'octo-org', repo: 'api' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ ok: true });
+    expect(github.mints(31)).toBe(mintsBefore);
+    const kmsCalls = world.calls.slice(from).filter((c) => c.service === 'kms');
+    expect(kmsCalls.map((c) => c.operation)).toEqual(['Decrypt']);
+    expect(kmsCalls[0]?.checks[0]?.conditions['kms:EncryptionContext:row']).toEqual(['APPTOKEN#31']);
   });
 
   it('uninstall: the installation.deleted delivery revokes the installation connections', async () => {

@@ -7,7 +7,7 @@ import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
 import type { Store } from '../../shared/ports';
-import { appTokenLease, matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
+import { appTokenLease, appTokenRow, matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { sweepOnce } from '../../shared/sweep/sweep-once';
@@ -625,9 +625,9 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const unused = Object.entries(tableAccessByRole).flatMap(([role, access]) =>
       (['table', 'gsi1', 'gsi2', 'gsi3'] as const).flatMap((part) =>
         (access[part] ?? [])
-          // The App's mint lease: every token user may meet an App connection; the AWS-mode suite
-          // (test/aws/github-app.test.ts) mints under it over the wire with IAM enforced.
-          .filter((pattern) => pattern !== appTokenLease)
+          // The App's mint lease and sealed token row: every token user may meet an App connection; the AWS-mode
+          // suite (test/aws/github-app.test.ts) mints under the one and writes and reads the other over the wire with IAM enforced.
+          .filter((pattern) => pattern !== appTokenLease && pattern !== appTokenRow)
           .filter(
             (pattern) =>
               !(recorded.get(role) ?? []).some((k) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAwsCoreContext } from '../../shared/wiring/aws-core-context';
+import { kmsSealerOnFirstUse } from '../../shared/wiring/aws-kms-on-first-use';
 import { sqsQueue } from '../../shared/wiring/aws-sqs';
 import { loadConfig } from '../../shared/config/config';
 import type { Store } from '../../shared/ports';
@@ -57,5 +58,16 @@ describe('buildAwsCoreContext: the adapters a role is built with', () => {
       code: 'not_configured',
       message: expect.stringContaining('QUEUE_URL'),
     });
+  });
+});
+
+describe('the installation tokens sealer of a Lambda function', () => {
+  it('answers not_configured naming KMS_KEY_ARN when the stack gave the function no key, before any KMS call', async () => {
+    const sealer = kmsSealerOnFirstUse(undefined);
+    await expect(sealer.seal('ghs_x', 'APPTOKEN#1')).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('KMS_KEY_ARN'),
+    });
+    await expect(sealer.open('c', 'APPTOKEN#1')).rejects.toMatchObject({ code: 'not_configured' });
   });
 });

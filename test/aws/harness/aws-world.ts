@@ -262,6 +262,15 @@ export class AwsWorld {
     return w;
   }
 
+  /** Lambda replaces the role's warm container with a new one: its module caches and SDK clients start empty. */
+  async coldStart(role: Role): Promise<void> {
+    const old = this.fn(role);
+    await old.close();
+    const fresh = new LambdaWorker(old.role, old.functionName, old.env, old.timeoutMs);
+    this.functions.set(role, fresh);
+    await fresh.start();
+  }
+
   /** The environment the template gives a function (resolved), as its handler sees it. */
   envOf(role: Role): Record<string, string> {
     return this.fn(role).env;

@@ -25,7 +25,7 @@ export class LambdaWorker {
     readonly role: string,
     readonly functionName: string,
     readonly env: Record<string, string>,
-    private readonly timeoutMs: number,
+    readonly timeoutMs: number,
   ) {
     const handlerUrl = pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'functions', role, 'handler.ts')).href;
     this.worker = new Worker(new URL('./lambda-worker-entry.mjs', import.meta.url), {

@@ -44,7 +44,9 @@ import {
   SQSClient,
   StartMessageMoveTaskCommand,
 } from '@aws-sdk/client-sqs';
+import { DecryptCommand, EncryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { describe, expect, it } from 'vitest';
+import { kmsTokenSealer } from '../../../shared/adapters/aws/kms-token-sealer';
 import { DynamoStore } from '../../../shared/adapters/aws/dynamo-store';
 import { ensureTable } from '../../../shared/adapters/aws/ensure-table';
 import { S3BlobStore } from '../../../shared/adapters/aws/s3-blob-store';
@@ -456,6 +458,33 @@ describe('Secrets Manager: the secret each call names', () => {
   });
 });
 
+const kmsCap = capturingClientConfig(endpoint);
+const kms = new KMSClient(kmsCap.config);
+const kmsReq = (command: object) => captureOne(kmsCap.sent, () => kms.send(command as never));
+const keyId = '1234abcd-12ab-34cd-56ef-1234567890ab';
+const keyArn = `arn:aws:kms:us-east-1:${account}:key/${keyId}`;
+
+describe('KMS: the key each call names, and its encryption context', () => {
+  it('Encrypt, Decrypt and GenerateDataKey are checked on the key, by ARN or by key id, with the context as condition keys', async () => {
+    const context = { row: 'APPTOKEN#31' };
+    const conditions = { 'kms:EncryptionContextKeys': ['row'], 'kms:EncryptionContext:row': ['APPTOKEN#31'] };
+    for (const [command, action] of [
+      [new EncryptCommand({ KeyId: keyArn, Plaintext: Buffer.from('x'), EncryptionContext: context }), 'kms:Encrypt'],
+      [new DecryptCommand({ KeyId: keyId, CiphertextBlob: Buffer.from('c'), EncryptionContext: context }), 'kms:Decrypt'],
+      [new GenerateDataKeyCommand({ KeyId: keyArn, KeySpec: 'AES_256', EncryptionContext: context }), 'kms:GenerateDataKey'],
+    ] as const) {
+      expect(checksOf(await kmsReq(command))).toEqual([{ action, resource: keyArn, conditions }]);
+    }
+  });
+
+  it('a Decrypt that does not name its key, or a key named by alias, is unclassified (the suite reads no ciphertext)', async () => {
+    expect(reasonOf(await kmsReq(new DecryptCommand({ CiphertextBlob: Buffer.from('c') })))).toContain('without KeyId');
+    expect(reasonOf(await kmsReq(new EncryptCommand({ KeyId: 'alias/tokens', Plaintext: Buffer.from('x') })))).toContain('alias');
+    const other: RawRequest = { method: 'POST', path: '/', headers: { 'x-amz-target': 'TrentService.ScheduleKeyDeletion' }, body: '{}' };
+    expect(reasonOf(other)).toContain('ScheduleKeyDeletion');
+  });
+});
+
 describe('requests of no known service', () => {
   it('an unknown X-Amz-Target prefix, or a request with no target, scope or hint, is unclassified', () => {
     expect(reasonOf({ method: 'POST', path: '/', headers: { 'x-amz-target': 'Kinesis_20131202.PutRecord' }, body: '{}' })).toContain(
@@ -525,5 +554,11 @@ describe("the product's AWS adapters: every call they make is classified", () =>
     expectClassified(await swallow(smCap.sent, () => secrets.put('connections/c1', 'v')), ['secretsmanager:PutSecretValue']);
     expectClassified(await swallow(smCap.sent, () => secrets.delete('connections/c1')), ['secretsmanager:DeleteSecret']);
     expectClassified(await swallow(smCap.sent, () => readSecretString(sm, templateSecretArn)), ['secretsmanager:GetSecretValue']);
+  });
+
+  it('the KMS token sealer', async () => {
+    const sealer = kmsTokenSealer(keyArn, kms);
+    expectClassified(await swallow(kmsCap.sent, () => sealer.seal('t', 'APPTOKEN#1')), ['kms:Encrypt']);
+    expectClassified(await swallow(kmsCap.sent, () => sealer.open('Yw==', 'APPTOKEN#1')), ['kms:Decrypt']);
   });
 });
