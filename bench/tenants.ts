@@ -24,6 +24,7 @@ import { ensureTable } from '../shared/adapters/aws/ensure-table';
 import { startEmbeddedDynamo } from '../shared/adapters/local/embedded-dynamo';
 import { toQueueMessage } from '../shared/dispatch/event-message';
 import { LambdaWorker } from '../test/aws/harness/lambda-worker';
+import { lambdaMessageAttributes } from '../test/aws/harness/lambda-records';
 import { executionsFor } from '../shared/dispatch/lanes';
 import type { TriggerEvent } from '../shared/domain/model';
 import { envNumber, percentile, runMain } from './lib/report';
@@ -166,7 +167,8 @@ async function main(): Promise<void> {
             QueueUrl: url,
             MaxNumberOfMessages: Math.min(10, batchSize - messages.length),
             WaitTimeSeconds: messages.length === 0 ? 1 : 0,
-            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'MessageGroupId'],
+            MessageAttributeNames: ['All'],
           }),
         );
         messages.push(...(out.Messages ?? []));
@@ -182,7 +184,9 @@ async function main(): Promise<void> {
           attributes: {
             ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
             SentTimestamp: m.Attributes?.SentTimestamp ?? '0',
+            ...(m.Attributes?.MessageGroupId ? { MessageGroupId: m.Attributes.MessageGroupId } : {}),
           },
+          messageAttributes: lambdaMessageAttributes(m.MessageAttributes),
           eventSourceARN: `arn:aws:sqs:${region}:000000000000:${name}`,
         })),
       } as unknown as SQSEvent;
