@@ -122,6 +122,7 @@ async function main(): Promise<void> {
       fauxqs.createQueue(name, { region, attributes: { VisibilityTimeout: '180', RedrivePolicy: redrive } }).queueUrl,
     ]),
   );
+  emulated.set('tenants-dlq', dlq.queueUrl);
   const proxy = await queueUrlProxy(fauxqs.address, new URL(emulated.get('tenants-main') ?? '').origin);
   const queueUrl = (name: string) => `${proxy.url}${new URL(emulated.get(name) ?? '').pathname}`;
   const sqsEndpoint = proxy.url;
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
     TABLE_NAME: 'tenants-bench',
     QUEUE_URL: queueUrl('tenants-main'),
     SLOW_QUEUE_URL: queueUrl('tenants-slow'),
+    DEAD_LETTER_QUEUE_URL: queueUrl('tenants-dlq'),
     AGENT_RUNTIME_URL: `http://127.0.0.1:${(runtime.server.address() as AddressInfo).port}/events`,
     DISPATCH_SIGNING_SECRET: 'tenants-bench-signing-secret-0123456789',
     PLATFORM_API_KEY: 'tenants-bench-platform-key-0123456789',
