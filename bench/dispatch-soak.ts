@@ -20,6 +20,7 @@
  * the dead-letter queue, no event acknowledged twice, RSS growth < 50 MB over the second half.
  *   npm run bench:soak                                   (40/s for 180 s, faulty then healthy)
  *   BENCH_MODES=faulty                                   runs only the run with faults
+ *   npm run bench:soak -- --seconds 60 [--rate 40]       a shorter run (the options win over BENCH_SECONDS, BENCH_RATE)
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -33,8 +34,8 @@ import { account, type Accounting } from './lib/soak-accounting';
 import { startProductProcess } from './lib/product-process';
 import { envNumber, percentile, printFigures, runMain, type Figure } from './lib/report';
 
-const rate = envNumber('BENCH_RATE', 40);
-const seconds = envNumber('BENCH_SECONDS', 180);
+const rate = argNumber('--rate') ?? envNumber('BENCH_RATE', 40);
+const seconds = argNumber('--seconds') ?? envNumber('BENCH_SECONDS', 180);
 const drainSeconds = envNumber('BENCH_DRAIN_SECONDS', 240);
 const drainMaxSeconds = Math.max(drainSeconds, envNumber('BENCH_DRAIN_MAX_SECONDS', 720));
 /** Memory growth allowed over the second half of the load. */
@@ -400,3 +401,10 @@ async function main(): Promise<void> {
 }
 
 runMain(main);
+
+/** A positive number given as `--name N` on the command line, if any. */
+function argNumber(name: string): number | undefined {
+  const i = process.argv.indexOf(name);
+  const n = i < 0 ? Number.NaN : Number(process.argv[i + 1]);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}

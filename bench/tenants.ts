@@ -24,6 +24,7 @@ import { ensureTable } from '../shared/adapters/aws/ensure-table';
 import { startEmbeddedDynamo } from '../shared/adapters/local/embedded-dynamo';
 import { toQueueMessage } from '../shared/dispatch/event-message';
 import { LambdaWorker } from '../test/aws/harness/lambda-worker';
+import { lambdaMessageAttributes } from '../test/aws/harness/lambda-records';
 import { executionsFor } from '../shared/dispatch/lanes';
 import type { TriggerEvent } from '../shared/domain/model';
 import { envNumber, percentile, runMain } from './lib/report';
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
       fauxqs.createQueue(name, { region, attributes: { VisibilityTimeout: '180', RedrivePolicy: redrive } }).queueUrl,
     ]),
   );
+  emulated.set('tenants-dlq', dlq.queueUrl);
   const proxy = await queueUrlProxy(fauxqs.address, new URL(emulated.get('tenants-main') ?? '').origin);
   const queueUrl = (name: string) => `${proxy.url}${new URL(emulated.get(name) ?? '').pathname}`;
   const sqsEndpoint = proxy.url;
@@ -139,6 +141,7 @@ async function main(): Promise<void> {
     TABLE_NAME: 'tenants-bench',
     QUEUE_URL: queueUrl('tenants-main'),
     SLOW_QUEUE_URL: queueUrl('tenants-slow'),
+    DEAD_LETTER_QUEUE_URL: queueUrl('tenants-dlq'),
     AGENT_RUNTIME_URL: `http://127.0.0.1:${(runtime.server.address() as AddressInfo).port}/events`,
     DISPATCH_SIGNING_SECRET: 'tenants-bench-signing-secret-0123456789',
     PLATFORM_API_KEY: 'tenants-bench-platform-key-0123456789',
@@ -166,7 +169,8 @@ async function main(): Promise<void> {
             QueueUrl: url,
             MaxNumberOfMessages: Math.min(10, batchSize - messages.length),
             WaitTimeSeconds: messages.length === 0 ? 1 : 0,
-            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'MessageGroupId'],
+            MessageAttributeNames: ['All'],
           }),
         );
         messages.push(...(out.Messages ?? []));
@@ -182,7 +186,9 @@ async function main(): Promise<void> {
           attributes: {
             ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
             SentTimestamp: m.Attributes?.SentTimestamp ?? '0',
+            ...(m.Attributes?.MessageGroupId ? { MessageGroupId: m.Attributes.MessageGroupId } : {}),
           },
+          messageAttributes: lambdaMessageAttributes(m.MessageAttributes),
           eventSourceARN: `arn:aws:sqs:${region}:000000000000:${name}`,
         })),
       } as unknown as SQSEvent;

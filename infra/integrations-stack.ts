@@ -175,10 +175,12 @@ export class IntegrationsStack extends Stack {
     // Each grants receive/delete/ChangeMessageVisibility on its queue only.
     dispatch.fn.addEventSource(new SqsEventSource(data.queue, dispatchEventSources.main(s.dispatchMaxConcurrency)));
     dispatch.fn.addEventSource(new SqsEventSource(data.slowQueue, dispatchEventSources.slow));
-    // Throttled and deferred events go back on their queue with a delay; unanswered ones move
-    // to the slow lane (shared/dispatch/dispatch-batch.ts).
+    // Retried, throttled and deferred events go back on their queue with a delay, and an event
+    // out of tries to the dead-letter queue; unanswered ones move to the slow lane
+    // (shared/dispatch/settlement.ts).
     data.sendToDispatchQueue(dispatch);
     data.sendToSlowLane(dispatch);
+    data.sendToDeadLetters(dispatch);
 
     // GitHub App connections: the App's key mints installation tokens, shared by every
     // container in the table, sealed under the token key; the App's client secret refreshes its user tokens.

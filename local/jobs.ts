@@ -65,7 +65,7 @@ export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJo
     narrowSize: consumerNarrowSize,
     narrow: options.intakeBusy,
     visibilitySeconds: consumerVisibilitySeconds,
-    lane: singleLane(ctx, queue),
+    lane: singleLane(ctx, queue, queues.dlq),
     circuits: circuit,
     work: providerWork,
   });

@@ -29,6 +29,13 @@ export const slowQueueUrl = process.env.SLOW_QUEUE_URL || undefined;
 export const slowQueue = slowQueueUrl ? sqsQueue()(slowQueueUrl) : undefined;
 
 /**
+ * The dead-letter queue (DEAD_LETTER_QUEUE_URL), where an event out of tries is sent: its
+ * retries wait as delayed copies, whose receive counts the queues' redrive never sees add up.
+ * Unset: failed events wait in place and the redrive dead-letters them.
+ */
+export const deadLetterQueue = process.env.DEAD_LETTER_QUEUE_URL ? sqsQueue()(process.env.DEAD_LETTER_QUEUE_URL) : undefined;
+
+/**
  * The container's circuits over the agent runtime, one per runtime and agent, shared by its
  * invocations and both lanes. Per container, not shared through the table: see
  * docs/reliability.md ("The circuit").

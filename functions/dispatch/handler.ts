@@ -2,9 +2,10 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes, laneOfSource } from '../../shared/dispatch/lanes';
+import { attemptsAttribute } from '../../shared/adapters/aws/sqs-queue';
 import type { InboundMessage } from '../../shared/ports';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
-import { appContext, circuits, observability, providerWork, slowQueue, slowQueueUrl } from './deps';
+import { appContext, circuits, deadLetterQueue, observability, providerWork, slowQueue, slowQueueUrl } from './deps';
 
 /**
  * SQS batch -> dispatchBatch on the lane its queue is (main or slow) -> partial batch
@@ -18,11 +19,13 @@ export const handler = withObservability(observability, async (event: SQSEvent):
     receiptHandle: r.receiptHandle,
     receiveCount: Number(r.attributes.ApproximateReceiveCount) || 1,
     sentAt: Number(r.attributes.SentTimestamp) || undefined,
+    attempts: Number(r.messageAttributes?.[attemptsAttribute]?.stringValue) || undefined,
+    group: r.attributes.MessageGroupId,
   }));
   // One event source per invocation: every record of a batch comes from the same queue.
   // The role's queue is typed to postpone messages (LambdaQueue): no run-time check of its kind.
-  const lanes = slowQueue ? awsLanes(ctx.queue, slowQueue) : undefined;
-  const lane = lanes ? lanes[laneOfSource(event.Records[0]?.eventSourceARN, slowQueueUrl)] : singleLane(ctx, ctx.queue);
+  const lanes = slowQueue ? awsLanes(ctx.queue, slowQueue, deadLetterQueue) : undefined;
+  const lane = lanes ? lanes[laneOfSource(event.Records[0]?.eventSourceARN, slowQueueUrl)] : singleLane(ctx, ctx.queue, deadLetterQueue);
   const { failedMessageIds } = await dispatchBatch(ctx, messages, lane.consumer, { work: providerWork, lane, circuits });
   return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
 });

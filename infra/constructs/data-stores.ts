@@ -162,6 +162,16 @@ export class DataStores extends Construct {
   }
 
   /**
+   * DEAD_LETTER_QUEUE_URL + permission to send to the dead-letter queue: the dispatch consumer
+   * sends an event there after its last try, since its retries wait as delayed copies whose
+   * receive counts the redrive policy never sees add up.
+   */
+  sendToDeadLetters(f: IntegrationFunction): void {
+    f.setEnv('DEAD_LETTER_QUEUE_URL', this.deadLetterQueue.queueUrl);
+    f.allow(['sqs:SendMessage', 'sqs:GetQueueAttributes'], [this.deadLetterQueue.queueArn]);
+  }
+
+  /**
    * BLOB_BUCKET + `put` (the producer) or `consume`: read, then delete once delivered; with
    * ListBucket so a missing object answers 404 (NoSuchKey) rather than 403.
    */

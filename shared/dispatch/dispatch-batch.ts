@@ -5,6 +5,8 @@ import { EventProgress } from './event-progress';
 import { type EventInHand, followUpStage, gateStage, logOnlyStage, readStage } from './event-stages';
 import { jobKindOf } from './job-message';
 import { singleLane, type Lane } from './lane';
+import { withTriesCounted } from './redrive-policy';
+import { tenantOf } from './tenant';
 import { admitStage, claimStage, postStage } from './post-stage';
 import type { ProviderWork } from './provider-work';
 import { settle, type MessageFate, type Settlement } from './settlement';
@@ -43,14 +45,16 @@ export async function dispatchBatch(
  * through the stages (read, gates, follow-ups, log-only, circuit, claim, POST: event-stages.ts
  * and post-stage.ts), each of which goes on or settles the message; settlement.ts then
  * carries out what it settled on (delete, delayed copy, postponement, dead letter, history).
- * Something unexpected thrown on the way is tried again with the lane's backoff.
+ * Something unexpected thrown on the way is tried again with the lane's backoff. Its receive
+ * count is the event's tries: those a retry's copy carried, plus its own receives.
  */
 export async function dispatchMessage(
   ctx: AppContext,
-  m: InboundMessage,
+  received: InboundMessage,
   consumer: ConsumerQueue,
   options: DispatchOptions,
 ): Promise<MessageFate> {
+  const m = withTriesCounted(received);
   const lane = options.lane ?? singleLane(ctx, consumer);
   const job = jobKindOf(m.body, options.work.jobs);
   if (job) return settle(ctx, lane, m, await job.work(ctx, m, lane).catch(unexpected(ctx, m, lane)), ctx.logger);
@@ -59,7 +63,7 @@ export async function dispatchMessage(
   const { event } = read.value;
   const a: EventInHand = {
     ctx,
-    m,
+    m: { ...m, group: tenantOf(event) },
     lane,
     read: read.value,
     event,
@@ -74,7 +78,7 @@ export async function dispatchMessage(
     }),
   };
   const settlement = await deliverEvent(a, options).catch(unexpected(ctx, m, lane));
-  return settle(ctx, lane, m, settlement, a.log, a.progress);
+  return settle(ctx, lane, a.m, settlement, a.log, a.progress);
 }
 
 async function deliverEvent(a: EventInHand, options: DispatchOptions): Promise<Settlement> {

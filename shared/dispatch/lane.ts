@@ -13,8 +13,15 @@ export interface Lane {
   name: 'main' | 'slow';
   /** Postpones this lane's messages (receipt handles belong to their queue). */
   consumer: ConsumerQueue;
-  /** This lane's queue: throttled and deferred events are copied back onto it. */
+  /** This lane's queue: retried, throttled and deferred events are copied back onto it. */
   queue: Queue;
+  /**
+   * Where an event goes after its last try. With it, a failed try waits out of flight as a
+   * delayed copy carrying its count of tries, and the last one is sent here: a copy's own
+   * receive count starts over, so the queue's redrive would never see it. Without it (tests
+   * of the stages alone), a failed message waits in place and the queue dead-letters it.
+   */
+  deadLetters?: Queue;
   postTimeoutMs: number;
   /**
    * Where an event whose POST got no answer within `postTimeoutMs` goes, to be tried there
@@ -27,7 +34,10 @@ export interface Lane {
   deadline?: (ms: number, eventId: string) => AbortSignal;
 }
 
-/** The local runtime's one lane, and the default: every POST gets the full limit, failures back off in place. */
-export function singleLane(ctx: Pick<AppContext, 'queue'>, consumer: ConsumerQueue): Lane {
-  return { name: 'main', consumer, queue: ctx.queue, postTimeoutMs, backoff: backoffSeconds };
+/**
+ * The local runtime's one lane, and the default: every POST gets the full limit; failures
+ * back off as delayed copies when there is a dead-letter queue to end in, in place otherwise.
+ */
+export function singleLane(ctx: Pick<AppContext, 'queue'>, consumer: ConsumerQueue, deadLetters?: Queue): Lane {
+  return { name: 'main', consumer, queue: ctx.queue, postTimeoutMs, backoff: backoffSeconds, ...(deadLetters ? { deadLetters } : {}) };
 }

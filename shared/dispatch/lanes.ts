@@ -28,12 +28,23 @@ export function executionsFor(ratePerSecond: number, answerSeconds: number, batc
 /**
  * The two lanes of the Lambda consumer: the main queue, whose events left unanswered for
  * `mainLanePostTimeoutMs` move to the slow queue (a delayed copy: their wait holds nothing in
- * flight); and the slow queue, with a backoff of its own. Both feed the same dead-letter queue.
+ * flight); and the slow queue, with a backoff of its own. Both feed the same dead-letter queue:
+ * the queues' redrive for a message that keeps failing as it is, and `deadLetters` for an event
+ * out of tries (its retries are delayed copies, each with a receive count of its own).
  */
-export function awsLanes(main: LaneQueue, slow: LaneQueue): { main: Lane; slow: Lane } {
+export function awsLanes(main: LaneQueue, slow: LaneQueue, deadLetters?: Queue): { main: Lane; slow: Lane } {
+  const dlq = deadLetters ? { deadLetters } : {};
   return {
-    main: { name: 'main', consumer: main, queue: main, postTimeoutMs: mainLanePostTimeoutMs, overflow: slow, backoff: backoffSeconds },
-    slow: { name: 'slow', consumer: slow, queue: slow, postTimeoutMs, backoff: slowLaneBackoffSeconds },
+    main: {
+      name: 'main',
+      consumer: main,
+      queue: main,
+      postTimeoutMs: mainLanePostTimeoutMs,
+      overflow: slow,
+      backoff: backoffSeconds,
+      ...dlq,
+    },
+    slow: { name: 'slow', consumer: slow, queue: slow, postTimeoutMs, backoff: slowLaneBackoffSeconds, ...dlq },
   };
 }
 

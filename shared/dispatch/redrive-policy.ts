@@ -1,3 +1,4 @@
+import type { InboundMessage } from '../ports';
 /**
  * How many times the dispatch queues hand a message out before they move it to the
  * dead-letter queue: SQS's redrive `maxReceiveCount` (infra/constructs/data-stores.ts) and
@@ -13,4 +14,15 @@ export const maxReceiveCount = 8;
 /** True when a message failing on this receive goes to the dead-letter queue next. */
 export function isLastReceive(receiveCount: number, max: number = maxReceiveCount): boolean {
   return receiveCount >= max;
+}
+
+/**
+ * The message with the tries its delayed copies carried (`attempts`) folded into its receive
+ * count: dispatch counts the tries of an event, and a retry's copy is a new message whose own
+ * receives start over.
+ */
+export function withTriesCounted(m: InboundMessage): InboundMessage {
+  if (!m.attempts) return m;
+  const { attempts, ...rest } = m;
+  return { ...rest, receiveCount: attempts + m.receiveCount };
 }

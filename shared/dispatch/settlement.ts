@@ -32,9 +32,10 @@ export type Settlement =
       otherwise: Settlement;
     }
   /**
-   * Tried again in place after `delaySeconds` (its visibility); after the queue's last
-   * receive the queue dead-letters it. A failed POST's `attempt` on the last receive is
-   * released at once: its history already says dead_lettered.
+   * Tried again after `delaySeconds`: as a delayed copy carrying the count of tries when the
+   * lane has a dead-letter queue (the last try is sent there), else in place (its visibility),
+   * where the queue dead-letters it after its last receive. A failed POST's `attempt` on the
+   * last receive is released at once: its history already says dead_lettered.
    */
   | { kind: 'failed'; reason: string; delaySeconds: number; attempt?: AttemptNote; announce?: () => void };
 
@@ -99,20 +100,47 @@ async function fail(
     await progress.write(progress.attemptRows(attempt, last ? 'dead_lettered' : 'retrying'));
   }
   s.announce?.();
+  if (s.delaySeconds > 0 && (await waitOutOfFlight(lane, m, s, last, log))) {
+    if (last) deadLettered(ctx, lane, m, s, log);
+    return 'done';
+  }
   // A last try has no next one: released at once, the queue's next receive dead-letters it
   // (SQS moves a message only on a receive), instead of after the backoff while its history
   // already says dead_lettered.
   await postponeMessage(ctx, lane, m, s.attempt && last ? 0 : s.delaySeconds);
-  if (last) {
-    ctx.metrics.count('events_dead_lettered');
-    log.error('message failed on its last receive; the queue moves it to the dead-letter queue', {
-      messageId: m.messageId,
-      receiveCount: m.receiveCount,
-      lane: lane.name,
-      reason: s.reason,
-    });
-  }
+  if (last) deadLettered(ctx, lane, m, s, log);
   return 'failed';
+}
+
+/**
+ * A retry that waits as a delayed copy carrying its count of tries, the message itself deleted,
+ * so the wait holds nothing in flight (SQS's 120,000 in-flight messages a queue are shared by
+ * every tenant); after the last try the message goes to the dead-letter queue itself. False
+ * when the lane has no dead-letter queue or the copy was not taken: the message then waits in
+ * place, as the queue's own receive count can dead-letter it.
+ */
+async function waitOutOfFlight(
+  lane: Lane,
+  m: InboundMessage,
+  s: Extract<Settlement, { kind: 'failed' }>,
+  last: boolean,
+  log: Logger,
+): Promise<boolean> {
+  if (!lane.deadLetters) return false;
+  const group = m.group === undefined ? {} : { group: m.group };
+  if (last) return sendCopy(lane.deadLetters, { id: m.messageId, body: m.body, ...group }, log);
+  const delaySeconds = Math.max(1, Math.min(maxDelaySeconds, Math.ceil(s.delaySeconds)));
+  return sendCopy(lane.queue, { id: m.messageId, body: m.body, ...group, delaySeconds, attempts: m.receiveCount }, log);
+}
+
+function deadLettered(ctx: AppContext, lane: Lane, m: InboundMessage, s: { reason: string }, log: Logger): void {
+  ctx.metrics.count('events_dead_lettered');
+  log.error('message failed on its last receive; it goes to the dead-letter queue', {
+    messageId: m.messageId,
+    receiveCount: m.receiveCount,
+    lane: lane.name,
+    reason: s.reason,
+  });
 }
 
 /** Postpones a message on its lane (a failure to do so is logged: the message comes back with its visibility). */

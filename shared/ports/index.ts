@@ -89,6 +89,12 @@ export interface OutgoingMessage {
    * takes its groups in turn).
    */
   group?: string;
+  /**
+   * Tries of its event already made, for a retry's delayed copy: the count goes with the copy
+   * (an SQS message attribute, a field of the local journal), so that waiting out of flight
+   * does not start the tries over.
+   */
+  attempts?: number;
 }
 
 /** Producer side of a queue (SQS on AWS). Consumers are driven by the runtime. */
@@ -106,6 +112,10 @@ export interface InboundMessage {
   receiveCount: number;
   /** When the message was first sent (epoch ms). */
   sentAt?: number;
+  /** Tries made before this message was sent (`OutgoingMessage.attempts`); its own receives come on top. */
+  attempts?: number;
+  /** The tenant it was sent with (`OutgoingMessage.group`), where the queue tells. */
+  group?: string;
 }
 
 /** Consumer-side control of a message in flight: postpone its next try (backoff). */

@@ -197,14 +197,21 @@ describe('AWS mode: the code host', () => {
   });
   // Last in the file: eight failures in a row may open the dispatch container's circuit, which
   // would defer the events of any test after it until a probe is answered.
-  it('a failing agent runtime: the event is retried until the queue redrives it to the DLQ, and an operator redrive delivers it', async () => {
+  it('a failing agent runtime: each retry waits out of flight, the event goes to the DLQ after its last try, and an operator redrive delivers it', async () => {
     for (let i = 0; i < 8; i++) runtime.answers.push({ status: 500, body: { error: 'down' } });
     const sent = await deliverIssue('Dead-lettered');
     expect(sent.status).toBeLessThan(300);
-    // Eight receives (maxReceiveCount from the template), each failed; the queue's clock skips each backoff.
+    // The first try fails: its retry waits as a delayed copy, nothing of it in flight.
+    const tried = world.calls.length;
+    await world.drainQueues();
+    expect(runtime.requests.length).toBe(1);
+    expect(await world.inFlight('DispatchQueue')).toBe(0);
+    expect(await world.queueDepth('DispatchQueue')).toBe(1);
+    // Seven more tries (maxReceiveCount from the template, carried by each copy), each failed; the queue's clock skips each backoff.
     await world.drainQueues({ skipWaits: true });
-    // Eight POSTs: the queue (fauxqs, as SQS per the RedrivePolicy) moves it on the receive after the eighth.
+    // Eight POSTs: after the eighth the function sends the event to the dead-letter queue itself.
     expect(runtime.requests.length).toBe(8);
+    expect(world.actionsSince(tried, 'dispatch')).toContain('dispatch sqs:SendMessage');
     expect(await world.queueDepth('DeadLetterQueue')).toBe(1);
     expect(await world.queueDepth('DispatchQueue')).toBe(0);
     // `npm run dlq -- redrive`: the operator's credentials, the adapter the CLI uses.

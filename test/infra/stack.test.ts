@@ -92,6 +92,10 @@ describe('functions', () => {
     expect(env.SLOW_QUEUE_URL).toEqual({ Ref: slowId });
     const sends = statementsOf('dispatch').filter((st) => actions([st]).includes('sqs:SendMessage'));
     expect(sends.map((st) => JSON.stringify(st.Resource)).join()).toContain(slowId);
+    // Retries wait as delayed copies, so an event out of tries is sent to the dead-letter queue by the function.
+    const dlqId = ofType('AWS::SQS::Queue').find(([, q]) => q.Properties.RedriveAllowPolicy)?.[0];
+    expect(env.DEAD_LETTER_QUEUE_URL).toEqual({ Ref: dlqId });
+    expect(sends.map((st) => JSON.stringify(st.Resource)).join()).toContain(dlqId);
   });
 
   it('runs the poller every minute and the redelivery sweep every five', () => {

@@ -21,6 +21,8 @@ export function createSqsClient(): SQSClient {
 /** SQS limits per SendMessageBatch call. */
 export const sqsBatchLimits = { entries: 10, bytes: 256 * 1024 } as const;
 const maxVisibilitySeconds = 12 * 60 * 60;
+/** The message attribute carrying `OutgoingMessage.attempts` (a dead-letter redrive sends the body alone, so the tries start over). */
+export const attemptsAttribute = 'attempts';
 
 /**
  * The Queue port over SQS. `sendBatch` splits into calls of at most 10 entries and 256 KiB,
@@ -66,6 +68,7 @@ export class SqsQueue implements Queue, ConsumerQueue {
       MessageBody: m.body,
       ...(m.delaySeconds ? { DelaySeconds: m.delaySeconds } : {}),
       ...(m.group ? { MessageGroupId: m.group } : {}),
+      ...(m.attempts ? { MessageAttributes: { [attemptsAttribute]: { DataType: 'Number', StringValue: String(m.attempts) } } } : {}),
     }));
     const out = (await this.client.send(
       new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries }),

@@ -4,7 +4,7 @@ import type { FileQueue } from './file-queue';
 /**
  * The operator's view of a local dead-letter queue: list without touching anything, and
  * redrive back to the source queue, where a message starts over with a receive count of 0
- * (as after an SQS redrive), keeping its id and first-sent time.
+ * and no tries carried (as after an SQS redrive), keeping its id and first-sent time.
  */
 export class FileDeadLetterQueue implements DeadLetterQueue {
   constructor(
@@ -23,7 +23,7 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
     for (const m of this.dlq.peek(Number.MAX_SAFE_INTEGER)) {
       if (wanted && !wanted.has(m.id)) continue;
       // Into the source first, then out of the DLQ: a kill in between duplicates, never loses.
-      this.source.accept({ ...m, receiveCount: 0, visibleAt: this.now() });
+      this.source.accept({ ...m, receiveCount: 0, attempts: undefined, visibleAt: this.now() });
       this.dlq.remove(m.id);
       moved++;
     }

@@ -59,7 +59,8 @@ export class FileQueue implements PollableQueue {
     for (const m of messages) {
       const visibleAt = now + (m.delaySeconds ?? 0) * 1000;
       const group = m.group === undefined ? {} : { group: m.group };
-      this.write({ t: 'put', m: { id: randomUUID(), body: m.body, sentAt: now, visibleAt, receiveCount: 0, ...group } });
+      const attempts = m.attempts ? { attempts: m.attempts } : {};
+      this.write({ t: 'put', m: { id: randomUUID(), body: m.body, sentAt: now, visibleAt, receiveCount: 0, ...group, ...attempts } });
     }
     this.wake();
     await this.journal.durable();
@@ -77,7 +78,15 @@ export class FileQueue implements PollableQueue {
       const receipt = `${m.id}~${randomUUID()}`;
       const receiveCount = m.receiveCount + 1;
       this.write({ t: 'recv', id: m.id, r: receipt, v: now + visibilityTimeoutSeconds * 1000, c: receiveCount });
-      out.push({ messageId: m.id, body: m.body, receiptHandle: receipt, receiveCount, sentAt: m.sentAt });
+      out.push({
+        messageId: m.id,
+        body: m.body,
+        receiptHandle: receipt,
+        receiveCount,
+        sentAt: m.sentAt,
+        ...(m.group === undefined ? {} : { group: m.group }),
+        ...(m.attempts ? { attempts: m.attempts } : {}),
+      });
     }
     return out;
   }
@@ -130,6 +139,18 @@ export class FileQueue implements PollableQueue {
   /** Messages in the queue, visible or not. */
   size(): number {
     return this.state.size;
+  }
+
+  /**
+   * Messages received and not yet visible again (SQS's ApproximateNumberOfMessagesNotVisible):
+   * what counts against SQS's in-flight limit. A delayed message that was never received is
+   * not in flight.
+   */
+  inFlight(): number {
+    const now = this.now;
+    let n = 0;
+    for (const m of this.state.values()) if (m.receipt !== undefined && m.visibleAt > now) n++;
+    return n;
   }
 
   close(): void {

@@ -17,6 +17,8 @@ export interface StoredMessage {
   receipt?: string;
   /** Its tenant (OutgoingMessage.group): receives take the groups in turn. */
   group?: string;
+  /** Tries its event had before this copy was sent (OutgoingMessage.attempts). */
+  attempts?: number;
 }
 
 const message = z.object({
@@ -27,6 +29,7 @@ const message = z.object({
   receiveCount: z.number().int().min(0),
   receipt: z.string().optional(),
   group: z.string().optional(),
+  attempts: z.number().int().min(0).optional(),
 });
 
 const record = z.discriminatedUnion('t', [

@@ -28,6 +28,7 @@ import {
 import { harnessKey, startIamProxy, type AwsCall, type IamProxy } from './iam-proxy';
 import { LambdaWorker, type InvokeOutcome } from './lambda-worker';
 import { startKmsStandIn, type KmsStandIn } from './kms-stand-in';
+import { lambdaMessageAttributes } from './lambda-records';
 import { startSecretsManagerEmulator, type SecretsManagerEmulator } from './secrets-manager-emulator';
 import { loadTemplate, placeholders, type Placeholder } from './stack-template';
 
@@ -417,13 +418,15 @@ export class AwsWorld {
    * failures it reports (`batchItemFailures`) stay, the rest are deleted. `skipWaits`: the
    * queue's clock is moved on past a failed message's visibility timeout (its backoff), so a
    * retry comes in this drain rather than seconds or minutes later; the queue still counts the
-   * receive and redrives to the dead-letter queue after `maxReceiveCount`.
+   * receive and redrives to the dead-letter queue after `maxReceiveCount`. A retry sent as a
+   * delayed copy is made visible likewise (`skipDelays`).
    */
   async drainQueues(o: { skipWaits?: boolean; maxRounds?: number } = {}): Promise<{ batches: number; failures: number }> {
     let batches = 0;
     let failures = 0;
     for (let round = 0; round < (o.maxRounds ?? 30); round++) {
       let worked = false;
+      if (o.skipWaits) this.skipDelays();
       for (const m of this.mappings) {
         const messages = await this.gather(m);
         if (messages.length === 0) continue;
@@ -431,11 +434,12 @@ export class AwsWorld {
         batches++;
         const failed = await this.deliver(m, messages);
         failures += failed.length;
-        if (o.skipWaits)
+        if (o.skipWaits) {
           for (const f of failed)
             await this.admin.sqs
               .send(new ChangeMessageVisibilityCommand({ QueueUrl: m.queueUrl, ReceiptHandle: f.ReceiptHandle, VisibilityTimeout: 0 }))
               .catch(() => undefined);
+        }
       }
       if (!worked) return { batches, failures };
     }
@@ -469,7 +473,7 @@ export class AwsWorld {
         receiptHandle: msg.ReceiptHandle,
         body: msg.Body,
         attributes: msg.Attributes ?? {},
-        messageAttributes: msg.MessageAttributes ?? {},
+        messageAttributes: lambdaMessageAttributes(msg.MessageAttributes),
         md5OfBody: msg.MD5OfBody,
         eventSource: 'aws:sqs',
         eventSourceARN: m.queueArn,
@@ -518,6 +522,25 @@ export class AwsWorld {
   }
 
   /** Messages in a queue (visible, in flight, delayed), read without the function's role. */
+  /**
+   * The queues' clock moved past every delayed message's delay: fauxqs keeps a delayed message
+   * aside until its `delayUntil`, which it checks on each receive.
+   */
+  skipDelays(): void {
+    for (const part of ['DispatchQueue', 'SlowQueue'] as const) {
+      const name = this.queueUrl(part).split('/').at(-1) ?? '';
+      for (const msg of this.fauxqs.inspectQueue(name)?.messages.delayed ?? []) msg.delayUntil = Date.now();
+    }
+  }
+
+  /** Messages received and not yet visible again (`ApproximateNumberOfMessagesNotVisible`): what counts against SQS's in-flight limit. */
+  async inFlight(logicalIdPart: 'DispatchQueue' | 'SlowQueue'): Promise<number> {
+    const got = await this.admin.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: this.queueUrl(logicalIdPart), AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }),
+    );
+    return Number(got.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+  }
+
   async queueDepth(logicalIdPart: 'DispatchQueue' | 'SlowQueue' | 'DeadLetterQueue'): Promise<number> {
     const url = this.queueUrl(logicalIdPart);
     const got = await this.admin.sqs.send(
