@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/ports/app-context';
-import { checkDeliveryHeaders, headerRefusalReason } from '../../shared/intake/delivery-headers';
+import { checkDeliveryHeaders, headerRefusalReason } from '../../shared/providers/github/intake/delivery-headers';
 import { receiveAppDelivery, receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
-import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
+import { receiveSnareDelivery } from '../../shared/providers/contentsnare/intake/snare-source';
 import { json } from '../../shared/http/responses';
 import { bindRoutes } from '../../shared/http/route-table';
 import type { HttpResponse, RequestHead, Route } from '../../shared/http/types';

@@ -5,7 +5,7 @@ import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
 import { type ClaimEnd, finishWith, giveBack } from '../store/with-claim';
 import { type DeliveryClaimOutcome, withDeliveryClaim } from './delivery-claims';
-import { noticeRenames, saveNoticedRenames } from './follow-renames';
+import { noticeRenames, saveNoticedRenames } from '../providers/github/intake/follow-renames';
 import type { ClaimIdentity, DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
 import type { ConnectionMapped } from './map-stage';
 

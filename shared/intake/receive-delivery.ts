@@ -1,7 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import { answerWithin } from './answer-within';
-import { appPathId, githubAppSource } from './github-app-source';
-import { githubHookSource } from './github-hook-source';
+import { appPathId, githubAppSource } from '../providers/github/intake/app-source';
+import { githubHookSource } from '../providers/github/intake/hook-source';
 import type { DeliveryAnswer, IntakeObserver, IntakeRequest, IntakeSource } from './intake-source';
 import { runIntake } from './pipeline';
 

@@ -1,13 +1,13 @@
-import type { Connection, Subscription } from '../domain/model';
-import { connectionAfter, endpointAfter, seenBy, seenIn, subscriptionAfter, type Seen } from '../domain/renames';
-import type { TriggerId } from '../domain/triggers';
-import type { Logger } from '../observability/logger';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { EndpointRepo } from '../store/endpoint-repo';
-import { SubscriptionRepo } from '../store/subscription-repo';
-import type { DeliveryAnswer } from './intake-source';
-import { updateConnections } from '../providers/github/app/lifecycle/update-connections';
+import type { Connection, Subscription } from '../../../domain/model';
+import { connectionAfter, endpointAfter, seenBy, seenIn, subscriptionAfter, type Seen } from '../renames';
+import type { TriggerId } from '../../../domain/triggers';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { EndpointRepo } from '../../../store/endpoint-repo';
+import { SubscriptionRepo } from '../../../store/subscription-repo';
+import type { DeliveryAnswer } from '../../../intake/intake-source';
+import { updateConnections } from '../app/lifecycle/update-connections';
 
 type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
 

@@ -1,13 +1,13 @@
-import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../providers/contentsnare/snare-hook';
-import { subscriptionsByRoute } from '../dispatch/fan-out';
-import { newSnareReadBack, snareReadBackMessage } from '../providers/contentsnare/dispatch/read-back-job';
-import type { Connection } from '../domain/model';
-import { parseSnareDelivery } from '../domain/mapping/snare-delivery';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { keys } from '../store/table-design';
-import { refusal, type DeliveryAnswer, type IntakeSource } from './intake-source';
-import { answerInTime, type IntakeOptions } from './receive-delivery';
+import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../snare-hook';
+import { subscriptionsByRoute } from '../../../dispatch/fan-out';
+import { newSnareReadBack, snareReadBackMessage } from '../dispatch/read-back-job';
+import type { Connection } from '../../../domain/model';
+import { parseSnareDelivery } from '../../../domain/mapping/snare-delivery';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { keys } from '../../../store/table-design';
+import { refusal, type DeliveryAnswer, type IntakeSource } from '../../../intake/intake-source';
+import { answerInTime, type IntakeOptions } from '../../../intake/receive-delivery';
 
 /** What the collection-service verifier learned: the connection's hook and the connection. */
 export interface SnareVerified {

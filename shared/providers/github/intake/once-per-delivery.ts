@@ -1,9 +1,9 @@
-import type { Logger } from '../../observability/logger';
-import type { AppContext } from '../../ports/app-context';
-import { notClaimed } from '../deliver-stage';
-import { finishWith, giveBack } from '../../store/with-claim';
-import { withDeliveryClaim } from '../delivery-claims';
-import type { DeliveryAnswer, DeliveryHeaders, OwnEventDelivery } from '../intake-source';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
+import { notClaimed } from '../../../intake/deliver-stage';
+import { finishWith, giveBack } from '../../../store/with-claim';
+import { withDeliveryClaim } from '../../../intake/delivery-claims';
+import type { DeliveryAnswer, DeliveryHeaders, OwnEventDelivery } from '../../../intake/intake-source';
 
 /**
  * Applies an App lifecycle delivery at most once, under the same claim as every other

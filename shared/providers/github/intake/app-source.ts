@@ -1,22 +1,22 @@
 import * as z from 'zod';
-import { takesEvents } from '../domain/model';
-import { subscriptionsByRoute } from '../dispatch/fan-out';
-import { verifySignature } from '../providers/github/webhooks/signature';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { keys } from '../store/table-design';
+import { takesEvents } from '../../../domain/model';
+import { subscriptionsByRoute } from '../../../dispatch/fan-out';
+import { verifySignature } from '../webhooks/signature';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { keys } from '../../../store/table-design';
 import {
   type AppLifecycleEvent,
   appLifecycleMessage,
   maxJobBytes,
   newAppLifecycleJob,
-} from '../providers/github/dispatch/app-lifecycle-job';
-import type { Logger } from '../observability/logger';
-import { badPayload } from '../providers/github/app/lifecycle/installation-event';
+} from '../dispatch/app-lifecycle-job';
+import type { Logger } from '../../../observability/logger';
+import { badPayload } from '../app/lifecycle/installation-event';
 import { codeHostHeaders } from './delivery-headers';
-import { oncePerDelivery } from './app-events/once-per-delivery';
+import { oncePerDelivery } from './once-per-delivery';
 import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
-import { refusal, type DeliveryAnswer, type IntakeSource, type Tenant } from './intake-source';
+import { refusal, type DeliveryAnswer, type IntakeSource, type Tenant } from '../../../intake/intake-source';
 
 /** What the App source learned by verifying a delivery: only that the App's secret signed it. */
 export interface AppDelivery {

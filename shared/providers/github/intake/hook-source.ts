@@ -1,13 +1,13 @@
-import { verifySignature } from '../providers/github/webhooks/signature';
-import { subscriptionsByRoute } from '../dispatch/fan-out';
-import type { AppContext } from '../ports/app-context';
-import { EndpointRepo } from '../store/endpoint-repo';
-import { keys } from '../store/table-design';
+import { verifySignature } from '../webhooks/signature';
+import { subscriptionsByRoute } from '../../../dispatch/fan-out';
+import type { AppContext } from '../../../ports/app-context';
+import { EndpointRepo } from '../../../store/endpoint-repo';
+import { keys } from '../../../store/table-design';
 import { codeHostHeaders } from './delivery-headers';
 import { isRenameEvent, onRenameEvent } from './follow-renames';
-import { oncePerDelivery } from './app-events/once-per-delivery';
+import { oncePerDelivery } from './once-per-delivery';
 import { endpointRouting, type EndpointRouting } from './endpoint-cache';
-import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from './intake-source';
+import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from '../../../intake/intake-source';
 
 const endpointIdFormat = /^ep_[a-z2-7]{26}$/;
 
