@@ -23,8 +23,6 @@ const notYetThroughTheContract: Record<string, number> = {
   'shared/connections/create-token-connection.ts': 1,
   'shared/connections/update-connection.ts': 1,
   'shared/domain/allow-list.ts': 1,
-  'shared/domain/renames.ts': 2,
-  'shared/intake/contentsnare-source.ts': 1,
   'shared/oauth/identify.ts': 1,
   'shared/oauth/refreshing-token-provider.ts': 2,
   'shared/oauth/token-origin.ts': 1,

@@ -7,6 +7,7 @@ import type { AppContext } from '../../../ports/app-context';
 import { ConnectionRepo } from '../../../store/connection-repo';
 import { keys } from '../../../store/table-design';
 import { refusal, type DeliveryAnswer, type IntakeSource } from '../../../intake/intake-source';
+import type { ProviderIntake } from '../../../intake/provider-intake';
 import { answerInTime, type IntakeOptions } from '../../../intake/receive-delivery';
 
 /** What the collection-service verifier learned: the connection's hook and the connection. */
@@ -107,3 +108,14 @@ export function receiveSnareDelivery(ctx: AppContext, req: SnareDeliveryRequest,
     options,
   );
 }
+
+/** The collection service's webhook route: `/webhooks/contentsnare/{connectionId}/{token}`, one hook per connection. */
+export const snareIntake: ProviderIntake = {
+  webhooks: [
+    {
+      route: 'snareDelivery',
+      path: (params) => ({ pathId: params.connectionId ?? '', pathToken: params.token ?? '' }),
+      source: contentSnareSource,
+    },
+  ],
+};

@@ -1,4 +1,5 @@
 import { revokeContentSnare } from '../oauth/revoke';
+import { snareIntake } from '../intake/snare-source';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
 
@@ -7,5 +8,6 @@ export const contentSnareProvider: ProviderContract = {
   id: 'contentsnare',
   connectionKind: 'collection-service',
   revoke: revokeContentSnare,
+  intake: snareIntake,
   hooks: snareHooks,
 };

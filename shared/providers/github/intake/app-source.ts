@@ -5,17 +5,13 @@ import { verifySignature } from '../webhooks/signature';
 import type { AppContext } from '../../../ports/app-context';
 import { ConnectionRepo } from '../../../store/connection-repo';
 import { keys } from '../../../store/table-design';
-import {
-  type AppLifecycleEvent,
-  appLifecycleMessage,
-  maxJobBytes,
-  newAppLifecycleJob,
-} from '../dispatch/app-lifecycle-job';
+import { type AppLifecycleEvent, appLifecycleMessage, maxJobBytes, newAppLifecycleJob } from '../dispatch/app-lifecycle-job';
 import type { Logger } from '../../../observability/logger';
 import { badPayload } from '../app/lifecycle/installation-event';
+import { codeHostMapping } from './code-host-mapping';
 import { codeHostHeaders } from './delivery-headers';
 import { oncePerDelivery } from './once-per-delivery';
-import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
+import { followMissedRenames, installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
 import { refusal, type DeliveryAnswer, type IntakeSource, type Tenant } from '../../../intake/intake-source';
 
 /** What the App source learned by verifying a delivery: only that the App's secret signed it. */
@@ -98,7 +94,9 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
         const installationId = installationIdOf(tenant);
         return subscriptionsByRoute(ctx, triggers, (t) => keys.appRoute(installationId, t));
       },
+      amend: followMissedRenames(ctx),
     },
+    mapping: codeHostMapping,
   };
 }
 

@@ -3,8 +3,9 @@ import { subscriptionsByRoute } from '../../../dispatch/fan-out';
 import type { AppContext } from '../../../ports/app-context';
 import { EndpointRepo } from '../../../store/endpoint-repo';
 import { keys } from '../../../store/table-design';
+import { codeHostMapping } from './code-host-mapping';
 import { codeHostHeaders } from './delivery-headers';
-import { isRenameEvent, onRenameEvent } from './follow-renames';
+import { followMissedRenames, isRenameEvent, onRenameEvent } from './follow-renames';
 import { oncePerDelivery } from './once-per-delivery';
 import { endpointRouting, type EndpointRouting } from './endpoint-cache';
 import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from '../../../intake/intake-source';
@@ -52,7 +53,9 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
         return { ok: true, value: { connections: [routing.connection], claimScope: routing.endpoint.id } };
       },
       subscriptions: (routing, _tenant, triggers) => subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(routing.endpoint.id, t)),
+      amend: followMissedRenames(ctx),
     },
+    mapping: codeHostMapping,
   };
 }
 

@@ -1,4 +1,5 @@
 import { revokeGithub } from '../oauth/revoke';
+import { githubIntake } from '../intake/webhooks';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
 
@@ -7,5 +8,6 @@ export const githubProvider: ProviderContract = {
   id: 'github',
   connectionKind: 'code-host',
   revoke: revokeGithub,
+  intake: githubIntake,
   hooks: githubHooks,
 };
