@@ -6,7 +6,7 @@ import { parseAnswer } from '../providers/contentsnare/schemas';
 import { recordObservation } from '../providers/contentsnare/subject-memory';
 import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../dispatch/fan-out';
 import { snareTriggerRows } from '../domain/contentsnare-triggers';
-import { changeIdentity, snareMappedEvent } from '../domain/mapping/snare-events';
+import { changeIdentity, snareMappedEvent } from '../providers/contentsnare/mapping/snare-events';
 import type { Connection, Subscription } from '../domain/model';
 import { snareTriggerNames, type SnareTriggerId, type SnareTriggerName } from '../domain/triggers';
 import { finishWith, withClaim } from '../store/with-claim';
@@ -20,7 +20,7 @@ import { keys } from '../store/table-design';
  * retries): each poll round, per connection with a webhook, the requests changed since the
  * last round are listed newest first and read back, and each recoverable trigger whose level
  * holds is announced through the same claim as the intake's (event, record, episode; see
- * shared/domain/mapping/snare-events.ts). What a delivery already announced finds its claim
+ * shared/providers/contentsnare/mapping/snare-events.ts). What a delivery already announced finds its claim
  * done and is not announced again. Bounded per connection and round: a few list pages and
  * `maxReadBacks` read-backs, within the account's shared read limit; the rest waits for the
  * next round (the cursor only moves past what was read back).

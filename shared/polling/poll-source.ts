@@ -1,4 +1,4 @@
-import { mapPolledGist, mapPolledRepository } from '../domain/mapping/map-polled';
+import { mapPolledGist, mapPolledRepository } from '../providers/github/mapping/map-polled';
 import type { MappedEvent } from '../domain/mapping/types';
 import type { Subscription } from '../domain/model';
 import { orgPath } from '../providers/github/webhooks/rest-call';

@@ -2,7 +2,7 @@ import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../sn
 import { subscriptionsByRoute } from '../../../dispatch/fan-out';
 import { newSnareReadBack, snareReadBackMessage } from '../dispatch/read-back-job';
 import type { Connection } from '../../../domain/model';
-import { parseSnareDelivery } from '../../../domain/mapping/snare-delivery';
+import { parseSnareDelivery } from '../mapping/snare-delivery';
 import type { AppContext } from '../../../ports/app-context';
 import { ConnectionRepo } from '../../../store/connection-repo';
 import { keys } from '../../../store/table-design';
