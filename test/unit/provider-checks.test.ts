@@ -22,7 +22,6 @@ const notYetThroughTheContract: Record<string, number> = {
   'local/sandbox/sandbox-app.ts': 2,
   'shared/connections/create-token-connection.ts': 1,
   'shared/connections/update-connection.ts': 1,
-  'shared/domain/allow-list.ts': 1,
   'shared/oauth/identify.ts': 1,
   'shared/oauth/refreshing-token-provider.ts': 2,
   'shared/oauth/token-origin.ts': 1,
