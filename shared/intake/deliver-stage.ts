@@ -40,8 +40,8 @@ export async function deliverStage<V>(ctx: AppContext, log: Logger, input: Deliv
   const routes = input.router.subscriptions(input.verified, tenant, triggers);
   routes.catch(() => undefined);
   const identity = input.identity
-    ? { endpointId: tenant.claimScope, ...input.identity }
-    : { endpointId: tenant.claimScope, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
+    ? { routeId: tenant.routeId, ...input.identity }
+    : { routeId: tenant.routeId, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
   const run = await withDeliveryClaim(
     ctx,
     log,

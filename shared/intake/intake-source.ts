@@ -47,15 +47,19 @@ export interface DeliveryHeaders {
 }
 
 /**
- * Whose delivery this is: the connections its events may reach, and the scope its claims are
+ * Whose delivery this is: the connections its events may reach, and the route id its claims are
  * kept under. A repository hook belongs to one connection; a GitHub App installation's
  * delivery reaches every live connection of that installation, and is claimed once for all.
  */
 export interface Tenant {
   /** At least one; each is mapped with its own account (mentions) and fanned out to its own subscriptions. */
   connections: readonly Connection[];
-  /** Claims of this tenant's deliveries are keyed under it (the endpoint id of a repository hook, the installation of an App). */
-  claimScope: string;
+  /**
+   * The webhook route the delivery came through: its claims are keyed under it (the endpoint id
+   * of a repository hook, `app_<installationId>` for an App installation, `snare_<connectionId>`
+   * for a collection-service connection).
+   */
+  routeId: string;
 }
 
 /** Authenticates a delivery. `V` is what it learned (e.g. the endpoint the URL names). */

@@ -58,7 +58,7 @@ export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified>
       tenant: async ({ connection }) => {
         if (connection.status !== 'connected')
           return { ok: false, refusal: refusal('connection_inactive', 409, 'reconnect_required', 'The connection must be reconnected') };
-        return { ok: true, value: { connections: [connection], claimScope: snareRouteId(connection.id) } };
+        return { ok: true, value: { connections: [connection], routeId: snareRouteId(connection.id) } };
       },
       subscriptions: ({ connection }, _tenant, triggers) =>
         subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(snareRouteId(connection.id), t)),

@@ -33,7 +33,7 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
         if (isRenameEvent(headers.event, payload)) {
           const connections = routing.connection ? [routing.connection] : [];
           // Once per delivery, as every delivery: an old rename replayed must not undo a newer one.
-          const answer = await oncePerDelivery(ctx, log, { scope: routing.endpoint.id, headers, delivery }, () =>
+          const answer = await oncePerDelivery(ctx, log, { routeId: routing.endpoint.id, headers, delivery }, () =>
             onRenameEvent(ctx, log, headers.event, connections, payload),
           );
           await endpointRouting(ctx, routing.endpoint.id, true);
@@ -50,7 +50,7 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
     router: {
       tenant: async (routing) => {
         if (!routing.connection) return { ok: false, refusal: refusal('no_connection', 404, 'not_found', 'Unknown webhook endpoint') };
-        return { ok: true, value: { connections: [routing.connection], claimScope: routing.endpoint.id } };
+        return { ok: true, value: { connections: [routing.connection], routeId: routing.endpoint.id } };
       },
       subscriptions: (routing, _tenant, triggers) => subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(routing.endpoint.id, t)),
       amend: followMissedRenames(ctx),
