@@ -1,47 +1,41 @@
 import type { AppContext } from '../../shared/ports/app-context';
-import { checkDeliveryHeaders, headerRefusalReason } from '../../shared/intake/delivery-headers';
-import { receiveAppDelivery, receiveDelivery, type IntakeOptions } from '../../shared/intake/receive-delivery';
-import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
+import { receiveWebhook, type IntakeOptions } from '../../shared/intake/receive-delivery';
+import { webhookFor, type WebhookIntake } from '../../shared/intake/provider-intake';
 import { json } from '../../shared/http/responses';
-import { bindRoutes } from '../../shared/http/route-table';
+import { bindRoutes, type RouteBinding } from '../../shared/http/route-table';
 import type { HttpResponse, RequestHead, Route } from '../../shared/http/types';
 import { intakeRouteTable } from './route-table';
 
-/** Missing code-host headers are refused before an anonymous body is read (the pipeline checks them again). */
-function headerRefusal(ctx: AppContext) {
+/** A delivery missing the headers its source requires is refused before an anonymous body is read (the pipeline checks them again). */
+function headerRefusal(ctx: AppContext, webhook: WebhookIntake) {
+  const source = webhook.source(ctx);
   return (req: RequestHead & { params: Record<string, string> }): HttpResponse | undefined => {
-    const checked = checkDeliveryHeaders(req.headers);
+    const checked = source.verifier.headers(req.headers);
     if (checked.ok) return undefined;
-    const reason = headerRefusalReason(checked);
+    const { reason, answer } = checked.refusal;
     ctx.metrics.count('webhook_refused', 1, { reason });
-    ctx.logger.warn('webhook delivery refused', { endpointId: req.params.endpointId ?? 'app', reason, status: checked.status });
-    return json(checked.status, { error: { code: checked.code, message: checked.message } });
+    ctx.logger.warn('webhook delivery refused', { endpointId: webhook.path(req.params).pathId, reason, status: answer.status });
+    return json(answer.status, answer.body);
   };
 }
 
-/** The webhook intake's routes (functions/webhook-intake/route-table.ts), each with its handler. */
+type IntakeRoute = keyof typeof intakeRouteTable;
+
+/** The webhook intake's routes (functions/webhook-intake/route-table.ts), each answered by the provider webhook that declares it. */
 export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
-  const refuseHead = headerRefusal(ctx);
+  const delivery = (route: IntakeRoute): RouteBinding<(typeof intakeRouteTable)[IntakeRoute]> => {
+    const webhook = webhookFor(ctx.providers, route);
+    return {
+      refuseHead: headerRefusal(ctx, webhook),
+      handle: async (req) => {
+        const answer = await receiveWebhook(ctx, webhook, { params: req.params, headers: req.headers, body: req.body }, options);
+        return json(answer.status, answer.body);
+      },
+    };
+  };
   return bindRoutes(intakeRouteTable, {
-    appDelivery: {
-      refuseHead,
-      handle: async (req) => {
-        const answer = await receiveAppDelivery(ctx, { headers: req.headers, body: req.body }, options);
-        return json(answer.status, answer.body);
-      },
-    },
-    hookDelivery: {
-      refuseHead,
-      handle: async (req) => {
-        const delivery = { endpointId: req.params.endpointId ?? '', headers: req.headers, body: req.body };
-        const answer = await receiveDelivery(ctx, delivery, options);
-        return json(answer.status, answer.body);
-      },
-    },
-    snareDelivery: async (req) => {
-      const { connectionId = '', token = '' } = req.params;
-      const answer = await receiveSnareDelivery(ctx, { connectionId, token, headers: req.headers, body: req.body }, options);
-      return json(answer.status, answer.body);
-    },
+    appDelivery: delivery('appDelivery'),
+    hookDelivery: delivery('hookDelivery'),
+    snareDelivery: delivery('snareDelivery'),
   });
 }

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import { triggerNames, type TriggerName } from '../../shared/domain/triggers';
 
 type Json = Record<string, unknown>;

@@ -10,14 +10,22 @@ export type AllowListed = Pick<Connection, 'repositories'> & {
 };
 
 /**
+ * Whether a connection of each auth method acts through an installation, whose reach (not the
+ * user's) bounds what an empty allow-list means: a field of the method, so that a new one
+ * must say.
+ */
+const actsThroughInstallation: Record<Connection['authMethod'], boolean> = { token: false, oauth: false, github_app: true };
+
+/**
  * Whether the connection is held to its allow-list. Only an empty list on a connection that
- * is not a GitHub App's, or on an App connection acting for the installation's administrator
- * over all its repositories, means "every repository"; an App connection acting for another
- * user (or made before `reach` existed) reaches only the repositories listed, none when empty.
+ * does not act through an installation, or on one acting for the installation's administrator
+ * over all its repositories, means "every repository"; an installation's connection acting for
+ * another user (or made before `reach` existed) reaches only the repositories listed, none when empty.
  */
 export function isLimitedToList(connection: AllowListed): boolean {
   if (connection.repositories.length > 0) return true;
-  const app = connection.authMethod === 'github_app' || connection.installation !== undefined;
+  const app =
+    (connection.authMethod !== undefined && actsThroughInstallation[connection.authMethod]) || connection.installation !== undefined;
   if (!app) return false;
   return connection.reach !== 'installation' || connection.installation?.repositorySelection !== 'all';
 }

@@ -5,8 +5,7 @@ import type { Logger } from '../observability/logger';
 import type { AppContext } from '../ports/app-context';
 import { type ClaimEnd, finishWith, giveBack } from '../store/with-claim';
 import { type DeliveryClaimOutcome, withDeliveryClaim } from './delivery-claims';
-import { noticeRenames, saveNoticedRenames } from './follow-renames';
-import type { ClaimIdentity, DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, Tenant } from './intake-source';
+import type { ClaimIdentity, DeliveryAnswer, DeliveryHeaders, IntakeRequest, Router, RoutedRows, Routes, Tenant } from './intake-source';
 import type { ConnectionMapped } from './map-stage';
 
 /** What the claim, route, fan-out and done steps ended with: an answer, or stopped because the answer was already given. */
@@ -22,11 +21,9 @@ export interface DeliverInput<V> {
   busyWaitMs: number;
   /** The claim's identity when the source names it (else the delivery's id, event and body). */
   identity?: ClaimIdentity;
-  /** The parsed body: its ids tell renames the stored names missed. */
+  /** The parsed body, for the router's step before fan-out (`amend`). */
   payload?: unknown;
 }
-
-type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
 
 /**
  * The claim of the signed body (delivery-claims.ts), the route, fan-out and one enqueue, then
@@ -43,8 +40,8 @@ export async function deliverStage<V>(ctx: AppContext, log: Logger, input: Deliv
   const routes = input.router.subscriptions(input.verified, tenant, triggers);
   routes.catch(() => undefined);
   const identity = input.identity
-    ? { endpointId: tenant.claimScope, ...input.identity }
-    : { endpointId: tenant.claimScope, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
+    ? { routeId: tenant.routeId, ...input.identity }
+    : { routeId: tenant.routeId, deliveryId: headers.deliveryId, event: headers.event, body: req.body };
   const run = await withDeliveryClaim(
     ctx,
     log,
@@ -68,8 +65,8 @@ export async function deliverStage<V>(ctx: AppContext, log: Logger, input: Deliv
   return run.value ? { kind: 'answered', answer: await accepted(ctx, log, triggers, run.value) } : { kind: 'abandoned' };
 }
 
-/** What was queued: the events, and the stored names the delivery showed out of date. */
-type Queued = { events: readonly TriggerEvent[]; mapped: number; renames: ReturnType<typeof noticeRenames> };
+/** What was queued: the events, and what the router's step before fan-out keeps once they are. */
+type Queued = { events: readonly TriggerEvent[]; mapped: number; save?: RoutedRows['save'] };
 
 /**
  * Under the claim: the route, fan-out, one enqueue. Done only once the events are queued (a
@@ -85,23 +82,28 @@ async function routeAndEnqueue<V>(
   signal: AbortSignal,
 ): Promise<ClaimEnd<Queued | undefined>> {
   if (signal.aborted) return giveBack(undefined);
-  // A rename missed (or rows from before ids were kept): matched as the rows should read, saved after.
-  const renames = noticeRenames(input.headers.event, input.payload, input.tenant.connections, await routes);
-  const current = new Map(renames.connections.map((c) => [c.id, c]));
-  // Steps on the routed events (between route and fan-out) go here, one call each.
+  const routed = await routes;
+  // The source's step on the routed rows (between route and fan-out): matched as the rows should read, saved after.
+  const amended = input.router.amend?.({
+    event: input.headers.event,
+    payload: input.payload,
+    connections: input.tenant.connections,
+    routes: routed,
+  });
+  const current = new Map((amended?.connections ?? []).map((c) => [c.id, c]));
   const events = fanOut(
     ctx,
     input.mapped.map((m) => ({ ...m, connection: current.get(m.connection.id) ?? m.connection })),
-    renames.routes,
+    amended?.routes ?? routed,
     deliveryId,
   );
   if (signal.aborted) return giveBack(undefined);
   const history = await queueEvents(ctx, events);
-  return finishWith({ events, mapped: input.mapped.length, renames }, history);
+  return finishWith({ events, mapped: input.mapped.length, ...(amended ? { save: amended.save } : {}) }, history);
 }
 
 async function accepted(ctx: AppContext, log: Logger, triggers: readonly TriggerId[], queued: Queued): Promise<DeliveryAnswer> {
-  await saveNoticedRenames(ctx, log, queued.renames.noticed, queued.renames.seen);
+  await queued.save?.(log);
   ctx.metrics.count('webhook_accepted');
   ctx.metrics.count('trigger_events_enqueued', queued.events.length);
   log.info('webhook delivery accepted', { triggers, connections: queued.mapped, enqueued: queued.events.length });

@@ -28,7 +28,8 @@ export type DeliveryClaimOutcome =
   | 'busy';
 
 export interface DeliveryIdentity {
-  endpointId: string;
+  /** The webhook route the delivery came through (stored as the claim's `endpointId`). */
+  routeId: string;
   deliveryId: string;
   event: string;
   /** The raw signed bytes. */
@@ -69,9 +70,9 @@ export async function withDeliveryClaim<T>(
   options: DeliveryClaimOptions,
   work: () => Promise<ClaimEnd<T>>,
 ): Promise<DeliveryClaimRun<T>> {
-  const attrs = { endpointId: d.endpointId, deliveryId: d.deliveryId, event: d.event };
-  const idKey = keys.deliveryClaim(d.endpointId, d.deliveryId);
-  const bodyKey = keys.deliveryBodyClaim(d.endpointId, createHash('sha256').update(d.body).digest('hex'));
+  const attrs = { endpointId: d.routeId, deliveryId: d.deliveryId, event: d.event };
+  const idKey = keys.deliveryClaim(d.routeId, d.deliveryId);
+  const bodyKey = keys.deliveryBodyClaim(d.routeId, createHash('sha256').update(d.body).digest('hex'));
   const run = await withClaim(
     ctx,
     {

@@ -1,5 +1,5 @@
 import type { Connection, Subscription } from '../domain/model';
-import type { MappedEvent } from '../domain/mapping/types';
+import type { MapInput, MappedEvent } from '../domain/mapping/types';
 import type { TriggerId } from '../domain/triggers';
 import type { Logger } from '../observability/logger';
 
@@ -47,15 +47,19 @@ export interface DeliveryHeaders {
 }
 
 /**
- * Whose delivery this is: the connections its events may reach, and the scope its claims are
+ * Whose delivery this is: the connections its events may reach, and the route id its claims are
  * kept under. A repository hook belongs to one connection; a GitHub App installation's
  * delivery reaches every live connection of that installation, and is claimed once for all.
  */
 export interface Tenant {
   /** At least one; each is mapped with its own account (mentions) and fanned out to its own subscriptions. */
   connections: readonly Connection[];
-  /** Claims of this tenant's deliveries are keyed under it (the endpoint id of a repository hook, the installation of an App). */
-  claimScope: string;
+  /**
+   * The webhook route the delivery came through: its claims are keyed under it (the endpoint id
+   * of a repository hook, `app_<installationId>` for an App installation, `snare_<connectionId>`
+   * for a collection-service connection).
+   */
+  routeId: string;
 }
 
 /** Authenticates a delivery. `V` is what it learned (e.g. the endpoint the URL names). */
@@ -89,11 +93,28 @@ export interface OwnEventDelivery {
   busyWaitMs: number;
 }
 
+/** The subscriptions each trigger reaches. */
+export type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
+
 /** Says whose a verified delivery is, and which subscriptions its trigger events reach. */
 export interface Router<V> {
   tenant(verified: V, payload: unknown): Promise<Verdict<Tenant>>;
   /** The subscriptions that may receive each trigger (fan-out still matches filters and the allow-list). */
-  subscriptions(verified: V, tenant: Tenant, triggers: readonly TriggerId[]): Promise<ReadonlyMap<TriggerId, readonly Subscription[]>>;
+  subscriptions(verified: V, tenant: Tenant, triggers: readonly TriggerId[]): Promise<Routes>;
+  /**
+   * The step between the route and fan-out, when the source has one (the code host: renames
+   * a delivery shows the stored rows missed). Pure: the rows fan-out matches against, and
+   * what to save once the events are queued (a save that fails must not fail the delivery).
+   */
+  amend?(input: { event: string; payload: unknown; connections: readonly Connection[]; routes: Routes }): RoutedRows;
+}
+
+/** The tenant's connections and the routed subscriptions as fan-out should read them. */
+export interface RoutedRows {
+  connections: readonly Connection[];
+  routes: Routes;
+  /** Keeps what the delivery showed; called once the events are queued. */
+  save(log: Logger): Promise<void>;
 }
 
 /** The trigger occurrences of one delivery for one connection of the tenant (mapped with its account). */
@@ -117,7 +138,18 @@ export type SourceMapOutcome =
   | { kind: 'mapped'; mapped: ConnectionMapped[]; identity?: ClaimIdentity }
   | { kind: 'answered'; answer: DeliveryAnswer };
 
-/** A source's own mapping, when the code host's (pure, from the body alone) does not fit: it may read, and must stop when `signal` aborts. */
+/**
+ * A provider's pure mapping of a delivery's body: the shared map stage (map-stage.ts) refuses a
+ * body that does not fit its event (`misfitKeys`), then maps it once per connected account.
+ */
+export interface PayloadMapping {
+  /** The top-level keys that make the body not fit its event (empty: it fits). */
+  misfitKeys(event: string, body: Record<string, unknown>): string[];
+  /** The trigger occurrences of the body; never throws for outside input. */
+  map(input: MapInput): MappedEvent[];
+}
+
+/** A source's own mapping, when a pure one from the body alone does not fit: it may read, and must stop when `signal` aborts. */
 export interface Mapper<V> {
   map(
     input: { verified: V; tenant: Tenant; headers: DeliveryHeaders; payload: unknown; log: Logger },
@@ -125,13 +157,11 @@ export interface Mapper<V> {
   ): Promise<SourceMapOutcome>;
 }
 
-/** One source of deliveries, built per context (its verifier and router close over it). */
-export interface IntakeSource<V> {
-  verifier: Verifier<V>;
-  router: Router<V>;
-  /** Absent: the code host's mapping (map-stage.ts). */
-  mapper?: Mapper<V>;
-}
+/**
+ * One source of deliveries, built per context (its verifier and router close over it), with
+ * its mapping: a pure `mapping` run by the shared map stage, or a `mapper` of its own.
+ */
+export type IntakeSource<V> = { verifier: Verifier<V>; router: Router<V> } & ({ mapping: PayloadMapping } | { mapper: Mapper<V> });
 
 /** A delivery whose body did not fit its event: answered 2xx (the code host must not retry it), and told. */
 export interface RefusedDelivery {

@@ -17,7 +17,7 @@ export interface PipelineOptions {
  * bytes, JSON, the source's own events (`ping`), whose it is, mapping, then the claim, the
  * route, fan-out and done (deliver-stage.ts). Knows no clock: `signal` says the transport has
  * answered already, and the pipeline stops at its next step, giving back what it holds.
- * A source is a verifier and a router (intake-source.ts); everything else is shared.
+ * A source is a verifier, a router and a mapping (intake-source.ts); everything else is shared.
  */
 export async function runIntake<V>(
   ctx: AppContext,
@@ -48,12 +48,13 @@ export async function runIntake<V>(
   const tenant = await source.router.tenant(verified.value, payload.value);
   if (!tenant.ok) return refuse(tenant.refusal);
   const input = { req, headers: headers.value, payload: payload.value, tenant: tenant.value };
-  const mapped = source.mapper
-    ? await source.mapper.map(
-        { verified: verified.value, tenant: tenant.value, headers: headers.value, payload: payload.value, log },
-        signal,
-      )
-    : mapStage(ctx, log, options.observer, input);
+  const mapped =
+    'mapper' in source
+      ? await source.mapper.map(
+          { verified: verified.value, tenant: tenant.value, headers: headers.value, payload: payload.value, log },
+          signal,
+        )
+      : mapStage(ctx, log, options.observer, input, source.mapping);
   if (mapped.kind === 'answered') return mapped;
   if (signal.aborted) return { kind: 'abandoned' };
   const identity: ClaimIdentity | undefined = 'identity' in mapped ? (mapped.identity as ClaimIdentity | undefined) : undefined;

@@ -1,14 +1,15 @@
 import type { AppContext } from '../ports/app-context';
 import { answerWithin } from './answer-within';
-import { appPathId, githubAppSource } from './github-app-source';
-import { githubHookSource } from './github-hook-source';
 import type { DeliveryAnswer, IntakeObserver, IntakeRequest, IntakeSource } from './intake-source';
 import { runIntake } from './pipeline';
+import type { WebhookIntake } from './provider-intake';
 
 export type { DeliveryAnswer } from './intake-source';
 
-export interface DeliveryRequest {
-  endpointId: string;
+/** One delivery as the webhook route read it. */
+export interface WebhookRequest {
+  /** The route's path parameters. */
+  params: Readonly<Record<string, string | undefined>>;
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
   /** The raw body bytes, exactly as signed. */
@@ -31,30 +32,23 @@ const defaultBusyWaitMs = 2000;
 const releaseGraceMs = 500;
 
 /**
- * One webhook delivery of the code host's repository and organization hooks, answered
- * within the deadline: the intake pipeline (pipeline.ts) with the hook source
- * (github-hook-source.ts). The transport owns the time limit; the pipeline knows no clock.
+ * One delivery of a provider's webhook route, answered within the deadline: the intake
+ * pipeline (pipeline.ts) with the route's source. The transport owns the time limit; the
+ * pipeline knows no clock.
  */
-export function receiveDelivery(ctx: AppContext, req: DeliveryRequest, options: IntakeOptions = {}): Promise<DeliveryAnswer> {
-  return answerInTime(ctx, githubHookSource(ctx), { pathId: req.endpointId, headers: req.headers, body: req.body }, options);
-}
-
-/**
- * One delivery of the GitHub App's webhook, answered within the deadline: the same pipeline
- * with the App source (github-app-source.ts), routed by the installation it names.
- */
-export function receiveAppDelivery(
+export function receiveWebhook(
   ctx: AppContext,
-  req: Omit<DeliveryRequest, 'endpointId'>,
+  webhook: WebhookIntake,
+  req: WebhookRequest,
   options: IntakeOptions = {},
 ): Promise<DeliveryAnswer> {
-  return answerInTime(ctx, githubAppSource(ctx), { pathId: appPathId, headers: req.headers, body: req.body }, options);
+  return answerInTime(ctx, webhook.source(ctx), { ...webhook.path(req.params), headers: req.headers, body: req.body }, options);
 }
 
 /**
  * Runs the pipeline for `source` under the code host's answer deadline. A pipeline that
  * fails, or is still running at the deadline, is answered 503: its claim is given back, so
- * the code host's (or the sweep's) redelivery is processed rather than taken for a duplicate.
+ * the provider's (or the sweep's) redelivery is processed rather than taken for a duplicate.
  */
 export async function answerInTime<V>(
   ctx: AppContext,
@@ -62,10 +56,10 @@ export async function answerInTime<V>(
   req: IntakeRequest,
   options: IntakeOptions = {},
 ): Promise<DeliveryAnswer> {
+  const named = source.verifier.headers(req.headers);
   const log = ctx.logger.child({
     endpointId: req.pathId,
-    event: req.headers['x-github-event'],
-    deliveryId: req.headers['x-github-delivery'],
+    ...(named.ok ? { event: named.value.event, deliveryId: named.value.deliveryId } : {}),
   });
   const pipeline = { busyWaitMs: options.busyWaitMs ?? defaultBusyWaitMs, ...(options.observer ? { observer: options.observer } : {}) };
   try {

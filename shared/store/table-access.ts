@@ -51,7 +51,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', ...snareReadBack], gsi1: ['ROUTE#snare_*', 'INST#*'], gsi2: ['CONNS'] },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
-  // The GitHub App's webhook (github-app-source.ts): an installation's connections (gsi1 INST#) and
+  // The GitHub App's webhook (shared/providers/github/intake/app-source.ts): an installation's connections (gsi1 INST#) and
   // route partitions (gsi1 AROUTE#); its lifecycle events are claimed here and applied in dispatch.
   // The queued events' history rows ride in the batch of the done marks (EVH#).
   // Renames (follow-renames.ts): a delivery's ids bring the routed subscriptions' names and ids

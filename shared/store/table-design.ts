@@ -40,8 +40,8 @@ export const keys = {
   appRoute: (installationId: number, trigger: string) => `AROUTE#${installationId}#${trigger}`,
   /** gsi1 partition of the `github_app` connections of one installation (sort: connection id). */
   installationConnections: (installationId: number) => `INST#${installationId}`,
-  /** The claim scope of a GitHub App installation's deliveries (in place of an endpoint id in the delivery claim keys). */
-  appClaimScope: (installationId: number) => `app_${installationId}`,
+  /** The route id of a GitHub App installation's deliveries (in place of an endpoint id in the delivery claim keys). */
+  appRouteId: (installationId: number) => `app_${installationId}`,
   /** gsi1 partition of the subscriptions the poller serves, per trigger. */
   pollRoute: (trigger: string) => `POLL#${trigger}`,
   /** gsi2 partition listing subscriptions (sort: connectionId#createdAt#id, so one connection's are a prefix). */

@@ -1,6 +1,6 @@
 import type { Connection, Subscription } from '../domain/model';
-import { mapDelivery } from '../domain/mapping/map-delivery';
-import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../domain/mapping/map-polled';
+import { mapDelivery } from '../providers/github/mapping/map-delivery';
+import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../providers/github/mapping/map-polled';
 import type { MappedEvent } from '../domain/mapping/types';
 import type { ExampleDoc } from './example-docs';
 import { fitExample } from './fit-example';

@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors';
-import { mapDelivery } from '../domain/mapping/map-delivery';
+import { mapDelivery } from '../providers/github/mapping/map-delivery';
 import type { Connection, Subscription } from '../domain/model';
 import { matchesSubscription } from '../domain/subscription-match';
 import { triggerCatalog } from '../domain/trigger-catalog';

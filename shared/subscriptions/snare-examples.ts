@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { parseSnareDelivery } from '../domain/mapping/snare-delivery';
-import { snareMappedEvent, type Json, type SnareReadBack } from '../domain/mapping/snare-events';
+import { parseSnareDelivery } from '../providers/contentsnare/mapping/snare-delivery';
+import { snareMappedEvent, type Json, type SnareReadBack } from '../providers/contentsnare/mapping/snare-events';
 import type { MappedEvent } from '../domain/mapping/types';
 import { snareEventName, type SnareTriggerId, type SnareTriggerName } from '../domain/triggers';
 import all_fields_completed from './examples/contentsnare/all_fields_completed.json';

@@ -1,5 +1,5 @@
 import type { Connection } from '../../shared/domain/model';
-import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
+import { receiveSnareDelivery } from '../../shared/providers/contentsnare/intake/snare-source';
 import { createSubscription } from '../../shared/subscriptions/create-subscription';
 import { startFakeContentSnare, type FakeContentSnare } from './fake-contentsnare';
 import { testContext, type TestContext } from './test-context';

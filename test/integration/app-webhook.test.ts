@@ -63,7 +63,7 @@ describe('the GitHub App webhook (POST /webhooks/github/app)', () => {
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('invalid_signature');
     expect(await queued(t)).toEqual([]);
-    expect(await t.ctx.store.get(keys.deliveryClaim(keys.appClaimScope(2), shot.headers['x-github-delivery']!))).toBeUndefined();
+    expect(await t.ctx.store.get(keys.deliveryClaim(keys.appRouteId(2), shot.headers['x-github-delivery']!))).toBeUndefined();
     expect(t.metrics.counts.get('webhook_refused|reason=bad_signature')).toBe(1);
   });
 

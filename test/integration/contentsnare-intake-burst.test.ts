@@ -10,7 +10,7 @@ import { fromQueueMessage } from '../../shared/dispatch/event-message';
 import { maxReceiveCount } from '../../shared/dispatch/redrive-policy';
 import { isSnareReadBack } from '../../shared/providers/contentsnare/dispatch/read-back-job';
 import type { TriggerEvent } from '../../shared/domain/model';
-import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
+import { receiveSnareDelivery } from '../../shared/providers/contentsnare/intake/snare-source';
 import { InMemoryMetrics } from '../../shared/observability/metrics';
 import type { AppContext } from '../../shared/ports/app-context';
 import { createSubscription } from '../../shared/subscriptions/create-subscription';

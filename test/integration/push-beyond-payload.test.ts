@@ -1,6 +1,6 @@
 import examples from '@octokit/webhooks-examples';
 import { describe, expect, it } from 'vitest';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import type { Subscription } from '../../shared/domain/model';
 import { buildTriggerEvents, enqueueEvents } from '../../shared/dispatch/fan-out';
 import { consumerPass } from '../helpers/consumer-pass';

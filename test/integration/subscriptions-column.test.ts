@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import { matchesSubscription } from '../../shared/domain/subscription-match';
 import { examplePayload } from '../helpers/signed-delivery';
 import { useFakeCodeHost } from '../helpers/code-host-setup';

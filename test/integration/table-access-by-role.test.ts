@@ -5,7 +5,7 @@ import { secretNames, type TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { pollOnce } from '../../shared/polling/poll-once';
-import { receiveSnareDelivery } from '../../shared/intake/contentsnare-source';
+import { receiveSnareDelivery } from '../../shared/providers/contentsnare/intake/snare-source';
 import type { Store } from '../../shared/ports';
 import { appTokenLease, appTokenRow, matchesLeadingKey, tableAccessByRole } from '../../shared/store/table-access';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';

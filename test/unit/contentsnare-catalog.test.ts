@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { levelsOf, observe, type SnareReadBack } from '../../shared/domain/mapping/snare-events';
+import { levelsOf, observe, type SnareReadBack } from '../../shared/providers/contentsnare/mapping/snare-events';
 import { triggerCatalog } from '../../shared/domain/trigger-catalog';
 import { snareTriggerIds } from '../../shared/domain/triggers';
 import { loadExample } from '../../shared/subscriptions/example-docs';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkDeliveryHeaders } from '../../shared/intake/delivery-headers';
+import { checkDeliveryHeaders } from '../../shared/providers/github/intake/delivery-headers';
 import { allExamples } from '../fixtures/webhooks/examples';
 
 /** The `X-GitHub-Event` values of the webhooks section of the code host's OpenAPI description. */

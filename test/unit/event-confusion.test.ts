@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
-import { eventShapes, fitsEvent, subjectKeys } from '../../shared/domain/mapping/subject-guard';
-import { mappingTable } from '../../shared/domain/mapping/table';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
+import { eventShapes, fitsEvent, subjectKeys } from '../../shared/providers/github/mapping/subject-guard';
+import { mappingTable } from '../../shared/providers/github/mapping/table';
 import { allExamples } from '../fixtures/webhooks/examples';
 import { example } from '../fixtures/webhooks/examples';
 

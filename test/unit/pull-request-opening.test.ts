@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { buildTriggerEvents } from '../../shared/dispatch/fan-out';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection, Subscription } from '../../shared/domain/model';
-import { connectionAfter, seenIn, subscriptionAfter } from '../../shared/domain/renames';
+import { connectionAfter, seenIn, subscriptionAfter } from '../../shared/providers/github/renames';
 import { matchesSubscription } from '../../shared/domain/subscription-match';
 import { isRepositoryAllowed } from '../../shared/domain/allow-list';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import { examplePayload } from '../helpers/signed-delivery';
 
 const sub = (o: Partial<Subscription> = {}): Subscription => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
-import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../../shared/domain/mapping/map-polled';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
+import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../../shared/providers/github/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import { githubTriggerIds as triggerIds, type TriggerName } from '../../shared/domain/triggers';
 import { allExamples, type Example } from '../fixtures/webhooks/examples';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mentions } from '../../shared/domain/mapping/find-mention';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mentions } from '../../shared/providers/github/mapping/find-mention';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import { example } from '../fixtures/webhooks/examples';
 import * as v from '../fixtures/webhooks/variants';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mapDelivery } from '../../shared/domain/mapping/map-delivery';
+import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import { triggerEventId } from '../../shared/dispatch/fan-out';
-import { mapPolledGist, mapPolledRepository, mapPolledTag } from '../../shared/domain/mapping/map-polled';
+import { mapPolledGist, mapPolledRepository, mapPolledTag } from '../../shared/providers/github/mapping/map-polled';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
-import { reviewNeedsCheck } from '../../shared/domain/mapping/follow-ups';
+import { reviewNeedsCheck } from '../../shared/providers/github/mapping/follow-ups';
 import { example } from '../fixtures/webhooks/examples';
 import * as v from '../fixtures/webhooks/variants';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { AppError } from '../../domain/errors';
-import type { SnareDelivery } from '../../domain/mapping/snare-delivery';
-import type { Json, SnareReadBack } from '../../domain/mapping/snare-events';
+import type { SnareDelivery } from './mapping/snare-delivery';
+import type { Json, SnareReadBack } from './mapping/snare-events';
 import type { ContentSnareClient } from './client';
 import { parseAnswer, recordId } from './schemas';
 

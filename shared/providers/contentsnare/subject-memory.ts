@@ -1,4 +1,4 @@
-import { levelsOf, markOf, observe, subjectKey, type SnareReadBack, type SubjectMemory } from '../../domain/mapping/snare-events';
+import { levelsOf, markOf, observe, subjectKey, type SnareReadBack, type SubjectMemory } from './mapping/snare-events';
 import type { SnareTriggerName } from '../../domain/triggers';
 import type { Clock, Store } from '../../ports';
 import { keys, ttlIn } from '../../store/table-design';
@@ -6,7 +6,7 @@ import { leaveRow, versionedUpdate, writeRow } from '../../store/versioned-updat
 
 /**
  * What was last seen of each collection-service record, per connection: one row per record
- * with its triggers' levels and episode counts (shared/domain/mapping/snare-events.ts),
+ * with its triggers' levels and episode counts (shared/providers/contentsnare/mapping/snare-events.ts),
  * changed only by a versioned conditional write, so two observations at once (a burst of
  * copies, the intake and the recovery check) agree on one episode. The row is written
  * before the claim of the episode is taken: an attempt that dies after it leaves the episode

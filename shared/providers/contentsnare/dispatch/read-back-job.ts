@@ -10,8 +10,8 @@ import type { JobKind } from '../../../dispatch/provider-work';
 import type { Settlement } from '../../../dispatch/settlement';
 import { snareTriggerRows } from '../../../domain/contentsnare-triggers';
 import { AppError } from '../../../domain/errors';
-import type { SnareDelivery } from '../../../domain/mapping/snare-delivery';
-import { changeIdentity, commentIdentity, snareMappedEvent } from '../../../domain/mapping/snare-events';
+import type { SnareDelivery } from '../mapping/snare-delivery';
+import { changeIdentity, commentIdentity, snareMappedEvent } from '../mapping/snare-events';
 import { snareTriggerNames, type SnareTriggerId } from '../../../domain/triggers';
 import type { OutgoingMessage } from '../../../ports';
 import type { AppContext } from '../../../ports/app-context';
@@ -21,7 +21,7 @@ import { keys } from '../../../store/table-design';
 
 /**
  * The second half of a collection-service delivery (the first is the intake's accept,
- * shared/intake/contentsnare-source.ts): a queue message naming the connection and what the
+ * shared/providers/contentsnare/intake/snare-source.ts): a queue message naming the connection and what the
  * delivery claims, worked by the dispatch consumer like any message of its queue. It reads
  * the records back within the account's rate limit, decides "once" on the record's state
  * (subject-memory.ts), claims the change, and queues the trigger events. A read-back that

@@ -6,7 +6,7 @@ import { parseAnswer } from '../schemas';
 import { recordObservation } from '../subject-memory';
 import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../../../dispatch/fan-out';
 import { snareTriggerRows } from '../../../domain/contentsnare-triggers';
-import { changeIdentity, snareMappedEvent } from '../../../domain/mapping/snare-events';
+import { changeIdentity, snareMappedEvent } from '../mapping/snare-events';
 import type { Connection, Subscription } from '../../../domain/model';
 import { snareTriggerNames, type SnareTriggerId, type SnareTriggerName } from '../../../domain/triggers';
 import { finishWith, withClaim } from '../../../store/with-claim';

@@ -3,6 +3,7 @@ import { contentSnareOAuth } from '../oauth/definition';
 import { identifyContentSnare } from '../oauth/identify';
 import { contentSnareRefresh } from '../oauth/refresh-rules';
 import { revokeContentSnare } from '../oauth/revoke';
+import { snareIntake } from '../intake/snare-source';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
 
@@ -14,6 +15,7 @@ export const contentSnareProvider: ProviderContract = {
   identify: identifyContentSnare,
   refresh: contentSnareRefresh,
   revoke: revokeContentSnare,
+  intake: snareIntake,
   hooks: snareHooks,
   // Its webhooks are unsigned and never retried: what they missed is found once a round.
   polling: { recover: (ctx) => recoverMissedSnareDeliveries(ctx) },

@@ -1,4 +1,4 @@
-import { mapPolledGist, mapPolledRepository } from '../../../domain/mapping/map-polled';
+import { mapPolledGist, mapPolledRepository } from '../mapping/map-polled';
 import type { MappedEvent } from '../../../domain/mapping/types';
 import type { Subscription } from '../../../domain/model';
 import { orgPath } from '../webhooks/rest-call';

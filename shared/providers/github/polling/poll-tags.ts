@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AppContext } from '../../../ports/app-context';
 import type { Store } from '../../../ports';
-import { mapPolledTag } from '../../../domain/mapping/map-polled';
+import { mapPolledTag } from '../mapping/map-polled';
 import type { Connection, Subscription } from '../../../domain/model';
 import { repoPath } from '../webhooks/rest-call';
 import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../ports/app-context';
-import { mapPolledWatcher } from '../../../domain/mapping/map-polled';
+import { mapPolledWatcher } from '../mapping/map-polled';
 import type { Connection, Subscription } from '../../../domain/model';
 import { repoPath } from '../webhooks/rest-call';
 import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';

@@ -33,7 +33,7 @@ async function triggersOnEndpoint(ctx: AppContext, connectionId: string, endpoin
 /**
  * The events a hook carries for its triggers, and `repository` besides: its `renamed` and
  * `transferred` deliveries keep the stored names of the repository (or the organization's
- * repositories) current (shared/intake/follow-renames.ts). A hook made before carries it from
+ * repositories) current (shared/providers/github/intake/follow-renames.ts). A hook made before carries it from
  * its next change (a subscription added or removed on it).
  */
 export function endpointHookEvents(triggers: readonly TriggerId[]): string[] {

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import type { Connection, SubscriptionTarget } from '../../../domain/model';
-import type { SeenAccount } from '../../../domain/renames';
+import type { SeenAccount } from '../renames';
 import { codeHostAccess } from '../code-host-access';
 import { isOk, restCall } from '../webhooks/rest-call';
-import { followRename } from '../../../intake/follow-renames';
+import { followRename } from '../intake/follow-renames';
 import type { AppContext } from '../../../ports/app-context';
 import { ConnectionRepo } from '../../../store/connection-repo';
 

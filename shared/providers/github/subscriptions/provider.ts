@@ -6,6 +6,7 @@ import { checkGithubUserToken } from '../user-token';
 import { identifyGithub } from '../oauth/identify';
 import { githubRefresh } from '../oauth/refresh-rules';
 import { revokeGithub } from '../oauth/revoke';
+import { githubIntake } from '../intake/webhooks';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
 
@@ -17,6 +18,7 @@ export const githubProvider: ProviderContract = {
   identify: identifyGithub,
   refresh: githubRefresh,
   revoke: revokeGithub,
+  intake: githubIntake,
   hooks: githubHooks,
   polling: { sources: githubPollSources },
   sweep: githubSweep,

@@ -13,12 +13,12 @@ export const appSweepId = 'app';
 /**
  * The GitHub App's webhook as the sweep walks it: its delivery log (`/app/hook/deliveries`)
  * holds every installation's deliveries, and the App intake claims each under its
- * installation (`keys.appClaimScope`), so that is where the sweep looks for the claim.
+ * installation (`keys.appRouteId`), so that is where the sweep looks for the claim.
  */
 export const appHookSwept: SweptHook = {
   id: appSweepId,
   base: appHookBase,
-  claimScope: (d) => (typeof d.installation_id === 'number' ? keys.appClaimScope(d.installation_id) : undefined),
+  claimScope: (d) => (typeof d.installation_id === 'number' ? keys.appRouteId(d.installation_id) : undefined),
 };
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AppContext } from '../../../../ports/app-context';
 import { AppError } from '../../../../domain/errors';
-import { followUpMember, pushCommitsFollowUp, type PushCommitsFollowUp } from '../../../../domain/mapping/follow-ups';
+import { followUpMember, pushCommitsFollowUp, type PushCommitsFollowUp } from '../../mapping/follow-ups';
 import type { TriggerEvent } from '../../../../domain/model';
 import { stableId } from '../../../../domain/stable-id';
 import { toQueueMessage } from '../../../../dispatch/event-message';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AppContext } from '../../../../ports/app-context';
 import type { TriggerEvent } from '../../../../domain/model';
-import { reviewNeedsCheck } from '../../../../domain/mapping/follow-ups';
+import { reviewNeedsCheck } from '../../mapping/follow-ups';
 import type { FollowUpHandler } from '../../../../dispatch/provider-work';
 import { repoPath } from '../../webhooks/rest-call';
 import { readAsConnection } from './code-host-read';

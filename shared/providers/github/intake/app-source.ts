@@ -1,22 +1,18 @@
 import * as z from 'zod';
-import { takesEvents } from '../domain/model';
-import { subscriptionsByRoute } from '../dispatch/fan-out';
-import { verifySignature } from '../providers/github/webhooks/signature';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { keys } from '../store/table-design';
-import {
-  type AppLifecycleEvent,
-  appLifecycleMessage,
-  maxJobBytes,
-  newAppLifecycleJob,
-} from '../providers/github/dispatch/app-lifecycle-job';
-import type { Logger } from '../observability/logger';
-import { badPayload } from '../providers/github/app/lifecycle/installation-event';
+import { takesEvents } from '../../../domain/model';
+import { subscriptionsByRoute } from '../../../dispatch/fan-out';
+import { verifySignature } from '../webhooks/signature';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { keys } from '../../../store/table-design';
+import { type AppLifecycleEvent, appLifecycleMessage, maxJobBytes, newAppLifecycleJob } from '../dispatch/app-lifecycle-job';
+import type { Logger } from '../../../observability/logger';
+import { badPayload } from '../app/lifecycle/installation-event';
+import { codeHostMapping } from './code-host-mapping';
 import { codeHostHeaders } from './delivery-headers';
-import { oncePerDelivery } from './app-events/once-per-delivery';
-import { installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
-import { refusal, type DeliveryAnswer, type IntakeSource, type Tenant } from './intake-source';
+import { oncePerDelivery } from './once-per-delivery';
+import { followMissedRenames, installationConnections, isRenameEvent, onRenameEvent } from './follow-renames';
+import { refusal, type DeliveryAnswer, type IntakeSource, type Tenant } from '../../../intake/intake-source';
 
 /** What the App source learned by verifying a delivery: only that the App's secret signed it. */
 export interface AppDelivery {
@@ -56,7 +52,7 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
       },
       answerEvent: async (_verified, headers, log, payload, delivery) => {
         const once = (apply: () => Promise<DeliveryAnswer>) =>
-          oncePerDelivery(ctx, log, { scope: lifecycleClaimScope(payload), headers, delivery }, apply);
+          oncePerDelivery(ctx, log, { routeId: lifecycleRouteId(payload), headers, delivery }, apply);
         // The installation's account renamed (`installation_target`), a repository renamed or transferred.
         if (isRenameEvent(headers.event, payload)) {
           const installation = routed.safeParse(payload);
@@ -92,13 +88,15 @@ export function githubAppSource(ctx: AppContext): IntakeSource<AppDelivery> {
         // Installed, but nobody connected through it (or every connection is paused): nothing to reach, nothing to retry.
         if (connections.length === 0)
           return { ok: false, refusal: { reason: 'no_connection', answer: { status: 200, body: { ok: true, accepted: 0 } } } };
-        return { ok: true, value: { connections, claimScope: keys.appClaimScope(installationId) } };
+        return { ok: true, value: { connections, routeId: keys.appRouteId(installationId) } };
       },
       subscriptions: (_verified, tenant, triggers) => {
         const installationId = installationIdOf(tenant);
         return subscriptionsByRoute(ctx, triggers, (t) => keys.appRoute(installationId, t));
       },
+      amend: followMissedRenames(ctx),
     },
+    mapping: codeHostMapping,
   };
 }
 
@@ -141,15 +139,15 @@ async function queueLifecycle(
 /**
  * Where a lifecycle delivery's claim is kept: under its installation, as the installation's
  * other deliveries (so the sweep finds it by the installation its log names), or, for a
- * delivery naming none (`github_app_authorization` names a user), under the App's own scope.
+ * delivery naming none (`github_app_authorization` names a user), under the App's own route id.
  */
-function lifecycleClaimScope(payload: unknown): string {
+function lifecycleRouteId(payload: unknown): string {
   const parsed = routed.safeParse(payload);
-  return parsed.success ? keys.appClaimScope(parsed.data.installation.id) : appOwnClaimScope;
+  return parsed.success ? keys.appRouteId(parsed.data.installation.id) : appOwnRouteId;
 }
 
-/** The claim scope of App deliveries that name no installation. */
-export const appOwnClaimScope = 'app_authorization';
+/** The route id of App deliveries that name no installation. */
+export const appOwnRouteId = 'app_authorization';
 
 /** Every connection of an App tenant shares its installation (they were found by it). */
 function installationIdOf(tenant: Tenant): number {

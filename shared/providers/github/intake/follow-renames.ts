@@ -1,15 +1,30 @@
-import type { Connection, Subscription } from '../domain/model';
-import { connectionAfter, endpointAfter, seenBy, seenIn, subscriptionAfter, type Seen } from '../domain/renames';
-import type { TriggerId } from '../domain/triggers';
-import type { Logger } from '../observability/logger';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { EndpointRepo } from '../store/endpoint-repo';
-import { SubscriptionRepo } from '../store/subscription-repo';
-import type { DeliveryAnswer } from './intake-source';
-import { updateConnections } from '../providers/github/app/lifecycle/update-connections';
+import type { Connection, Subscription } from '../../../domain/model';
+import { connectionAfter, endpointAfter, seenBy, seenIn, subscriptionAfter, type Seen } from '../renames';
+import type { TriggerId } from '../../../domain/triggers';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { EndpointRepo } from '../../../store/endpoint-repo';
+import { SubscriptionRepo } from '../../../store/subscription-repo';
+import type { DeliveryAnswer, Router } from '../../../intake/intake-source';
+import { updateConnections } from '../app/lifecycle/update-connections';
 
 type Routes = ReadonlyMap<TriggerId, readonly Subscription[]>;
+
+/**
+ * The code host's step between route and fan-out: a rename the product missed (or rows from
+ * before ids were kept) is matched as the rows should read, and saved once the events are queued.
+ */
+export function followMissedRenames(ctx: Pick<AppContext, 'store' | 'clock'>): NonNullable<Router<unknown>['amend']> {
+  return ({ event, payload, connections, routes }) => {
+    const renames = noticeRenames(event, payload, connections, routes);
+    return {
+      connections: renames.connections,
+      routes: renames.routes,
+      save: (log) => saveNoticedRenames(ctx, log, renames.noticed, renames.seen),
+    };
+  };
+}
 
 /** What a delivery showed stale: the stored rows as they should now read (kept names, found ids). */
 export interface NoticedRenames {

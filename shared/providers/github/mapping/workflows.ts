@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { outcomeOf } from '../outcome';
+import { outcomeOf } from '../../../domain/outcome';
 import { baseEvent, baseFacts, compact, occurrence, parse, type MapperTable } from './mapper';
 import { envelopeSchema, userSchema } from './schemas';
 

@@ -1,13 +1,14 @@
-import { verifySignature } from '../providers/github/webhooks/signature';
-import { subscriptionsByRoute } from '../dispatch/fan-out';
-import type { AppContext } from '../ports/app-context';
-import { EndpointRepo } from '../store/endpoint-repo';
-import { keys } from '../store/table-design';
+import { verifySignature } from '../webhooks/signature';
+import { subscriptionsByRoute } from '../../../dispatch/fan-out';
+import type { AppContext } from '../../../ports/app-context';
+import { EndpointRepo } from '../../../store/endpoint-repo';
+import { keys } from '../../../store/table-design';
+import { codeHostMapping } from './code-host-mapping';
 import { codeHostHeaders } from './delivery-headers';
-import { isRenameEvent, onRenameEvent } from './follow-renames';
-import { oncePerDelivery } from './app-events/once-per-delivery';
+import { followMissedRenames, isRenameEvent, onRenameEvent } from './follow-renames';
+import { oncePerDelivery } from './once-per-delivery';
 import { endpointRouting, type EndpointRouting } from './endpoint-cache';
-import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from './intake-source';
+import { refusal, type DeliveryHeaders, type IntakeSource, type Verdict } from '../../../intake/intake-source';
 
 const endpointIdFormat = /^ep_[a-z2-7]{26}$/;
 
@@ -32,7 +33,7 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
         if (isRenameEvent(headers.event, payload)) {
           const connections = routing.connection ? [routing.connection] : [];
           // Once per delivery, as every delivery: an old rename replayed must not undo a newer one.
-          const answer = await oncePerDelivery(ctx, log, { scope: routing.endpoint.id, headers, delivery }, () =>
+          const answer = await oncePerDelivery(ctx, log, { routeId: routing.endpoint.id, headers, delivery }, () =>
             onRenameEvent(ctx, log, headers.event, connections, payload),
           );
           await endpointRouting(ctx, routing.endpoint.id, true);
@@ -49,10 +50,12 @@ export function githubHookSource(ctx: AppContext): IntakeSource<EndpointRouting>
     router: {
       tenant: async (routing) => {
         if (!routing.connection) return { ok: false, refusal: refusal('no_connection', 404, 'not_found', 'Unknown webhook endpoint') };
-        return { ok: true, value: { connections: [routing.connection], claimScope: routing.endpoint.id } };
+        return { ok: true, value: { connections: [routing.connection], routeId: routing.endpoint.id } };
       },
       subscriptions: (routing, _tenant, triggers) => subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(routing.endpoint.id, t)),
+      amend: followMissedRenames(ctx),
     },
+    mapping: codeHostMapping,
   };
 }
 

@@ -1,4 +1,4 @@
-import { refusal, type DeliveryHeaders as PipelineHeaders, type Verdict } from './intake-source';
+import { refusal, type DeliveryHeaders as PipelineHeaders, type Verdict } from '../../../intake/intake-source';
 
 /** What the intake needs from the code host's headers (names lower-case, as normalised by the transport). */
 export interface DeliveryHeaders {

@@ -1,13 +1,14 @@
-import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../providers/contentsnare/snare-hook';
-import { subscriptionsByRoute } from '../dispatch/fan-out';
-import { newSnareReadBack, snareReadBackMessage } from '../providers/contentsnare/dispatch/read-back-job';
-import type { Connection } from '../domain/model';
-import { parseSnareDelivery } from '../domain/mapping/snare-delivery';
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { keys } from '../store/table-design';
-import { refusal, type DeliveryAnswer, type IntakeSource } from './intake-source';
-import { answerInTime, type IntakeOptions } from './receive-delivery';
+import { SnareHookRepo, snareRouteId, tokenMatches, type SnareHook } from '../snare-hook';
+import { subscriptionsByRoute } from '../../../dispatch/fan-out';
+import { newSnareReadBack, snareReadBackMessage } from '../dispatch/read-back-job';
+import type { Connection } from '../../../domain/model';
+import { parseSnareDelivery } from '../mapping/snare-delivery';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { keys } from '../../../store/table-design';
+import { refusal, type DeliveryAnswer, type IntakeSource } from '../../../intake/intake-source';
+import type { ProviderIntake } from '../../../intake/provider-intake';
+import { answerInTime, type IntakeOptions } from '../../../intake/receive-delivery';
 
 /** What the collection-service verifier learned: the connection's hook and the connection. */
 export interface SnareVerified {
@@ -57,7 +58,7 @@ export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified>
       tenant: async ({ connection }) => {
         if (connection.status !== 'connected')
           return { ok: false, refusal: refusal('connection_inactive', 409, 'reconnect_required', 'The connection must be reconnected') };
-        return { ok: true, value: { connections: [connection], claimScope: snareRouteId(connection.id) } };
+        return { ok: true, value: { connections: [connection], routeId: snareRouteId(connection.id) } };
       },
       subscriptions: ({ connection }, _tenant, triggers) =>
         subscriptionsByRoute(ctx, triggers, (t) => keys.webhookRoute(snareRouteId(connection.id), t)),
@@ -107,3 +108,14 @@ export function receiveSnareDelivery(ctx: AppContext, req: SnareDeliveryRequest,
     options,
   );
 }
+
+/** The collection service's webhook route: `/webhooks/contentsnare/{connectionId}/{token}`, one hook per connection. */
+export const snareIntake: ProviderIntake = {
+  webhooks: [
+    {
+      route: 'snareDelivery',
+      path: (params) => ({ pathId: params.connectionId ?? '', pathToken: params.token ?? '' }),
+      source: contentSnareSource,
+    },
+  ],
+};

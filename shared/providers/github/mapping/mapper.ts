@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { TriggerName } from '../triggers';
-import type { EventFacts, MappedEvent } from './types';
+import type { TriggerName } from '../../../domain/triggers';
+import type { EventFacts, MappedEvent } from '../../../domain/mapping/types';
 import type { organizationSchema, repositorySchema, userSchema } from './schemas';
 
 /** What a mapper knows besides the body. */

@@ -1,4 +1,4 @@
-import type { MapInput, MappedEvent } from './types';
+import type { MapInput, MappedEvent } from '../../../domain/mapping/types';
 import { fitsEvent } from './subject-guard';
 import { mappingTable } from './table';
 

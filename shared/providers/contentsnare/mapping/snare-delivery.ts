@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { snareTriggerRows, type SnareSubject } from '../contentsnare-triggers';
-import { snareTriggerNames, type SnareTriggerName } from '../triggers';
+import { snareTriggerRows, type SnareSubject } from '../../../domain/contentsnare-triggers';
+import { snareTriggerNames, type SnareTriggerName } from '../../../domain/triggers';
 
 /**
  * What a collection-service delivery claims, read only for WHERE to look: its event name

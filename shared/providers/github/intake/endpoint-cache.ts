@@ -1,7 +1,7 @@
-import type { AppContext } from '../ports/app-context';
-import { ConnectionRepo } from '../store/connection-repo';
-import { secretNames, type Connection, type Endpoint } from '../domain/model';
-import { EndpointRepo } from '../store/endpoint-repo';
+import type { AppContext } from '../../../ports/app-context';
+import { ConnectionRepo } from '../../../store/connection-repo';
+import { secretNames, type Connection, type Endpoint } from '../../../domain/model';
+import { EndpointRepo } from '../../../store/endpoint-repo';
 
 /** What the intake needs about an endpoint before it fans out. */
 export interface EndpointRouting {

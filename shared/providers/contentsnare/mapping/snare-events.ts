@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { SnareTriggerName } from '../triggers';
-import { stableId } from '../stable-id';
-import type { EventFacts, MappedEvent } from './types';
+import type { SnareTriggerName } from '../../../domain/triggers';
+import { stableId } from '../../../domain/stable-id';
+import type { EventFacts, MappedEvent } from '../../../domain/mapping/types';
 
 /**
  * From a collection-service record as the API reports it (read back, never the delivery's

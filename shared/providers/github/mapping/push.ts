@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { MappedEvent } from './types';
+import type { MappedEvent } from '../../../domain/mapping/types';
 import { baseEvent, baseFacts, compact, occurrence, parse, type Mapper, type MapperTable } from './mapper';
 import { envelopeSchema } from './schemas';
 import { tagKey } from './map-polled';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Connection, Endpoint, Subscription } from './model';
+import type { Connection, Endpoint, Subscription } from '../../domain/model';
 
 /**
  * Renames and transfers, from what a signed delivery says. The code host's ids are stable;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { MappedEvent } from './types';
+import type { MappedEvent } from '../../../domain/mapping/types';
 import { baseEvent, baseFacts, compact, labelNames, occurrence, parse, partOfOpening, type Mapper, type MapperTable } from './mapper';
 import { envelopeSchema, issueSchema, labelSchema, userSchema } from './schemas';
 

@@ -1,13 +1,13 @@
-import type { Logger } from '../../observability/logger';
-import type { AppContext } from '../../ports/app-context';
-import { notClaimed } from '../deliver-stage';
-import { finishWith, giveBack } from '../../store/with-claim';
-import { withDeliveryClaim } from '../delivery-claims';
-import type { DeliveryAnswer, DeliveryHeaders, OwnEventDelivery } from '../intake-source';
+import type { Logger } from '../../../observability/logger';
+import type { AppContext } from '../../../ports/app-context';
+import { notClaimed } from '../../../intake/deliver-stage';
+import { finishWith, giveBack } from '../../../store/with-claim';
+import { withDeliveryClaim } from '../../../intake/delivery-claims';
+import type { DeliveryAnswer, DeliveryHeaders, OwnEventDelivery } from '../../../intake/intake-source';
 
 /**
  * Applies an App lifecycle delivery at most once, under the same claim as every other
- * delivery (delivery-claims.ts, keyed on the signed body under `scope`): a redelivery, or
+ * delivery (delivery-claims.ts, keyed on the signed body under its route id): a redelivery, or
  * the same signed body replayed under a new delivery id, is answered as a duplicate and
  * changes nothing. The claim is marked done once `apply` answered below 500; an answer of 5xx
  * or a throw gives it back, so the code host's (or the sweep's) redelivery is applied.
@@ -15,10 +15,10 @@ import type { DeliveryAnswer, DeliveryHeaders, OwnEventDelivery } from '../intak
 export async function oncePerDelivery(
   ctx: Pick<AppContext, 'store' | 'clock' | 'sleep' | 'metrics'>,
   log: Logger,
-  d: { scope: string; headers: DeliveryHeaders; delivery: OwnEventDelivery },
+  d: { routeId: string; headers: DeliveryHeaders; delivery: OwnEventDelivery },
   apply: () => Promise<DeliveryAnswer>,
 ): Promise<DeliveryAnswer> {
-  const identity = { endpointId: d.scope, deliveryId: d.headers.deliveryId, event: d.headers.event, body: d.delivery.body };
+  const identity = { routeId: d.routeId, deliveryId: d.headers.deliveryId, event: d.headers.event, body: d.delivery.body };
   const run = await withDeliveryClaim(
     ctx,
     log,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { MappedEvent } from './types';
+import type { MappedEvent } from '../../../domain/mapping/types';
 import { compact, occurrence, parse } from './mapper';
 import { repositorySchema, userSchema } from './schemas';
 
