@@ -157,11 +157,7 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
   const result = answer.body as SendExampleResult;
   report(result, deps.out);
   if (!args.wait) return 0;
-  if (
-    'intake' in result &&
-    (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)
-  )
-    return 1;
+  if ('intake' in result && (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)) return 1;
   return waitForEvent(base, key, args.trigger, result, args.timeoutSeconds, deps);
 }
 
