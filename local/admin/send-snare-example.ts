@@ -8,7 +8,8 @@ import { loadSnareExample } from '../../shared/subscriptions/snare-examples';
 import { applyOverrides, type Override } from './example-overrides';
 
 export interface SnareExampleResult {
-  kind: 'contentsnare';
+  /** Posted unsigned: the token in its URL is the delivery's check. */
+  kind: 'url-token';
   subscriptionId: string;
   event: string;
   /** The URL posted to, its token masked. */
@@ -51,7 +52,7 @@ export async function sendSnareExample(
     // Not JSON: shown as text.
   }
   return {
-    kind: 'contentsnare',
+    kind: 'url-token',
     subscriptionId: sub.id,
     event: String(delivery.event_name),
     url: `${deps.intakeBase}${path}/<token>`,

@@ -85,7 +85,7 @@ function howToSubscribe(base: string, trigger: string): string[] {
 }
 
 function report(result: SendExampleResult, out: (l: string) => void): void {
-  if (result.kind === 'contentsnare') {
+  if (result.kind === 'url-token') {
     out(
       `Sent a \`${result.event}\` delivery to subscription ${result.subscriptionId}, as the collection service posts it (unsigned; the URL's token is the check):`,
     );
@@ -157,11 +157,7 @@ export async function runTriggerCommand(argv: readonly string[], deps: TriggerDe
   const result = answer.body as SendExampleResult;
   report(result, deps.out);
   if (!args.wait) return 0;
-  if (
-    (result.kind === 'webhook' || result.kind === 'contentsnare') &&
-    (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)
-  )
-    return 1;
+  if ('intake' in result && (result.intake.status >= 300 || (result.intake.body as { accepted?: number })?.accepted === 0)) return 1;
   return waitForEvent(base, key, args.trigger, result, args.timeoutSeconds, deps);
 }
 
