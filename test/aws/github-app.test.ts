@@ -58,6 +58,16 @@ async function tableRow(pk: string, sk: string): Promise<Record<string, { S?: st
   return out.Item as Record<string, { S?: string }> | undefined;
 }
 
+/** The `github.get_repository` step on the connection, through the front door; it must succeed. */
+async function getRepositoryStep(connectionId: string): Promise<void> {
+  const res = await httpClient(world.url, platformKey).call('POST', '/tools/github.get_repository/invoke', {
+    connectionId,
+    input: { owner: 'octo-org', repo: 'api' },
+  });
+  expect(res.status, res.text).toBe(200);
+  expect(res.body).toMatchObject({ ok: true });
+}
+
 /** A signed delivery to the App's one webhook, as GitHub sends it. */
 function appDelivery(event: string, payload: Record<string, unknown>, installationId: number | null) {
   const shot = appShot(event, payload, { installationId, secret: appWebhookSecret });
@@ -107,12 +117,9 @@ describe('AWS mode: the GitHub App', () => {
   });
 
   it('installation token minted under its lease, kept in its row sealed with KMS, and a step run with it (tool-step: LEASE#app-token#, APPTOKEN# in its leading keys)', async () => {
-    const api = httpClient(world.url, platformKey);
     const from = world.calls.length;
     const mintsBefore = github.mints(31);
-    const res = await api.call('POST', '/tools/github.get_repository/invoke', { connectionId, input: { owner: 'octo-org', repo: 'api' } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ ok: true });
+    await getRepositoryStep(connectionId);
     expect(github.mints(31)).toBe(mintsBefore + 1);
     const leaseWrites = world.calls
       .slice(from)
@@ -131,12 +138,9 @@ describe('AWS mode: the GitHub App', () => {
 
   it("a new container reads the installation token from its sealed row (kms:Decrypt under the row's context) and mints none", async () => {
     await world.coldStart('tool-step');
-    const api = httpClient(world.url, platformKey);
     const from = world.calls.length;
     const mintsBefore = github.mints(31);
-    const res = await api.call('POST', '/tools/github.get_repository/invoke', { connectionId, input: { owner: 'octo-org', repo: 'api' } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ ok: true });
+    await getRepositoryStep(connectionId);
     expect(github.mints(31)).toBe(mintsBefore);
     const kmsCalls = world.calls.slice(from).filter((c) => c.service === 'kms');
     expect(kmsCalls.map((c) => c.operation)).toEqual(['Decrypt']);

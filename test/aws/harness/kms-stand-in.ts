@@ -1,7 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { answer, fault, type Fault } from './secrets-manager-emulator';
+import { fault, type Json11Ops, serveJson11 } from './secrets-manager-emulator';
 
 /**
  * KMS over its wire protocol (JSON 1.1, `X-Amz-Target: TrentService.<Op>`, binary fields as
@@ -44,7 +42,7 @@ export async function startKmsStandIn(o: { region: string; accountId: string }):
     return Buffer.concat([Buffer.from([1, name.length]), name, iv, cipher.getAuthTag(), data]);
   };
 
-  const ops: Record<string, (input: Record<string, unknown>) => Record<string, unknown>> = {
+  const ops: Json11Ops = {
     Encrypt(input) {
       const arn = keyArnOf(input.KeyId);
       const plaintext = blob(input.Plaintext, 'Plaintext');
@@ -92,27 +90,8 @@ export async function startKmsStandIn(o: { region: string; accountId: string }):
     },
   };
 
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const target = String(req.headers['x-amz-target'] ?? '');
-      const op = target.startsWith('TrentService.') ? target.slice('TrentService.'.length) : '';
-      const handler = ops[op];
-      counts.set(op || target, (counts.get(op || target) ?? 0) + 1);
-      try {
-        if (!handler) throw fault('UnknownOperationException', `Unknown operation ${target}`);
-        const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-        answer(res, 200, handler(input));
-      } catch (e) {
-        const f = e as Fault;
-        const type = f.type ?? 'KMSInternalException';
-        answer(res, type === 'KMSInternalException' ? 500 : 400, { __type: type, message: f.message }, type);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const onCall = (op: string) => void counts.set(op, (counts.get(op) ?? 0) + 1);
+  const { server, port } = await serveJson11('TrentService', ops, { internalError: 'KMSInternalException', internalStatus: 500, onCall });
   return {
     url: `http://127.0.0.1:${port}`,
     createKey: (arn) => void keys.set(arn, randomBytes(32)),

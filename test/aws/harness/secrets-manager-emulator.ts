@@ -47,7 +47,7 @@ export async function startSecretsManagerEmulator(o: { region: string; accountId
     return undefined;
   };
 
-  const ops: Record<string, (input: Record<string, unknown>) => Record<string, unknown>> = {
+  const ops: Json11Ops = {
     CreateSecret(input) {
       const name = String(input.Name ?? '');
       if (!name) throw fault('ValidationException', 'Name is required');
@@ -105,25 +105,7 @@ export async function startSecretsManagerEmulator(o: { region: string; accountId
     return s;
   }
 
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const target = String(req.headers['x-amz-target'] ?? '');
-      const op = target.startsWith('secretsmanager.') ? target.slice('secretsmanager.'.length) : '';
-      const handler = ops[op];
-      try {
-        if (!handler) throw fault('UnknownOperationException', `Unknown operation ${target}`);
-        const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-        answer(res, 200, handler(input));
-      } catch (e) {
-        const f = e as Fault;
-        answer(res, 400, { __type: f.type ?? 'InternalServiceError', message: f.message }, f.type ?? 'InternalServiceError');
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { server, port } = await serveJson11('secretsmanager', ops, { internalError: 'InternalServiceError', internalStatus: 400 });
   return {
     url: `http://127.0.0.1:${port}`,
     secrets,
@@ -135,6 +117,41 @@ export async function startSecretsManagerEmulator(o: { region: string; accountId
     arnOf: (id) => find(id)?.arn,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export type Json11Ops = Record<string, (input: Record<string, unknown>) => Record<string, unknown>>;
+
+/**
+ * A JSON 1.1 service on loopback (the protocol of Secrets Manager and KMS): `X-Amz-Target:
+ * <prefix>.<Op>` runs `ops[Op]` on the JSON body; a thrown Fault is answered with its type,
+ * anything else as the service's internal error. `onCall` sees each operation named.
+ */
+export async function serveJson11(
+  prefix: string,
+  ops: Json11Ops,
+  o: { internalError: string; internalStatus: number; onCall?: (op: string) => void },
+): Promise<{ server: Server; port: number }> {
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const target = String(req.headers['x-amz-target'] ?? '');
+      const op = target.startsWith(`${prefix}.`) ? target.slice(prefix.length + 1) : '';
+      o.onCall?.(op || target);
+      const handler = ops[op];
+      try {
+        if (!handler) throw fault('UnknownOperationException', `Unknown operation ${target}`);
+        const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+        answer(res, 200, handler(input));
+      } catch (e) {
+        const f = e as Fault;
+        const type = f.type ?? o.internalError;
+        answer(res, f.type ? 400 : o.internalStatus, { __type: type, message: f.message }, type);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
 }
 
 /** An error as a JSON 1.1 service answers it: `__type` and `message` (the KMS stand-in answers the same way). */
