@@ -23,12 +23,18 @@ export const tokenConnectionBody = z
 const userSchema = z.object({ login: githubLogin, id: githubAccountId.optional() });
 
 /**
+ * A connect page's claim, called once the token is proven good and before anything is kept:
+ * the end user the connection is for, or a throw when the page was spent meanwhile.
+ */
+export type EndUserClaim = () => Promise<string>;
+
+/**
  * `POST /connections` with a token the user made, optionally for an enterprise server
  * (`apiBaseUrl`; OAuth connections use GITHUB_API_URL). The token is checked against the code
  * host's `GET /user` (which also names the account), stored in the secret store BEFORE the
  * connection item exists (so a connection never lacks its token), and never answered back.
  */
-export async function createTokenConnection(ctx: AppContext, body: unknown): Promise<Connection> {
+export async function createTokenConnection(ctx: AppContext, body: unknown, forEndUser?: EndUserClaim): Promise<Connection> {
   const input = parseOrThrow(tokenConnectionBody, body);
   if (input.provider === 'contentsnare') {
     throw new AppError('invalid_input', 'provider: contentsnare connects by OAuth only; start with POST /oauth/contentsnare/authorize', {
@@ -80,6 +86,7 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
     createdAt: now,
     updatedAt: now,
   };
+  if (forEndUser) connection.endUserId = await forEndUser();
   // Bound to the origin it was verified at: code-host requests never carry it anywhere else.
   // Written before the connection (which must never lack its token), and removed again if
   // the connection cannot be stored: no failure leaves an orphan secret.

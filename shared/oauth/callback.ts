@@ -6,6 +6,7 @@ import { AccountLookupError, identifyAccount } from './identify';
 import { clientCredentials, oauthProviders, redirectUriFor } from './providers';
 import { withQuery } from './return-to';
 import { saveOAuthConnection } from './save-connection';
+import { claimConnectPage } from './connect-claim';
 import { bindingCookieName, bindingHash, readCookie } from './start';
 import { consumeState, readState, type OAuthStateRecord } from './state-store';
 import { requestToken, TokenEndpointError } from './token-client';
@@ -22,6 +23,7 @@ export type CallbackErrorCode =
   | 'account_unverified'
   | 'token_origin_mismatch'
   | 'connection_not_found'
+  | 'connect_page_used'
   | 'server_error';
 
 const messages: Record<CallbackErrorCode, [number, string]> = {
@@ -38,6 +40,7 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
     'The connection points at another server than this provider issues tokens for; connect it as a new connection',
   ],
   connection_not_found: [404, 'The connection to reconnect no longer exists'],
+  connect_page_used: [409, 'This connect page already made a connection, or expired'],
   server_error: [500, 'Connecting failed; try again'],
 };
 
@@ -116,7 +119,10 @@ export async function handleCallback(
       code_verifier: record.codeVerifier,
     });
     const identity = await identifyAccount(ctx.config, ctx.fetch, provider, answer, record.label);
+    const page = await claimConnectPage(ctx, record);
+    if (!page.ok) return failed(record, 'connect_page_used');
     const saved = await saveOAuthConnection(ctx, {
+      ...(page.endUserId !== undefined ? { endUserId: page.endUserId } : {}),
       provider,
       token: answer.token,
       identity,

@@ -11,6 +11,7 @@ import { AccountLookupError, identifyAccount } from '../../../oauth/identify';
 import { oauthProviders } from '../../../oauth/providers';
 import { withQuery } from '../../../oauth/return-to';
 import { bindingCookieName, readCookie } from '../../../oauth/start';
+import { claimConnectPage } from '../../../oauth/connect-claim';
 import { consumeState, readState, type OAuthStateRecord } from '../../../oauth/state-store';
 import { requestToken, TokenEndpointError } from '../../../oauth/token-client';
 import { providerApiOrigin } from '../../../oauth/token-origin';
@@ -33,6 +34,7 @@ export type AppCallbackErrorCode =
   | 'installation_not_yours'
   | 'installation_choice_required'
   | 'installation_lookup_failed'
+  | 'connect_page_used'
   | 'server_error';
 
 export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]> = {
@@ -53,6 +55,7 @@ export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]>
     'The user can access several installations of the App: start again with the installationId to connect',
   ],
   installation_lookup_failed: [502, 'The installation could not be read from GitHub'],
+  connect_page_used: [409, 'This connect page already made a connection, or expired'],
   server_error: [500, 'Connecting failed; try again'],
 };
 
@@ -154,7 +157,10 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
       reach === 'installation' && installation.repositorySelection === 'all'
         ? []
         : await listUserInstallationRepositories(deps, apiBase, answer.token.accessToken, installation.id);
+    const page = await claimConnectPage(ctx, record);
+    if (!page.ok) return failed(record, 'connect_page_used');
     const connectionId = await saveAppConnection(ctx, {
+      ...(page.endUserId !== undefined ? { endUserId: page.endUserId } : {}),
       token: answer.token,
       accountLogin: identity.accountLogin,
       ...(identity.accountId !== undefined ? { accountId: identity.accountId } : {}),
@@ -203,6 +209,7 @@ interface SaveAppInput {
   reach: AppReach;
   repositories: string[];
   label?: string;
+  endUserId?: string;
 }
 
 /**
@@ -232,6 +239,7 @@ async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<
   };
   if (suspended) connection.statusReason = 'the installation is suspended by its owner';
   if (input.label !== undefined) connection.label = input.label;
+  if (input.endUserId !== undefined) connection.endUserId = input.endUserId;
   if (input.accountId !== undefined) connection.accountId = input.accountId;
   if (token.expiresAt !== undefined) connection.tokenExpiresAt = token.expiresAt;
   try {
