@@ -5,6 +5,7 @@ import { connectSessionAnswer, connectSessionInput } from './create-session';
 const tokenParam = z.object({ token: z.string().max(128).describe('The session token from `POST /connect/sessions`') });
 const htmlPage = z.string().describe('An HTML page for a person');
 const pageHeaders = { 'cache-control': 'no-store', 'referrer-policy': 'same-origin' };
+const expired = { description: 'The link has expired (a page saying so)', contentType: 'text/html', body: htmlPage };
 
 /**
  * The connect page of the platform's end users (docs/oauth-and-connections.md): the platform
@@ -37,7 +38,10 @@ export const connectRouteTable = {
         'A page without script: the code host by OAuth, through its App or with a fine-grained token, the collection service by OAuth, as the session offers them. An unknown (404), expired (410) or used (409) link answers a page saying so.',
       tags: ['connect'],
       params: tokenParam,
-      answers: { 200: { description: 'The choice of services', contentType: 'text/html', body: htmlPage, headers: pageHeaders } },
+      answers: {
+        200: { description: 'The choice of services', contentType: 'text/html', body: htmlPage, headers: pageHeaders },
+        410: expired,
+      },
       errors: ['not_found', 'conflict'],
       errorAlternatives: { 'text/html': htmlPage },
     },
@@ -65,6 +69,7 @@ export const connectRouteTable = {
           headers: { location: 'Where to', ...pageHeaders },
         },
         200: { description: 'Connected (a token, no returnTo)', contentType: 'text/html', body: htmlPage },
+        410: expired,
       },
       errors: ['invalid_input', 'forbidden', 'not_found', 'conflict', 'not_configured'],
       errorAlternatives: { 'text/html': htmlPage },
