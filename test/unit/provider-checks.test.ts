@@ -17,7 +17,6 @@ const providerCheck =
  */
 const notYetThroughTheContract: Record<string, number> = {
   'local/cli/doctor-grants.ts': 1,
-  'local/cli/doctor.ts': 1,
   'local/cli/trigger.ts': 2,
   'local/sandbox/sandbox-app.ts': 2,
   'shared/connections/create-token-connection.ts': 1,
