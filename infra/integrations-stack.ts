@@ -273,6 +273,9 @@ export class IntegrationsStack extends Stack {
       { path: '/oauth/github-app/authorize', methods: [POST] },
       { path: '/oauth/github-app/callback', methods: [GET] },
       { path: '/oauth/github-app/start', methods: [GET] },
+      // The connect page of the platform's end users: its session (platform key, checked by the function) and the page.
+      { path: '/connect/sessions', methods: [POST] },
+      { path: '/connect/{token}', methods: [GET, POST] },
       // The API's own description (no key), beside the other open routes: built into this bundle, loaded on first use.
       { path: '/openapi.json', methods: [GET] },
     ]);

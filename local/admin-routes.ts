@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { loadExample } from '../shared/subscriptions/example-docs';
 import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
 import { sendExampleTrigger } from './admin/send-example';
+import { runtimeDoctorReport } from './admin/doctor-report';
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
 import { resolveTriggerId, unknownTriggerMessage } from '../shared/domain/trigger-id';
@@ -44,6 +45,7 @@ export const adminRouteTable = {
     spec: localOnlySpec('Redrive dead letters (npm run dlq)', redriveSchema),
     auth: 'platform',
   },
+  doctor: { method: 'GET', pattern: '/admin/doctor', spec: localOnlySpec("The runtime's own checks (npm run doctor)"), auth: 'platform' },
   sendExample: {
     method: 'POST',
     pattern: '/admin/trigger',
@@ -66,6 +68,7 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
       ctx.logger.info('dead letters redriven', { redriven, ids });
       return json(200, { redriven });
     },
+    doctor: async () => json(200, await runtimeDoctorReport(ctx, fetch)),
     sendExample: async (req) => {
       const input = req.input;
       const intakeBase = `http://127.0.0.1:${ctx.config.port}`;

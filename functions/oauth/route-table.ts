@@ -6,6 +6,7 @@ import { providers, type Provider } from '../../shared/domain/model';
 import { appAuthorizeInputSchema } from '../../shared/providers/github/app/app-authorize';
 import { appCallbackMessages } from '../../shared/providers/github/app/app-callback';
 import { openApiRouteDeclaration } from './openapi-route';
+import { connectRouteTable } from '../../shared/connect/route-table';
 
 const providerParam = z.object({ provider: z.enum(providers as [Provider, ...Provider[]]) });
 const htmlPage = z.string().describe('An HTML page for a person (the browser asked for text/html)');
@@ -112,6 +113,7 @@ const appRouteTable = {
 export const oauthRouteTable = {
   // The API's description sits with the other open routes: the platform API's package has no room for it.
   openApi: openApiRouteDeclaration,
+  ...connectRouteTable,
   ...appRouteTable,
   authorize: {
     method: 'POST',

@@ -12,6 +12,7 @@ import { handleAppCallback } from '../../shared/providers/github/app/app-callbac
 import { callbackAnswer, startAnswer, type OAuthRouteOptions } from './flow-answers';
 import { serveOpenApiDocument } from './openapi-route';
 import { oauthRouteTable } from './route-table';
+import { connectHandlers } from '../../shared/connect/connect-routes';
 
 export type { OAuthRouteOptions } from './flow-answers';
 
@@ -28,6 +29,7 @@ function notCached(answer: HttpResponse): HttpResponse {
 export function routes(ctx: AppContext, options: OAuthRouteOptions = {}): Route[] {
   return bindRoutes(oauthRouteTable, {
     openApi: serveOpenApiDocument,
+    ...connectHandlers(ctx),
     appAuthorize: async (req) => notCached(json(200, await startAppAuthorization(ctx, req.input))),
     appStart: async (req) => startAnswer(ctx, req, options, 'github app start failed', 'github', () => handleAppStart(ctx, req.query)),
     appCallback: async (req) =>

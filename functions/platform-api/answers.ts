@@ -60,6 +60,7 @@ export const apiKeySchema = z.object({
   id: z.string(),
   label: z.string(),
   connections: z.array(z.string()),
+  endUserId: z.string().optional().describe("An end user's key: it opens every connection of theirs too, present and future"),
   agents: z.array(z.string()).optional().describe('The agents the key acts for: only their subscriptions and events. Absent: every agent'),
   createdAt: z.string(),
   expiresAt: z.string().optional(),

@@ -3,6 +3,7 @@ import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { createTokenConnection } from '../../shared/connections/create-token-connection';
 import { disconnect, type DisconnectOptions } from '../../shared/connections/disconnect';
 import { updateConnection } from '../../shared/connections/update-connection';
+import { listConnections } from '../../shared/connections/list-connections';
 import { AppError } from '../../shared/domain/errors';
 import { json } from '../../shared/http/responses';
 import type { RouteHandlers } from '../../shared/http/route-table';
@@ -18,7 +19,7 @@ export function connectionHandlers(
   const connections = new ConnectionRepo(ctx.store);
   return {
     createConnection: async (req) => json(201, await createTokenConnection(ctx, req.input)),
-    listConnections: async () => json(200, { connections: await connections.list() }),
+    listConnections: async (req) => json(200, { connections: await listConnections(connections, req.query) }),
     getConnection: async (req) => {
       const id = req.params.id ?? '';
       const found = await connections.get(id);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { connectionSchema, subscriptionSchema } from '../../shared/domain/model-schemas';
 import { tokenConnectionBody } from '../../shared/connections/create-token-connection';
+import { connectionListQuery } from '../../shared/connections/list-connections';
 import { connectionUpdateBody } from '../../shared/connections/update-connection';
 import { subscriptionBody, subscriptionBounds } from '../../shared/subscriptions/subscription-input';
 import { createKeyInput } from '../../shared/keys/scoped-keys';
@@ -60,6 +61,7 @@ export const platformApiRouteTable = {
     spec: {
       summary: 'List the connections',
       tags: ['connections'],
+      query: connectionListQuery,
       answers: { 200: { description: 'Every connection', body: z.object({ connections: z.array(connectionSchema) }) } },
       errors: [],
     },

@@ -18,13 +18,19 @@ export const tokenConnectionBody = z
   .strict();
 
 /**
+ * A connect page's claim, called once the token is proven good and before anything is kept:
+ * the end user the connection is for, or a throw when the page was spent meanwhile.
+ */
+export type EndUserClaim = () => Promise<string>;
+
+/**
  * `POST /connections` with a token the user made, optionally for an enterprise server
  * (`apiBaseUrl`). The token is checked by its provider (`userToken` of the provider contract,
  * which also names the account; a provider without one connects by OAuth only), stored in the
  * secret store BEFORE the connection item exists (so a connection never lacks its token), and
  * never answered back.
  */
-export async function createTokenConnection(ctx: AppContext, body: unknown): Promise<Connection> {
+export async function createTokenConnection(ctx: AppContext, body: unknown, forEndUser?: EndUserClaim): Promise<Connection> {
   const input = parseOrThrow(tokenConnectionBody, body);
   const check = ctx.providers[input.provider].userToken;
   if (!check) {
@@ -50,6 +56,7 @@ export async function createTokenConnection(ctx: AppContext, body: unknown): Pro
     createdAt: now,
     updatedAt: now,
   };
+  if (forEndUser) connection.endUserId = await forEndUser();
   // Bound to the origin it was verified at: the provider's requests never carry it anywhere else.
   // Written before the connection (which must never lack its token), and removed again if
   // the connection cannot be stored: no failure leaves an orphan secret.

@@ -62,6 +62,7 @@ export const connectionSchema = z
     scopes: z.array(z.string()).optional(),
     tokenExpiresAt: z.number().optional().describe('epoch ms'),
     sandboxDemo: z.literal(true).optional(),
+    endUserId: z.string().optional().describe("The platform's end user it was made for, through a connect page"),
     createdAt: isoTime,
     updatedAt: isoTime,
   })

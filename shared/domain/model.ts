@@ -86,6 +86,8 @@ export interface Connection {
    * only connections whose token the sandbox re-binds to its simulated services. No API sets it.
    */
   sandboxDemo?: true;
+  /** The platform's end user the connection was made for, through a connect page (`POST /connect/sessions`). */
+  endUserId?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -39,7 +39,13 @@ export interface AuthorizeAnswer {
  * the URL of our start step (`GET /oauth/{provider}/start?state=`) is returned for the
  * person's browser, which it binds to the flow and sends on to the provider.
  */
-export async function startAuthorization(ctx: AppContext, provider: Provider, body: unknown): Promise<AuthorizeAnswer> {
+export async function startAuthorization(
+  ctx: AppContext,
+  provider: Provider,
+  body: unknown,
+  /** Started from a connect page: its session's token hash (connect-claim.ts). */
+  connectSession?: string,
+): Promise<AuthorizeAnswer> {
   const def = ctx.providers[provider].oauth;
   await clientCredentials(ctx, provider);
   const input = parseOrThrow(authorizeInputSchema, body);
@@ -80,6 +86,7 @@ export async function startAuthorization(ctx: AppContext, provider: Provider, bo
   if (input.label !== undefined) record.label = input.label;
   if (input.connectionId !== undefined) record.connectionId = input.connectionId;
   if (input.scopes !== undefined) record.extraScopes = input.scopes;
+  if (connectSession !== undefined) record.connectSession = connectSession;
   await saveState(ctx.store, state, record);
 
   ctx.logger.info('oauth authorization started', {

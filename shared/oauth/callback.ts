@@ -14,6 +14,7 @@ import { clientCredentials, redirectUriFor } from './providers';
 import { saveOAuthConnection } from './save-connection';
 import type { OAuthStateRecord } from './state-store';
 import { requestToken } from './token-client';
+import { claimConnectPage } from './connect-claim';
 
 /** Error codes put in `returnTo?error=`; stable, and never carrying provider text. */
 export type CallbackErrorCode =
@@ -27,6 +28,7 @@ export type CallbackErrorCode =
   | 'account_unverified'
   | 'token_origin_mismatch'
   | 'connection_not_found'
+  | 'connect_page_used'
   | 'server_error';
 
 const messages: Record<CallbackErrorCode, [number, string]> = {
@@ -43,6 +45,7 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
     'The connection points at another server than this provider issues tokens for; connect it as a new connection',
   ],
   connection_not_found: [404, 'The connection to reconnect no longer exists'],
+  connect_page_used: [409, 'This connect page already made a connection, or expired'],
   server_error: [500, 'Connecting failed; try again'],
 };
 
@@ -88,7 +91,10 @@ export async function handleCallback(
       code_verifier: record.codeVerifier,
     });
     const identity = await identifyAccount(ctx, provider, answer);
+    const page = await claimConnectPage(ctx, record);
+    if (!page.ok) return failed('connect_page_used');
     const saved = await saveOAuthConnection(ctx, {
+      ...(page.endUserId !== undefined ? { endUserId: page.endUserId } : {}),
       provider,
       token: answer.token,
       identity,

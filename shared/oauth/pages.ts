@@ -66,6 +66,7 @@ const advice: Record<string, string> = {
   token_origin_mismatch: 'Connect the account as a new connection instead of reconnecting.',
   connection_not_found: 'The connection was removed meanwhile: connect the account as a new connection.',
   server_error: 'Start the connection again in a moment.',
+  connect_page_used: 'A connect page makes one connection. Ask the app you came from for a new one.',
   invalid_input:
     'Connection links work once, for 10 minutes, in the browser that opened them. Start the connection again from the app you came from.',
   not_found: 'Check the address, or start the connection again from the app you came from.',

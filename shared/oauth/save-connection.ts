@@ -16,6 +16,8 @@ export interface SaveInput {
   label?: string;
   /** Reconnect: replace this connection's token in place. */
   connectionId?: string;
+  /** Made through a connect page for this end user. */
+  endUserId?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function saveOAuthConnection(ctx: AppContext, input: SaveInput): Pr
     updatedAt: now,
   };
   if (input.label !== undefined) connection.label = input.label;
+  if (input.endUserId !== undefined) connection.endUserId = input.endUserId;
   if (input.identity.accountId !== undefined) connection.accountId = input.identity.accountId;
   if (input.identity.unknownBecause !== undefined) {
     connection.identity = 'unknown';

@@ -26,6 +26,8 @@ export interface OAuthStateRecord {
   extraScopes?: string[];
   /** Set on a GitHub App connect flow (the code host room's app/app-authorize.ts) only: how it reaches an installation. */
   app?: AppFlow;
+  /** Started from a connect page: the hash of its session's token, spent when this flow makes the connection. */
+  connectSession?: string;
 }
 
 /**
@@ -49,6 +51,7 @@ const itemSchema = z.object({
   bindingHash: z.string().optional(),
   app: z.object({ mode: z.enum(['install', 'existing']), installationId: z.number().int().positive().optional() }).optional(),
   extraScopes: z.array(z.string()).optional(),
+  connectSession: z.string().optional(),
   version: z.number().optional(),
 });
 

@@ -8,6 +8,8 @@ export interface ApiKeyRecord {
   label: string;
   /** The connections the key opens. */
   connections: string[];
+  /** An end user's key: it opens every connection of theirs as well, present and future. */
+  endUserId?: string;
   /** The agents the key acts for (their subscriptions and events only); absent: every agent. */
   agents?: string[];
   createdAt: string;

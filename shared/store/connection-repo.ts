@@ -72,7 +72,25 @@ export class ConnectionRepo {
     return out;
   }
 
+  /** The ids of one end user's connections (those made through a connect page for them). */
+  async idsOfEndUser(endUserId: string): Promise<string[]> {
+    const out: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.store.query<{ pk: string; sk: string; connectionId: string }>({
+        pk: keys.endUserConnections(endUserId),
+        consistent: true,
+        cursor,
+      });
+      out.push(...page.items.map((i) => i.connectionId));
+      cursor = page.cursor;
+    } while (cursor);
+    return out;
+  }
+
   async create(c: Connection): Promise<void> {
+    // The end user's row first: one left behind by a failed create names a connection that never existed, and opens nothing.
+    if (c.endUserId !== undefined) await this.store.put({ ...keys.endUserConnection(c.endUserId, c.id), connectionId: c.id });
     await this.store.put(toItem(c, 1), { ifNotExists: true });
   }
 
@@ -96,6 +114,7 @@ export class ConnectionRepo {
 
   async delete(id: string): Promise<Connection | undefined> {
     const item = await this.store.delete<ConnectionItem>(keys.connection(id));
+    if (item?.endUserId !== undefined) await this.store.delete(keys.endUserConnection(item.endUserId, id));
     return item ? fromItem(item) : undefined;
   }
 }

@@ -74,10 +74,11 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // The connection of each call, and the collection service's shared rate buckets; a scoped
   // key's row; over MCP, the connections a key may see and their subscriptions (listings); the hooks
   // the product registered (gsi2 EPS, CSHOOKS), read when an API call addresses hooks.
-  'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*'], gsi2: ['CONNS', 'SUBS', 'EPS', 'CSHOOKS'] },
+  'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*', 'EUSR#*'], gsi2: ['CONNS', 'SUBS', 'EPS', 'CSHOOKS'] },
   // The OAuth state rows and the connection the callback saves (or reconnects); the GitHub App's callback reads
   // the installation back with the App's tokens (their mint lease and row).
-  oauth: { table: ['STATE#*', 'CONN#*', appTokenLease, appTokenRow] },
+  // A connect page's session (CONNECT#) and the end user's row beside each connection made through it (EUSR#).
+  oauth: { table: ['STATE#*', 'CONN#*', 'CONNECT#*', 'EUSR#*', appTokenLease, appTokenRow] },
   // Connections, subscriptions, endpoints, scoped keys and the listings; the poll baseline (a subscription's
   // cursor, deleted with it) and the source cursor it is taken against; the per-endpoint lease of hook changes; the
   // per-identity lease that keeps a subscription from being made twice; token refresh.
@@ -96,6 +97,8 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
       'LEASE#endpoint#*',
       'LEASE#subscribe#*',
       'KEY#*',
+      // An end user's key reads their connections; a disconnect removes the end user's row.
+      'EUSR#*',
       'EVH#*',
       'EVT#*',
       ...snareHooks,

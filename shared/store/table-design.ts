@@ -56,6 +56,11 @@ export const keys = {
   deliveryBodyClaim: (endpointId: string, bodySha256: string) => ({ pk: `DLVB#${endpointId}#${bodySha256}`, sk: 'DLVB' }),
   dispatchClaim: (eventId: string) => ({ pk: `EVT#${eventId}`, sk: 'EVT' }),
   oauthState: (stateHash: string) => ({ pk: `STATE#${stateHash}`, sk: 'STATE' }),
+  /** A connect page's session, by the hash of its token (the token itself is never stored). */
+  connectSession: (tokenHash: string) => ({ pk: `CONNECT#${tokenHash}`, sk: 'CONNECT' }),
+  /** One end user's connections: a row per connection (sk `CONN#<id>`), read by a key made for the end user. */
+  endUserConnection: (endUserId: string, connectionId: string) => ({ pk: `EUSR#${endUserId}`, sk: `CONN#${connectionId}` }),
+  endUserConnections: (endUserId: string) => `EUSR#${endUserId}`,
   lease: (name: string) => ({ pk: `LEASE#${name}`, sk: 'LEASE' }),
   /** A GitHub App installation's current access token, sealed under the platform's key (installation-token-row.ts). */
   appToken: (installationId: number) => ({ pk: `APPTOKEN#${installationId}`, sk: 'APPTOKEN' }),

@@ -42,10 +42,41 @@ describe('npm run doctor', () => {
     expect(text).toMatch(/FAIL configuration: .*GITHUB_API_URL/);
   });
 
-  it('warns that github.com cannot reach a localhost PUBLIC_URL, and says what to set', async () => {
-    const { code, text } = await doctor({ PORT: '0', DATA_DIR: tempDir(), PUBLIC_URL: 'http://localhost:3000' });
+  it('says clearly when no runtime is running, and that nothing of it was checked', async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const { code, text } = await doctor({ PORT: String(port), DATA_DIR: tempDir(), PUBLIC_URL: 'http://localhost:3000' });
     expect(code).toBe(0);
-    expect(text).toMatch(/warn PUBLIC_URL http:\/\/localhost:3000 is not reachable from the Internet.*WEBHOOK_PROXY_URL/);
+    expect(text).toContain(`warn runtime: none is running on port ${port}, so nothing of it was checked`);
+    expect(text).not.toMatch(/^\w+ +PUBLIC_URL/m);
+  });
+
+  it("reports the running runtime's own view: github.com cannot reach its localhost PUBLIC_URL, whatever this shell says", async () => {
+    const dataDir = tempDir();
+    const rt: LocalRuntime = await startLocalRuntime({
+      env: {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        PLATFORM_API_KEY: key,
+        LOG_LEVEL: 'WARN',
+        GITHUB_CLIENT_ID: 'Iv1.doctor',
+        GITHUB_CLIENT_SECRET: 's'.repeat(40),
+      },
+      write: () => {},
+    });
+    cleanup.push(() => rt.close());
+    const port = new URL(rt.url).port;
+    // The shell has neither the client id nor the runtime's PUBLIC_URL: the report is the runtime's.
+    const { code, text } = await doctor({ PORT: port, DATA_DIR: dataDir, PLATFORM_API_KEY: key });
+    expect(text).toContain(`ok   runtime: running at http://localhost:${port} (port ${port})`);
+    expect(text).toMatch(/warn PUBLIC_URL http:\/\/(localhost|127\.0\.0\.1):\d+ is not reachable from the Internet.*WEBHOOK_PROXY_URL/);
+    expect(text).toContain('info GitHub: https://api.github.com; OAuth configured');
+    expect(text).toMatch(/info Content Snare: .*; OAuth not configured \(CONTENTSNARE_CLIENT_ID\/CONTENTSNARE_CLIENT_SECRET\)/);
+    expect(text).toContain('info connections: none yet');
+    expect(code, text).toBe(0);
   });
 
   it('finds the running runtime on PORT, lists its connections and their scopes, and passes', async () => {

@@ -252,6 +252,22 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     expect((await call('GET', appCallback, '/oauth/github-app/callback', { key: null })).status).toBe(400);
   });
 
+  it('answers the connect page as documented: the session, the page, its form, refusals', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await call('POST', '/connect/sessions', '/connect/sessions', { body: { endUserId: 'a/b' } })).status).toBe(400);
+    const made = await call('POST', '/connect/sessions', '/connect/sessions', { body: { endUserId: 'user-1', providers: ['github'] } });
+    expect(made.status).toBe(201);
+    const path = new URL(made.json.url).pathname;
+    const page = await call('GET', path, '/connect/{token}', { key: null, headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect((await call('GET', '/connect/unknown-token', '/connect/{token}', { key: null })).status).toBe(404);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(String(page.body))?.[1] ?? '';
+    const forged = new URLSearchParams({ csrf: 'forged', choice: 'github' }).toString();
+    expect((await call('POST', path, '/connect/{token}', { key: null, headers: form, raw: forged })).status).toBe(403);
+    const chosen = new URLSearchParams({ csrf, choice: 'github' }).toString();
+    expect((await call('POST', path, '/connect/{token}', { key: null, headers: form, raw: chosen })).status).toBe(303);
+  });
+
   it("answers the OAuth callback's outcomes as documented: a redirect to returnTo, a page, JSON", async () => {
     // The whole browser round trip needs the provider's consent: the fake OAuth provider, in process.
     const t = await oauthTestContext();

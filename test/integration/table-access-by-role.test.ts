@@ -14,6 +14,7 @@ import { sweepOnce } from '../../shared/sweep/sweep-once';
 import { invokeTool } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
+import { routes as oauthRoutes } from '../../functions/oauth/routes';
 import { createRouter } from '../../shared/http/router';
 import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { consumerPass } from '../helpers/consumer-pass';
@@ -619,6 +620,38 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     });
     expect(families(touched)).toEqual(expect.arrayContaining(['CONN#', 'STATE#']));
     expectAllowed('oauth', touched);
+  });
+
+  it("oauth, platform-api and tool-step: a connect page's session and flow, the end user's key, and a disconnect", async () => {
+    const router = createRouter(oauthRoutes(oauth.ctx), { platformApiKey: oauth.ctx.platformApiKey });
+    const call = async (method: string, target: string, headers: Record<string, string>, body = '') => {
+      const u = new URL(target, oauth.ctx.config.publicUrl);
+      return router({ method, path: u.pathname, headers, query: u.searchParams, body: Buffer.from(body) });
+    };
+    let connectionId = '';
+    const onOauth = await recordInPlace(oauth.ctx.store)(async () => {
+      const bearer = { authorization: `Bearer ${await oauth.ctx.platformApiKey()}`, 'content-type': 'application/json' };
+      const made = await call('POST', '/connect/sessions', bearer, JSON.stringify({ endUserId: 'eu-1', returnTo: `${appOrigin}/x` }));
+      const url = (JSON.parse(String(made.body)) as { url: string }).url;
+      const csrf = /name="csrf" value="([^"]+)"/.exec(String((await call('GET', url, {})).body))?.[1] ?? '';
+      const form = new URLSearchParams({ csrf, choice: 'github' }).toString();
+      const chosen = await call('POST', url, { 'content-type': 'application/x-www-form-urlencoded' }, form);
+      const back = await oauth.callback(await oauth.fake.browse(chosen.headers?.location ?? ''));
+      connectionId = new URL(back.headers?.location ?? '').searchParams.get('connectionId') ?? '';
+    });
+    expect(families(onOauth)).toEqual(expect.arrayContaining(['CONNECT#', 'EUSR#', 'CONN#', 'STATE#']));
+    expectAllowed('oauth', onOauth);
+    const key = await platformApi(oauth.ctx)('POST', '/keys', { label: 'end user', endUserId: 'eu-1' });
+    const resolve = () => resolveScopedKey(oauth.ctx, key.body.key as string);
+    const onTools = await recordInPlace(oauth.ctx.store)(async () => {
+      expect(await resolve()).toMatchObject({ connections: [connectionId] });
+    });
+    expectAllowed('tool-step', onTools);
+    const onPlatform = await recordInPlace(oauth.ctx.store)(async () => {
+      await resolve();
+      expect((await platformApi(oauth.ctx)('DELETE', `/connections/${connectionId}`)).status).toBe(200);
+    });
+    expectAllowed('platform-api', onPlatform);
   });
 
   it('grants nothing unused: every declared pattern is met by a key some flow above touched (run with the whole file)', () => {

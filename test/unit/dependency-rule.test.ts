@@ -29,6 +29,7 @@ const layers: readonly (readonly string[])[] = [
   ['shared/providers/*/subscriptions'], // a provider's hook manager and its place in the provider contract
   ['shared/events'], // the event history as the platform API serves it: listing, one event, replay
   ['shared/connections'], // creating, updating and disconnecting connections
+  ['shared/connect'], // the connect page of the platform's end users: its sessions, page and choices
   ['shared/mcp'], // the tool catalog and the triggers over the Model Context Protocol
   ['shared/wiring'], // builds a role's context from the adapters: AWS (Lambda) and local
   ['functions/*'], // one Lambda function per folder: handler, routes, deps (the only reader of the environment)

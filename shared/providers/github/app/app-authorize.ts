@@ -34,7 +34,7 @@ export function appRedirectUri(publicUrl: string): string {
  * of our start step for the person's browser, which binds the flow to that browser and then
  * goes on to GitHub. Without the App configured: `not_configured` naming the settings.
  */
-export async function startAppAuthorization(ctx: AppContext, body: unknown): Promise<AuthorizeAnswer> {
+export async function startAppAuthorization(ctx: AppContext, body: unknown, connectSession?: string): Promise<AuthorizeAnswer> {
   await appClientCredentials(ctx);
   const input = parseOrThrow(appAuthorizeInputSchema, body);
   if (input.mode === 'install' && input.installationId !== undefined) {
@@ -53,6 +53,7 @@ export async function startAppAuthorization(ctx: AppContext, body: unknown): Pro
   };
   if (returnTo !== undefined) record.returnTo = returnTo;
   if (input.label !== undefined) record.label = input.label;
+  if (connectSession !== undefined) record.connectSession = connectSession;
   await saveState(ctx.store, state, record);
   ctx.logger.info('github app connection started', { mode });
   ctx.metrics.count('oauth_authorize_started', 1, { provider: 'github_app' });

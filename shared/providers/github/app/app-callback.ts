@@ -19,6 +19,7 @@ import { identifyGithub } from '../oauth/identify';
 import { githubOAuth } from '../oauth/definition';
 import type { OAuthStateRecord } from '../../../oauth/state-store';
 import { requestToken } from '../../../oauth/token-client';
+import { claimConnectPage } from '../../../oauth/connect-claim';
 import { providerApiOrigin } from '../../../oauth/token-origin';
 import { githubTimeoutMs } from '../github-base';
 import type { AppCallDeps } from './app-http';
@@ -39,6 +40,7 @@ export type AppCallbackErrorCode =
   | 'installation_not_yours'
   | 'installation_choice_required'
   | 'installation_lookup_failed'
+  | 'connect_page_used'
   | 'server_error';
 
 export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]> = {
@@ -59,6 +61,7 @@ export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]>
     'The user can access several installations of the App: start again with the installationId to connect',
   ],
   installation_lookup_failed: [502, 'The installation could not be read from GitHub'],
+  connect_page_used: [409, 'This connect page already made a connection, or expired'],
   server_error: [500, 'Connecting failed; try again'],
 };
 
@@ -148,7 +151,10 @@ export async function handleAppCallback(ctx: AppContext, query: URLSearchParams,
       reach === 'installation' && installation.repositorySelection === 'all'
         ? []
         : await listUserInstallationRepositories(deps, apiBase, answer.token.accessToken, installation.id);
+    const page = await claimConnectPage(ctx, record);
+    if (!page.ok) return failed(record, 'connect_page_used');
     const connectionId = await saveAppConnection(ctx, {
+      ...(page.endUserId !== undefined ? { endUserId: page.endUserId } : {}),
       token: answer.token,
       accountLogin: identity.accountLogin,
       ...(identity.accountId !== undefined ? { accountId: identity.accountId } : {}),
@@ -180,6 +186,7 @@ interface SaveAppInput {
   reach: AppReach;
   repositories: string[];
   label?: string;
+  endUserId?: string;
 }
 
 /**
@@ -209,6 +216,7 @@ async function saveAppConnection(ctx: AppContext, input: SaveAppInput): Promise<
   };
   if (suspended) connection.statusReason = 'the installation is suspended by its owner';
   if (input.label !== undefined) connection.label = input.label;
+  if (input.endUserId !== undefined) connection.endUserId = input.endUserId;
   if (input.accountId !== undefined) connection.accountId = input.accountId;
   if (token.expiresAt !== undefined) connection.tokenExpiresAt = token.expiresAt;
   try {
