@@ -4,7 +4,9 @@ import { defaultCircuitOptions } from '../shared/dispatch/circuit';
 import { CircuitBoard } from '../shared/dispatch/circuit-board';
 import { singleLane } from '../shared/dispatch/lane';
 import { providerWork } from '../shared/wiring/provider-work';
-import { pollOnce } from '../shared/polling/poll-once';
+import { emptyReport, pollOnce, recoverMissed } from '../shared/polling/poll-once';
+import { planPollRound } from '../shared/polling/poll-plan';
+import { pollWorkItems } from '../shared/polling/poll-work';
 import { sweepOnce } from '../shared/sweep/sweep-once';
 import type { BackgroundJob } from './background';
 import { DispatchPool } from './dispatch-pool';
@@ -26,6 +28,8 @@ export const consumerNarrowSize = 10;
 export const consumerVisibilitySeconds = 20;
 
 export interface LocalJobsOptions {
+  /** The polling work queue: the poller plans its rounds onto it and in-process workers read them. Absent: one whole round per tick. */
+  pollWork?: LocalQueues;
   /** True while the intake is falling behind (local/intake-pressure.ts). */
   intakeBusy?: () => boolean;
   /**
@@ -94,7 +98,11 @@ export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJo
     name: 'poller',
     idleMs: ctx.config.pollIntervalSeconds * 1000,
     async runOnce() {
-      await pollOnce(ctx);
+      if (!options.pollWork) await pollOnce(ctx);
+      else {
+        await planPollRound(ctx, options.pollWork.queue);
+        await recoverMissed(ctx, emptyReport([]));
+      }
       return false;
     },
   };
@@ -110,5 +118,28 @@ export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJo
       return false;
     },
   };
-  return [consumer, poller, sweep];
+  return [consumer, poller, sweep, ...(options.pollWork ? [pollWorker(ctx, options.pollWork)] : [])];
+}
+
+/** Work items a worker takes at once (the event source's batch on AWS). */
+const pollWorkBatch = 10;
+/** A worker's item stays hidden this long before it is given again (the AWS worker's timeout, twice). */
+const pollWorkVisibilitySeconds = 100;
+
+/** The in-process workers of the polling work queue, two side by side: what the queue's event source runs on AWS. */
+function pollWorker(ctx: AppContext, work: LocalQueues): BackgroundJob {
+  return {
+    name: 'poll-worker',
+    idleMs: 1000,
+    concurrency: 2,
+    wake: () => work.queue.waitForMessages(1000).then(() => undefined),
+    async runOnce() {
+      const batch = await work.queue.receive(pollWorkBatch, pollWorkVisibilitySeconds);
+      if (batch.length === 0) return false;
+      const { failedMessageIds } = await pollWorkItems(ctx, batch);
+      // A failed item stays in flight until its visibility ends, then is given again (dead-lettered after 3).
+      for (const m of batch) if (!failedMessageIds.includes(m.messageId)) await work.queue.delete(m.receiptHandle);
+      return true;
+    },
+  };
 }

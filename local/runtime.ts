@@ -117,19 +117,28 @@ async function openState(dataDir: string, config: Config, logger: Logger) {
   // The console's recent events: every event put on the queue, as it is put there.
   const recent = new RecentEvents(systemClock, ctx.blobs);
   ctx.queue = recent.watch(ctx.queue);
-  return { dynamo, client, queues, ctx, recent };
+  // The poller's work items (planned on its timer, read by in-process workers), as SQS holds them on AWS.
+  const pollWork = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'poll-work', clock: systemClock, maxReceives: 3 });
+  return { dynamo, client, queues, ctx, recent, pollWork };
 }
 
 /** The consumer, poller and sweep (unless `background` is false), and the webhook relay when WEBHOOK_PROXY_URL is set. */
 function startLoops(
   ctx: AppContext,
   queues: LocalQueues,
-  run: { background: boolean; pressure: ReturnType<typeof intakePressure>; circuit: ReturnType<typeof localCircuit>; ownUrl: string },
+  run: {
+    background: boolean;
+    pollWork: LocalQueues;
+    pressure: ReturnType<typeof intakePressure>;
+    circuit: ReturnType<typeof localCircuit>;
+    ownUrl: string;
+  },
   signal: AbortSignal,
 ) {
   const { config, logger } = ctx;
   const relay = { listening: false };
   const jobs = localJobs(ctx, queues, {
+    pollWork: run.pollWork,
     intakeBusy: run.pressure.busy,
     circuit: run.circuit,
     ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
@@ -192,7 +201,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
   const config = loadConfig(env);
   const logger: Logger = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: config.logLevel });
-  const { dynamo, client, queues, ctx, recent } = await openState(dataDir, config, logger);
+  const { dynamo, client, queues, ctx, recent, pollWork } = await openState(dataDir, config, logger);
 
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();
@@ -208,7 +217,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const demo = sandbox ? await sandbox.ensureDemoConnections(ctx) : undefined;
   const stop = new AbortController();
   const ownUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
-  const { jobs, loops } = startLoops(ctx, queues, { background: options.background !== false, pressure, circuit, ownUrl }, stop.signal);
+  const { jobs, loops } = startLoops(
+    ctx,
+    queues,
+    { background: options.background !== false, pollWork, pressure, circuit, ownUrl },
+    stop.signal,
+  );
 
   return {
     url: `http://${urlHost(host)}:${port}`,
@@ -233,6 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await closed;
       await sandbox?.close();
       queues.close();
+      pollWork.close();
       client.destroy();
       await dynamo.close();
       lock.release();

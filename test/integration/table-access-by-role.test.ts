@@ -11,6 +11,9 @@ import { appTokenLease, appTokenRow, matchesLeadingKey, tableAccessByRole } from
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { sweepOnce } from '../../shared/sweep/sweep-once';
+import { planPollRound } from '../../shared/polling/poll-plan';
+import { pollWorkItems } from '../../shared/polling/poll-work';
+import type { OutgoingMessage } from '../../shared/ports';
 import { invokeTool } from '../../shared/tools/invoke';
 import { allProviderTools } from '../../functions/tool-step/registry';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
@@ -391,10 +394,14 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
           owner: { login: 'octocat' },
         },
       ]);
-      expect(await pollOnce(t.ctx)).toMatchObject({ announced: 1 });
+      // The second round as AWS runs it: planned onto the work queue (the plan's start kept in the table), then a worker's batch.
+      const sent: OutgoingMessage[] = [];
+      await planPollRound(t.ctx, { sendBatch: async (m) => void sent.push(...m) });
+      const batch = sent.map((m) => ({ messageId: m.id, body: m.body, receiptHandle: m.id, receiveCount: 1 }));
+      expect((await pollWorkItems(t.ctx, batch)).report).toMatchObject({ announced: 1 });
     });
     // The collection service's recovery check lists its hooks every round (none here).
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PSRC#', 'gsi1:POLL#', 'gsi2:CSHOOKS']);
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PLAN#', 'PSRC#', 'gsi1:POLL#', 'gsi2:CSHOOKS']);
     expectAllowed('poller', touched);
   });
 
