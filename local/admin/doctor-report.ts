@@ -1,7 +1,7 @@
+import type { ProviderContract } from '../../shared/ports/provider-contract';
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Config } from '../../shared/config/config';
 import type { Connection, Provider } from '../../shared/domain/model';
-import { oauthProviders } from '../../shared/oauth/providers';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { isNonPublicHost } from '../../shared/subscriptions/public-url-check';
 
@@ -56,8 +56,7 @@ async function webhookReach(config: Config, fetchImpl: typeof fetch): Promise<Do
 }
 
 /** One line per provider the runtime holds: its API, and whether its OAuth client is set. */
-function providerLine(config: Config, provider: Provider): DoctorCheck {
-  const def = oauthProviders[provider];
+function providerLine(config: Config, def: ProviderContract['oauth']): DoctorCheck {
   const oauth = def.clientId(config) ? 'configured' : `not configured (${def.clientIdEnv}/${def.clientSecretEnv})`;
   return { verdict: 'info', text: `${def.displayName}: ${def.apiBase(config)}; OAuth ${oauth}` };
 }
@@ -71,7 +70,7 @@ export async function runtimeDoctorReport(ctx: AppContext, fetchImpl: typeof fet
   const checks: DoctorCheck[] = [
     { verdict: 'ok', text: `runtime: running at ${config.publicUrl} (port ${config.port})` },
     await webhookReach(config, fetchImpl),
-    ...(Object.keys(ctx.providers) as Provider[]).map((p) => providerLine(config, p)),
+    ...(Object.keys(ctx.providers) as Provider[]).map((p) => providerLine(config, ctx.providers[p].oauth)),
     {
       verdict: 'info',
       text: `agent runtime: ${config.agentRuntimeUrl ?? 'AGENT_RUNTIME_URL not set: events are logged (npm run dev sends them to its inbox)'}`,

@@ -6,7 +6,6 @@ import { providers } from '../domain/model';
 import { sameSecret } from '../domain/same-secret';
 import type { HttpResponse, RouteRequest } from '../http/types';
 import { connectedPage } from '../oauth/pages';
-import { oauthProviders } from '../oauth/providers';
 import { withQuery } from '../oauth/return-to';
 import { claimConnectSession, connectTokenHash, readConnectSession, type ConnectSession } from '../store/connect-session-repo';
 import { connectOffers, offersOf, type ConnectOffer } from './connect-offers';
@@ -25,7 +24,7 @@ const pageUrl = (ctx: AppContext, token: string) => `${ctx.config.publicUrl}/con
 
 /** Where the flows started from the page go on to, and where it may send the browser back. */
 function formActions(ctx: AppContext, session: ConnectSession): string[] {
-  const urls = [...providers.map((p) => oauthProviders[p].authorizeEndpoint(ctx.config)), ctx.config.github.oauthUrl];
+  const urls = [...providers.map((p) => ctx.providers[p].oauth.authorizeEndpoint(ctx.config)), ctx.config.github.oauthUrl];
   if (session.returnTo !== undefined) urls.push(session.returnTo);
   return urls.map((u) => new URL(u).origin);
 }
@@ -111,7 +110,7 @@ async function connectWithToken(
   ctx.logger.info('connect page: token connection made', { connectionId: connection.id, endUserId: connection.endUserId });
   if (session.returnTo !== undefined) return see(withQuery(session.returnTo, { connectionId: connection.id }));
   return connectedPage(
-    { provider: connection.provider, account: connection.accountLogin, connectionId: connection.id },
+    { service: ctx.providers[connection.provider].oauth.displayName, account: connection.accountLogin, connectionId: connection.id },
     { 'cache-control': 'no-store' },
   );
 }

@@ -1,8 +1,10 @@
 import type { AppContext } from '../ports/app-context';
 import { startAuthorization } from '../oauth/authorize';
-import { appClientCredentials } from '../oauth/github-app-credentials';
-import { startAppAuthorization } from '../oauth/github-app-authorize';
-import { clientCredentials, oauthProviders } from '../oauth/providers';
+import { appClientCredentials } from '../providers/github/app/app-credentials';
+import { startAppAuthorization } from '../providers/github/app/app-authorize';
+import { githubOAuth } from '../providers/github/oauth/definition';
+import { contentSnareOAuth } from '../providers/contentsnare/oauth/definition';
+import { clientCredentials } from '../oauth/providers';
 import type { ConnectChoice, ConnectSession } from '../store/connect-session-repo';
 
 /** What a connect page offers: each service it was made for, and a fine-grained token beside the code host's OAuth. */
@@ -35,8 +37,10 @@ const flowBody = (s: ConnectSession) => ({
   ...(s.label !== undefined ? { label: s.label } : {}),
 });
 
+const oauthDefs = { github: githubOAuth, contentsnare: contentSnareOAuth };
+
 function byOAuth(provider: 'github' | 'contentsnare'): OfferDef {
-  const name = oauthProviders[provider].displayName;
+  const name = oauthDefs[provider].displayName;
   return {
     title: `${name}`,
     how: `Sign in at ${name} and approve the access asked for.`,
@@ -50,14 +54,14 @@ function byOAuth(provider: 'github' | 'contentsnare'): OfferDef {
 export const connectOffers: Record<ConnectOffer, OfferDef> = {
   github: byOAuth('github'),
   github_app: {
-    title: `${oauthProviders.github.displayName}, through the App`,
+    title: `${githubOAuth.displayName}, through the App`,
     how: 'Install the App on your account or organization (or choose an installation), then approve it.',
     of: 'github_app',
     configured: (ctx) => settled(appClientCredentials(ctx)),
     start: async (ctx, s, hash) => (await startAppAuthorization(ctx, flowBody(s), hash)).authorizeUrl,
   },
   token: {
-    title: `${oauthProviders.github.displayName}, with a fine-grained token`,
+    title: `${githubOAuth.displayName}, with a fine-grained token`,
     how: 'Make a fine-grained personal access token at GitHub (Settings, Developer settings) and paste it here.',
     of: 'github',
     configured: async () => true,

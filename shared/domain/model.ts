@@ -104,7 +104,7 @@ export interface StoredToken {
    * The origin (`https://api.github.com`) the token was issued for: the provider's API for
    * OAuth tokens, the base a user-made token was verified at. Code-host requests refuse to
    * carry it anywhere else (shared/providers/github/code-host-access.ts). Absent on tokens stored
-   * before origins were recorded: see `boundOrigin` in shared/oauth/token-origin.ts.
+   * before origins were recorded: see `boundOrigin` in shared/providers/github/github-base.ts.
    */
   origin?: string;
   /** Epoch ms after which the refresh token is dead too (GitHub's `refresh_token_expires_in`). */

@@ -17,9 +17,6 @@ const providerCheck =
  */
 const notYetThroughTheContract: Record<string, number> = {
   'local/cli/doctor-grants.ts': 1,
-  'shared/domain/allow-list.ts': 1,
-  'shared/domain/renames.ts': 2,
-  'shared/intake/contentsnare-source.ts': 1,
   'shared/store/connection-repo.ts': 1,
 };
 
