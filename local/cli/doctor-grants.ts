@@ -11,7 +11,8 @@ export type Verdict = 'ok' | 'warn' | 'FAIL' | 'info';
 /** One call to the running runtime's API with the platform key: status and parsed body, or unreachable. */
 export type RuntimeCall = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<{ status: number; body: unknown } | undefined>;
 
-const connectionShape = z.object({ id: z.string(), provider: z.string(), accountLogin: z.string() });
+/** A connection as the runtime's report lists it, with its provider's kind of connection. */
+const connectionShape = z.object({ id: z.string(), provider: z.string(), kind: z.string(), accountLogin: z.string() });
 const subscriptionShape = z.object({
   id: z.string(),
   trigger: z.string(),
@@ -154,9 +155,9 @@ async function checkByReading(name: string, needs: readonly Need[], apiCall: (en
 export async function checkConnectionGrants(call: RuntimeCall, connections: unknown[], line: Line) {
   for (const raw of connections) {
     const parsed = connectionShape.safeParse(raw);
-    if (!parsed.success || parsed.data.provider !== 'github') continue;
+    if (!parsed.success || parsed.data.kind !== 'code-host') continue;
     const c = parsed.data;
-    const name = `connection ${c.id} (github, ${c.accountLogin})`;
+    const name = `connection ${c.id} (${c.provider}, ${c.accountLogin})`;
     const apiCall = async (endpoint: string): Promise<ApiCallAnswer> => {
       const answer = await call('POST', '/tools/github.api_call/invoke', { connectionId: c.id, input: { method: 'GET', endpoint } });
       const result = toolAnswer.safeParse(answer?.body);

@@ -14,7 +14,7 @@ export type AllowListed = Pick<Connection, 'repositories'> & {
  * user's) bounds what an empty allow-list means: a field of the method, so that a new one
  * must say.
  */
-const actsThroughInstallation: Record<Connection['authMethod'], boolean> = { token: false, oauth: false, github_app: true };
+export const actsThroughInstallation: Record<Connection['authMethod'], boolean> = { token: false, oauth: false, github_app: true };
 
 /**
  * Whether the connection is held to its allow-list. Only an empty list on a connection that

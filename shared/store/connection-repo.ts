@@ -3,6 +3,7 @@ import type { Connection } from '../domain/model';
 import type { Store } from '../ports';
 import { keys } from './table-design';
 import { leaveRow, versionedUpdate, writeRow } from './versioned-update';
+import { actsThroughInstallation } from '../domain/allow-list';
 
 type ConnectionItem = Connection & {
   pk: string;
@@ -14,9 +15,9 @@ type ConnectionItem = Connection & {
   version: number;
 };
 
-/** A `github_app` connection is also listed under its installation (gsi1), so an app delivery finds every connection of it in one Query. */
+/** A connection that acts through an installation is also listed under it (gsi1), so an app delivery finds every connection of it in one Query. */
 function installationIndex(c: Connection): { gsi1pk: string; gsi1sk: string } | undefined {
-  if (c.authMethod !== 'github_app' || c.installation === undefined) return undefined;
+  if (!actsThroughInstallation[c.authMethod] || c.installation === undefined) return undefined;
   return { gsi1pk: keys.installationConnections(c.installation.id), gsi1sk: c.id };
 }
 
