@@ -15,6 +15,37 @@ import { TokenEndpointError } from './token-client';
  * account look-up, and the answer (a redirect to `returnTo`, else a page).
  */
 
+/** The error codes every callback may answer with, stable and never carrying the provider's text. */
+export type SharedCallbackErrorCode =
+  | 'access_denied'
+  | 'authorization_failed'
+  | 'invalid_request'
+  | 'not_configured'
+  | 'token_exchange_failed'
+  | 'account_lookup_failed'
+  | 'connect_page_used'
+  | 'server_error';
+
+/**
+ * The status and message of each shared code, naming the service as `at` (after a preposition)
+ * and `who` (at the start of a sentence); a flow gives its own `invalid_request` and
+ * `not_configured`, whose remedies differ.
+ */
+export function sharedCallbackMessages(
+  names: { at: string; who: string },
+  own: Record<'invalid_request' | 'not_configured', [number, string]>,
+): Record<SharedCallbackErrorCode, [number, string]> {
+  return {
+    access_denied: [400, `Access was denied at ${names.at}`],
+    authorization_failed: [400, `${names.who} reported an authorization error`],
+    ...own,
+    token_exchange_failed: [502, `${names.who} refused to exchange the authorization code`],
+    account_lookup_failed: [502, `The connected account could not be read from ${names.at}`],
+    connect_page_used: [409, 'This connect page already made a connection, or expired'],
+    server_error: [500, 'Connecting failed; try again'],
+  };
+}
+
 export type CallbackOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; body: Record<string, unknown> };
 
 /** A query parameter given at most once (empty is absent); twice is the caller's mistake. */

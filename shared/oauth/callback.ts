@@ -5,9 +5,11 @@ import {
   exchangeFailure,
   failedAnswer,
   providerRefusal,
+  sharedCallbackMessages,
   singleParam,
   takeState,
   type CallbackOutcome,
+  type SharedCallbackErrorCode,
 } from './callback-steps';
 import { identifyAccount } from './identify';
 import { clientCredentials, redirectUriFor } from './providers';
@@ -18,26 +20,20 @@ import { claimConnectPage } from './connect-claim';
 
 /** Error codes put in `returnTo?error=`; stable, and never carrying provider text. */
 export type CallbackErrorCode =
-  | 'access_denied'
-  | 'authorization_failed'
-  | 'invalid_request'
-  | 'not_configured'
-  | 'token_exchange_failed'
-  | 'account_lookup_failed'
+  | SharedCallbackErrorCode
   | 'account_mismatch'
   | 'account_unverified'
   | 'token_origin_mismatch'
-  | 'connection_not_found'
-  | 'connect_page_used'
-  | 'server_error';
+  | 'connection_not_found';
 
 const messages: Record<CallbackErrorCode, [number, string]> = {
-  access_denied: [400, 'Access was denied at the provider'],
-  authorization_failed: [400, 'The provider reported an authorization error'],
-  invalid_request: [400, 'The callback carried no authorization code'],
-  not_configured: [501, 'OAuth for this provider is not configured'],
-  token_exchange_failed: [502, 'The provider refused to exchange the authorization code'],
-  account_lookup_failed: [502, 'The connected account could not be read from the provider'],
+  ...sharedCallbackMessages(
+    { at: 'the provider', who: 'The provider' },
+    {
+      invalid_request: [400, 'The callback carried no authorization code'],
+      not_configured: [501, 'OAuth for this provider is not configured'],
+    },
+  ),
   account_mismatch: [409, 'Reconnect with the same account the connection was made with'],
   account_unverified: [409, 'The account could not be proven to be the one the connection was made with; connect it as a new connection'],
   token_origin_mismatch: [
@@ -45,8 +41,6 @@ const messages: Record<CallbackErrorCode, [number, string]> = {
     'The connection points at another server than this provider issues tokens for; connect it as a new connection',
   ],
   connection_not_found: [404, 'The connection to reconnect no longer exists'],
-  connect_page_used: [409, 'This connect page already made a connection, or expired'],
-  server_error: [500, 'Connecting failed; try again'],
 };
 
 /** Every code a failed callback may name, for the API's description. */

@@ -9,9 +9,11 @@ import {
   exchangeFailure,
   failedAnswer,
   providerRefusal,
+  sharedCallbackMessages,
   singleParam,
   takeState,
   type CallbackOutcome,
+  type SharedCallbackErrorCode,
 } from '../../../oauth/callback-steps';
 import { appClientCredentials } from './app-credentials';
 import { appRedirectUri } from './app-authorize';
@@ -29,30 +31,24 @@ import { connectionReach } from './user-reach';
 
 /** Error codes put in `returnTo?error=`; stable, never carrying GitHub's text. */
 export type AppCallbackErrorCode =
-  | 'access_denied'
-  | 'authorization_failed'
-  | 'invalid_request'
-  | 'not_configured'
-  | 'token_exchange_failed'
-  | 'account_lookup_failed'
+  | SharedCallbackErrorCode
   | 'installation_requested'
   | 'installation_missing'
   | 'installation_not_yours'
   | 'installation_choice_required'
-  | 'installation_lookup_failed'
-  | 'connect_page_used'
-  | 'server_error';
+  | 'installation_lookup_failed';
 
 export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]> = {
-  access_denied: [400, 'Access was denied at GitHub'],
-  authorization_failed: [400, 'GitHub reported an authorization error'],
-  invalid_request: [
-    400,
-    'The callback carried no authorization code: turn on "Request user authorization (OAuth) during installation" for the App',
-  ],
-  not_configured: [501, 'The GitHub App is not configured'],
-  token_exchange_failed: [502, 'GitHub refused to exchange the authorization code'],
-  account_lookup_failed: [502, 'The connected account could not be read from GitHub'],
+  ...sharedCallbackMessages(
+    { at: 'GitHub', who: 'GitHub' },
+    {
+      invalid_request: [
+        400,
+        'The callback carried no authorization code: turn on "Request user authorization (OAuth) during installation" for the App',
+      ],
+      not_configured: [501, 'The GitHub App is not configured'],
+    },
+  ),
   installation_requested: [409, 'The installation waits for an owner of the account to approve it; connect again once it is approved'],
   installation_missing: [409, 'No installation of the App was named or is visible to this user; install the App first'],
   installation_not_yours: [403, 'The installation named in the callback is not one this user can access'],
@@ -61,8 +57,6 @@ export const appCallbackMessages: Record<AppCallbackErrorCode, [number, string]>
     'The user can access several installations of the App: start again with the installationId to connect',
   ],
   installation_lookup_failed: [502, 'The installation could not be read from GitHub'],
-  connect_page_used: [409, 'This connect page already made a connection, or expired'],
-  server_error: [500, 'Connecting failed; try again'],
 };
 
 /** At most this many installations are listed in `installations=` of a choice: enough for a picker. */
