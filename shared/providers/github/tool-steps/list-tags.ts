@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { githubStep, needs, pageInput, pagesOf, repoInput, repositoryOf } from './common';
-import { listed } from './outputs';
+import { needs } from './common';
+import { repositoryListing } from './listing-step';
 
 /** A tag as `repos/list-tags` lists it. */
 const tag = () =>
@@ -11,15 +11,13 @@ const tag = () =>
     tarball_url: z.string().optional(),
   });
 
-export const listTags = githubStep({
+export const listTags = repositoryListing({
   id: 'github.list_tags',
   title: 'List Tags',
   toolset: 'repos',
   description:
     "Lists a repository's tags, newest first, each with the SHA of the commit it points at, following pages up to `max_items`. A tag need not have a release: for release notes and assets use github.get_release_by_tag or github.list_releases.",
-  output: () => listed(tag()),
   permissions: needs({ contents: 'read' }, 'repo'),
-  input: () => z.strictObject({ ...repoInput, ...pageInput }),
-  repositoryOf,
-  run: pagesOf('GET /repos/{owner}/{repo}/tags'),
+  route: 'GET /repos/{owner}/{repo}/tags',
+  item: tag,
 });
