@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { gitRef, needs } from './common';
-import { listed, pullRequest } from './outputs';
+import { pullRequest } from './outputs';
 import { repositoryListing } from './listing-step';
 
 /** The code host's filters of this listing. */
