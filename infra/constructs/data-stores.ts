@@ -78,27 +78,21 @@ export class DataStores extends Construct {
         sourceQueues: [byName('DispatchQueueByName', queueName), byName('SlowQueueByName', slowQueueName)],
       },
     });
-    this.queue = new sqs.Queue(this, 'DispatchQueue', {
-      queueName,
-      visibilityTimeout: Duration.seconds(props.dispatchTimeout.toSeconds() * 6),
-      retentionPeriod: Duration.days(4),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // The same count the dispatch code uses to tell a message's last receive (events_dead_lettered).
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
-      removalPolicy: props.removalPolicy,
-    });
-    // The same settings; one dead-letter queue for both, so an operator looks in one place
-    // and a redrive sends an event back through the main lane.
-    this.slowQueue = new sqs.Queue(this, 'SlowQueue', {
-      queueName: slowQueueName,
-      visibilityTimeout: Duration.seconds(props.dispatchTimeout.toSeconds() * 6),
-      retentionPeriod: Duration.days(4),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
-      removalPolicy: props.removalPolicy,
-    });
+    // Both lanes alike, with one dead-letter queue, so an operator looks in one place and a
+    // redrive sends an event back through the main lane.
+    const lane = (id: string, name: string) =>
+      new sqs.Queue(this, id, {
+        queueName: name,
+        visibilityTimeout: Duration.seconds(props.dispatchTimeout.toSeconds() * 6),
+        retentionPeriod: Duration.days(4),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        // The same count the dispatch code uses to tell a message's last receive (events_dead_lettered).
+        deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
+        removalPolicy: props.removalPolicy,
+      });
+    this.queue = lane('DispatchQueue', queueName);
+    this.slowQueue = lane('SlowQueue', slowQueueName);
 
     this.bucket = new s3.Bucket(this, 'PayloadBucket', {
       encryption: s3.BucketEncryption.S3_MANAGED,
