@@ -68,7 +68,9 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
   });
 
   it('bounds each dispatch lane to 2 concurrent executions and reserves none (a new account has 10)', () => {
-    const esm = ofType(s(), 'AWS::Lambda::EventSourceMapping');
+    const queueOf = (m: { Properties: Record<string, unknown> }) =>
+      (m.Properties.EventSourceArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const esm = ofType(s(), 'AWS::Lambda::EventSourceMapping').filter(([, m]) => /^Data(Dispatch|Slow)Queue/.test(queueOf(m)));
     expect(esm).toHaveLength(2);
     for (const [, m] of esm) expect(m.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
     for (const [, f] of ofType(s(), 'AWS::Lambda::Function')) expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
@@ -131,7 +133,7 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     expect(stageRes.DependsOn).toContain(routeId);
   });
 
-  it("alarms on the webhook 429s the front door answers, on 4xx, on webhook latency near the code host's 10 s, and on both dispatch queues' age", () => {
+  it("alarms on the webhook 429s the front door answers, on 4xx, on webhook latency near the code host's 10 s, and on the age of both dispatch queues and the poll work queue", () => {
     const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const named = (suffix: string) => alarms.find((a) => String(a.AlarmName).endsWith(suffix));
     const filters = ofType(s(), 'AWS::Logs::MetricFilter').map(([, f]) => f.Properties);
@@ -149,7 +151,9 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     const clientErrors = named('-http-4xx')!;
     expect(JSON.stringify(clientErrors.Metrics)).toContain('"MetricName":"4xx"');
     const ages = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
-    expect(ages.map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]).sort()).toHaveLength(2);
+    const aged = ages.map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0] as string);
+    expect(aged).toHaveLength(3);
+    expect(aged.filter((q) => /^Data(Dispatch|Slow)Queue/.test(q))).toHaveLength(2);
     // The access log is JSON with the fields the filters read, numbers unquoted.
     const [, stageRes] = ofType(s(), 'AWS::ApiGatewayV2::Stage')[0]!;
     const format = stageRes.Properties.AccessLogSettings.Format as string;

@@ -1,4 +1,3 @@
-import { recoverMissedSnareDeliveries } from '../polling/poll-contentsnare';
 import { contentSnareOAuth } from '../oauth/definition';
 import { identifyContentSnare } from '../oauth/identify';
 import { contentSnareRefresh } from '../oauth/refresh-rules';
@@ -18,5 +17,6 @@ export const contentSnareProvider: ProviderContract = {
   intake: snareIntake,
   hooks: snareHooks,
   // Its webhooks are unsigned and never retried: what they missed is found once a round.
-  polling: { recover: (ctx) => recoverMissedSnareDeliveries(ctx) },
+  // Read on first use, as the code host's polling is.
+  polling: { recover: async (ctx) => (await import('../polling/poll-contentsnare')).recoverMissedSnareDeliveries(ctx) },
 };

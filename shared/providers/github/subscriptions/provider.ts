@@ -1,5 +1,3 @@
-import { githubPollSources } from '../polling/github-poll-sources';
-import { githubSweep } from '../sweep/app-hook';
 import { checkGithubAllowList } from '../app/allow-list-reach';
 import { githubOAuth } from '../oauth/definition';
 import { checkGithubUserToken } from '../user-token';
@@ -20,8 +18,16 @@ export const githubProvider: ProviderContract = {
   revoke: revokeGithub,
   intake: githubIntake,
   hooks: githubHooks,
-  polling: { sources: githubPollSources },
-  sweep: githubSweep,
+  // Polling and the sweep are read on first use: most functions never poll or sweep, and
+  // their code (list reads, the App's JWT) stays out of those functions' cold start.
+  polling: {
+    sources: {
+      plan: async (ctx) => (await import('../polling/github-poll-sources')).githubPollSources.plan(ctx),
+      poll: async (ctx, connection, unit, batch) =>
+        (await import('../polling/github-poll-sources')).githubPollSources.poll(ctx, connection, unit, batch),
+    },
+  },
+  sweep: { sharedHooks: async (ctx) => (await import('../sweep/app-hook')).githubSweep.sharedHooks(ctx) },
   userToken: checkGithubUserToken,
   checkAllowList: checkGithubAllowList,
 };
