@@ -32,10 +32,13 @@ export async function startEmbeddedDynamo(options: { path?: string; port?: numbe
   worker.unref();
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   let started = false;
+  let closing: Promise<void> | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     const fail = (e: Error) => reject(new Error(`embedded DynamoDB did not start: ${e.message}`));
     worker.on('error', (e) => {
-      // After the start, a crash of the thread is as fatal as it was when dynalite ran in-process.
+      // After the start, a crash of the thread is as fatal as it was when dynalite ran in-process;
+      // once closing, it is the thread ending while its last requests fail.
+      if (closing) return;
       if (started) throw e;
       fail(e);
     });
@@ -51,7 +54,6 @@ export async function startEmbeddedDynamo(options: { path?: string; port?: numbe
       }
     });
   });
-  let closing: Promise<void> | undefined;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     close: () =>
