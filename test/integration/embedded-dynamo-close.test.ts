@@ -1,5 +1,4 @@
-import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { embeddedDynamoClientConfig, startEmbeddedDynamo } from '../../shared/adapters/local/embedded-dynamo';
 
