@@ -4,7 +4,9 @@ import { layers, type Layer } from './test/layers';
 export default defineConfig({
   test: {
     pool: 'forks',
-    testTimeout: 30_000,
+    // The longest tests walk a whole flow against fakes that check every request against GitHub's
+    // description (about 20 s on an idle two-core machine); a CI machine's neighbours must not fail them.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: more workers only make the embedded servers fight for CPU.
     maxWorkers: 2,
