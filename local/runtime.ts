@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../shared/config/config';
 import { DynamoStore } from '../shared/adapters/aws/dynamo-store';
 import { ensureTable } from '../shared/adapters/aws/ensure-table';
 import { embeddedDynamoClientConfig, startEmbeddedDynamo } from '../shared/adapters/local/embedded-dynamo';
+import { ExpiredRows } from '../shared/adapters/local/expired-rows';
 import { openLocalQueues, type LocalQueues } from '../shared/adapters/local/local-queues';
 import { createJsonLogger, type Logger } from '../shared/observability/logger';
 import { InMemoryMetrics } from '../shared/observability/metrics';
@@ -122,6 +123,18 @@ async function openState(dataDir: string, config: Config, logger: Logger) {
   return { dynamo, client, queues, ctx, recent, pollWork };
 }
 
+/** DynamoDB's time to live for the embedded table: one page a round, at a pace that leaves the table to the product. */
+function expiredRowsJob(rows: ExpiredRows): BackgroundJob {
+  return {
+    name: 'expired-rows',
+    idleMs: 2_000,
+    runOnce: async () => {
+      await rows.sweepPage();
+      return false;
+    },
+  };
+}
+
 /** The consumer, poller and sweep (unless `background` is false), and the webhook relay when WEBHOOK_PROXY_URL is set. */
 function startLoops(
   ctx: AppContext,
@@ -132,17 +145,21 @@ function startLoops(
     pressure: ReturnType<typeof intakePressure>;
     circuit: ReturnType<typeof localCircuit>;
     ownUrl: string;
+    expiredRows: ExpiredRows;
   },
   signal: AbortSignal,
 ) {
   const { config, logger } = ctx;
   const relay = { listening: false };
-  const jobs = localJobs(ctx, queues, {
-    pollWork: run.pollWork,
-    intakeBusy: run.pressure.busy,
-    circuit: run.circuit,
-    ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
-  });
+  const jobs = [
+    ...localJobs(ctx, queues, {
+      pollWork: run.pollWork,
+      intakeBusy: run.pressure.busy,
+      circuit: run.circuit,
+      ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
+    }),
+    expiredRowsJob(run.expiredRows),
+  ];
   const loops = run.background ? jobs.map((job) => runLoop(job, signal, logger)) : [];
   // WEBHOOK_PROXY_URL: real deliveries from a relay channel, replayed into this runtime's intake.
   if (config.webhookProxyUrl)
@@ -220,7 +237,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const { jobs, loops } = startLoops(
     ctx,
     queues,
-    { background: options.background !== false, pollWork, pressure, circuit, ownUrl },
+    {
+      background: options.background !== false,
+      pollWork,
+      pressure,
+      circuit,
+      ownUrl,
+      expiredRows: new ExpiredRows(client, config.tableName, systemClock),
+    },
     stop.signal,
   );
 
