@@ -140,8 +140,8 @@ interface HookRun {
  * What our mark of the delivery id says: processed (`done`), being processed (a live
  * lease: look again next round), or nothing (never seen, or an attempt that died).
  */
-function markOf(ctx: AppContext, claimScope: string, guid: string) {
-  return onceState(ctx.store, keys.deliveryClaim(claimScope, guid));
+function markOf(ctx: AppContext, routeId: string, guid: string) {
+  return onceState(ctx.store, keys.deliveryClaim(routeId, guid));
 }
 
 function atOf(d: HookDelivery, now: number): number {
@@ -176,9 +176,8 @@ function candidates(run: HookRun, page: HookDelivery[], since: number): { found:
     }
     if (run.judged.has(d.guid)) continue;
     run.judged.add(d.guid);
-    const scope = run.hook.claimScope(d);
     // The App's own delivery without an installation: the intake takes none of those, a redelivery would be refused again.
-    if (scope === undefined) continue;
+    if (run.hook.routeId(d) === undefined) continue;
     if (run.state.asked.covers(d.guid, d.id) || run.state.asked.count(d.guid) >= maxRedeliveriesPerGuid) continue;
     found.push({
       guid: d.guid,
@@ -201,8 +200,8 @@ async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
     const batch = list.slice(i, i + claimReads);
     const marks = await Promise.all(
       batch.map((d) => {
-        const scope = run.hook.claimScope({ id: d.id, guid: d.guid, installation_id: d.installationId ?? null });
-        return scope === undefined ? Promise.resolve('done' as const) : markOf(ctx, scope, d.guid);
+        const routeId = run.hook.routeId({ id: d.id, guid: d.guid, installation_id: d.installationId ?? null });
+        return routeId === undefined ? Promise.resolve('done' as const) : markOf(ctx, routeId, d.guid);
       }),
     );
     await Promise.all(batch.map((d, j) => (marks[j] === 'done' ? undefined : ask(run, d, marks[j] === 'in_progress'))));
@@ -292,7 +291,7 @@ async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
   const connection = await new ConnectionRepo(ctx.store).get(endpoint.connectionId);
   if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
   const access = await codeHostAccess(ctx, connection);
-  const hook: SweptHook = { id: endpoint.id, base: endpointHookBase(endpoint), claimScope: () => endpoint.id };
+  const hook: SweptHook = { id: endpoint.id, base: endpointHookBase(endpoint), routeId: () => endpoint.id };
   await sweepHook(round, hook, access, connection.id, round.options.pagesPerHook);
 }
 

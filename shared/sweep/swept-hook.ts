@@ -7,8 +7,8 @@ export interface SweptHook {
   /** `.../hooks/{hook_id}` or `/app/hook` (hook-deliveries.ts). */
   base: string;
   /**
-   * The scope the intake claimed a delivery under (keys.deliveryClaim): the endpoint id, or the
-   * App's installation of the delivery; undefined when the intake claims no such delivery.
+   * The route id the intake claimed a delivery under (keys.deliveryClaim): the endpoint id, or
+   * the App's installation of the delivery; undefined when the intake claims no such delivery.
    */
-  claimScope(d: HookDelivery): string | undefined;
+  routeId(d: HookDelivery): string | undefined;
 }

@@ -18,7 +18,7 @@ export const appSweepId = 'app';
 export const appHookSwept: SweptHook = {
   id: appSweepId,
   base: appHookBase,
-  claimScope: (d) => (typeof d.installation_id === 'number' ? keys.appRouteId(d.installation_id) : undefined),
+  routeId: (d) => (typeof d.installation_id === 'number' ? keys.appRouteId(d.installation_id) : undefined),
 };
 
 /**
