@@ -20,7 +20,7 @@ export interface PlatformApiOptions {
  */
 export function routes(ctx: AppContext, options: PlatformApiOptions = {}): Route[] {
   return bindRoutes(platformApiRouteTable, {
-    ...triggerCatalogHandler(),
+    ...triggerCatalogHandler(ctx),
     ...connectionHandlers(ctx, options.revoke),
     ...subscriptionHandlers(ctx),
     ...keyHandlers(ctx),

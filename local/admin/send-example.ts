@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { triggerCatalogOf } from '../../shared/ports/provider-contract';
 import { sign } from '@octokit/webhooks-methods';
 import type { AppContext } from '../../shared/ports/app-context';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
@@ -11,16 +12,17 @@ import type { Fetch } from '../../shared/ports';
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { applyOverrides, type Override } from './example-overrides';
-import { fitExample, type ExampleDelivery } from '../../shared/subscriptions/fit-example';
-import type { ExampleDoc } from '../../shared/subscriptions/example-docs';
-import { mappedForQueue } from '../../shared/subscriptions/example-events';
+import { fitExample, type ExampleDelivery } from '../../shared/providers/github/triggers/fit-example';
+import { loadExample, type ExampleDoc } from '../../shared/providers/github/triggers/example-docs';
+import { mappedForQueue } from '../../shared/providers/github/triggers/example-events';
 
 export interface SendExampleDeps {
-  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'logger' | 'metrics' | 'githubAppSecret'>;
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'logger' | 'metrics' | 'githubAppSecret' | 'providers'>;
   fetch: Fetch;
   /** The intake URL of an endpoint on this runtime (`app`: the GitHub App's webhook; the collection service's hook is under the same base). */
   intakeUrl(endpointId: string): string;
-  loadExample(trigger: TriggerId): ExampleDoc;
+  /** The documented example of a code-host trigger; by default the one in the code host's room. */
+  loadExample?(trigger: TriggerId): ExampleDoc;
 }
 
 export type SendExampleResult =
@@ -73,7 +75,7 @@ export async function sendExampleTrigger(
   }
   const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
   if (!connection) throw new AppError('not_found', `Subscription ${sub.id}'s connection ${sub.connectionId} is gone`);
-  const original = deps.loadExample(trigger);
+  const original = (deps.loadExample ?? loadExample)(trigger);
   // `--set path=value`: the person's changes to the documented example, before it is fitted to the subscription.
   const doc: ExampleDoc =
     overrides.length === 0
@@ -136,6 +138,7 @@ async function enqueueAsPoller(
   const mapped = mappedForQueue(doc, sub, connection);
   const deliveryId = `trigger:${randomUUID()}`;
   const events = buildTriggerEvents({
+    catalog: triggerCatalogOf(ctx.providers),
     connection,
     subscriptions: new Map([[sub.trigger, [sub]]]),
     mapped,

@@ -4,7 +4,7 @@ import type { Subscription } from '../../shared/domain/model';
 import type { SnareTriggerId } from '../../shared/domain/triggers';
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Fetch } from '../../shared/ports';
-import { loadSnareExample } from '../../shared/subscriptions/snare-examples';
+import { loadSnareExample } from '../../shared/providers/contentsnare/triggers/examples';
 import { applyOverrides, type Override } from './example-overrides';
 
 export interface SnareExampleResult {

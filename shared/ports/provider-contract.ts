@@ -1,4 +1,7 @@
-import type { Provider } from '../domain/model';
+import type { MappedEvent } from '../domain/mapping/types';
+import type { Connection, Provider, Subscription } from '../domain/model';
+import type { TriggerId } from '../domain/triggers';
+import { joinCatalog, type CatalogRows, type TriggerCatalog } from '../domain/trigger-catalog';
 
 /**
  * One provider as the core sees it: the core asks a connection's (or a trigger's) provider
@@ -11,7 +14,34 @@ export interface ProviderContract {
   id: Provider;
   /** How a message names a connection of this provider: `code-host`, `collection-service`. */
   connectionKind: string;
+  /** Its rows of the trigger catalog: each of its own triggers, defined in its room (`triggers/`). */
+  triggers: CatalogRows;
+  /**
+   * Its triggers' documented examples, loaded on first use: they are JSON (some 140 KB) that only
+   * the catalog's listing and the operator's tools read, kept out of every other cold start.
+   */
+  examples(): Promise<TriggerExamples>;
+}
+
+/** A provider's documented examples of its triggers, as `GET /triggers` shows them. */
+export interface TriggerExamples {
+  /** The connection an example event is shown for. */
+  connection: Connection;
+  /** The trigger's example as the events the intake or the poller would map for this subscription; none when it has none. */
+  mapped(trigger: TriggerId, sub: Subscription, connection: Connection): MappedEvent[];
 }
 
 /** Every provider by its id: what `AppContext.providers` holds. */
 export type Providers = Readonly<Record<Provider, ProviderContract>>;
+
+const catalogs = new WeakMap<Providers, TriggerCatalog>();
+
+/** The trigger catalog of these providers: every provider's rows, in the registry's order; joined once per registry. */
+export function triggerCatalogOf(providers: Providers): TriggerCatalog {
+  let catalog = catalogs.get(providers);
+  if (!catalog) {
+    catalog = joinCatalog(Object.values(providers).map((p) => p.triggers));
+    catalogs.set(providers, catalog);
+  }
+  return catalog;
+}
