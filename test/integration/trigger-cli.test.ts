@@ -63,9 +63,9 @@ function subscriptionFor(trigger: TriggerId, over: Partial<Subscription> = {}): 
   };
 }
 
-describe('the documented example payloads (shared/subscriptions/examples)', () => {
+describe("the documented example payloads (the code host's triggers/examples)", () => {
   it('there is one per trigger, and each maps to its trigger', () => {
-    const here = join(dirname(fileURLToPath(import.meta.url)), '../../shared/subscriptions/examples');
+    const here = join(dirname(fileURLToPath(import.meta.url)), '../../shared/providers/github/triggers/examples');
     expect(
       readdirSync(here)
         .filter((f) => f.endsWith('.json'))
