@@ -1,20 +1,23 @@
 import { json } from '../../shared/http/responses';
 import type { AppContext } from '../../shared/ports/app-context';
-import { triggerCatalogOf } from '../../shared/ports/provider-contract';
+import { triggerCatalogOf, type ExamplesLoader } from '../../shared/ports/provider-contract';
 import type { RouteHandlers } from '../../shared/http/route-table';
 import type { TriggerListing } from '../../shared/subscriptions/trigger-listing';
 import type { platformApiRouteTable } from './route-table';
 
 /** `GET /triggers`: the catalog with each trigger's example event. */
-export function triggerCatalogHandler(ctx: AppContext): Pick<RouteHandlers<typeof platformApiRouteTable>, 'listTriggers'> {
+export function triggerCatalogHandler(
+  ctx: AppContext,
+  loadExamples: ExamplesLoader,
+): Pick<RouteHandlers<typeof platformApiRouteTable>, 'listTriggers'> {
   // Built once per container: the catalog and its examples do not change while it runs. Loaded
   // on first use: the examples are ~140 KB of JSON that every other route's cold start would parse.
   let listing: TriggerListing[] | undefined;
   return {
     listTriggers: async () => {
       if (!listing) {
-        const { loadTriggerExamples, triggerListing } = await import('../../shared/subscriptions/trigger-listing');
-        listing = triggerListing(triggerCatalogOf(ctx.providers), await loadTriggerExamples(ctx.providers));
+        const { triggerListing } = await import('../../shared/subscriptions/trigger-listing');
+        listing = triggerListing(triggerCatalogOf(ctx.providers), await loadExamples());
       }
       return json(200, { triggers: listing });
     },

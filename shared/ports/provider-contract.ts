@@ -16,20 +16,23 @@ export interface ProviderContract {
   connectionKind: string;
   /** Its rows of the trigger catalog: each of its own triggers, defined in its room (`triggers/`). */
   triggers: CatalogRows;
-  /**
-   * Its triggers' documented examples, loaded on first use: they are JSON (some 140 KB) that only
-   * the catalog's listing and the operator's tools read, kept out of every other cold start.
-   */
-  examples(): Promise<TriggerExamples>;
 }
 
-/** A provider's documented examples of its triggers, as `GET /triggers` shows them. */
+/**
+ * A provider's documented examples of its triggers, as `GET /triggers` shows them. Not a part
+ * of the contract object, which every function carries: the examples are JSON that only the
+ * catalog's listing reads, so the wiring lists them (`shared/wiring/provider-examples.ts`) for
+ * the functions that serve it.
+ */
 export interface TriggerExamples {
   /** The connection an example event is shown for. */
   connection: Connection;
   /** The trigger's example as the events the intake or the poller would map for this subscription; none when it has none. */
   mapped(trigger: TriggerId, sub: Subscription, connection: Connection): MappedEvent[];
 }
+
+/** Every provider's examples, by its id, loaded on first use. */
+export type ExamplesLoader = () => Promise<Readonly<Record<Provider, TriggerExamples>>>;
 
 /** Every provider by its id: what `AppContext.providers` holds. */
 export type Providers = Readonly<Record<Provider, ProviderContract>>;

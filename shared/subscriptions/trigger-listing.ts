@@ -4,7 +4,7 @@ import type { TriggerCatalog } from '../domain/trigger-catalog';
 import { triggerTools } from '../domain/trigger-tools';
 import { triggerIds, type TriggerId } from '../domain/triggers';
 import { buildTriggerEvents } from '../dispatch/fan-out';
-import type { Providers, TriggerExamples } from '../ports/provider-contract';
+import type { TriggerExamples } from '../ports/provider-contract';
 
 export interface TriggerListing {
   id: TriggerId;
@@ -65,12 +65,6 @@ function exampleEvent(catalog: TriggerCatalog, trigger: TriggerId, fields: Parti
   } catch {
     return null;
   }
-}
-
-/** Every provider's examples, each loaded once (they are loaded on first use). */
-export async function loadTriggerExamples(providers: Providers): Promise<Record<Provider, TriggerExamples>> {
-  const entries = await Promise.all(Object.values(providers).map(async (p) => [p.id, await p.examples()] as const));
-  return Object.fromEntries(entries) as Record<Provider, TriggerExamples>;
 }
 
 /** `GET /triggers`: every trigger (code host, then collection service) with its filters, targets and an example event. */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { levelsOf, observe, type SnareReadBack } from '../../shared/providers/contentsnare/mapping/snare-events';
-import { providerRegistry, triggerCatalog } from '../../shared/wiring/providers';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { snareTriggerIds } from '../../shared/domain/triggers';
 import { loadSnareExample } from '../../shared/providers/contentsnare/triggers/examples';
-import { loadTriggerExamples, triggerListing } from '../../shared/subscriptions/trigger-listing';
+import { triggerListing } from '../../shared/subscriptions/trigger-listing';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 
-const examples = await loadTriggerExamples(providerRegistry);
+const examples = await loadProviderExamples();
 
 describe('the collection-service triggers in the catalog', () => {
   const listing = triggerListing(triggerCatalog, examples);

@@ -17,7 +17,6 @@ export const contentSnareProvider: ProviderContract = {
   revoke: revokeContentSnare,
   intake: snareIntake,
   triggers: snareTriggers,
-  examples: async () => (await import('../triggers/examples')).snareExamples,
   hooks: snareHooks,
   // Its webhooks are unsigned and never retried: what they missed is found once a round.
   // Read on first use, as the code host's polling is.

@@ -1,6 +1,5 @@
 import type { ConnectFlow, ProviderConnect } from '../../../oauth/connect-flows';
 import { githubOAuth } from '../oauth/definition';
-import { startAppAuthorization } from './app-authorize';
 import { appClientCredentials } from './app-credentials';
 
 /** Connecting through the GitHub App, as the connect page offers it beside the OAuth app. */
@@ -13,7 +12,8 @@ const githubAppFlow: ConnectFlow = {
       () => true,
       () => false,
     ),
-  start: async (ctx, body, hash) => (await startAppAuthorization(ctx, body, hash)).authorizeUrl,
+  // Read on first use: only the OAuth function starts a flow, and the contract is in every function.
+  start: async (ctx, body, hash) => (await (await import('./app-authorize')).startAppAuthorization(ctx, body, hash)).authorizeUrl,
 };
 
 /** The code host's offers beside its OAuth: the App, and a fine-grained token the user makes. */

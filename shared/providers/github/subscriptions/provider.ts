@@ -20,7 +20,6 @@ export const githubProvider: ProviderContract = {
   revoke: revokeGithub,
   intake: githubIntake,
   triggers: githubTriggers,
-  examples: async () => (await import('../triggers/examples')).githubExamples,
   hooks: githubHooks,
   // Polling and the sweep are read on first use: most functions never poll or sweep, and
   // their code (list reads, the App's JWT) stays out of those functions' cold start.
