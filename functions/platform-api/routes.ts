@@ -8,7 +8,7 @@ import { keyHandlers } from './key-handlers';
 import { platformApiRouteTable } from './route-table';
 import { subscriptionHandlers } from './subscription-handlers';
 import { triggerCatalogHandler } from './trigger-catalog-handler';
-import type { ExamplesLoader } from '../../shared/ports/provider-contract';
+import type { ExamplesLoader } from '../../shared/ports/trigger-examples';
 
 export interface PlatformApiOptions {
   /** Token revocation at disconnect (the OAuth wiring supplies it). */

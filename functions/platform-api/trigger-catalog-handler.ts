@@ -1,6 +1,7 @@
 import { json } from '../../shared/http/responses';
 import type { AppContext } from '../../shared/ports/app-context';
-import { triggerCatalogOf, type ExamplesLoader } from '../../shared/ports/provider-contract';
+import { triggerCatalogOf } from '../../shared/ports/provider-contract';
+import type { ExamplesLoader } from '../../shared/ports/trigger-examples';
 import type { RouteHandlers } from '../../shared/http/route-table';
 import type { TriggerListing } from '../../shared/subscriptions/trigger-listing';
 import type { platformApiRouteTable } from './route-table';

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { parseOverride, type Override } from '../admin/example-overrides';
+import { parseOverride, type Override } from '../../shared/domain/example-overrides';
 import type { SendExampleResult } from '../admin/send-example';
 import { didYouMean } from '../../shared/domain/did-you-mean';
 import { present } from '../../shared/domain/present';

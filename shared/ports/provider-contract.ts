@@ -1,6 +1,4 @@
-import type { MappedEvent } from '../domain/mapping/types';
-import type { Connection, Provider, Subscription } from '../domain/model';
-import type { TriggerId } from '../domain/triggers';
+import type { Provider } from '../domain/model';
 import { joinCatalog, type CatalogRows, type TriggerCatalog } from '../domain/trigger-catalog';
 
 /**
@@ -17,22 +15,6 @@ export interface ProviderContract {
   /** Its rows of the trigger catalog: each of its own triggers, defined in its room (`triggers/`). */
   triggers: CatalogRows;
 }
-
-/**
- * A provider's documented examples of its triggers, as `GET /triggers` shows them. Not a part
- * of the contract object, which every function carries: the examples are JSON that only the
- * catalog's listing reads, so the wiring lists them (`shared/wiring/provider-examples.ts`) for
- * the functions that serve it.
- */
-export interface TriggerExamples {
-  /** The connection an example event is shown for. */
-  connection: Connection;
-  /** The trigger's example as the events the intake or the poller would map for this subscription; none when it has none. */
-  mapped(trigger: TriggerId, sub: Subscription, connection: Connection): MappedEvent[];
-}
-
-/** Every provider's examples, by its id, loaded on first use. */
-export type ExamplesLoader = () => Promise<Readonly<Record<Provider, TriggerExamples>>>;
 
 /** Every provider by its id: what `AppContext.providers` holds. */
 export type Providers = Readonly<Record<Provider, ProviderContract>>;

@@ -4,7 +4,7 @@ import type { TriggerCatalog } from '../domain/trigger-catalog';
 import { triggerTools } from '../domain/trigger-tools';
 import { triggerIds, type TriggerId } from '../domain/triggers';
 import { buildTriggerEvents } from '../dispatch/fan-out';
-import type { TriggerExamples } from '../ports/provider-contract';
+import type { TriggerExamples } from '../ports/trigger-examples';
 
 export interface TriggerListing {
   id: TriggerId;

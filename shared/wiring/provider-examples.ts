@@ -1,4 +1,4 @@
-import type { ExamplesLoader } from '../ports/provider-contract';
+import type { ExamplesLoader } from '../ports/trigger-examples';
 
 /**
  * Every provider's trigger examples, read on first use and only by the functions given this
@@ -7,8 +7,8 @@ import type { ExamplesLoader } from '../ports/provider-contract';
  */
 export const loadProviderExamples: ExamplesLoader = async () => {
   const [github, contentsnare] = await Promise.all([
-    import('../providers/github/triggers/examples'),
-    import('../providers/contentsnare/triggers/examples'),
+    import('../providers/github/subscriptions/trigger-examples'),
+    import('../providers/contentsnare/triggers/snare-examples'),
   ]);
   return { github: github.githubExamples, contentsnare: contentsnare.snareExamples };
 };

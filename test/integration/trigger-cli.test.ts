@@ -118,7 +118,7 @@ describe('sendExampleTrigger', () => {
   beforeEach(async () => {
     t = await testContext();
     intake = await startFakeHttp(() => ({ status: 202, body: { ok: true, accepted: 1 } }));
-    deps = { ctx: t.ctx, fetch, intakeUrl: (id) => `${intake.url}/webhooks/github/${id}`, loadExample };
+    deps = { ctx: t.ctx, fetch, intakeUrl: (id) => `${intake.url}/webhooks/github/${id}` };
   });
   afterEach(async () => {
     t.close();

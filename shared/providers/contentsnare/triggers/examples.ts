@@ -2,8 +2,7 @@ import * as z from 'zod';
 import { parseSnareDelivery } from '../mapping/snare-delivery';
 import { snareMappedEvent, type Json, type SnareReadBack } from '../mapping/snare-events';
 import type { MappedEvent } from '../../../domain/mapping/types';
-import { isSnareTriggerId, snareEventName, type SnareTriggerId, type SnareTriggerName } from '../../../domain/triggers';
-import type { TriggerExamples } from '../../../ports/provider-contract';
+import { snareEventName, type SnareTriggerId, type SnareTriggerName } from '../../../domain/triggers';
 import all_fields_completed from './examples/all_fields_completed.json';
 import client_created from './examples/client_created.json';
 import client_updated from './examples/client_updated.json';
@@ -92,18 +91,3 @@ export function snareExampleMapped(trigger: SnareTriggerId): MappedEvent[] {
   const rb = exampleReadBack(loadSnareExample(trigger));
   return rb ? [snareMappedEvent(rb.event, rb.readBack, rb.claimed)] : [];
 }
-
-/** The collection service's examples: each delivery as the intake maps it once read back from the example's records. */
-export const snareExamples: TriggerExamples = {
-  connection: {
-    id: 'conn_example',
-    provider: 'contentsnare',
-    accountLogin: 'Olivia Owner',
-    authMethod: 'token',
-    status: 'connected',
-    repositories: [],
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-  },
-  mapped: (trigger) => (isSnareTriggerId(trigger) ? snareExampleMapped(trigger) : []),
-};

@@ -1,7 +1,8 @@
 import type { Connection } from '../../../domain/model';
-import type { TriggerExamples } from '../../../ports/provider-contract';
-import { loadExample } from './example-docs';
-import { mappedForQueue } from './example-events';
+import type { TriggerExamples } from '../../../ports/trigger-examples';
+import { loadExample } from '../triggers/example-docs';
+import { mappedForQueue } from '../triggers/example-events';
+import { sendGithubExample } from './send-example';
 
 const exampleConnection: Connection = {
   id: 'conn_example',
@@ -18,4 +19,5 @@ const exampleConnection: Connection = {
 export const githubExamples: TriggerExamples = {
   connection: exampleConnection,
   mapped: (trigger, sub, connection) => mappedForQueue(loadExample(trigger), sub, connection),
+  send: (request) => sendGithubExample(request),
 };
