@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolStepHandler } from '../functions/tool-step/create-handler';
 import { startLocalRuntime } from '../local/runtime';
-import { allProviderTools } from '../functions/tool-step/registry';
+import { allProviderTools } from '../shared/wiring/provider-tools';
 import { FakeGitHub } from '../test/helpers/fake-github-server';
 import { platformKey, signingSecret } from '../test/helpers/runtime-support';
 import { startProductProcess } from './lib/product-process';

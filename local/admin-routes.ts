@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { loadExample } from '../shared/subscriptions/example-docs';
 import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
 import { sendExampleTrigger } from './admin/send-example';
 import { runtimeDoctorReport } from './admin/doctor-report';
@@ -73,8 +72,8 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
       const input = req.input;
       const intakeBase = `http://127.0.0.1:${ctx.config.port}`;
       const result = await sendExampleTrigger(
-        { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}`, loadExample },
-        input.trigger as Parameters<typeof loadExample>[0],
+        { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}` },
+        input.trigger as TriggerId,
         input.subscriptionId,
         input.overrides ?? [],
       );

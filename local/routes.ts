@@ -10,6 +10,8 @@ import { intakeRouteTable } from '../functions/webhook-intake/route-table';
 import { routes as oauthRoutes } from '../functions/oauth/routes';
 import { oauthRouteTable } from '../functions/oauth/route-table';
 import { routes as toolRoutes, toolStepRouteTable } from '../functions/tool-step/routes';
+import { allProviderTools } from '../shared/wiring/provider-tools';
+import { loadProviderExamples } from '../shared/wiring/provider-examples';
 import { adminRouteTable, adminRoutes } from './admin-routes';
 import { consoleRoutes } from './console/routes';
 import { consoleRouteTable } from './console/route-table';
@@ -43,12 +45,12 @@ export function localRoutes(
 ): Route[] {
   return [
     healthzRoute,
-    ...platformApiRoutes(ctx, { revoke: revokeForDisconnect(ctx) }),
+    ...platformApiRoutes(ctx, { revoke: revokeForDisconnect(ctx), examples: loadProviderExamples }),
     // Deliveries the intake refuses for their shape show among the console's recent events.
     ...intakeRoutes(ctx, { observer: { refused: (d) => recent.refused(d) } }),
     // A browser finishing a flow without returnTo is offered the way back to the console (GET /).
     ...oauthRoutes(ctx, { consoleUrl: `${ctx.config.publicUrl}/` }),
-    ...toolRoutes(ctx),
+    ...toolRoutes(ctx, allProviderTools()),
     ...adminRoutes(ctx, queues),
     ...consoleRoutes(ctx, queues, recent, circuit),
   ];

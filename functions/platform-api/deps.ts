@@ -3,6 +3,8 @@ import { lambdaAppContext } from '../../shared/wiring/lambda-context';
 import { s3Blobs } from '../../shared/wiring/aws-s3';
 import { sqsQueueOnFirstUse } from '../../shared/wiring/aws-sqs-on-first-use';
 
+export { loadProviderExamples } from '../../shared/wiring/provider-examples';
+
 /** This function's name: the `service` of its log lines and metrics. */
 export const role = 'platform-api';
 

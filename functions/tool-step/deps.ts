@@ -1,6 +1,8 @@
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
 import { lambdaAppContext } from '../../shared/wiring/lambda-context';
 
+export { allProviderTools } from '../../shared/wiring/provider-tools';
+
 /** This function's name: the `service` of its log lines and metrics. */
 export const role = 'tool-step';
 

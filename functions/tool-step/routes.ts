@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Route } from '../../shared/http/types';
-import { allProviderTools } from './registry';
+import type { ProviderTools } from '../../shared/tools/tool-step';
 import { toolRouteTable, toolRoutes } from '../../shared/tools/tool-routes';
 import { mcpRouteTable, mcpRoutes } from '../../shared/mcp/mcp-routes';
 
@@ -8,7 +8,6 @@ import { mcpRouteTable, mcpRoutes } from '../../shared/mcp/mcp-routes';
 export const toolStepRouteTable = { ...toolRouteTable, ...mcpRouteTable };
 
 /** `GET /tools`, `POST /tools/:toolId/invoke` and the same steps over MCP (`/mcp`, `/mcp/:connectionId`). */
-export function routes(ctx: AppContext): Route[] {
-  const tools = allProviderTools();
+export function routes(ctx: AppContext, tools: ProviderTools[]): Route[] {
   return [...toolRoutes(ctx, tools), ...mcpRoutes(ctx, tools)];
 }

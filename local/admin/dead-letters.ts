@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { snareReadBackKind } from '../../shared/providers/contentsnare/dispatch/read-back-job';
+import { providerWork } from '../../shared/wiring/provider-work';
 import type { BlobStore, DeadLetter } from '../../shared/ports';
 
 /** One dead letter as an operator reads it: what it was, for whom, and since when. */
@@ -27,13 +27,14 @@ const eventFields = z.object({
   deliveryId: z.string().optional(),
 });
 const pointer = z.object({ blobKey: z.string().min(1) }).strict();
-/** A collection-service delivery accepted but not yet read back (shared/dispatch/snare-read-back.ts): a redrive works it again. */
-const readBackJob = z.object({
-  kind: z.literal(snareReadBackKind),
-  connectionId: z.string(),
-  delivery: z.object({ event: z.string() }).loose(),
-  receivedAt: z.string().optional(),
-});
+/** A provider's job (a collection-service delivery accepted but not yet read back): its provider says what it was; a redrive works it again. */
+const jobKind = z.object({ kind: z.string() }).loose();
+
+function describeJob(value: unknown): { trigger: string; deliveryId: string } | undefined {
+  const kind = jobKind.safeParse(value);
+  if (!kind.success) return undefined;
+  return providerWork.jobs.find((j) => j.kind === kind.data.kind)?.describe?.(value);
+}
 
 function parseJson(text: string): unknown {
   try {
@@ -81,9 +82,8 @@ export async function summarizeDeadLetter(d: DeadLetter, blobs?: Pick<BlobStore,
       return { ...withKey, problem: 'claim-check blob could not be read' };
     }
   }
-  const job = readBackJob.safeParse(value);
-  if (job.success)
-    return { ...base, trigger: `contentsnare.${job.data.delivery.event}`, deliveryId: `read-back for ${job.data.connectionId}` };
+  const job = describeJob(value);
+  if (job) return { ...base, ...job };
   const fields = fromEvent(value);
   return fields ? { ...base, ...fields } : { ...base, problem: 'body is not a trigger event' };
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubscriptionTarget } from '../../shared/domain/model';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import type { Grant } from '../../shared/domain/trigger-permissions';
 import { githubTriggerIds } from '../../shared/domain/triggers';
-import { githubTools } from '../../shared/providers/github/tools';
+import { providerTools } from '../../shared/wiring/provider-tools';
 
 /**
  * Where github.com's token settings list each permission an API name stands for: the
@@ -56,7 +56,7 @@ export function permissionTables(): string {
     '',
     '| step | fine-grained token | classic scopes | note |',
     '|---|---|---|---|',
-    ...githubTools.steps.map((step) => {
+    ...providerTools.github.steps.map((step) => {
       const [fine, scopes] = grantCell({ fineGrained: step.permissions.fineGrained ?? {}, oauthScopes: step.permissions.oauthScopes });
       return `| \`${step.id}\` | ${fine} | ${scopes} | ${step.permissions.note ?? ''} |`;
     }),

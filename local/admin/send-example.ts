@@ -1,41 +1,23 @@
-import { randomUUID } from 'node:crypto';
-import { sign } from '@octokit/webhooks-methods';
 import type { AppContext } from '../../shared/ports/app-context';
-import { ConnectionRepo } from '../../shared/store/connection-repo';
-import { AppError } from '../../shared/domain/errors';
-import { secretNames, type Connection, type Subscription } from '../../shared/domain/model';
-import { isSnareTriggerId, type TriggerId } from '../../shared/domain/triggers';
-import { sendSnareExample, type SnareExampleResult } from './send-snare-example';
-import { buildTriggerEvents, enqueueEvents } from '../../shared/dispatch/fan-out';
 import type { Fetch } from '../../shared/ports';
-import { EndpointRepo } from '../../shared/store/endpoint-repo';
+import { triggerCatalogOf } from '../../shared/ports/provider-contract';
+import type { ExampleSent } from '../../shared/ports/trigger-examples';
+import { AppError } from '../../shared/domain/errors';
+import type { Override } from '../../shared/domain/example-overrides';
+import type { Subscription } from '../../shared/domain/model';
+import type { TriggerId } from '../../shared/domain/triggers';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
-import { applyOverrides, type Override } from './example-overrides';
-import { fitExample, type ExampleDelivery } from '../../shared/subscriptions/fit-example';
-import type { ExampleDoc } from '../../shared/subscriptions/example-docs';
-import { mappedForQueue } from '../../shared/subscriptions/example-events';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 
 export interface SendExampleDeps {
-  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'logger' | 'metrics' | 'githubAppSecret'>;
+  ctx: Pick<AppContext, 'store' | 'secrets' | 'queue' | 'blobs' | 'clock' | 'logger' | 'metrics' | 'githubAppSecret' | 'providers'>;
   fetch: Fetch;
   /** The intake URL of an endpoint on this runtime (`app`: the GitHub App's webhook; the collection service's hook is under the same base). */
   intakeUrl(endpointId: string): string;
-  loadExample(trigger: TriggerId): ExampleDoc;
 }
 
-export type SendExampleResult =
-  | {
-      kind: 'webhook';
-      subscriptionId: string;
-      endpointId: string;
-      url: string;
-      event: string;
-      deliveryId: string;
-      bytes: number;
-      intake: { status: number; body: unknown };
-    }
-  | { kind: 'enqueued'; subscriptionId: string; reason: string; eventIds: string[] }
-  | SnareExampleResult;
+/** What was sent, as `npm run trigger` reports it. */
+export type SendExampleResult = ExampleSent;
 
 /** The given subscription, or the newest one to this trigger; `not_found` saying which. */
 export async function findSubscription(ctx: Pick<AppContext, 'store'>, trigger: TriggerId, subscriptionId?: string): Promise<Subscription> {
@@ -53,11 +35,9 @@ export async function findSubscription(ctx: Pick<AppContext, 'store'>, trigger: 
 }
 
 /**
- * `npm run trigger`: one example event to one subscription. A webhook subscription gets the
- * documented payload, adjusted to its repository and filters, signed with its endpoint's
- * secret and POSTed to this runtime's own intake: the full path a real delivery takes.
- * A polled subscription (gists, an account's repositories, or a webhook trigger that fell
- * back to polling) has no intake to post to: its event is enqueued as the poller would.
+ * `npm run trigger`: one example event to one subscription, sent by the trigger's provider as
+ * it would send it: a delivery to this runtime's own intake (the full path a real delivery
+ * takes), or, for a polled subscription, its events enqueued as the poller would.
  */
 export async function sendExampleTrigger(
   deps: SendExampleDeps,
@@ -65,129 +45,8 @@ export async function sendExampleTrigger(
   subscriptionId?: string,
   overrides: readonly Override[] = [],
 ): Promise<SendExampleResult> {
-  const { ctx } = deps;
-  const sub = await findSubscription(ctx, trigger, subscriptionId);
-  if (isSnareTriggerId(trigger)) {
-    const intakeBase = deps.intakeUrl('x').replace(/\/webhooks\/github\/x$/, '');
-    return sendSnareExample({ ctx, fetch: deps.fetch, intakeBase }, sub, overrides);
-  }
-  const connection = await new ConnectionRepo(ctx.store).get(sub.connectionId);
-  if (!connection) throw new AppError('not_found', `Subscription ${sub.id}'s connection ${sub.connectionId} is gone`);
-  const original = deps.loadExample(trigger);
-  // `--set path=value`: the person's changes to the documented example, before it is fitted to the subscription.
-  const doc: ExampleDoc =
-    overrides.length === 0
-      ? original
-      : original.event === null
-        ? { event: null, item: applyOverrides(original.item, overrides) }
-        : { event: original.event, payload: applyOverrides(original.payload, overrides) };
-
-  const viaApp = sub.delivery === 'webhook' && sub.installationId !== undefined && doc.event !== null;
-  if (sub.delivery === 'polling' || (!sub.endpointId && !viaApp) || doc.event === null) {
-    return enqueueAsPoller(ctx, doc, sub, connection);
-  }
-
-  const target = await deliveryTarget(deps, sub);
-  const fitted: ExampleDelivery = fitExample(doc, sub, connection);
-  // The App's webhook carries every installation's deliveries: each names its own.
-  const payload = viaApp ? { ...fitted.payload, installation: { id: sub.installationId } } : fitted.payload;
-  const deliveryId = randomUUID();
-  // The intake dedupes on the signed bytes as well as the delivery id (the id is not signed),
-  // so the same example sent again would be a replay: each send ends in its own run of
-  // spaces and tabs (its delivery id's bits), which JSON ignores.
-  const body = Buffer.from(`${JSON.stringify(payload)}\n${spacedNonce(deliveryId)}`, 'utf8');
-  const url = deps.intakeUrl(target.endpointId);
-  const res = await deps.fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'GitHub-Hookshot/npm-run-trigger',
-      'x-github-event': fitted.event,
-      'x-github-delivery': deliveryId,
-      // Signed by the library the intake verifies with (shared/providers/github/webhooks/signature.ts).
-      'x-hub-signature-256': await sign(target.secret, body.toString('utf8')),
-      ...target.headers,
-    },
-    body,
-    // The intake answers; a redirect would carry the signed delivery somewhere else.
-    redirect: 'error',
-  });
-  const answer = await answerOf(res);
-  return {
-    kind: 'webhook',
-    subscriptionId: sub.id,
-    endpointId: target.endpointId,
-    url,
-    event: fitted.event,
-    deliveryId,
-    bytes: body.length,
-    intake: { status: res.status, body: answer },
-  };
-}
-
-/** A polled subscription (or an example with no webhook event) has no intake to post to: its event is enqueued as the poller would. */
-async function enqueueAsPoller(
-  ctx: SendExampleDeps['ctx'],
-  doc: ExampleDoc,
-  sub: Subscription,
-  connection: Connection,
-): Promise<SendExampleResult> {
-  const trigger = sub.trigger;
-  const mapped = mappedForQueue(doc, sub, connection);
-  const deliveryId = `trigger:${randomUUID()}`;
-  const events = buildTriggerEvents({
-    connection,
-    subscriptions: new Map([[sub.trigger, [sub]]]),
-    mapped,
-    deliveryId,
-    occurredAt: new Date(ctx.clock.now()).toISOString(),
-  });
-  if (events.length === 0)
-    throw new AppError('invalid_input', `The example for ${trigger} does not match subscription ${sub.id}'s target and filters`);
-  await enqueueEvents(ctx, events);
-  const reason =
-    sub.note ?? `${trigger} is polled (the code host has no webhook for it): the event was put on the queue as the poller would`;
-  return { kind: 'enqueued', subscriptionId: sub.id, reason, eventIds: events.map((e) => e.id) };
-}
-
-/** A run of spaces and tabs spelling the delivery id's bits: JSON ignores it, and it makes each send's signed bytes its own. */
-function spacedNonce(deliveryId: string): string {
-  return [...Buffer.from(deliveryId.replace(/-/g, ''), 'hex')]
-    .map((b) => b.toString(2).padStart(8, '0'))
-    .join('')
-    .replace(/0/g, ' ')
-    .replace(/1/g, '\t');
-}
-
-/** The intake's answer: JSON when it is, else the text. */
-async function answerOf(res: Response): Promise<unknown> {
-  const text = await res.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Not JSON: shown as text.
-    return text;
-  }
-}
-
-/** Where a webhook subscription's deliveries go and what signs them: its endpoint's hook, or the GitHub App's webhook. */
-async function deliveryTarget(
-  deps: SendExampleDeps,
-  sub: Subscription,
-): Promise<{ endpointId: string; secret: string; headers: Record<string, string> }> {
-  const { ctx } = deps;
-  if (sub.installationId !== undefined && !sub.endpointId) {
-    const secret = await ctx.githubAppSecret('webhookSecret');
-    if (!secret)
-      throw new AppError(
-        'not_configured',
-        `Subscription ${sub.id} is of a GitHub App connection: set GITHUB_APP_WEBHOOK_SECRET to sign its deliveries`,
-      );
-    return { endpointId: 'app', secret, headers: { 'x-github-hook-installation-target-type': 'integration' } };
-  }
-  const endpoint = sub.endpointId ? await new EndpointRepo(ctx.store).get(sub.endpointId) : undefined;
-  if (!endpoint) throw new AppError('not_found', `Subscription ${sub.id}'s webhook endpoint ${sub.endpointId} is gone`);
-  const secret = await ctx.secrets.get(secretNames.endpointSecret(endpoint.id));
-  if (!secret) throw new AppError('not_found', `Webhook endpoint ${endpoint.id} has no secret stored`);
-  return { endpointId: endpoint.id, secret, headers: endpoint.hookId !== undefined ? { 'x-github-hook-id': String(endpoint.hookId) } : {} };
+  const sub = await findSubscription(deps.ctx, trigger, subscriptionId);
+  const examples = await loadProviderExamples();
+  const provider = triggerCatalogOf(deps.ctx.providers)[trigger].provider;
+  return examples[provider].send({ ...deps, sub, overrides });
 }

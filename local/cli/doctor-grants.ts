@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import type { SubscriptionTarget } from '../../shared/domain/model';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { mergeGrants, type Grant } from '../../shared/domain/trigger-permissions';
 import { isTriggerId } from '../../shared/domain/triggers';
-import { githubTools } from '../../shared/providers/github/tools';
+import { providerTools } from '../../shared/wiring/provider-tools';
 import { permissionText } from '../admin/permission-table';
 
 export type Verdict = 'ok' | 'warn' | 'FAIL' | 'info';
@@ -96,7 +96,7 @@ function checkScopes(name: string, scopes: string[], needs: readonly Need[], lin
     );
   }
   if (!short) line('ok', `${name}: scopes ${scopes.join(', ') || 'none'}; ${needs.length} subscription(s), each with the scopes it needs`);
-  const cannot = githubTools.steps.filter((step) => step.permissions.oauthScopes.some((s) => !hasScope(scopes, s)));
+  const cannot = providerTools.github.steps.filter((step) => step.permissions.oauthScopes.some((s) => !hasScope(scopes, s)));
   if (cannot.length > 0) {
     const named = cannot.map((step) => `${step.id} (${step.permissions.oauthScopes.filter((s) => !hasScope(scopes, s)).join(', ')})`);
     line('info', `${name}: steps this token cannot run, by the scope missing: ${named.join('; ')}`);

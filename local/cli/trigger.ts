@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
-import { parseOverride, type Override } from '../admin/example-overrides';
+import { parseOverride, type Override } from '../../shared/domain/example-overrides';
 import type { SendExampleResult } from '../admin/send-example';
 import { didYouMean } from '../../shared/domain/did-you-mean';
 import { present } from '../../shared/domain/present';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { resolveTriggerId } from '../../shared/domain/trigger-id';
 import { triggerIds } from '../../shared/domain/triggers';
 import { callAdmin, errorText, localUrl, platformKey, type Env } from './local-admin-client';

@@ -5,7 +5,7 @@ import { ApiKeyRepo, type ApiKeyRecord } from '../../shared/store/api-key-repo';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { platformCaller } from '../../shared/domain/caller';
 import { AppError } from '../../shared/domain/errors';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalogOf } from '../../shared/ports/provider-contract';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { getEventFor, listEventsFor } from '../../shared/events/event-history-api';
 import type { EventDetailAnswer } from '../../shared/events/event-routes-schemas';
@@ -125,7 +125,7 @@ export function refusedDeliveries(recent: RecentEvents): RefusedView[] {
 
 /** A hook's URL, as its provider shows it (the collection service's carries its connection's secret token and is not shown). */
 function webhookUrlOf(ctx: AppContext, sub: Subscription): { webhookUrl?: string } {
-  const url = ctx.providers[triggerCatalog[sub.trigger].provider].hooks.webhookUrl(ctx, sub);
+  const url = ctx.providers[triggerCatalogOf(ctx.providers)[sub.trigger].provider].hooks.webhookUrl(ctx, sub);
   return url === undefined ? {} : { webhookUrl: url };
 }
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../shared/ports/app-context';
 import { bindRoutes } from '../../shared/http/route-table';
 import type { Route } from '../../shared/http/types';
 import { catalog } from '../../shared/tools/catalog';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { consoleScript, consoleStyle } from './assets';
 import { actionHandlers, sessionHandlers, viewHandlers, type ConsoleDeps } from './console-handlers';
 import { ConsoleSessions } from './session';

@@ -8,7 +8,7 @@ import type { HttpResponse, RouteRequest } from '../http/types';
 import { connectedPage } from '../oauth/pages';
 import { withQuery } from '../oauth/return-to';
 import { claimConnectSession, connectTokenHash, readConnectSession, type ConnectSession } from '../store/connect-session-repo';
-import { connectOffers, offersOf, type ConnectOffer } from './connect-offers';
+import { connectOffersOf, offersOf, type ConnectOffer, type OfferDef } from './connect-offers';
 import { connectPage, connectRefusedPage } from './connect-page';
 
 /**
@@ -30,8 +30,12 @@ function formActions(ctx: AppContext, session: ConnectSession): string[] {
 }
 
 async function render(ctx: AppContext, token: string, session: ConnectSession, problem?: { status: number; message: string }) {
+  const defs = connectOffersOf(ctx.providers);
   const offers = await Promise.all(
-    offersOf(session).map(async (id) => ({ id, def: connectOffers[id], available: await connectOffers[id].configured(ctx) })),
+    offersOf(defs, session).map(async (id) => {
+      const def = defs[id] as OfferDef;
+      return { id, def, available: await def.configured(ctx) };
+    }),
   );
   return connectPage({
     action: pageUrl(ctx, token),
@@ -80,10 +84,11 @@ export async function chooseOnConnectPage(ctx: AppContext, token: string, req: R
     return render(ctx, token, session, { status: 403, message: 'This form did not come from this page; choose again here.' });
   }
   const choice = fields?.get('choice') as ConnectOffer | undefined;
-  if (choice === undefined || !offersOf(session).includes(choice)) {
+  const defs = connectOffersOf(ctx.providers);
+  if (choice === undefined || !offersOf(defs, session).includes(choice)) {
     return render(ctx, token, session, { status: 400, message: 'Choose one of the services below.' });
   }
-  const offer = connectOffers[choice];
+  const offer = defs[choice] as OfferDef;
   try {
     if (offer.start) return see(await offer.start(ctx, session, hash));
     return await connectWithToken(ctx, hash, session, offer.of, fields?.get('token') ?? '');

@@ -1,10 +1,8 @@
 import type { AppContext } from '../ports/app-context';
 import { startAuthorization } from '../oauth/authorize';
-import { appClientCredentials } from '../providers/github/app/app-credentials';
-import { startAppAuthorization } from '../providers/github/app/app-authorize';
-import { githubOAuth } from '../providers/github/oauth/definition';
-import { contentSnareOAuth } from '../providers/contentsnare/oauth/definition';
+import type { ConnectFlow } from '../oauth/connect-flows';
 import { clientCredentials } from '../oauth/providers';
+import type { ProviderContract, Providers } from '../ports/provider-contract';
 import type { ConnectChoice, ConnectSession } from '../store/connect-session-repo';
 
 /** What a connect page offers: each service it was made for, and a fine-grained token beside the code host's OAuth. */
@@ -37,39 +35,52 @@ const flowBody = (s: ConnectSession) => ({
   ...(s.label !== undefined ? { label: s.label } : {}),
 });
 
-const oauthDefs = { github: githubOAuth, contentsnare: contentSnareOAuth };
-
-function byOAuth(provider: 'github' | 'contentsnare'): OfferDef {
-  const name = oauthDefs[provider].displayName;
+function byOAuth(provider: ProviderContract): OfferDef {
+  const name = provider.oauth.displayName;
   return {
     title: `${name}`,
     how: `Sign in at ${name} and approve the access asked for.`,
-    of: provider,
-    configured: (ctx) => settled(clientCredentials(ctx, provider)),
-    start: async (ctx, s, hash) => (await startAuthorization(ctx, provider, flowBody(s), hash)).authorizeUrl,
+    of: provider.id,
+    configured: (ctx) => settled(clientCredentials(ctx, provider.id)),
+    start: async (ctx, s, hash) => (await startAuthorization(ctx, provider.id, flowBody(s), hash)).authorizeUrl,
   };
 }
 
-/** In the order the page lists them. */
-export const connectOffers: Record<ConnectOffer, OfferDef> = {
-  github: byOAuth('github'),
-  github_app: {
-    title: `${githubOAuth.displayName}, through the App`,
-    how: 'Install the App on your account or organization (or choose an installation), then approve it.',
-    of: 'github_app',
-    configured: (ctx) => settled(appClientCredentials(ctx)),
-    start: async (ctx, s, hash) => (await startAppAuthorization(ctx, flowBody(s), hash)).authorizeUrl,
-  },
-  token: {
-    title: `${githubOAuth.displayName}, with a fine-grained token`,
-    how: 'Make a fine-grained personal access token at GitHub (Settings, Developer settings) and paste it here.',
-    of: 'github',
-    configured: async () => true,
-  },
-  contentsnare: byOAuth('contentsnare'),
-};
+function byFlow(flow: ConnectFlow): OfferDef {
+  return {
+    title: flow.title,
+    how: flow.how,
+    of: flow.choice,
+    configured: (ctx) => flow.configured(ctx),
+    start: (ctx, s, hash) => flow.start(ctx, flowBody(s), hash),
+  };
+}
+
+const built = new WeakMap<Providers, Partial<Record<ConnectOffer, OfferDef>>>();
+
+/**
+ * The offers of these providers, in the order the page lists them: each provider's OAuth,
+ * its other flows (the code host's App), then its token when it takes one.
+ */
+export function connectOffersOf(providers: Providers): Partial<Record<ConnectOffer, OfferDef>> {
+  let offers = built.get(providers);
+  if (!offers) {
+    offers = {};
+    for (const p of Object.values(providers)) {
+      offers[p.id] = byOAuth(p);
+      for (const flow of p.connect?.flows ?? []) offers[flow.choice] = byFlow(flow);
+      const token = p.connect?.token;
+      if (token) offers.token = { ...token, of: p.id, configured: async () => true };
+    }
+    built.set(providers, offers);
+  }
+  return offers;
+}
 
 /** The offers a session's page shows, in the page's order. */
-export function offersOf(session: ConnectSession): ConnectOffer[] {
-  return (Object.keys(connectOffers) as ConnectOffer[]).filter((o) => session.providers.includes(connectOffers[o].of));
+export function offersOf(offers: Partial<Record<ConnectOffer, OfferDef>>, session: ConnectSession): ConnectOffer[] {
+  return (Object.keys(offers) as ConnectOffer[]).filter((o) => {
+    const of = offers[o]?.of;
+    return of !== undefined && session.providers.includes(of);
+  });
 }

@@ -7,6 +7,7 @@ import type { MappedEvent } from '../domain/mapping/types';
 import type { Connection, Subscription, TriggerEvent } from '../domain/model';
 import { matchesSubscription } from '../domain/subscription-match';
 import type { TriggerId } from '../domain/triggers';
+import type { TriggerCatalog } from '../domain/trigger-catalog';
 import { stableId } from '../domain/stable-id';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import { isRepositoryAllowed } from '../domain/allow-list';
@@ -28,6 +29,8 @@ function allowListed(connection: Connection, sub: Subscription, mapped: MappedEv
 }
 
 export interface FanOutInput {
+  /** The trigger catalog: which filters each trigger accepts. */
+  catalog: TriggerCatalog;
   connection: Connection;
   /** Subscriptions that may receive the events, by trigger (one route Query each). */
   subscriptions: ReadonlyMap<TriggerId, readonly Subscription[]>;
@@ -42,7 +45,7 @@ export function buildTriggerEvents(input: FanOutInput): TriggerEvent[] {
   for (const mapped of input.mapped) {
     for (const sub of input.subscriptions.get(mapped.trigger) ?? []) {
       if (sub.connectionId !== input.connection.id) continue;
-      if (!matchesSubscription(sub, mapped) || !allowListed(input.connection, sub, mapped)) continue;
+      if (!matchesSubscription(sub, mapped, input.catalog) || !allowListed(input.connection, sub, mapped)) continue;
       const id = triggerEventId(sub.id, mapped, input.deliveryId);
       if (out.has(id)) continue;
       out.set(id, {

@@ -13,6 +13,11 @@ export interface JobKind {
   /** The value of the body's `kind` member; unique across providers. */
   kind: string;
   work(ctx: AppContext, m: InboundMessage, lane: Lane): Promise<Settlement>;
+  /**
+   * What an operator is shown of such a job left in the dead-letter queue (its trigger, and
+   * what stands for its delivery); undefined when the body is not one it can read.
+   */
+  describe?(body: unknown): { trigger: string; deliveryId: string } | undefined;
 }
 
 /** What a follow-up made of an event: deliver it as it is, or it is handled (nothing to deliver). */

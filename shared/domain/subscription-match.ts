@@ -1,6 +1,6 @@
 import type { EventFacts, MappedEvent } from './mapping/types';
 import type { Subscription, SubscriptionFilters } from './model';
-import { triggerCatalog } from './trigger-catalog';
+import type { CatalogRows } from './trigger-catalog';
 
 /**
  * Does this mapped event belong to this subscription? Pure.
@@ -13,7 +13,7 @@ import { triggerCatalog } from './trigger-catalog';
  * the ids decide, so a rename or a transfer neither loses the subscription nor lets a new
  * repository under the old name take it over; otherwise the names do (rows from before ids).
  *
- * Filters: only those the trigger accepts (trigger-catalog) are read; an empty list or
+ * Filters: only those the trigger accepts (its row of the catalog) are read; an empty list or
  * absent filter matches everything; a set filter needs the fact (a branches filter never
  * matches a tag push).
  */
@@ -21,13 +21,14 @@ export function matchesSubscription(
   sub: Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'> &
     Partial<Pick<Subscription, 'repositoryId' | 'organizationId'>>,
   mapped: MappedEvent,
+  catalog: CatalogRows,
 ): boolean {
   if (sub.trigger !== mapped.trigger) return false;
   const facts = mapped.facts;
   if (sub.repository !== undefined && !sameSubject(sub.repositoryId, facts.repositoryId, sub.repository, facts.repository)) return false;
   if (sub.organization !== undefined && !sameSubject(sub.organizationId, facts.organizationId, sub.organization, organizationOf(facts)))
     return false;
-  const accepted = new Set<keyof SubscriptionFilters>(triggerCatalog[sub.trigger]?.filters ?? []);
+  const accepted = new Set<keyof SubscriptionFilters>(catalog[sub.trigger]?.filters ?? []);
   const f = sub.filters ?? {};
   if (
     accepted.has('branches') &&

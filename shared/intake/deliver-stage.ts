@@ -1,4 +1,5 @@
 import type { Subscription, TriggerEvent } from '../domain/model';
+import { triggerCatalogOf } from '../ports/provider-contract';
 import type { TriggerId } from '../domain/triggers';
 import { buildTriggerEvents, queueEvents } from '../dispatch/fan-out';
 import type { Logger } from '../observability/logger';
@@ -133,7 +134,14 @@ function fanOut(ctx: AppContext, mapped: readonly ConnectionMapped[], subscripti
   return mapped.flatMap(({ connection, mapped: events }) => {
     const routes = byConnection.get(connection.id);
     if (!routes) return [];
-    return buildTriggerEvents({ connection, subscriptions: routes, mapped: events, deliveryId, occurredAt });
+    return buildTriggerEvents({
+      catalog: triggerCatalogOf(ctx.providers),
+      connection,
+      subscriptions: routes,
+      mapped: events,
+      deliveryId,
+      occurredAt,
+    });
   });
 }
 

@@ -10,7 +10,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { callerActsFor, type Caller } from '../domain/caller';
-import { triggerCatalog } from '../domain/trigger-catalog';
+import type { TriggerCatalog } from '../domain/trigger-catalog';
+import { triggerCatalogOf } from '../ports/provider-contract';
 import { triggerTools } from '../domain/trigger-tools';
 import { triggerIds } from '../domain/triggers';
 import type { AppContext } from '../ports/app-context';
@@ -34,9 +35,9 @@ export interface McpRequestScope extends McpScope {
  * example events `GET /triggers` carries (about 140 KB, which would also put the examples in
  * the tool-step function's package).
  */
-function triggerSummaries() {
+function triggerSummaries(catalog: TriggerCatalog) {
   return triggerIds.map((id) => {
-    const t = triggerCatalog[id];
+    const t = catalog[id];
     return {
       id,
       title: t.title,
@@ -207,7 +208,15 @@ export function buildMcpServer(scope: McpRequestScope): Server {
   onRequest(server, ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     if (uri === triggersUri) {
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ triggers: triggerSummaries() }) }] };
+      return {
+        contents: [
+          {
+            uri,
+            mimeType: 'application/json',
+            text: JSON.stringify({ triggers: triggerSummaries(triggerCatalogOf(scope.ctx.providers)) }),
+          },
+        ],
+      };
     }
     const connectionId = subscriptionsUriPattern.exec(uri)?.[1];
     const visible = (scope.pinned ? [scope.pinned] : scope.connections).some((c) => c.id === connectionId);

@@ -7,7 +7,7 @@ import { takesEvents, type Connection, type Subscription } from '../domain/model
 import { withLease } from '../store/lease';
 import { parseSubscriptionRequest, type SubscriptionRequest } from './subscription-input';
 import { SubscriptionRepo } from '../store/subscription-repo';
-import { triggerCatalog } from '../domain/trigger-catalog';
+import { triggerCatalogOf } from '../ports/provider-contract';
 
 async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise<Connection> {
   let connection = await new ConnectionRepo(ctx.store).get(req.connectionId);
@@ -15,7 +15,7 @@ async function connectionFor(ctx: AppContext, req: SubscriptionRequest): Promise
     throw new AppError('connection_not_found', `connectionId: no connection ${req.connectionId}`, {
       fields: [{ field: 'connectionId', message: 'no such connection' }],
     });
-  const provider = triggerCatalog[req.trigger].provider;
+  const provider = triggerCatalogOf(ctx.providers)[req.trigger].provider;
   if (connection.provider !== provider) {
     const kind = ctx.providers[provider].connectionKind;
     throw new AppError(
@@ -77,7 +77,7 @@ export function sameSubscriptionKey(s: SameParts): string {
  * once make one subscription.
  */
 export async function createSubscription(ctx: AppContext, body: unknown): Promise<CreatedSubscription> {
-  const req = parseSubscriptionRequest(body);
+  const req = parseSubscriptionRequest(triggerCatalogOf(ctx.providers), body);
   const connection = await connectionFor(ctx, req);
   if (req.allowDuplicate) return makeSubscription(ctx, req, connection);
   const key = sameSubscriptionKey({

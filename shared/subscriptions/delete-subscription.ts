@@ -1,6 +1,6 @@
 import type { AppContext } from '../ports/app-context';
 import { AppError } from '../domain/errors';
-import { triggerCatalog } from '../domain/trigger-catalog';
+import { triggerCatalogOf } from '../ports/provider-contract';
 import { SubscriptionRepo } from '../store/subscription-repo';
 import type { DeletedSubscription } from './hook-manager';
 
@@ -14,5 +14,5 @@ export type { DeletedSubscription } from './hook-manager';
 export async function deleteSubscription(ctx: AppContext, id: string): Promise<DeletedSubscription> {
   const sub = await new SubscriptionRepo(ctx.store).get(id);
   if (!sub) throw new AppError('not_found', `No subscription ${id}`);
-  return ctx.providers[triggerCatalog[sub.trigger].provider].hooks.unsubscribe(ctx, sub);
+  return ctx.providers[triggerCatalogOf(ctx.providers)[sub.trigger].provider].hooks.unsubscribe(ctx, sub);
 }

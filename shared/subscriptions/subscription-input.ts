@@ -5,6 +5,7 @@ import { resolveTriggerId, unknownTriggerMessage } from '../domain/trigger-id';
 import type { TriggerId } from '../domain/triggers';
 import { parseOrThrow } from '../domain/validation';
 import { acceptedFilters, sourceFor, targetsAccepted } from './trigger-rules';
+import type { TriggerCatalog } from '../domain/trigger-catalog';
 
 /** `owner/name` as the code host spells repositories. */
 export const repositoryName = z
@@ -127,7 +128,7 @@ function normalizeFilters(raw: z.output<typeof filtersSchema> | undefined): {
  * Validates a `POST /subscriptions` body: shape first (zod, naming each field), then what
  * depends on the trigger: the target it takes and the filters it accepts.
  */
-export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
+export function parseSubscriptionRequest(catalog: TriggerCatalog, body: unknown): SubscriptionRequest {
   const input = parseOrThrow(subscriptionBody, body);
   const trigger = input.trigger;
   const problems: FieldProblem[] = [];
@@ -140,8 +141,8 @@ export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
       : input.organization !== undefined
         ? { kind: 'organization', organization: input.organization }
         : { kind: 'account' };
-  if (problems.length === 0 && !sourceFor(trigger, target)) {
-    const accepted = targetsAccepted(trigger);
+  if (problems.length === 0 && !sourceFor(catalog, trigger, target)) {
+    const accepted = targetsAccepted(catalog, trigger);
     const field = target.kind === 'account' ? (accepted.includes('repository') ? 'repository' : 'organization') : target.kind;
     const message =
       target.kind === 'account'
@@ -150,7 +151,7 @@ export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
     problems.push({ field, message });
   }
   const { filters, given } = normalizeFilters(input.filters);
-  const accepted = acceptedFilters(trigger);
+  const accepted = acceptedFilters(catalog, trigger);
   for (const [name, field] of given) {
     if (!accepted.includes(name)) {
       problems.push({

@@ -1,13 +1,10 @@
 import { eventBody } from '../dispatch/sign-event';
-import type { Connection, Subscription, SubscriptionTarget } from '../domain/model';
-import { triggerCatalog } from '../domain/trigger-catalog';
+import type { Provider, Subscription, SubscriptionTarget } from '../domain/model';
+import type { TriggerCatalog } from '../domain/trigger-catalog';
 import { triggerTools } from '../domain/trigger-tools';
 import { triggerIds, type TriggerId } from '../domain/triggers';
 import { buildTriggerEvents } from '../dispatch/fan-out';
-import type { ExampleDoc } from './example-docs';
-import { mappedForQueue } from './example-events';
-import { snareExampleMapped } from './snare-examples';
-import { isSnareTriggerId } from '../domain/triggers';
+import type { TriggerExamples } from '../ports/trigger-examples';
 
 export interface TriggerListing {
   id: TriggerId;
@@ -27,38 +24,28 @@ export interface TriggerListing {
   exampleEvent: unknown;
 }
 
-const exampleConnection: Connection = {
-  id: 'conn_example',
-  provider: 'github',
-  accountLogin: 'octocat',
-  authMethod: 'token',
-  status: 'connected',
-  repositories: [],
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
-};
-
 const candidates: Array<{ name: string; target: SubscriptionTarget; fields: Partial<Subscription> }> = [
   { name: 'repository', target: { kind: 'repository', repository: 'octocat/hello-world' }, fields: { repository: 'octocat/hello-world' } },
   { name: 'organization', target: { kind: 'organization', organization: 'octo-org' }, fields: { organization: 'octo-org' } },
   { name: 'account', target: { kind: 'account' }, fields: {} },
 ];
 
-function targetsOf(trigger: TriggerId): typeof candidates {
+function targetsOf(catalog: TriggerCatalog, trigger: TriggerId): typeof candidates {
   return candidates.filter((c) => {
     try {
-      return triggerCatalog[trigger].source(c.target) !== undefined;
+      return catalog[trigger].source(c.target) !== undefined;
     } catch {
       return false;
     }
   });
 }
 
-function exampleEvent(trigger: TriggerId, fields: Partial<Subscription>, loadExample: (t: TriggerId) => ExampleDoc): unknown {
+function exampleEvent(catalog: TriggerCatalog, trigger: TriggerId, fields: Partial<Subscription>, examples: TriggerExamples): unknown {
   try {
+    const { connection } = examples;
     const sub: Subscription = {
       id: 'sub_example',
-      connectionId: exampleConnection.id,
+      connectionId: connection.id,
       trigger,
       agentId: 'agent-example',
       filters: {},
@@ -66,15 +53,11 @@ function exampleEvent(trigger: TriggerId, fields: Partial<Subscription>, loadExa
       createdAt: '2024-01-01T00:00:00.000Z',
       ...fields,
     };
-    const snare = isSnareTriggerId(trigger);
-    const connection = snare
-      ? { ...exampleConnection, provider: 'contentsnare' as const, accountLogin: 'Olivia Owner' }
-      : exampleConnection;
-    const mapped = snare ? snareExampleMapped(trigger) : mappedForQueue(loadExample(trigger), sub, exampleConnection);
     const [event] = buildTriggerEvents({
+      catalog,
       connection,
       subscriptions: new Map([[trigger, [sub]]]),
-      mapped,
+      mapped: examples.mapped(trigger, sub, connection),
       deliveryId: 'example-delivery',
       occurredAt: '2024-01-01T00:00:00.000Z',
     });
@@ -85,10 +68,10 @@ function exampleEvent(trigger: TriggerId, fields: Partial<Subscription>, loadExa
 }
 
 /** `GET /triggers`: every trigger (code host, then collection service) with its filters, targets and an example event. */
-export function triggerListing(loadExample: (t: TriggerId) => ExampleDoc): TriggerListing[] {
+export function triggerListing(catalog: TriggerCatalog, examples: Readonly<Record<Provider, TriggerExamples>>): TriggerListing[] {
   return triggerIds.map((id) => {
-    const def = triggerCatalog[id];
-    const targets = targetsOf(id);
+    const def = catalog[id];
+    const targets = targetsOf(catalog, id);
     return {
       id,
       title: def.title,
@@ -99,7 +82,7 @@ export function triggerListing(loadExample: (t: TriggerId) => ExampleDoc): Trigg
       delivery: def.events.length > 0 ? 'webhook' : 'polling',
       ...(def.recoverable !== undefined ? { recoverable: def.recoverable } : {}),
       answeredBy: [...triggerTools[id]],
-      exampleEvent: exampleEvent(id, targets[0]?.fields ?? {}, loadExample),
+      exampleEvent: exampleEvent(catalog, id, targets[0]?.fields ?? {}, examples[def.provider]),
     };
   });
 }

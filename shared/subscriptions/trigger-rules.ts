@@ -1,6 +1,6 @@
 import type { TriggerSource } from '../domain/mapping/types';
 import type { SubscriptionFilters, SubscriptionTarget } from '../domain/model';
-import { triggerCatalog, webhookEventsFor } from '../domain/trigger-catalog';
+import { webhookEventsFor, type TriggerCatalog } from '../domain/trigger-catalog';
 import type { TriggerId } from '../domain/triggers';
 
 /**
@@ -9,10 +9,10 @@ import type { TriggerId } from '../domain/triggers';
  */
 
 /** How a trigger's events arrive for this target; undefined when the target does not fit the trigger. */
-export function sourceFor(trigger: TriggerId, target: SubscriptionTarget): TriggerSource | undefined {
+export function sourceFor(catalog: TriggerCatalog, trigger: TriggerId, target: SubscriptionTarget): TriggerSource | undefined {
   let source: TriggerSource | undefined;
   try {
-    source = triggerCatalog[trigger].source(target);
+    source = catalog[trigger].source(target);
   } catch {
     return undefined;
   }
@@ -27,21 +27,21 @@ export function sourceFor(trigger: TriggerId, target: SubscriptionTarget): Trigg
 }
 
 /** Which targets a trigger takes, for error messages. */
-export function targetsAccepted(trigger: TriggerId): string[] {
+export function targetsAccepted(catalog: TriggerCatalog, trigger: TriggerId): string[] {
   const out: string[] = [];
-  if (sourceFor(trigger, { kind: 'repository', repository: 'o/r' })) out.push('repository');
-  if (sourceFor(trigger, { kind: 'organization', organization: 'o' })) out.push('organization');
-  if (sourceFor(trigger, { kind: 'account' })) out.push('the account (neither repository nor organization)');
+  if (sourceFor(catalog, trigger, { kind: 'repository', repository: 'o/r' })) out.push('repository');
+  if (sourceFor(catalog, trigger, { kind: 'organization', organization: 'o' })) out.push('organization');
+  if (sourceFor(catalog, trigger, { kind: 'account' })) out.push('the account (neither repository nor organization)');
   return out;
 }
 
-export function acceptedFilters(trigger: TriggerId): ReadonlyArray<keyof SubscriptionFilters> {
-  return triggerCatalog[trigger].filters;
+export function acceptedFilters(catalog: TriggerCatalog, trigger: TriggerId): ReadonlyArray<keyof SubscriptionFilters> {
+  return catalog[trigger].filters;
 }
 
 /** The code-host events a hook must carry for these triggers (sorted, no duplicates). */
-export function hookEventsFor(triggers: readonly TriggerId[]): string[] {
-  return [...new Set(webhookEventsFor([...triggers]))].sort();
+export function hookEventsFor(catalog: TriggerCatalog, triggers: readonly TriggerId[]): string[] {
+  return [...new Set(webhookEventsFor(catalog, [...triggers]))].sort();
 }
 
 /** Triggers the poller can serve when no webhook can be made (gists, new repositories). */

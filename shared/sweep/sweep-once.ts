@@ -1,28 +1,12 @@
 import type { AppContext } from '../ports/app-context';
-import { codeHostAccess, type CodeHostAccess } from '../providers/github/code-host-access';
 import { AppError } from '../domain/errors';
 import { ConnectionRepo } from '../store/connection-repo';
-import type { Endpoint } from '../domain/model';
+import type { Connection, Endpoint } from '../domain/model';
 import { keys } from '../store/table-design';
 import { onceState } from '../store/once-claim';
 import { EndpointRepo } from '../store/endpoint-repo';
-import {
-  CursorRefused,
-  endpointHookBase,
-  listDeliveriesPage,
-  requestRedelivery,
-  type DeliveryPage,
-  type HookDelivery,
-  type RateBudget,
-} from './hook-deliveries';
-import type { SweptHook } from './swept-hook';
+import { CursorRefused, type DeliveryPage, type HookDelivery, type RateBudget, type SweptHook } from './swept-hook';
 import { loadSweepState, saveSweepState, type PendingDelivery, type SweepState, type Walk } from './sweep-state';
-
-/** A webhook a provider adds to the sweep beside the endpoints' hooks, with the access it is read with. */
-export interface ProviderSweptHook {
-  hook: SweptHook;
-  access: CodeHostAccess;
-}
 
 /** What a provider adds to the sweep. */
 export interface ProviderSweep {
@@ -30,7 +14,9 @@ export interface ProviderSweep {
    * Hooks that carry many tenants' deliveries (the GitHub App's webhook), walked before the
    * endpoints' within `appPagesPerRound`; none when the provider has none configured here.
    */
-  sharedHooks(ctx: AppContext): Promise<ProviderSweptHook[]>;
+  sharedHooks(ctx: AppContext): Promise<SweptHook[]>;
+  /** The hook of one of its connection's endpoints, bound to the connection's credential. */
+  endpointHook?(ctx: AppContext, connection: Connection, endpoint: Endpoint): Promise<SweptHook>;
 }
 
 declare module '../ports/provider-contract' {
@@ -124,7 +110,6 @@ interface Round {
 interface HookRun {
   round: Round;
   hook: SweptHook;
-  access: CodeHostAccess;
   gauge: RateGauge;
   state: SweepState;
   /** Deliveries a relay answered 2xx prove nothing: a hook registered at one has its successes checked too. */
@@ -140,8 +125,8 @@ interface HookRun {
  * What our mark of the delivery id says: processed (`done`), being processed (a live
  * lease: look again next round), or nothing (never seen, or an attempt that died).
  */
-function markOf(ctx: AppContext, claimScope: string, guid: string) {
-  return onceState(ctx.store, keys.deliveryClaim(claimScope, guid));
+function markOf(ctx: AppContext, routeId: string, guid: string) {
+  return onceState(ctx.store, keys.deliveryClaim(routeId, guid));
 }
 
 function atOf(d: HookDelivery, now: number): number {
@@ -176,9 +161,8 @@ function candidates(run: HookRun, page: HookDelivery[], since: number): { found:
     }
     if (run.judged.has(d.guid)) continue;
     run.judged.add(d.guid);
-    const scope = run.hook.claimScope(d);
     // The App's own delivery without an installation: the intake takes none of those, a redelivery would be refused again.
-    if (scope === undefined) continue;
+    if (run.hook.routeId(d) === undefined) continue;
     if (run.state.asked.covers(d.guid, d.id) || run.state.asked.count(d.guid) >= maxRedeliveriesPerGuid) continue;
     found.push({
       guid: d.guid,
@@ -201,8 +185,8 @@ async function settle(run: HookRun, list: PendingDelivery[]): Promise<void> {
     const batch = list.slice(i, i + claimReads);
     const marks = await Promise.all(
       batch.map((d) => {
-        const scope = run.hook.claimScope({ id: d.id, guid: d.guid, installation_id: d.installationId ?? null });
-        return scope === undefined ? Promise.resolve('done' as const) : markOf(ctx, scope, d.guid);
+        const routeId = run.hook.routeId({ id: d.id, guid: d.guid, installation_id: d.installationId ?? null });
+        return routeId === undefined ? Promise.resolve('done' as const) : markOf(ctx, routeId, d.guid);
       }),
     );
     await Promise.all(batch.map((d, j) => (marks[j] === 'done' ? undefined : ask(run, d, marks[j] === 'in_progress'))));
@@ -218,7 +202,7 @@ async function ask(run: HookRun, d: PendingDelivery, held: boolean): Promise<voi
   }
   report.found++;
   try {
-    run.gauge.note(await requestRedelivery(ctx.fetch, run.access, run.hook.base, d.id));
+    run.gauge.note(await run.hook.redeliver(d.id));
     run.state.asked.add(d.guid, d.id);
     report.redelivered++;
     ctx.logger.info('redelivery requested', { endpointId: run.hook.id, deliveryId: d.guid, event: d.event });
@@ -242,7 +226,7 @@ async function ask(run: HookRun, d: PendingDelivery, held: boolean): Promise<voi
 async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished'> {
   const { ctx, options, report } = run.round;
   const since = Math.max(walk.stopBefore, run.now - maxAgeMs);
-  const read = (cursor: string | undefined) => listDeliveriesPage(ctx.fetch, run.access, run.hook.base, cursor);
+  const read = (cursor: string | undefined) => run.hook.page(cursor);
   let ahead: Promise<DeliveryPage> | undefined;
   for (let pages = 0; ; ) {
     if (pages >= run.pageBudget || ctx.clock.now() - run.round.startedAt > options.roundMs) return 'unfinished';
@@ -256,10 +240,7 @@ async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished
     } catch (e) {
       ahead = undefined;
       if (e instanceof CursorRefused && walk.cursor !== undefined) {
-        ctx.logger.warn('the code host refused the sweep cursor; walking again from the newest delivery', {
-          endpointId: run.hook.id,
-          hook: run.hook.base,
-        });
+        ctx.logger.warn('the provider refused the sweep cursor; walking again from the newest delivery', { endpointId: run.hook.id });
         walk.cursor = undefined;
         pages++;
         continue;
@@ -291,9 +272,9 @@ async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
   const { ctx } = round;
   const connection = await new ConnectionRepo(ctx.store).get(endpoint.connectionId);
   if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
-  const access = await codeHostAccess(ctx, connection);
-  const hook: SweptHook = { id: endpoint.id, base: endpointHookBase(endpoint), claimScope: () => endpoint.id };
-  await sweepHook(round, hook, access, connection.id, round.options.pagesPerHook);
+  const hook = await ctx.providers[connection.provider].sweep?.endpointHook?.(ctx, connection, endpoint);
+  if (!hook) return;
+  await sweepHook(round, hook, connection.id, round.options.pagesPerHook);
 }
 
 /** The rate budget of one token (a connection's, or the App's JWT), shared by the hooks it reads this round. */
@@ -306,13 +287,13 @@ function gaugeOf(round: Round, budget: string): RateGauge {
   return gauge;
 }
 
-async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, budget: string, pageBudget: number): Promise<void> {
+async function sweepHook(round: Round, hook: SweptHook, budget: string, pageBudget: number): Promise<void> {
   const { ctx, options } = round;
   const gauge = gaugeOf(round, budget);
   const now = ctx.clock.now();
   const state = await loadSweepState(ctx.store, hook.id);
   const relayed = ctx.config.webhookProxyUrl !== undefined;
-  const run: HookRun = { round, hook, access, gauge, state, relayed, now, judged: new Set(), pageBudget };
+  const run: HookRun = { round, hook, gauge, state, relayed, now, judged: new Set(), pageBudget };
 
   // Those left from the last round first: an attempt held them, or the budget ran out.
   const pending = state.pending.filter((d) => now - d.at <= maxAgeMs && !state.asked.covers(d.guid, d.id));
@@ -338,15 +319,15 @@ async function sweepHook(round: Round, hook: SweptHook, access: CodeHostAccess, 
   }
 }
 
-/** The providers' shared hooks (the App's webhook), each with the access it is read with. */
-async function sharedHooks(ctx: AppContext): Promise<ProviderSweptHook[]> {
+/** The providers' shared hooks (the App's webhook), each bound to the credential it is read with. */
+async function sharedHooks(ctx: AppContext): Promise<SweptHook[]> {
   const lists = await Promise.all(Object.values(ctx.providers).map((p) => p.sweep?.sharedHooks(ctx) ?? []));
   return lists.flat();
 }
 
 async function sweepShared(round: Round): Promise<void> {
   const { ctx, report } = round;
-  let hooks: ProviderSweptHook[];
+  let hooks: SweptHook[];
   try {
     hooks = await sharedHooks(ctx);
   } catch (e) {
@@ -354,10 +335,10 @@ async function sweepShared(round: Round): Promise<void> {
     ctx.logger.warn("reading the providers' shared hooks failed", { error: e });
     return;
   }
-  for (const { hook, access } of hooks) {
+  for (const hook of hooks) {
     report.endpoints++;
     try {
-      await sweepHook(round, hook, access, hook.id, round.options.appPagesPerRound);
+      await sweepHook(round, hook, hook.id, round.options.appPagesPerRound);
     } catch (e) {
       report.failed++;
       ctx.logger.warn('sweeping a shared hook failed', { endpointId: hook.id, error: e });

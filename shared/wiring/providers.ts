@@ -1,6 +1,7 @@
 import { githubProvider } from '../providers/github/subscriptions/provider';
 import { contentSnareProvider } from '../providers/contentsnare/subscriptions/provider';
-import type { Providers } from '../ports/provider-contract';
+import { triggerCatalogOf, type Providers } from '../ports/provider-contract';
+import type { TriggerCatalog } from '../domain/trigger-catalog';
 
 /**
  * The providers the product has: the one list the core is given them by (`AppContext.providers`).
@@ -10,3 +11,6 @@ export const providerRegistry: Providers = {
   github: githubProvider,
   contentsnare: contentSnareProvider,
 };
+
+/** The trigger catalog of these providers, for the programs that hold no context (the CLIs, the guides). */
+export const triggerCatalog: TriggerCatalog = triggerCatalogOf(providerRegistry);

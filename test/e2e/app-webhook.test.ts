@@ -12,6 +12,7 @@ import type { Connection } from '../../shared/domain/model';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { systemClock } from '../../shared/ports';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { appEnv, appShot, fullInstallation, storeAppConnection } from '../helpers/app-webhook';
 import { FakeGitHubAppWorld } from '../helpers/fake-github-app';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
@@ -92,8 +93,8 @@ afterAll(async () => {
 });
 
 function targetOf(trigger: TriggerId): Record<string, string> {
-  if (sourceFor(trigger, { kind: 'repository', repository: repo })) return { repository: repo };
-  if (sourceFor(trigger, { kind: 'organization', organization: 'Codertocat' })) return { organization: 'Codertocat' };
+  if (sourceFor(triggerCatalog, trigger, { kind: 'repository', repository: repo })) return { repository: repo };
+  if (sourceFor(triggerCatalog, trigger, { kind: 'organization', organization: 'Codertocat' })) return { organization: 'Codertocat' };
   return {};
 }
 

@@ -6,6 +6,7 @@ import examples from '@octokit/webhooks-examples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { fullInstallation } from '../helpers/app-webhook';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { startFakeGitHubApp, type FakeGitHubApp } from '../helpers/fake-github-app';
@@ -121,8 +122,8 @@ function appDelivery(event: string, payload: Json, withInstallation = true) {
 }
 
 function targetOf(trigger: TriggerId): Record<string, string> {
-  if (sourceFor(trigger, { kind: 'repository', repository: repo })) return { repository: repo };
-  if (sourceFor(trigger, { kind: 'organization', organization: login })) return { organization: login };
+  if (sourceFor(triggerCatalog, trigger, { kind: 'repository', repository: repo })) return { repository: repo };
+  if (sourceFor(triggerCatalog, trigger, { kind: 'organization', organization: login })) return { organization: login };
   return {};
 }
 

@@ -1,6 +1,7 @@
 import { routes as platformRoutes, type PlatformApiOptions } from '../../functions/platform-api/routes';
 import type { AppContext } from '../../shared/ports/app-context';
 import { createRouter } from '../../shared/http/router';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { testPlatformKey } from './test-context';
 
@@ -21,9 +22,9 @@ export type PlatformApiCall = (method: string, path: string, body?: unknown, aut
  */
 export function platformApiCaller(
   ctx: AppContext,
-  options: { routes?: PlatformApiOptions; onAnswer?: (body: string) => void } = {},
+  options: { routes?: Partial<PlatformApiOptions>; onAnswer?: (body: string) => void } = {},
 ): PlatformApiCall {
-  const router = createRouter(platformRoutes(ctx, options.routes), {
+  const router = createRouter(platformRoutes(ctx, { examples: loadProviderExamples, ...options.routes }), {
     platformApiKey: async () => testPlatformKey,
     scopedKey: (token) => resolveScopedKey(ctx, token),
   });

@@ -3,6 +3,7 @@ import type { TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { createRouter } from '../../shared/http/router';
 import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
@@ -96,7 +97,7 @@ describe('scoped keys bound to agents', () => {
 
   it("read over MCP only their agents' subscriptions of a connection", async () => {
     const { t, made, shared, mine } = await setup();
-    const router = createRouter(toolStepRoutes(t.ctx), {
+    const router = createRouter(toolStepRoutes(t.ctx, allProviderTools()), {
       platformApiKey: t.ctx.platformApiKey,
       scopedKey: (presented) => resolveScopedKey(t.ctx, presented),
     });

@@ -7,6 +7,7 @@ import { createRouter } from '../../shared/http/router';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { keys } from '../../shared/store/table-design';
 import { sourceFor } from '../../shared/subscriptions/trigger-rules';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { appEnv, appShot, storeAppConnection, storeAppSubscription } from '../helpers/app-webhook';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { consumerPass } from '../helpers/consumer-pass';
@@ -294,8 +295,8 @@ describe('the installation lifecycle', () => {
 
 /** A target each trigger takes: the repository, else the organization, else the account. */
 function targetOf(trigger: TriggerId): Record<string, string> {
-  if (sourceFor(trigger, { kind: 'repository', repository: repo })) return { repository: repo };
-  if (sourceFor(trigger, { kind: 'organization', organization: 'Codertocat' })) return { organization: 'Codertocat' };
+  if (sourceFor(triggerCatalog, trigger, { kind: 'repository', repository: repo })) return { repository: repo };
+  if (sourceFor(triggerCatalog, trigger, { kind: 'organization', organization: 'Codertocat' })) return { organization: 'Codertocat' };
   return {};
 }
 

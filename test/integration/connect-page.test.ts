@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 import { routes as oauthRoutes } from '../../functions/oauth/routes';
 import { createScopedKey, resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { createRouter } from '../../shared/http/router';
@@ -12,7 +13,9 @@ let t: OAuthTestContext;
 let handle: ReturnType<typeof createRouter>;
 beforeAll(async () => {
   t = await oauthTestContext();
-  handle = createRouter([...oauthRoutes(t.ctx), ...platformRoutes(t.ctx)], { platformApiKey: t.ctx.platformApiKey });
+  handle = createRouter([...oauthRoutes(t.ctx), ...platformRoutes(t.ctx, { examples: loadProviderExamples })], {
+    platformApiKey: t.ctx.platformApiKey,
+  });
 });
 afterAll(async () => {
   await t.stop();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 import { secretNames } from '../../shared/domain/model';
 import { guardedFetch, type Resolver } from '../../shared/http/guarded-fetch';
 import { createRouter } from '../../shared/http/router';
@@ -95,7 +96,7 @@ describe('connections API (token connections)', () => {
       ...t.ctx,
       fetch: guardedFetch({ trustedOrigins: [host.github.url], allowLoopback: false, allowedPrivateHosts: [], resolve }),
     };
-    const router = createRouter(platformRoutes(ctx), { platformApiKey: async () => testPlatformKey });
+    const router = createRouter(platformRoutes(ctx, { examples: loadProviderExamples }), { platformApiKey: async () => testPlatformKey });
     for (const [apiBaseUrl, why] of [
       ['https://ghe.corp.internal/api/v3', 'private'],
       ['https://metadata.google.internal/computeMetadata', 'metadata'],

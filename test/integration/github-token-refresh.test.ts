@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { readStoredToken } from '../../shared/store/stored-token';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { oauthConnectionId } from '../helpers/oauth-connect';
 import { RefreshingTokenProvider } from '../../shared/oauth/refreshing-token-provider';

@@ -3,7 +3,7 @@ import { githubTools } from '../../shared/providers/github/tools';
 import type { Connection } from '../../shared/domain/model';
 import { catalog } from '../../shared/tools/catalog';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { b64, defaultAnswers, requiredOnly, sha } from '../helpers/github-step-samples';
 import { startOpenApiFakeGitHub, type OpenApiFakeGitHub } from '../helpers/openapi-check';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { githubTriggerIds as triggerIds } from '../../shared/domain/triggers';
 import { secretNames, type Subscription } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';

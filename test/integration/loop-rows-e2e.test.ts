@@ -6,8 +6,9 @@ import { checkAgainstOpenApi } from '../../local/sandbox/github/openapi-check';
 import { SimulatedGitHub } from '../../local/sandbox/github/simulated-github';
 import type { Connection } from '../../shared/domain/model';
 import { githubTools } from '../../shared/providers/github/tools';
-import { loadExample } from '../../shared/subscriptions/example-docs';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { triggerListing } from '../../shared/subscriptions/trigger-listing';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 import { invokeTool, type ToolResult } from '../../shared/tools/invoke';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { toolTestContext, type ToolTestContext } from '../helpers/tool-context';
@@ -50,7 +51,7 @@ afterAll(async () => {
   await stopTestDynamo();
 });
 
-const listing = triggerListing(loadExample);
+const listing = triggerListing(triggerCatalog, await loadProviderExamples());
 const exampleEvent = (trigger: string) =>
   (listing.find((l) => l.id === trigger) as { exampleEvent: { event: Record<string, any> } }).exampleEvent.event;
 

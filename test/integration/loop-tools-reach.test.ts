@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { githubTools } from '../../shared/providers/github/tools';
 import { stepIndex } from '../../shared/tools/catalog';
 import { invokeTool } from '../../shared/tools/invoke';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { createRouter } from '../../shared/http/router';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { startFakeContentSnare, type FakeContentSnare } from '../helpers/fake-contentsnare';
@@ -26,7 +27,7 @@ describe('MCP tools/call while the service makes the call wait', () => {
       { provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'ops@example.com' },
       'cs-token-progress',
     );
-    const router = createRouter(toolStepRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+    const router = createRouter(toolStepRoutes(t.ctx, allProviderTools()), { platformApiKey: async () => testPlatformKey });
     // The service answers 429 with Retry-After: the step waits (on the test clock), then retries.
     snare.script.push({ status: 429, headers: { 'retry-after': '3' } });
     const res = await router({

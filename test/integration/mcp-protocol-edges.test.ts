@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import type { Connection } from '../../shared/domain/model';
 import { maxAnswerBytes } from '../../shared/http/json-shape';
 import { createRouter, type Router } from '../../shared/http/router';
@@ -23,7 +24,7 @@ const publicUrl = 'http://127.0.0.1:3999';
 beforeAll(async () => {
   t = await testContext({ PUBLIC_URL: publicUrl, ALLOWED_RETURN_ORIGINS: 'https://app.example.test' });
   github = await t.connect({ label: 'main' });
-  router = createRouter(toolStepRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+  router = createRouter(toolStepRoutes(t.ctx, allProviderTools()), { platformApiKey: async () => testPlatformKey });
 });
 afterAll(async () => {
   t.close();

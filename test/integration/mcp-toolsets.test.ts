@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { createRouter, type Router } from '../../shared/http/router';
 import type { HttpResponse } from '../../shared/http/types';
 import { stepIndex } from '../../shared/tools/catalog';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   t = await testContext({ PUBLIC_URL: 'http://127.0.0.1:3998' });
   connectionId = (await t.connect({ label: 'main' })).id;
   await t.connect({ provider: 'contentsnare', authMethod: 'oauth', accountLogin: 'ops@example.com' });
-  router = createRouter(toolStepRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+  router = createRouter(toolStepRoutes(t.ctx, allProviderTools()), { platformApiKey: async () => testPlatformKey });
 });
 afterAll(async () => {
   t.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { loadConfig } from '../../shared/config/config';
 import { identifyAccount } from '../../shared/oauth/identify';
 import { providerRegistry } from '../../shared/wiring/providers';

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 import { createRouter } from '../../shared/http/router';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { sourceCursorKey } from '../../shared/providers/github/polling/source-cursor';
@@ -60,7 +61,7 @@ async function setup() {
   const t = await testContext({ GITHUB_API_URL: github.url });
   open.push(t);
   const connection = await t.connect({ accountLogin: 'gister' }, token);
-  const router = createRouter(platformRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+  const router = createRouter(platformRoutes(t.ctx, { examples: loadProviderExamples }), { platformApiKey: async () => testPlatformKey });
   const subscribe = async (body: Record<string, unknown>, connectionId = connection.id) => {
     const res = await router({
       method: 'POST',

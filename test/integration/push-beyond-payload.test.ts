@@ -2,6 +2,7 @@ import examples from '@octokit/webhooks-examples';
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import type { Subscription } from '../../shared/domain/model';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { buildTriggerEvents, enqueueEvents } from '../../shared/dispatch/fan-out';
 import { consumerPass } from '../helpers/consumer-pass';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
@@ -54,6 +55,7 @@ describe('new_commit beyond the 2,048 commits of a push payload', () => {
     // What the intake does with the delivery: map it and queue one event per matching subscription.
     const mapped = mapDelivery({ event: 'push', payload: pushOf(shas, base), accountLogin: 'Codertocat' });
     const events = buildTriggerEvents({
+      catalog: triggerCatalog,
       connection,
       subscriptions: new Map([[sub.trigger, [sub]]]),
       mapped,

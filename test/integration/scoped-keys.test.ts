@@ -3,7 +3,7 @@ import { createRouter } from '../../shared/http/router';
 import { resolveScopedKey } from '../../shared/keys/scoped-keys';
 import { keys } from '../../shared/store/table-design';
 import { toolRoutes } from '../../shared/tools/tool-routes';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { platformApiCaller } from '../helpers/platform-api-caller';
 import { testPlatformKey } from '../helpers/test-context';

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
-import { matchesSubscription } from '../../shared/domain/subscription-match';
+import { matchesSubscription as matchesIn } from '../../shared/domain/subscription-match';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { examplePayload } from '../helpers/signed-delivery';
 import { useFakeCodeHost } from '../helpers/code-host-setup';
 import { platformApiCaller } from '../helpers/platform-api-caller';
+
+const matchesSubscription = (sub: Parameters<typeof matchesIn>[0], mapped: Parameters<typeof matchesIn>[1]) =>
+  matchesIn(sub, mapped, triggerCatalog);
 
 const token = 'ghp_columnTestToken00000000000000000000000';
 const host = useFakeCodeHost({ [token]: 'Codertocat' }, { env: { PUBLIC_URL: 'https://hooks.example' } });

@@ -15,7 +15,7 @@ import { planPollRound } from '../../shared/polling/poll-plan';
 import { pollWorkItems } from '../../shared/polling/poll-work';
 import type { OutgoingMessage } from '../../shared/ports';
 import { invokeTool } from '../../shared/tools/invoke';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { routes as toolStepRoutes } from '../../functions/tool-step/routes';
 import { routes as oauthRoutes } from '../../functions/oauth/routes';
 import { createRouter } from '../../shared/http/router';
@@ -559,7 +559,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     host.github.gists.set('octocat', []);
     const key = await platformApi(t.ctx)('POST', '/keys', { label: 'agent', connections: [gh.id] });
     const during = recordInPlace(t.ctx.store);
-    const router = createRouter(toolStepRoutes(t.ctx), {
+    const router = createRouter(toolStepRoutes(t.ctx, allProviderTools()), {
       platformApiKey: t.ctx.platformApiKey,
       scopedKey: (presented) => resolveScopedKey(t.ctx, presented),
     });

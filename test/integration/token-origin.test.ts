@@ -5,7 +5,7 @@ import { createTokenConnection } from '../../shared/connections/create-token-con
 import { readStoredToken, writeStoredToken } from '../../shared/store/stored-token';
 import type { Connection } from '../../shared/domain/model';
 import { invokeTool } from '../../shared/tools/invoke';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
 import { appOrigin, oauthTestContext, type OAuthTestContext } from '../helpers/oauth-test-context';
 import { browseToCallback, oauthConnectionId } from '../helpers/oauth-connect';

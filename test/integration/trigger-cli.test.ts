@@ -3,21 +3,21 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fitExample } from '../../shared/subscriptions/fit-example';
+import { fitExample } from '../../shared/providers/github/triggers/fit-example';
 import { sendExampleTrigger, type SendExampleDeps } from '../../local/admin/send-example';
 import { AppError } from '../../shared/domain/errors';
 import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import { mapPolledGist, mapPolledWatcher } from '../../shared/providers/github/mapping/map-polled';
 import type { Connection, Subscription, SubscriptionFilters } from '../../shared/domain/model';
 import { secretNames } from '../../shared/domain/model';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { verifySignature } from '../../shared/providers/github/webhooks/signature';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { matchesSubscription } from '../../shared/domain/subscription-match';
 import { runTriggerCommand } from '../../local/cli/trigger';
-import { loadExample } from '../../shared/subscriptions/example-docs';
+import { loadExample } from '../../shared/providers/github/triggers/example-docs';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
 import { FakeGitHub } from '../helpers/fake-github-server';
 import { startFakeHttp, type FakeServer } from '../helpers/fake-http';
@@ -63,9 +63,9 @@ function subscriptionFor(trigger: TriggerId, over: Partial<Subscription> = {}): 
   };
 }
 
-describe('the documented example payloads (shared/subscriptions/examples)', () => {
+describe("the documented example payloads (the code host's triggers/examples)", () => {
   it('there is one per trigger, and each maps to its trigger', () => {
-    const here = join(dirname(fileURLToPath(import.meta.url)), '../../shared/subscriptions/examples');
+    const here = join(dirname(fileURLToPath(import.meta.url)), '../../shared/providers/github/triggers/examples');
     expect(
       readdirSync(here)
         .filter((f) => f.endsWith('.json'))
@@ -96,7 +96,7 @@ describe('the documented example payloads (shared/subscriptions/examples)', () =
         (m) => m.trigger === trigger,
       );
       expect(
-        mapped.some((m) => matchesSubscription(sub, m)),
+        mapped.some((m) => matchesSubscription(sub, m, triggerCatalog)),
         trigger,
       ).toBe(true);
       expect(mapped[0]!.facts.repository ?? mapped[0]!.facts.organization, trigger).toMatch(/^acme/);
@@ -118,7 +118,7 @@ describe('sendExampleTrigger', () => {
   beforeEach(async () => {
     t = await testContext();
     intake = await startFakeHttp(() => ({ status: 202, body: { ok: true, accepted: 1 } }));
-    deps = { ctx: t.ctx, fetch, intakeUrl: (id) => `${intake.url}/webhooks/github/${id}`, loadExample };
+    deps = { ctx: t.ctx, fetch, intakeUrl: (id) => `${intake.url}/webhooks/github/${id}` };
   });
   afterEach(async () => {
     t.close();
@@ -168,7 +168,7 @@ describe('sendExampleTrigger', () => {
     expect(req!.headers['x-github-hook-id']).toBe('7');
     expect(await verifySignature(secret, Buffer.from(req!.body, 'utf8'), String(req!.headers['x-hub-signature-256']))).toBe(true);
     const mapped = mapDelivery({ event: 'pull_request', payload: JSON.parse(req!.body), accountLogin: 'octocat' });
-    expect(mapped.some((m) => m.trigger === 'github.new_pull_request' && matchesSubscription(sub, m))).toBe(true);
+    expect(mapped.some((m) => m.trigger === 'github.new_pull_request' && matchesSubscription(sub, m, triggerCatalog))).toBe(true);
   });
 
   it('picks the newest subscription to the trigger, or the one named', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formFields, inputFromForm } from '../../local/console/tool-form';
 import { catalog } from '../../shared/tools/catalog';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 
 const tools = catalog(allProviderTools());
 const schemaOf = (id: string) => tools.find((t) => t.id === id)!.inputSchema;

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { levelsOf, observe, type SnareReadBack } from '../../shared/providers/contentsnare/mapping/snare-events';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { snareTriggerIds } from '../../shared/domain/triggers';
-import { loadExample } from '../../shared/subscriptions/example-docs';
-import { loadSnareExample } from '../../shared/subscriptions/snare-examples';
+import { loadSnareExample } from '../../shared/providers/contentsnare/triggers/examples';
 import { triggerListing } from '../../shared/subscriptions/trigger-listing';
+import { loadProviderExamples } from '../../shared/wiring/provider-examples';
+
+const examples = await loadProviderExamples();
 
 describe('the collection-service triggers in the catalog', () => {
-  const listing = triggerListing(loadExample);
+  const listing = triggerListing(triggerCatalog, examples);
 
   it('lists the eleven triggers by the partner API event name, each with a title, when it fires, its filters and an example event built from the records as read back', () => {
     const snare = listing.filter((l) => l.id.startsWith('contentsnare.'));

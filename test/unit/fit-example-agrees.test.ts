@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { triggerIds, type TriggerId } from '../../shared/domain/triggers';
-import { loadExample } from '../../shared/subscriptions/example-docs';
-import { fitExample } from '../../shared/subscriptions/fit-example';
+import { loadExample } from '../../shared/providers/github/triggers/example-docs';
+import { fitExample } from '../../shared/providers/github/triggers/fit-example';
 import { targetsAccepted } from '../../shared/subscriptions/trigger-rules';
+import { triggerCatalog } from '../../shared/wiring/providers';
 
 const connection = {
   id: 'conn_1',
@@ -35,7 +36,7 @@ function strings(v: unknown): string[] {
   return [];
 }
 
-const repositoryTriggers = triggerIds.filter((t) => targetsAccepted(t).includes('repository'));
+const repositoryTriggers = triggerIds.filter((t) => targetsAccepted(triggerCatalog, t).includes('repository'));
 
 describe('an example fitted to a subscription agrees with itself', () => {
   it.each(repositoryTriggers.filter((t) => loadExample(t).event !== null))(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import type { Connection } from '../../shared/domain/model';
 import { chooseConnection, mcpOutputSchema, mcpTools } from '../../shared/mcp/mcp-tools';
 import { toolBehaviour } from '../../shared/mcp/tool-annotations';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { currentTokenGuide, permissionTables, tokenGuidePath } from '../../local/admin/permission-table';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { githubTriggerIds } from '../../shared/domain/triggers';
 import { githubTools } from '../../shared/providers/github/tools';
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import type { Connection, Subscription } from '../../shared/domain/model';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { buildTriggerEvents } from '../../shared/dispatch/fan-out';
 import { example } from '../fixtures/webhooks/examples';
 import * as v from '../fixtures/webhooks/variants';
@@ -65,7 +66,14 @@ function idsReceived(deliveries: Array<[string, Record<string, unknown>]>, subs:
     const mapped = map(payload);
     const subscriptions = new Map<Subscription['trigger'], Subscription[]>();
     for (const s of subs) subscriptions.set(s.trigger, [...(subscriptions.get(s.trigger) ?? []), s]);
-    const events = buildTriggerEvents({ connection, subscriptions, mapped, deliveryId: `guid-${i}`, occurredAt: 'now' });
+    const events = buildTriggerEvents({
+      catalog: triggerCatalog,
+      connection,
+      subscriptions,
+      mapped,
+      deliveryId: `guid-${i}`,
+      occurredAt: 'now',
+    });
     for (const e of events) out.get(e.subscriptionId)?.add(`${e.trigger} ${e.id}`);
   }
   return out;

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection, Subscription } from '../../shared/domain/model';
 import { connectionAfter, seenIn, subscriptionAfter } from '../../shared/providers/github/renames';
-import { matchesSubscription } from '../../shared/domain/subscription-match';
+import { matchesSubscription as matchesIn } from '../../shared/domain/subscription-match';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { isRepositoryAllowed } from '../../shared/domain/allow-list';
 import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
 import { examplePayload } from '../helpers/signed-delivery';
+
+const matchesSubscription = (sub: Parameters<typeof matchesIn>[0], mapped: Parameters<typeof matchesIn>[1]) =>
+  matchesIn(sub, mapped, triggerCatalog);
 
 const sub = (o: Partial<Subscription> = {}): Subscription => ({
   id: 'sub_1',

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MappedEvent } from '../../shared/domain/mapping/types';
 import type { Subscription } from '../../shared/domain/model';
-import { branchMatches, matchesSubscription } from '../../shared/domain/subscription-match';
+import { branchMatches, matchesSubscription as matchesIn } from '../../shared/domain/subscription-match';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import type { TriggerId } from '../../shared/domain/triggers';
+
+const matchesSubscription = (sub: Parameters<typeof matchesIn>[0], mapped: Parameters<typeof matchesIn>[1]) =>
+  matchesIn(sub, mapped, triggerCatalog);
 
 type Sub = Pick<Subscription, 'repository' | 'organization' | 'filters' | 'trigger'>;
 const sub = (trigger: TriggerId, rest: Partial<Sub> = {}): Sub => ({ trigger, filters: {}, ...rest });

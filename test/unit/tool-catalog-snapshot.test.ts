@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../shared/tools/catalog';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 
 // The catalog of `GET /tools` as saved (input and output schemas, permissions): building the
 // schemas on first use, in whatever order, must not change a byte of what callers see.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionTarget } from '../../shared/domain/model';
 import { outcomeOf } from '../../shared/domain/outcome';
-import { triggerCatalog, webhookEventsFor } from '../../shared/domain/trigger-catalog';
+import { joinCatalog, webhookEventsFor } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { triggerIds } from '../../shared/domain/triggers';
 
 const repo: SubscriptionTarget = { kind: 'repository', repository: 'o/r' };
@@ -18,15 +19,22 @@ describe('trigger catalog', () => {
     }
   });
 
+  it("is joined from the providers' rows in the registry's order, and a provider that leaves a trigger without a row is refused", () => {
+    expect(Object.keys(triggerCatalog)).toEqual([...triggerIds]);
+    const { 'github.new_gist': _gist, ...withoutGist } = triggerCatalog;
+    expect(() => joinCatalog([withoutGist])).toThrow(/no row for github\.new_gist/);
+    expect(joinCatalog([triggerCatalog])['github.new_gist']).toBe(triggerCatalog['github.new_gist']);
+  });
+
   it('star is the star event; watching has no webhook (watch is sent for stars): new_watcher is polled on a repository', () => {
     expect(triggerCatalog['github.new_star'].source(repo)).toEqual({ kind: 'webhook', scope: 'either', events: ['star'] });
     expect(triggerCatalog['github.new_watcher'].source(repo)).toEqual({ kind: 'polling' });
     expect(triggerCatalog['github.new_watcher'].source(org)).toBeUndefined();
-    expect(webhookEventsFor(['github.new_watcher', 'github.new_star'])).toEqual(['star']);
+    expect(webhookEventsFor(triggerCatalog, ['github.new_watcher', 'github.new_star'])).toEqual(['star']);
   });
 
   it('tags come from create only (push adds duplicates, and neither is sent for more than three tags at once)', () => {
-    expect(webhookEventsFor(['github.new_tag'])).toEqual(['create']);
+    expect(webhookEventsFor(triggerCatalog, ['github.new_tag'])).toEqual(['create']);
     expect(triggerCatalog['github.new_tag'].includes).toMatch(/more than three/);
   });
 
@@ -66,13 +74,13 @@ describe('trigger catalog', () => {
   });
 
   it('webhookEventsFor gives the sorted union without repeats', () => {
-    expect(webhookEventsFor(['github.new_push', 'github.new_commit', 'github.new_issue', 'github.new_star'])).toEqual([
+    expect(webhookEventsFor(triggerCatalog, ['github.new_push', 'github.new_commit', 'github.new_issue', 'github.new_star'])).toEqual([
       'issues',
       'push',
       'star',
     ]);
-    expect(webhookEventsFor(['github.new_gist'])).toEqual([]);
-    expect(webhookEventsFor([])).toEqual([]);
+    expect(webhookEventsFor(triggerCatalog, ['github.new_gist'])).toEqual([]);
+    expect(webhookEventsFor(triggerCatalog, [])).toEqual([]);
   });
 
   it('every webhook trigger has at least one event, so its hook is never empty', () => {

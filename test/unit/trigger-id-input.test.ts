@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveTriggerId, unknownTriggerMessage } from '../../shared/domain/trigger-id';
 import { triggerIds } from '../../shared/domain/triggers';
 import { parseSubscriptionRequest } from '../../shared/subscriptions/subscription-input';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { InvalidInputError } from '../../shared/domain/errors';
 
 const body = (trigger: string) => ({ connectionId: 'conn_1', trigger, agentId: 'agent', repository: 'octocat/hello-world' });
@@ -10,7 +11,7 @@ describe('trigger ids as people type them', () => {
   it('takes a name without its provider prefix when exactly one trigger has it, as npm run trigger does', () => {
     expect(resolveTriggerId('new_issue')).toBe('github.new_issue');
     expect(resolveTriggerId('github.new_issue')).toBe('github.new_issue');
-    expect(parseSubscriptionRequest(body('new_issue')).trigger).toBe('github.new_issue');
+    expect(parseSubscriptionRequest(triggerCatalog, body('new_issue')).trigger).toBe('github.new_issue');
   });
 
   it('refuses a misspelt id, a wrong prefix and an empty one', () => {
@@ -29,7 +30,7 @@ describe('trigger ids as people type them', () => {
   it('lists every id once in the subscription error when nothing is near', () => {
     let error: unknown;
     try {
-      parseSubscriptionRequest(body('zzzz_qqqq_wwww'));
+      parseSubscriptionRequest(triggerCatalog, body('zzzz_qqqq_wwww'));
     } catch (e) {
       error = e;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allProviderTools } from '../../functions/tool-step/registry';
+import { allProviderTools } from '../../shared/wiring/provider-tools';
 import { triggerTools } from '../../shared/domain/trigger-tools';
 import { triggerIds } from '../../shared/domain/triggers';
 import { stepIndex } from '../../shared/tools/catalog';

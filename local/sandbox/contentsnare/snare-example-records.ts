@@ -1,4 +1,4 @@
-import { allSnareExampleRecords } from '../../../shared/subscriptions/snare-examples';
+import { allSnareExampleRecords } from '../../../shared/providers/contentsnare/triggers/examples';
 import type { SimulatedContentSnare } from './simulated-contentsnare';
 
 /**

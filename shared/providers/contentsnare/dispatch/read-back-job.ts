@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { triggerCatalogOf } from '../../../ports/provider-contract';
 import * as z from 'zod';
 import { snareClientFor } from '../connection-client';
 import { readBack } from '../read-back';
@@ -8,7 +9,7 @@ import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../../.
 import { jobKindOf, readJob } from '../../../dispatch/job-message';
 import type { JobKind } from '../../../dispatch/provider-work';
 import type { Settlement } from '../../../dispatch/settlement';
-import { snareTriggerRows } from '../../../domain/contentsnare-triggers';
+import { snareTriggerRows } from '../triggers/rows';
 import { AppError } from '../../../domain/errors';
 import type { SnareDelivery } from '../mapping/snare-delivery';
 import { changeIdentity, commentIdentity, snareMappedEvent } from '../mapping/snare-events';
@@ -68,6 +69,14 @@ const jobSchema = z
 
 export type SnareReadBackJob = z.infer<typeof jobSchema>;
 
+/** A job as much as an operator's listing reads of it, however it came to be dead-lettered. */
+const deadLetterSchema = z.object({
+  kind: z.literal(snareReadBackKind),
+  connectionId: z.string(),
+  delivery: z.object({ event: z.string() }).loose(),
+  receivedAt: z.string().optional(),
+});
+
 /** The queue message of a job (`delaySeconds`: not before then). */
 export function snareReadBackMessage(job: SnareReadBackJob, delaySeconds = 0): OutgoingMessage {
   return {
@@ -98,6 +107,12 @@ export function isSnareReadBack(body: string): boolean {
  */
 export const snareReadBackJobKind: JobKind = {
   kind: snareReadBackKind,
+  describe(body) {
+    const job = deadLetterSchema.safeParse(body);
+    return job.success
+      ? { trigger: `contentsnare.${job.data.delivery.event}`, deliveryId: `read-back for ${job.data.connectionId}` }
+      : undefined;
+  },
   async work(ctx, m, lane) {
     const read = readJob(ctx, m, jobSchema, 'read-back job');
     if (!read.ok) return read.settled;
@@ -180,6 +195,7 @@ export async function runSnareReadBack(ctx: AppContext, job: SnareReadBackJob): 
   try {
     const routes = await subscriptionsByRoute(ctx, [trigger], (t) => keys.webhookRoute(scope, t));
     const events = buildTriggerEvents({
+      catalog: triggerCatalogOf(ctx.providers),
       connection,
       subscriptions: routes,
       mapped: [snareMappedEvent(d.event, rb, d.claimed)],

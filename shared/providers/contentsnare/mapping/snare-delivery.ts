@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { snareTriggerRows, type SnareSubject } from '../../../domain/contentsnare-triggers';
+import { snareTriggerRows, type SnareSubject } from '../triggers/rows';
 import { snareTriggerNames, type SnareTriggerName } from '../../../domain/triggers';
 
 /**

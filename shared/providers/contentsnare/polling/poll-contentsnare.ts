@@ -1,11 +1,12 @@
 import * as z from 'zod';
+import { triggerCatalogOf } from '../../../ports/provider-contract';
 import { snareClientFor } from '../connection-client';
 import { readBack } from '../read-back';
 import { SnareHookRepo, snareRouteId, type SnareHook } from '../snare-hook';
 import { parseAnswer } from '../schemas';
 import { recordObservation } from '../subject-memory';
 import { buildTriggerEvents, enqueueEvents, subscriptionsByRoute } from '../../../dispatch/fan-out';
-import { snareTriggerRows } from '../../../domain/contentsnare-triggers';
+import { snareTriggerRows } from '../triggers/rows';
 import { changeIdentity, snareMappedEvent } from '../mapping/snare-events';
 import type { Connection, Subscription } from '../../../domain/model';
 import { snareTriggerNames, type SnareTriggerId, type SnareTriggerName } from '../../../domain/triggers';
@@ -137,6 +138,7 @@ async function recoverRequest(
     // Done: announced already (by a delivery or an earlier round). Busy: a delivery of it is being processed now.
     const run = await withClaim(ctx, { key, leaseSeconds: claimLeaseSeconds, attrs, doneTtlSeconds: claimDoneSeconds }, async () => {
       const events = buildTriggerEvents({
+        catalog: triggerCatalogOf(ctx.providers),
         connection,
         subscriptions: new Map([[trigger, subs]]),
         mapped: [snareMappedEvent(name, rb)],

@@ -1,3 +1,4 @@
+import { snareTriggers } from '../triggers/catalog';
 import { contentSnareOAuth } from '../oauth/definition';
 import { identifyContentSnare } from '../oauth/identify';
 import { contentSnareRefresh } from '../oauth/refresh-rules';
@@ -15,6 +16,7 @@ export const contentSnareProvider: ProviderContract = {
   refresh: contentSnareRefresh,
   revoke: revokeContentSnare,
   intake: snareIntake,
+  triggers: snareTriggers,
   hooks: snareHooks,
   // Its webhooks are unsigned and never retried: what they missed is found once a round.
   // Read on first use, as the code host's polling is.

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../ports/app-context';
+import { triggerCatalogOf } from '../../../ports/provider-contract';
 import type { Connection, Subscription } from '../../../domain/model';
 import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';
 import type { RateBudget } from './poll-fetch';
@@ -122,6 +123,13 @@ function eventsFor(
         });
         return [];
       }
-      return buildTriggerEvents({ connection, subscriptions, mapped: [mapped], deliveryId: `poll:${sub.id}:${id}`, occurredAt: createdAt });
+      return buildTriggerEvents({
+        catalog: triggerCatalogOf(ctx.providers),
+        connection,
+        subscriptions,
+        mapped: [mapped],
+        deliveryId: `poll:${sub.id}:${id}`,
+        occurredAt: createdAt,
+      });
     });
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { triggerCatalogOf } from '../../../ports/provider-contract';
 import type { AppContext } from '../../../ports/app-context';
 import type { Store } from '../../../ports';
 import { mapPolledTag } from '../mapping/map-polled';
@@ -123,6 +124,7 @@ export async function pollTags(ctx: AppContext, connection: Connection, watch: T
       return [];
     }
     return buildTriggerEvents({
+      catalog: triggerCatalogOf(ctx.providers),
       connection,
       subscriptions,
       mapped: [mapped],

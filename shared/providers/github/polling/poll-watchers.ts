@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../ports/app-context';
+import { triggerCatalogOf } from '../../../ports/provider-contract';
 import { mapPolledWatcher } from '../mapping/map-polled';
 import type { Connection, Subscription } from '../../../domain/model';
 import { repoPath } from '../webhooks/rest-call';
@@ -75,6 +76,7 @@ export async function pollWatchers(ctx: AppContext, connection: Connection, sub:
       return [];
     }
     return buildTriggerEvents({
+      catalog: triggerCatalogOf(ctx.providers),
       connection,
       subscriptions,
       mapped: [mapped],

@@ -3,6 +3,7 @@ import { AppError } from '../../../domain/errors';
 import type { AppInstallation, Connection, SubscriptionTarget } from '../../../domain/model';
 import type { TriggerId } from '../../../domain/triggers';
 import { hookEventsFor } from '../../../subscriptions/trigger-rules';
+import type { TriggerCatalog } from '../../../domain/trigger-catalog';
 
 /** A `github_app` connection's installation, or a clear error when the connection has none. */
 export function installationOf(connection: Connection): AppInstallation {
@@ -18,7 +19,12 @@ export function installationOf(connection: Connection): AppInstallation {
  * least one of the events the trigger is made of. None: `forbidden`, naming each missing
  * permission or event. Some: answers a note naming what the subscription will not see.
  */
-export function checkAppTrigger(connection: Connection, trigger: TriggerId, target: SubscriptionTarget): { note?: string } {
+export function checkAppTrigger(
+  catalog: TriggerCatalog,
+  connection: Connection,
+  trigger: TriggerId,
+  target: SubscriptionTarget,
+): { note?: string } {
   const installation = installationOf(connection);
   const account = installation.account.login;
   const owner =
@@ -29,7 +35,7 @@ export function checkAppTrigger(connection: Connection, trigger: TriggerId, targ
       fields: [{ field, message: `not in the installation on ${account}` }],
     });
   }
-  const events = hookEventsFor([trigger]);
+  const events = hookEventsFor(catalog, [trigger]);
   const gaps = events.flatMap((e) => eventGap(installation, e) ?? []);
   if (events.length > 0 && gaps.length === events.length) {
     const missingPermissions = [...new Set(gaps.flatMap((g) => g.missingPermissions))];

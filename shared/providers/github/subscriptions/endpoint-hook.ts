@@ -10,6 +10,8 @@ import { createHook, deleteHook, findHookByUrl, updateHook, type HookConfig } fr
 import { EndpointRepo, endpointIdFor } from '../../../store/endpoint-repo';
 import { SubscriptionRepo } from '../../../store/subscription-repo';
 import { hookEventsFor } from '../../../subscriptions/trigger-rules';
+import type { TriggerCatalog } from '../../../domain/trigger-catalog';
+import { triggerCatalogOf } from '../../../ports/provider-contract';
 import type { ReleaseOutcome } from '../../../subscriptions/hook-manager';
 
 /** The URL the code host posts an endpoint's deliveries to. */
@@ -36,8 +38,8 @@ async function triggersOnEndpoint(ctx: AppContext, connectionId: string, endpoin
  * repositories) current (shared/providers/github/intake/follow-renames.ts). A hook made before carries it from
  * its next change (a subscription added or removed on it).
  */
-export function endpointHookEvents(triggers: readonly TriggerId[]): string[] {
-  return triggers.length === 0 ? [] : [...new Set([...hookEventsFor(triggers), 'repository'])].sort();
+export function endpointHookEvents(catalog: TriggerCatalog, triggers: readonly TriggerId[]): string[] {
+  return triggers.length === 0 ? [] : [...new Set([...hookEventsFor(catalog, triggers), 'repository'])].sort();
 }
 
 /**
@@ -72,7 +74,7 @@ export async function ensureHook(ctx: AppContext, connection: Connection, target
     }
   }
   const existing = await triggersOnEndpoint(ctx, connection.id, id);
-  const events = endpointHookEvents([...existing, trigger]);
+  const events = endpointHookEvents(triggerCatalogOf(ctx.providers), [...existing, trigger]);
   const config: HookConfig = { url: webhookUrl(ctx, id), secret };
   const access = await codeHostAccess(ctx, connection);
   const current = endpoint;
@@ -128,7 +130,7 @@ export async function releaseEndpoint(ctx: AppContext, connection: Connection | 
       await forgetEndpoint(ctx, endpointId);
       return { hook: endpoint.hookId === undefined ? 'none' : 'deleted' };
     }
-    const events = endpointHookEvents(remaining);
+    const events = endpointHookEvents(triggerCatalogOf(ctx.providers), remaining);
     if (endpoint.hookId === undefined || sameSet(events, endpoint.events)) return { hook: 'kept' };
     if (!connection) throw new Error('the connection is gone');
     const secret = await ctx.secrets.get(secretNames.endpointSecret(endpointId));

@@ -10,6 +10,7 @@ import { keys } from '../../../store/table-design';
 import type { DeletedSubscription, HookManager, ReleaseOutcome } from '../../../subscriptions/hook-manager';
 import type { SubscriptionRequest } from '../../../subscriptions/subscription-input';
 import { canPoll, sourceFor } from '../../../subscriptions/trigger-rules';
+import { triggerCatalogOf } from '../../../ports/provider-contract';
 import { checkAppTrigger, installationOf } from './app-subscription';
 import { ensureHook, releaseEndpoint, webhookUrl } from './endpoint-hook';
 import { followAccountRename } from './follow-account';
@@ -29,7 +30,8 @@ const loadPollBaseline = loadOnce(() => import('../polling/poll-baseline'));
 export const githubHooks: HookManager = {
   async admit(ctx, connection, req) {
     // A GitHub App connection's webhook triggers need only the installation, not the user's own token.
-    const appWebhook = connection.authMethod === 'github_app' && sourceFor(req.trigger, req.target)?.kind === 'webhook';
+    const appWebhook =
+      connection.authMethod === 'github_app' && sourceFor(triggerCatalogOf(ctx.providers), req.trigger, req.target)?.kind === 'webhook';
     if (connection.status === 'reconnect_required' && !appWebhook)
       throw new AppError('reconnect_required', `Connection ${connection.id} must be reconnected first`);
     // Named under an account's new login the product has not seen yet: the account's id decides.
@@ -65,7 +67,7 @@ function repositoryIdOf(connection: Connection, target: SubscriptionRequest['tar
  * is validated and bounded before the code host is asked anything.
  */
 async function subscribeOnCodeHost(ctx: AppContext, connection: Connection, req: SubscriptionRequest): Promise<Subscription> {
-  const source = sourceFor(req.trigger, req.target);
+  const source = sourceFor(triggerCatalogOf(ctx.providers), req.trigger, req.target);
   const sub: Subscription = {
     id: SubscriptionRepo.newId(),
     connectionId: connection.id,
@@ -102,7 +104,7 @@ async function subscribeThroughApp(
   req: SubscriptionRequest,
   sub: Subscription,
 ): Promise<Subscription> {
-  const { note } = checkAppTrigger(connection, req.trigger, req.target);
+  const { note } = checkAppTrigger(triggerCatalogOf(ctx.providers), connection, req.trigger, req.target);
   const made: Subscription = { ...sub, delivery: 'webhook', installationId: installationOf(connection).id, ...(note ? { note } : {}) };
   await recordTagWatch(ctx, connection, made);
   await new SubscriptionRepo(ctx.store).create(made);

@@ -1,4 +1,6 @@
+import { githubTriggers } from '../triggers/catalog';
 import { checkGithubAllowList } from '../app/allow-list-reach';
+import { githubConnect } from '../app/connect-flow';
 import { githubOAuth } from '../oauth/definition';
 import { checkGithubUserToken } from '../user-token';
 import { identifyGithub } from '../oauth/identify';
@@ -17,6 +19,7 @@ export const githubProvider: ProviderContract = {
   refresh: githubRefresh,
   revoke: revokeGithub,
   intake: githubIntake,
+  triggers: githubTriggers,
   hooks: githubHooks,
   // Polling and the sweep are read on first use: most functions never poll or sweep, and
   // their code (list reads, the App's JWT) stays out of those functions' cold start.
@@ -27,7 +30,12 @@ export const githubProvider: ProviderContract = {
         (await import('../polling/github-poll-sources')).githubPollSources.poll(ctx, connection, unit, batch),
     },
   },
-  sweep: { sharedHooks: async (ctx) => (await import('../sweep/app-hook')).githubSweep.sharedHooks(ctx) },
+  sweep: {
+    sharedHooks: async (ctx) => (await import('../sweep/app-hook')).githubSweep.sharedHooks(ctx),
+    endpointHook: async (ctx, connection, endpoint) =>
+      (await import('../sweep/app-hook')).githubSweep.endpointHook(ctx, connection, endpoint),
+  },
   userToken: checkGithubUserToken,
   checkAllowList: checkGithubAllowList,
+  connect: githubConnect,
 };

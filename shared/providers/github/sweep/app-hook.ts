@@ -1,11 +1,11 @@
-import type { CodeHostAccess } from '../code-host-access';
+import { codeHostAccess, type CodeHostAccess } from '../code-host-access';
 import { appJwt } from '../app/app-jwt';
 import { AppError } from '../../../domain/errors';
 import type { AppContext } from '../../../ports/app-context';
 import { keys } from '../../../store/table-design';
-import { appHookBase } from '../../../sweep/hook-deliveries';
-import type { SweptHook } from '../../../sweep/swept-hook';
+import type { HookDelivery } from '../../../sweep/swept-hook';
 import type { ProviderSweep } from '../../../sweep/sweep-once';
+import { appHookBase, endpointHookBase, sweptHook } from './hook-deliveries';
 
 /** The sweep-state row and log name of the App's webhook (endpoint ids never take this form). */
 export const appSweepId = 'app';
@@ -15,10 +15,10 @@ export const appSweepId = 'app';
  * holds every installation's deliveries, and the App intake claims each under its
  * installation (`keys.appRouteId`), so that is where the sweep looks for the claim.
  */
-export const appHookSwept: SweptHook = {
+const appHookRoute = {
   id: appSweepId,
   base: appHookBase,
-  claimScope: (d) => (typeof d.installation_id === 'number' ? keys.appRouteId(d.installation_id) : undefined),
+  routeId: (d: HookDelivery) => (typeof d.installation_id === 'number' ? keys.appRouteId(d.installation_id) : undefined),
 };
 
 /**
@@ -47,11 +47,18 @@ export async function appHookAccess(ctx: Pick<AppContext, 'config' | 'githubAppS
   return access;
 }
 
-/** The code host's part of the sweep: the App's webhook, when the App is configured here with its key. */
-export const githubSweep: ProviderSweep = {
+/**
+ * The code host's part of the sweep: the App's webhook, when the App is configured here with
+ * its key, and each endpoint's hook, read with its connection's token.
+ */
+export const githubSweep: Required<ProviderSweep> = {
   async sharedHooks(ctx) {
     if (!ctx.config.github.app) return [];
     const access = await appHookAccess(ctx);
-    return access ? [{ hook: appHookSwept, access }] : [];
+    return access ? [sweptHook(ctx.fetch, access, appHookRoute)] : [];
+  },
+  async endpointHook(ctx, connection, endpoint) {
+    const access = await codeHostAccess(ctx, connection);
+    return sweptHook(ctx.fetch, access, { id: endpoint.id, base: endpointHookBase(endpoint), routeId: () => endpoint.id });
   },
 };

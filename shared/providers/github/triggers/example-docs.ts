@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TriggerId } from '../domain/triggers';
+import type { TriggerId } from '../../../domain/triggers';
 import new_branch from './examples/new_branch.json';
 import new_card_in_column from './examples/new_card_in_column.json';
 import new_collaborator from './examples/new_collaborator.json';
@@ -66,7 +66,7 @@ const docSchema = z.union([
   z.object({ event: z.null(), item: z.record(z.string(), z.unknown()) }),
 ]);
 
-/** The documented example of a trigger (shared/subscriptions/examples/<name>.json). */
+/** The documented example of a trigger (examples/<name>.json beside this file). */
 export function loadExample(trigger: TriggerId): ExampleDoc {
   const doc = docs[trigger.replace(/^github\./, '')];
   if (doc === undefined) throw new Error(`No documented example for ${trigger}`);

@@ -1,5 +1,5 @@
-import type { SubscriptionFilters } from './model';
-import type { SnareTriggerName } from './triggers';
+import type { SubscriptionFilters } from '../../../domain/model';
+import type { SnareTriggerName } from '../../../domain/triggers';
 
 /**
  * The collection service's triggers as the catalog shows them. Each is one webhook event of

@@ -1,5 +1,5 @@
-import { AppError } from '../../shared/domain/errors';
-import { present } from '../../shared/domain/present';
+import { AppError } from './errors';
+import { present } from './present';
 
 export interface Override {
   /** Dotted path into the example payload: `issue.title`, `issue.labels.0.name`. */

@@ -1,8 +1,9 @@
-import { AppError } from '../domain/errors';
-import { mapDelivery } from '../providers/github/mapping/map-delivery';
-import type { Connection, Subscription } from '../domain/model';
-import { matchesSubscription } from '../domain/subscription-match';
-import { triggerCatalog } from '../domain/trigger-catalog';
+import { AppError } from '../../../domain/errors';
+import { mapDelivery } from '../mapping/map-delivery';
+import type { Connection, Subscription } from '../../../domain/model';
+import { matchesSubscription } from '../../../domain/subscription-match';
+import { githubTriggers } from './catalog';
+import type { CatalogRows } from '../../../domain/trigger-catalog';
 
 type Json = Record<string, unknown>;
 
@@ -122,7 +123,8 @@ export function fitExample(example: ExampleDelivery, sub: Subscription, connecti
   } else if (connection.repositories[0]) setRepository(p, connection.repositories[0], false);
 
   // Only the filters this trigger reads (the matcher ignores the others too).
-  const accepted = new Set(triggerCatalog[sub.trigger].filters);
+  const rows: CatalogRows = githubTriggers;
+  const accepted = new Set(rows[sub.trigger]?.filters);
   const given = sub.filters ?? {};
   const f = Object.fromEntries(Object.entries(given).filter(([k]) => accepted.has(k as keyof typeof given))) as typeof given;
   if (f.branches?.[0]) setBranch(event, p, branchFor(f.branches[0]));
@@ -148,7 +150,7 @@ export function fitExample(example: ExampleDelivery, sub: Subscription, connecti
   }
 
   const mapped = mapDelivery({ event, payload: p, accountLogin: connection.accountLogin }).filter((m) => m.trigger === sub.trigger);
-  if (!mapped.some((m) => matchesSubscription(sub, m))) {
+  if (!mapped.some((m) => matchesSubscription(sub, m, githubTriggers))) {
     throw new AppError(
       'invalid_input',
       `The example for ${sub.trigger} could not be adjusted to pass subscription ${sub.id}'s target and filters`,

@@ -1,22 +1,22 @@
 import * as z from 'zod';
-import { parseSnareDelivery } from '../providers/contentsnare/mapping/snare-delivery';
-import { snareMappedEvent, type Json, type SnareReadBack } from '../providers/contentsnare/mapping/snare-events';
-import type { MappedEvent } from '../domain/mapping/types';
-import { snareEventName, type SnareTriggerId, type SnareTriggerName } from '../domain/triggers';
-import all_fields_completed from './examples/contentsnare/all_fields_completed.json';
-import client_created from './examples/contentsnare/client_created.json';
-import client_updated from './examples/contentsnare/client_updated.json';
-import comment_created from './examples/contentsnare/comment_created.json';
-import field_approved from './examples/contentsnare/field_approved.json';
-import field_completed from './examples/contentsnare/field_completed.json';
-import field_rejected from './examples/contentsnare/field_rejected.json';
-import request_completed from './examples/contentsnare/request_completed.json';
-import request_published from './examples/contentsnare/request_published.json';
-import request_reopened from './examples/contentsnare/request_reopened.json';
-import request_viewed from './examples/contentsnare/request_viewed.json';
+import { parseSnareDelivery } from '../mapping/snare-delivery';
+import { snareMappedEvent, type Json, type SnareReadBack } from '../mapping/snare-events';
+import type { MappedEvent } from '../../../domain/mapping/types';
+import { snareEventName, type SnareTriggerId, type SnareTriggerName } from '../../../domain/triggers';
+import all_fields_completed from './examples/all_fields_completed.json';
+import client_created from './examples/client_created.json';
+import client_updated from './examples/client_updated.json';
+import comment_created from './examples/comment_created.json';
+import field_approved from './examples/field_approved.json';
+import field_completed from './examples/field_completed.json';
+import field_rejected from './examples/field_rejected.json';
+import request_completed from './examples/request_completed.json';
+import request_published from './examples/request_published.json';
+import request_reopened from './examples/request_reopened.json';
+import request_viewed from './examples/request_viewed.json';
 
 /**
- * The collection service's documented examples (examples/contentsnare/<event>.json): the
+ * The collection service's documented examples (examples/<event>.json): the
  * delivery the service posts (its help pages' payload shapes) and the records its API
  * answers when they are read back (`GET /requests/{id}`, `GET /pages/{id}`,
  * `GET /clients/{id}`). `GET /triggers` builds each example event from them through the real

@@ -1,7 +1,7 @@
-import type { Connection, Subscription } from '../domain/model';
-import { mapDelivery } from '../providers/github/mapping/map-delivery';
-import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../providers/github/mapping/map-polled';
-import type { MappedEvent } from '../domain/mapping/types';
+import type { Connection, Subscription } from '../../../domain/model';
+import { mapDelivery } from '../mapping/map-delivery';
+import { mapPolledGist, mapPolledRepository, mapPolledWatcher } from '../mapping/map-polled';
+import type { MappedEvent } from '../../../domain/mapping/types';
 import type { ExampleDoc } from './example-docs';
 import { fitExample } from './fit-example';
 

@@ -1,10 +1,11 @@
 import * as z from 'zod';
-import type { CodeHostAccess } from '../providers/github/code-host-access';
-import { AppError } from '../domain/errors';
-import type { Endpoint } from '../domain/model';
-import { hooksPath } from '../providers/github/webhooks/hook-registration';
-import { isOk, restCall, upstreamMessage } from '../providers/github/webhooks/rest-call';
-import type { Fetch } from '../ports';
+import type { CodeHostAccess } from '../code-host-access';
+import { AppError } from '../../../domain/errors';
+import type { Endpoint } from '../../../domain/model';
+import { hooksPath } from '../webhooks/hook-registration';
+import { isOk, restCall, upstreamMessage } from '../webhooks/rest-call';
+import type { Fetch } from '../../../ports';
+import { CursorRefused, type DeliveryPage, type HookDelivery, type RateBudget, type SweptHook } from '../../../sweep/swept-hook';
 
 const deliverySchema = z.object({
   id: z.number(),
@@ -17,22 +18,7 @@ const deliverySchema = z.object({
   installation_id: z.number().int().positive().nullable().optional(),
 });
 
-export type HookDelivery = z.output<typeof deliverySchema>;
-
-/** What the code host said is left of the token's hourly budget (`X-RateLimit-*`), when it said. */
-export interface RateBudget {
-  remaining: number;
-  /** Epoch seconds when the budget is whole again. */
-  resetAt?: number;
-}
-
-/** One page of a hook's deliveries, newest first. */
-export interface DeliveryPage {
-  deliveries: HookDelivery[];
-  /** The cursor of the next (older) page, from the `Link` header; none on the last page. */
-  next?: string;
-  rate?: RateBudget;
-}
+deliverySchema satisfies z.ZodType<HookDelivery>;
 
 /**
  * A page of 100 deliveries is some 40 KB; an answer far larger than that is not one, and is
@@ -72,9 +58,6 @@ export function nextCursor(link: string | null): string | undefined {
   }
   return undefined;
 }
-
-/** The code host refused a cursor it gave out (too old, or from another listing): start again from the newest page. */
-export class CursorRefused extends Error {}
 
 function refusal(result: { status: number; headers: Headers }, what: string, message: string): AppError {
   const rate = rateOf(result.headers);
@@ -128,4 +111,18 @@ export async function requestRedelivery(
   });
   if (!isOk(result)) throw refusal(result, `Redelivery of ${deliveryId}`, upstreamMessage(result));
   return rateOf(result.headers);
+}
+
+/** A hook of the code host as the sweep walks it: its delivery log at `base`, read and redelivered with `access`. */
+export function sweptHook(
+  fetchFn: Fetch,
+  access: CodeHostAccess,
+  hook: { id: string; base: string; routeId: SweptHook['routeId'] },
+): SweptHook {
+  return {
+    id: hook.id,
+    routeId: hook.routeId,
+    page: (cursor) => listDeliveriesPage(fetchFn, access, hook.base, cursor),
+    redeliver: (deliveryId) => requestRedelivery(fetchFn, access, hook.base, deliveryId),
+  };
 }

@@ -1,17 +1,17 @@
 /**
- * Regenerates the example payloads of `npm run trigger` (shared/subscriptions/examples/<trigger>.json)
+ * Regenerates the example payloads of `npm run trigger` (examples/<trigger>.json beside this file)
  * from the code host's documented payloads in @octokit/webhooks-examples: one real example
  * per trigger, trimmed to what the mapping and an agent read (nested users and
  * repositories cut to their identity, API-only `*_url` links dropped).
- * Run: `npx tsx local/examples/generate.ts` (test/integration/trigger-cli.test.ts checks
+ * Run: `npx tsx shared/providers/github/triggers/generate-examples.ts` (test/integration/trigger-cli.test.ts checks
  * that each file still maps to its trigger).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mapDelivery } from '../../shared/providers/github/mapping/map-delivery';
-import { triggerNames, type TriggerName } from '../../shared/domain/triggers';
+import { mapDelivery } from '../mapping/map-delivery';
+import { triggerNames, type TriggerName } from '../../../domain/triggers';
 
 type Json = Record<string, unknown>;
 const root = dirname(createRequire(import.meta.url).resolve('@octokit/webhooks-examples/package.json'));
@@ -140,6 +140,6 @@ for (const name of triggerNames) {
       `@octokit/webhooks-examples, api.github.com, first \`${source.event}${payload.action ? `.${String(payload.action)}` : ''}\` example, trimmed`,
     payload,
   };
-  writeFileSync(join(here, '..', '..', 'shared', 'subscriptions', 'examples', `${name}.json`), `${JSON.stringify(doc, null, 2)}\n`);
+  writeFileSync(join(here, 'examples', `${name}.json`), `${JSON.stringify(doc, null, 2)}\n`);
 }
 process.stdout.write('examples written\n');
