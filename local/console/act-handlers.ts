@@ -68,8 +68,8 @@ function sentMessage(result: SendExampleResult): { text: string; bad: boolean } 
   };
 }
 
-/** The console's acting forms: connect, subscribe and unsubscribe, send an example, make and revoke keys. */
-export function actHandlers(deps: ConsoleDeps): Pick<Handlers, ActRoutes> {
+/** Connect through the connect page, and the way back from it. */
+function connectHandlers(deps: ConsoleDeps): Pick<Handlers, 'connect' | 'connected'> {
   const { ctx } = deps;
   return {
     connect: action(deps, async (req, visitor, fields) => {
@@ -101,6 +101,13 @@ export function actHandlers(deps: ConsoleDeps): Pick<Handlers, ActRoutes> {
       const n = nonce();
       return html(200, connectLanding(to, n), n, { 'cache-control': 'no-store' });
     },
+  };
+}
+
+/** Subscribe, delete a subscription, send a subscription its trigger's example. */
+function subscriptionHandlers(deps: ConsoleDeps): Pick<Handlers, 'subscribe' | 'unsubscribe' | 'sendExample'> {
+  const { ctx } = deps;
+  return {
     subscribe: action(deps, async (_req, visitor, fields) =>
       orRefused(
         async () => {
@@ -134,6 +141,13 @@ export function actHandlers(deps: ConsoleDeps): Pick<Handlers, ActRoutes> {
         (e) => page(deps, visitor, { status: statusByCode[e.code], message: { section: 'subscriptions', text: e.message, bad: true } }),
       );
     }),
+  };
+}
+
+/** Make a scoped key (its secret on the answer only) and revoke one. */
+function keyHandlers(deps: ConsoleDeps): Pick<Handlers, 'createKey' | 'revokeKey'> {
+  const { ctx } = deps;
+  return {
     createKey: action(deps, async (_req, visitor, fields) =>
       orRefused(
         async () => {
@@ -151,4 +165,9 @@ export function actHandlers(deps: ConsoleDeps): Pick<Handlers, ActRoutes> {
       return see(`/?done=revoked&subject=${encodeURIComponent(id)}#keys`);
     }),
   };
+}
+
+/** The console's acting forms: connect, subscribe and unsubscribe, send an example, make and revoke keys. */
+export function actHandlers(deps: ConsoleDeps): Pick<Handlers, ActRoutes> {
+  return { ...connectHandlers(deps), ...subscriptionHandlers(deps), ...keyHandlers(deps) };
 }
