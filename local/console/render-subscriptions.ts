@@ -107,9 +107,12 @@ export function subscriptionsSection(list: SubscriptionView[], connections: Conn
     })
     .join('');
   const open = options.subscribeTrigger !== undefined || options.formState?.form === 'subscribe';
+  // A refusal with no trigger's form to show it above (the trigger itself refused) goes above the choice.
+  const chosen = (options.triggers ?? []).some((t) => t.id === options.subscribeTrigger);
+  const refusal = chosen ? '' : formRefusal(options.formState, 'subscribe');
   return `<section id="subscriptions"><h2>Subscriptions <small>${list.length}</small></h2>${sectionNotice(options, 'subscriptions')}${
     list.length
       ? `<div class="wide"><table><tr><th>id</th><th>trigger</th><th>agent</th><th>target</th><th>delivery</th><th>last event</th><th></th></tr>${rows}</table></div>`
       : '<p class="muted">No subscriptions yet.</p>'
-  }<details class="act" id="subscribe"${open ? ' open' : ''}><summary>Subscribe an agent to a trigger</summary>${triggerPicker(options)}${subscribeForm(connections, options)}</details></section>`;
+  }<details class="act" id="subscribe"${open ? ' open' : ''}><summary>Subscribe an agent to a trigger</summary>${refusal}${triggerPicker(options)}${subscribeForm(connections, options)}</details></section>`;
 }

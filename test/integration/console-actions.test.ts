@@ -163,6 +163,9 @@ describe('subscribe', () => {
       'filter.branches': 'main',
     });
     expect(badFilter.status).toBe(400);
+    const noTrigger = await post('/console/subscriptions', { connectionId, trigger: 'github.no_such_trigger', agentId: 'a', repository });
+    expect(noTrigger.status).toBe(400);
+    expect(await noTrigger.text()).toMatch(/id="subscribe-error" role="alert">Invalid input: trigger: /);
     // The trigger's form has no branches field to put it under: the refusal above the form names it.
     expect(await badFilter.text()).toMatch(
       /role="alert">Invalid input: filters.branches: is not accepted by github.new_issue \(it accepts: labels\)/,
