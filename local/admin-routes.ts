@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { formatDeadLetters, summarizeDeadLetters } from './admin/dead-letters';
 import { sendExampleTrigger } from './admin/send-example';
+import { ownIntakeSender } from './admin/own-intake';
 import { runtimeDoctorReport } from './admin/doctor-report';
 import type { AppContext } from '../shared/ports/app-context';
 import type { LocalQueues } from '../shared/adapters/local/local-queues';
@@ -70,9 +71,8 @@ export function adminRoutes(ctx: AppContext, queues: LocalQueues): Route[] {
     doctor: async () => json(200, await runtimeDoctorReport(ctx, fetch)),
     sendExample: async (req) => {
       const input = req.input;
-      const intakeBase = `http://127.0.0.1:${ctx.config.port}`;
       const result = await sendExampleTrigger(
-        { ctx, fetch: ctx.fetch, intakeUrl: (endpointId) => `${intakeBase}/webhooks/github/${endpointId}` },
+        ownIntakeSender(ctx),
         input.trigger as TriggerId,
         input.subscriptionId,
         input.overrides ?? [],

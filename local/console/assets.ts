@@ -6,11 +6,13 @@ import { createHash } from 'node:crypto';
  * only a convenience; every action is a plain form that works without it.
  */
 export const consoleScript = `'use strict';
-// Opens the chosen tool's form as soon as it is picked, and asks before redriving everything.
+// Opens the chosen tool's (or trigger's) form as soon as it is picked, and asks before redriving everything.
 // Shows every time in the reader's own zone, named; keeps the events live (see below).
 document.addEventListener('DOMContentLoaded', function () {
-  var pick = document.getElementById('tool-pick');
-  if (pick) pick.addEventListener('change', function () { pick.form.submit(); });
+  ['tool-pick', 'subscribe-pick'].forEach(function (id) {
+    var pick = document.getElementById(id);
+    if (pick) pick.addEventListener('change', function () { if (pick.value) pick.form.submit(); });
+  });
   document.querySelectorAll('form[data-confirm]').forEach(function (form) {
     form.addEventListener('submit', function (e) { if (!window.confirm(form.getAttribute('data-confirm'))) e.preventDefault(); });
   });
@@ -97,6 +99,11 @@ textarea{width:100%;min-height:4rem;font:12px ui-monospace,monospace}
 .filters input[type=text],.filters select{min-width:10rem}
 small.why{color:#7d4e00}table.attempts{font-size:12px}
 .s-replayed,.s-settled,.s-logged{background:#ddf4ff;color:#0550ae}
+details.act{margin:.6rem 0 0}details.act>summary{cursor:pointer;font-weight:600;color:#0969da}
+small.field-error{display:block;color:#a40e26}[aria-invalid=true]{border-color:#cf222e}
+fieldset.field{border:1px solid #d0d7de;border-radius:6px;padding:.3rem .6rem}fieldset.field legend{font-weight:600}
+label.check{display:block;font-weight:normal}code.webhook-url,td code{word-break:break-all}td.actions{white-space:nowrap}
+#new-key-secret{width:100%;box-sizing:border-box;font:12px ui-monospace,monospace}
 @media (max-width:720px){
 header{flex-wrap:wrap;gap:.4rem}main{padding:.5rem}section{padding:.6rem;overflow-x:auto}
 input[type=text],input[type=number],input[type=password],select,textarea{min-width:0;width:100%;box-sizing:border-box}

@@ -6,16 +6,24 @@ import type { HttpResponse, RouteRequest } from '../../shared/http/types';
 import { loginPage } from './render';
 
 /** No inline script or style; the script and stylesheet are this server's files; forms post here only; the script fetches from here only (live updates). */
-function csp(nonce: string): string {
-  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+function csp(nonce: string, formOrigins: readonly string[]): string {
+  const formAction = ["'self'", ...formOrigins].join(' ');
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
-export function html(status: number, body: string, nonce: string, extra: Record<string, string> = {}): HttpResponse {
+/** A console page; `formOrigins`: where else its forms may lead (a browser holds a form's redirects to the same rule). */
+export function html(
+  status: number,
+  body: string,
+  nonce: string,
+  extra: Record<string, string> = {},
+  formOrigins: readonly string[] = [],
+): HttpResponse {
   return {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': csp(nonce),
+      'content-security-policy': csp(nonce, formOrigins),
       'x-frame-options': 'DENY',
       // same-origin, not no-referrer: under no-referrer a browser posts the forms with `Origin: null`.
       'referrer-policy': 'same-origin',

@@ -21,6 +21,10 @@ import { consolePage, eventRows } from './render';
 import type { consoleRouteTable } from './route-table';
 import { clearSessionCookie, type ConsoleSessions, sessionCookie } from './session';
 import { formFields, inputFromForm } from './tool-form';
+import type { FormState } from './html-parts';
+import type { Message } from './notices';
+import type { TriggerChoice } from './subscribe-form';
+import type { CreatedKey } from '../../shared/keys/scoped-keys';
 
 const idSchema = z.string().min(1).max(128);
 
@@ -36,10 +40,12 @@ export interface ConsoleDeps {
   throttle: LoginThrottle;
   tools: ProviderTools[];
   toolCatalog: CatalogEntry[];
+  /** The triggers the subscribe form offers. */
+  triggers: TriggerChoice[];
 }
 
-/** What the page shows beyond the runtime's state: a selected tool and its result, a notice. */
-interface PageExtra {
+/** What the page shows beyond the runtime's state: a selected tool and its result, a notice, a refused form. */
+export interface PageExtra {
   selectedTool?: string;
   toolResult?: ToolResult;
   toolForm?: URLSearchParams;
@@ -47,20 +53,29 @@ interface PageExtra {
   noticeSubject?: string;
   status?: number;
   query?: URLSearchParams;
+  message?: Message;
+  formState?: FormState;
+  newKey?: CreatedKey;
+  subscribeTrigger?: string;
+  headers?: Record<string, string>;
 }
 
-async function page(deps: ConsoleDeps, visitor: SignedInVisitor, extra: PageExtra): Promise<HttpResponse> {
+export async function page(deps: ConsoleDeps, visitor: SignedInVisitor, extra: PageExtra): Promise<HttpResponse> {
   const n = nonce();
   // A Bearer visitor has no session: its forms carry no token and act through the Bearer header alone.
   const csrf = visitor.kind === 'session' ? visitor.session.csrf : '';
   const data = await consoleData(deps.ctx, deps.queues, deps.recent, extra.query ?? new URLSearchParams(), deps.circuit);
-  return html(extra.status ?? 200, consolePage(data, { csrf, nonce: n, tools: deps.toolCatalog, ...extra }), n);
+  const { headers, ...options } = extra;
+  // The connect form's answer goes on to the connect page at PUBLIC_URL: a form's redirect must be allowed too.
+  const formOrigins = [new URL(deps.ctx.config.publicUrl).origin];
+  const body = consolePage(data, { csrf, nonce: n, tools: deps.toolCatalog, triggers: deps.triggers, ...options });
+  return html(extra.status ?? 200, body, n, headers, formOrigins);
 }
 
-type Action = (req: RouteRequest, visitor: SignedInVisitor, fields: URLSearchParams) => Promise<HttpResponse>;
+export type Action = (req: RouteRequest, visitor: SignedInVisitor, fields: URLSearchParams) => Promise<HttpResponse>;
 
 /** A state-changing action: signed in (session + CSRF token, or Bearer) and same-origin. */
-function action(deps: ConsoleDeps, run: Action) {
+export function action(deps: ConsoleDeps, run: Action) {
   const { ctx, sessions } = deps;
   return async (req: RouteRequest): Promise<HttpResponse> => {
     const visitor = await identify(req, sessions, ctx.platformApiKey);
@@ -85,8 +100,10 @@ export function viewHandlers(deps: ConsoleDeps): Pick<Handlers, 'page' | 'eventR
       if (visitor.kind === 'anonymous') return unauthorized(req);
       const tool = req.query.get('tool') ?? undefined;
       const subject = req.query.get('subject');
+      const subscribe = req.query.get('subscribe') ?? undefined;
       return page(deps, visitor, {
         ...(tool ? { selectedTool: tool } : {}),
+        ...(subscribe ? { subscribeTrigger: subscribe } : {}),
         ...(req.query.get('done') ? { notice: req.query.get('done') ?? '' } : {}),
         ...(subject && idSchema.safeParse(subject).success ? { noticeSubject: subject } : {}),
         query: req.query,

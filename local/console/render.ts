@@ -1,20 +1,17 @@
 import { escapeHtml as h } from '../../shared/http/html';
 import type { ToolResult } from '../../shared/tools/invoke';
 import type { CatalogEntry } from '../../shared/tools/catalog';
-import type { Connection } from '../../shared/domain/model';
-import type { ApiKeyRecord } from '../../shared/store/api-key-repo';
+import type { CreatedKey } from '../../shared/keys/scoped-keys';
 import { consoleScriptIntegrity, consoleStyleIntegrity } from './assets';
-import {
-  eventQueryOf,
-  shownEvents,
-  type ConsoleData,
-  type EventsPage,
-  type EventView,
-  type RefusedView,
-  type SubscriptionView,
-} from './console-data';
+import { eventQueryOf, shownEvents, type ConsoleData, type EventsPage, type EventView, type RefusedView } from './console-data';
 import { eventStatuses } from '../../shared/store/event-history';
 import { fieldParam, formFields, type FormField } from './tool-form';
+import { badge, csrfField, time, type FormState } from './html-parts';
+import { sectionNotice, type Message } from './notices';
+import { connectionsSection } from './render-connections';
+import { keysSection } from './render-keys';
+import { subscriptionsSection } from './render-subscriptions';
+import type { TriggerChoice } from './subscribe-form';
 
 /**
  * The console's HTML, server-rendered. Every value that reaches the page goes through `h`
@@ -33,9 +30,18 @@ export interface PageOptions {
   notice?: string;
   /** What the notice is about (the new event's id after a replay). */
   noticeSubject?: string;
+  /** An action's own notice, when its answer is the page itself (an example sent). */
+  message?: Message;
+  /** A form the service refused, shown again with its problems. */
+  formState?: FormState;
+  /** A key just made, its secret shown this once. */
+  newKey?: CreatedKey;
+  /** The triggers the subscribe form offers, and the one chosen. */
+  triggers?: TriggerChoice[];
+  subscribeTrigger?: string;
 }
 
-function shell(title: string, nonce: string, body: string): string {
+export function shell(title: string, nonce: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${h(title)}</title><link rel="stylesheet" href="/console/console.css" integrity="${consoleStyleIntegrity}"><script src="/console/console.js" nonce="${h(nonce)}" integrity="${consoleScriptIntegrity}" defer></script></head><body>${body}</body></html>`;
 }
 
@@ -49,65 +55,6 @@ export function loginPage(nonce: string, error?: string): string {
       (error ? `<p class="notice bad" id="login-error">${h(error)}</p>` : '') +
       `<button class="primary" type="submit">Sign in</button></form></section></main>`,
   );
-}
-
-const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${h(csrf)}">`;
-const badge = (status: string, label = status.replace(/_/g, ' ')) => `<span class="badge s-${h(status)}">${h(label)}</span>`;
-const time = (ms: number | undefined) =>
-  ms === undefined
-    ? ''
-    : `<time datetime="${h(new Date(ms).toISOString())}">${h(new Date(ms).toISOString().replace('T', ' ').slice(0, 19))} UTC</time>`;
-
-function connectionsSection(list: Connection[]): string {
-  const rows = list
-    .map(
-      (c) =>
-        `<tr data-connection="${h(c.id)}"><td><code>${h(c.id)}</code></td><td>${h(c.provider)}</td><td>${h(c.accountLogin)}</td><td>${h(c.label ?? '')}</td><td>${h(c.authMethod)}</td>` +
-        `<td>${badge(c.status)}${c.statusReason ? ` <small class="muted">${h(c.statusReason)}</small>` : ''}</td><td>${c.repositories.length ? h(c.repositories.join(', ')) : '<span class="muted">all</span>'}</td></tr>`,
-    )
-    .join('');
-  return `<section id="connections"><h2>Connections <small>${list.length}</small></h2>${
-    list.length
-      ? `<table><tr><th>id</th><th>service</th><th>account</th><th>label</th><th>auth</th><th>state</th><th>repositories</th></tr>${rows}</table>`
-      : '<p class="muted">No connections yet: POST /connections or the OAuth flow.</p>'
-  }</section>`;
-}
-
-function keysSection(list: ApiKeyRecord[]): string {
-  const rows = list
-    .map(
-      (k) =>
-        `<tr data-key="${h(k.id)}"><td><code>${h(k.id)}</code></td><td>${h(k.label)}</td><td>${k.connections.map((c) => `<code>${h(c)}</code>`).join(' ')}</td>` +
-        `<td>${k.agents ? k.agents.map((a) => `<code>${h(a)}</code>`).join(' ') : '<span class="muted">all</span>'}</td>` +
-        `<td>${time(Date.parse(k.createdAt))}</td><td>${k.expiresAt ? time(Date.parse(k.expiresAt)) : '<span class="muted">never</span>'}</td></tr>`,
-    )
-    .join('');
-  return `<section id="keys"><h2>Scoped keys <small>${list.length}</small></h2>${
-    list.length
-      ? `<table><tr><th>id</th><th>label</th><th>connections</th><th>agents</th><th>created</th><th>expires</th></tr>${rows}</table>`
-      : '<p class="muted">No scoped keys: POST /keys makes one for an agent (tools, /mcp and subscriptions of its connections only).</p>'
-  }</section>`;
-}
-
-function target(s: SubscriptionView): string {
-  return s.repository ?? (s.organization ? `org ${s.organization}` : 'account');
-}
-
-function subscriptionsSection(list: SubscriptionView[]): string {
-  const rows = list
-    .map((s) => {
-      const last = s.lastEvent
-        ? `${time(Date.parse(s.lastEvent.queuedAt))} ${badge(s.lastEvent.status)}`
-        : '<span class="muted">none yet</span>';
-      const via = s.webhookUrl ? `webhook <code class="webhook-url">${h(s.webhookUrl)}</code>` : h(s.delivery);
-      return `<tr data-subscription="${h(s.id)}"><td><code>${h(s.id)}</code></td><td>${h(s.trigger)}</td><td>${h(s.agentId)}</td><td>${h(target(s))}</td><td>${via}</td><td>${last}</td></tr>`;
-    })
-    .join('');
-  return `<section id="subscriptions"><h2>Subscriptions <small>${list.length}</small></h2>${
-    list.length
-      ? `<table><tr><th>id</th><th>trigger</th><th>agent</th><th>target</th><th>delivery</th><th>last event</th></tr>${rows}</table>`
-      : '<p class="muted">No subscriptions yet: POST /subscriptions.</p>'
-  }</section>`;
 }
 
 const attemptOutcome: Record<string, string> = {
@@ -337,27 +284,11 @@ function toolsSection(data: ConsoleData, options: PageOptions): string {
   return `<section id="tools"><h2>Tool steps <small>${options.tools.length}</small></h2>${picker}${form}${result}</section>`;
 }
 
-/** What an action did, shown in the section it was taken from (where the person is), by `done`. */
-const notices: Record<string, { section: 'events' | 'dlq'; text: (subject?: string) => string; bad?: boolean }> = {
-  replayed: {
-    section: 'events',
-    text: (id) => `The event was queued again as a new event${id ? ` (${id})` : ''}; it appears at the top of the events.`,
-  },
-  redriven: { section: 'dlq', text: () => 'Dead letters sent back to the queue.' },
-  nothing_redriven: { section: 'dlq', text: () => 'Nothing was redriven: the dead letter is no longer there.', bad: true },
-};
-
-function sectionNotice(options: PageOptions, section: 'events' | 'dlq'): string {
-  const n = options.notice ? notices[options.notice] : undefined;
-  if (!n || n.section !== section) return '';
-  return `<p class="notice ${n.bad ? 'bad' : 'ok'}" id="notice" role="status">${h(n.text(options.noticeSubject))}</p>`;
-}
-
 export function consolePage(data: ConsoleData, options: PageOptions): string {
   return shell(
     'Agent integrations console',
     options.nonce,
     `<header><h1>Agent integrations console</h1><nav><a href="/">Refresh</a></nav><form method="post" action="/console/logout">${csrfField(options.csrf)}<button type="submit">Sign out</button></form></header>` +
-      `<main>${connectionsSection(data.connections)}${keysSection(data.keys)}${subscriptionsSection(data.subscriptions)}${eventsSection(data, options)}${refusedSection(data.refused)}${deadLettersSection(data, options)}${toolsSection(data, options)}</main>`,
+      `<main>${connectionsSection(data.connections, options)}${keysSection(data.keys, data.connections, options)}${subscriptionsSection(data.subscriptions, data.connections, options)}${eventsSection(data, options)}${refusedSection(data.refused)}${deadLettersSection(data, options)}${toolsSection(data, options)}</main>`,
   );
 }

@@ -4,7 +4,8 @@ import type { RouteTable } from '../../shared/http/route-table';
 
 /**
  * The console (GET /, docs/console.md) as data: open routes that identify the visitor themselves
- * (its login form, or a Bearer header), their forms at most 4 KB except a tool step's input.
+ * (its login form, or a Bearer header), their forms at most 4 KB except a tool step's input
+ * and the subscribe and key forms (16 KB: their lists of filters, connections and agents).
  * Handlers: local/console/routes.ts.
  */
 export const consoleRouteTable = {
@@ -41,5 +42,49 @@ export const consoleRouteTable = {
     spec: localOnlySpec('Console: run a tool step from its form'),
     auth: 'none',
     maxBodyBytes: lambdaMaxBodyBytes,
+  },
+  // Acting: connect through the connect page, subscribe and unsubscribe, send an example, make and revoke keys.
+  connect: {
+    method: 'POST',
+    pattern: '/console/connect',
+    spec: localOnlySpec('Console: open a connect page'),
+    auth: 'none',
+    maxBodyBytes: 4096,
+  },
+  connected: { method: 'GET', pattern: '/console/connected', spec: localOnlySpec('Console: back from the connect page'), auth: 'none' },
+  subscribe: {
+    method: 'POST',
+    pattern: '/console/subscriptions',
+    spec: localOnlySpec('Console: subscribe an agent to a trigger'),
+    auth: 'none',
+    maxBodyBytes: 16384,
+  },
+  unsubscribe: {
+    method: 'POST',
+    pattern: '/console/subscriptions/:subscriptionId/delete',
+    spec: localOnlySpec('Console: delete a subscription'),
+    auth: 'none',
+    maxBodyBytes: 4096,
+  },
+  sendExample: {
+    method: 'POST',
+    pattern: '/console/subscriptions/:subscriptionId/example',
+    spec: localOnlySpec("Console: send a trigger's example event to a subscription"),
+    auth: 'none',
+    maxBodyBytes: 4096,
+  },
+  createKey: {
+    method: 'POST',
+    pattern: '/console/keys',
+    spec: localOnlySpec('Console: make a scoped key'),
+    auth: 'none',
+    maxBodyBytes: 16384,
+  },
+  revokeKey: {
+    method: 'POST',
+    pattern: '/console/keys/:keyId/revoke',
+    spec: localOnlySpec('Console: revoke a scoped key'),
+    auth: 'none',
+    maxBodyBytes: 4096,
   },
 } satisfies RouteTable;

@@ -11,13 +11,18 @@ import { ConsoleSessions } from './session';
 import { LoginThrottle } from './login-throttle';
 import type { RecentEvents } from './recent-events';
 import { consoleRouteTable } from './route-table';
+import { actHandlers } from './act-handlers';
+import { triggerChoices } from './subscribe-form';
+import { triggerCatalogOf } from '../../shared/ports/provider-contract';
 
 /**
  * The console (GET /, docs/console.md): the local runtime's state for a person, behind the
  * platform key (its login form, or a Bearer header). Its actions are the runtime's own use
  * cases: its events are the platform API's `GET /events` and `GET /events/{id}`, replay is
  * `POST /events/{id}/replay` (shared/events/), redrive is the dead-letter queue's
- * redrive (as `npm run dlq`), a tool form calls invokeTool (as POST /tools/{id}/invoke).
+ * redrive (as `npm run dlq`), a tool form calls invokeTool (as POST /tools/{id}/invoke); connect,
+ * subscribe and keys call what POST /connect/sessions, /subscriptions and /keys call, and an
+ * example goes through the runtime's own intake (as `npm run trigger`).
  * Security: docs/security.md "The console".
  */
 export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: RecentEvents, circuit?: CircuitBoard): Route[] {
@@ -31,6 +36,7 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     throttle: new LoginThrottle(ctx.clock, ctx.logger),
     tools,
     toolCatalog: catalog(tools),
+    triggers: triggerChoices(triggerCatalogOf(ctx.providers)),
   };
   const asset = (body: string, type: string) => async () => ({ status: 200, headers: { 'content-type': `${type}; charset=utf-8` }, body });
   return bindRoutes(consoleRouteTable, {
@@ -39,5 +45,6 @@ export function consoleRoutes(ctx: AppContext, queues: LocalQueues, recent: Rece
     ...viewHandlers(deps),
     ...sessionHandlers(deps),
     ...actionHandlers(deps),
+    ...actHandlers(deps),
   });
 }
