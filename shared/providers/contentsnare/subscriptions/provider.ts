@@ -2,7 +2,6 @@ import { contentSnareOAuth } from '../oauth/definition';
 import { identifyContentSnare } from '../oauth/identify';
 import { contentSnareRefresh } from '../oauth/refresh-rules';
 import { revokeContentSnare } from '../oauth/revoke';
-import { snareIntake } from '../intake/snare-source';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
 
@@ -14,7 +13,6 @@ export const contentSnareProvider: ProviderContract = {
   identify: identifyContentSnare,
   refresh: contentSnareRefresh,
   revoke: revokeContentSnare,
-  intake: snareIntake,
   hooks: snareHooks,
   // Its webhooks are unsigned and never retried: what they missed is found once a round.
   // Read on first use, as the code host's polling is.
