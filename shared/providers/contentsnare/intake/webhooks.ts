@@ -6,8 +6,8 @@ const snareSource = loadOnce(() => import('./snare-source'));
 
 /**
  * The collection service's webhook route: `/webhooks/contentsnare/{connectionId}/{token}`, one
- * hook per connection. Its source is read on the route's first delivery, so the functions that
- * take no webhook never load it.
+ * hook per connection. Its source is read on the route's first delivery, not at the intake's
+ * cold start.
  */
 export const snareIntake: ProviderIntake = {
   webhooks: [

@@ -11,8 +11,8 @@ const hookSource = loadOnce(() => import('./hook-source'));
 /**
  * The code host's webhook routes: the hooks the product made (`/webhooks/github/{endpointId}`,
  * each with its own secret) and the GitHub App's one webhook (`/webhooks/github/app`). Both
- * check the same headers; their sources (with the payload mappings) are read on a route's
- * first delivery, so the functions that take no webhook never load them.
+ * check the same headers; each source (with the payload mappings) is read on its route's first
+ * delivery, not at the intake's cold start.
  */
 export const githubIntake: ProviderIntake = {
   webhooks: [
