@@ -10,6 +10,7 @@
  *   npx tsx bench/app-fanout.ts        (BENCH_N=10 deliveries per round, BENCH_ROUNDS=3)
  */
 import { routes as intakeRoutes } from '../functions/webhook-intake/routes';
+import { providerWebhooks } from '../shared/wiring/provider-intake';
 import { createRouter } from '../shared/http/router';
 import type { AppContext } from '../shared/ports/app-context';
 import { appEnv, appShot, storeAppConnection, storeAppSubscription } from '../test/helpers/app-webhook';
@@ -29,7 +30,7 @@ const wideInstallation = 101;
 const narrowInstallation = 102;
 
 function caller(ctx: AppContext) {
-  const router = createRouter(intakeRoutes(ctx), { platformApiKey: ctx.platformApiKey });
+  const router = createRouter(intakeRoutes(ctx, providerWebhooks), { platformApiKey: ctx.platformApiKey });
   return async (installationId: number, tag: string) => {
     const payload = examplePayload('issues', 'opened') as Record<string, any>;
     payload.issue.node_id = `I_${tag}`;

@@ -6,6 +6,7 @@ import type { Route, RouteDeclaration } from '../shared/http/types';
 import { routes as platformApiRoutes } from '../functions/platform-api/routes';
 import { platformApiRouteTable } from '../functions/platform-api/route-table';
 import { routes as intakeRoutes } from '../functions/webhook-intake/routes';
+import { providerWebhooks } from '../shared/wiring/provider-intake';
 import { intakeRouteTable } from '../functions/webhook-intake/route-table';
 import { routes as oauthRoutes } from '../functions/oauth/routes';
 import { oauthRouteTable } from '../functions/oauth/route-table';
@@ -47,7 +48,7 @@ export function localRoutes(
     healthzRoute,
     ...platformApiRoutes(ctx, { revoke: revokeForDisconnect(ctx), examples: loadProviderExamples }),
     // Deliveries the intake refuses for their shape show among the console's recent events.
-    ...intakeRoutes(ctx, { observer: { refused: (d) => recent.refused(d) } }),
+    ...intakeRoutes(ctx, providerWebhooks, { observer: { refused: (d) => recent.refused(d) } }),
     // A browser finishing a flow without returnTo is offered the way back to the console (GET /).
     ...oauthRoutes(ctx, { consoleUrl: `${ctx.config.publicUrl}/` }),
     ...toolRoutes(ctx, allProviderTools()),

@@ -2,6 +2,7 @@ import { s3Blobs } from '../../shared/wiring/aws-s3';
 import { sqsQueue } from '../../shared/wiring/aws-sqs';
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
 import { lambdaAppContext } from '../../shared/wiring/lambda-context';
+export { providerWebhooks } from '../../shared/wiring/provider-intake';
 
 /** This function's name: the `service` of its log lines and metrics. */
 export const role = 'webhook-intake';

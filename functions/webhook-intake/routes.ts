@@ -8,9 +8,8 @@ import { intakeRouteTable } from './route-table';
 
 /** A delivery missing the headers its source requires is refused before an anonymous body is read (the pipeline checks them again). */
 function headerRefusal(ctx: AppContext, webhook: WebhookIntake) {
-  const source = webhook.source(ctx);
   return (req: RequestHead & { params: Record<string, string> }): HttpResponse | undefined => {
-    const checked = source.verifier.headers(req.headers);
+    const checked = webhook.headers(req.headers);
     if (checked.ok) return undefined;
     const { reason, answer } = checked.refusal;
     ctx.metrics.count('webhook_refused', 1, { reason });
@@ -21,10 +20,13 @@ function headerRefusal(ctx: AppContext, webhook: WebhookIntake) {
 
 type IntakeRoute = keyof typeof intakeRouteTable;
 
-/** The webhook intake's routes (functions/webhook-intake/route-table.ts), each answered by the provider webhook that declares it. */
-export function routes(ctx: AppContext, options: IntakeOptions = {}): Route[] {
+/**
+ * The webhook intake's routes (functions/webhook-intake/route-table.ts), each answered by the
+ * provider webhook of `webhooks` that declares it (the wiring's `providerWebhooks`).
+ */
+export function routes(ctx: AppContext, webhooks: readonly WebhookIntake[], options: IntakeOptions = {}): Route[] {
   const delivery = (route: IntakeRoute): RouteBinding<(typeof intakeRouteTable)[IntakeRoute]> => {
-    const webhook = webhookFor(ctx.providers, route);
+    const webhook = webhookFor(webhooks, route);
     return {
       refuseHead: headerRefusal(ctx, webhook),
       handle: async (req) => {

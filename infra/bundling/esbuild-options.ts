@@ -19,7 +19,8 @@ import type { BuildOptions, Plugin } from 'esbuild';
  * package-lock.json are the ones that run (AWS recommends bundling to pin them), and one
  * tree-shaken file loads faster than the SDK's many modules (bench/cold-start.ts measured
  * 75-130 ms per function bundled, 206-316 ms with the SDK external). What keeps the bundles under 1 MB is
- * {@link zodEnglishOnly}, {@link browserUserAgentLeftOut} and {@link consoleLoginCredentialsLeftOut}.
+ * {@link zodEnglishOnly}, {@link browserUserAgentLeftOut}, {@link consoleLoginCredentialsLeftOut} and
+ * {@link profileCredentialsLeftOut}.
  */
 export function functionBuildOptions(entry: string, outdir: string): BuildOptions {
   return {
@@ -42,7 +43,7 @@ export function functionBuildOptions(entry: string, outdir: string): BuildOption
     // CommonJS dependencies call require(); an ESM bundle has none unless we make it (every
     // chunk gets this banner, each its own module scope).
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    plugins: [zodEnglishOnly, browserUserAgentLeftOut, consoleLoginCredentialsLeftOut],
+    plugins: [zodEnglishOnly, browserUserAgentLeftOut, consoleLoginCredentialsLeftOut, profileCredentialsLeftOut],
     metafile: true,
     logLevel: 'error',
   };
@@ -109,6 +110,38 @@ export const consoleLoginCredentialsLeftOut: Plugin = {
     }));
     build.onLoad({ filter: /.*/, namespace: 'console-login-credentials-left-out' }, () => ({
       contents: `export const fromLoginCredentials = () => async () => { const e = new Error('console login credentials are not bundled in a function'); e.name = 'CredentialsProviderError'; e.tryNextLink = true; throw e; };`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The credential providers of the SDK's default chain that a Lambda function never reaches, with the one each is asked for. */
+const profileProviders: Record<string, string> = {
+  '@aws-sdk/credential-provider-sso': 'fromSSO',
+  '@aws-sdk/credential-provider-ini': 'fromIni',
+  '@aws-sdk/credential-provider-process': 'fromProcess',
+  '@aws-sdk/credential-provider-web-identity': 'fromTokenFile',
+};
+
+/**
+ * The SDK's default credential chain reaches SSO, the shared config and credentials files, a
+ * credential process and a web identity token file by dynamic imports, so esbuild bundles them
+ * as chunks of every function, with the STS, SSO and SSO OIDC clients they call (~64 KB). A
+ * Lambda function is given its role's credentials in the environment, the chain's first link,
+ * and has none of these sources (the container and instance providers after them stay). Each
+ * resolves to a module whose provider refuses, as the chain's own providers do when they have
+ * nothing, so the chain would go on to the next; a function given `AWS_PROFILE` skips the
+ * environment's credentials and finds none.
+ */
+export const profileCredentialsLeftOut: Plugin = {
+  name: 'profile-credentials-left-out',
+  setup(build) {
+    build.onResolve({ filter: /^@aws-sdk\/credential-provider-(sso|ini|process|web-identity)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'profile-credentials-left-out',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'profile-credentials-left-out' }, (args) => ({
+      contents: `export const ${profileProviders[args.path]} = () => async () => { const e = new Error('${args.path} is not bundled in a function'); e.name = 'CredentialsProviderError'; e.tryNextLink = true; throw e; };`,
       loader: 'js',
     }));
   },

@@ -34,15 +34,23 @@ const releaseGraceMs = 500;
 /**
  * One delivery of a provider's webhook route, answered within the deadline: the intake
  * pipeline (pipeline.ts) with the route's source. The transport owns the time limit; the
- * pipeline knows no clock.
+ * pipeline knows no clock. A source that cannot be loaded (it is read on the route's first
+ * delivery) is answered 503, so that the delivery is sent again.
  */
-export function receiveWebhook(
+export async function receiveWebhook(
   ctx: AppContext,
   webhook: WebhookIntake,
   req: WebhookRequest,
   options: IntakeOptions = {},
 ): Promise<DeliveryAnswer> {
-  return answerInTime(ctx, webhook.source(ctx), { ...webhook.path(req.params), headers: req.headers, body: req.body }, options);
+  const request = { ...webhook.path(req.params), headers: req.headers, body: req.body };
+  let source: IntakeSource<unknown>;
+  try {
+    source = await webhook.source(ctx);
+  } catch (e) {
+    return failed(ctx, request.pathId, e);
+  }
+  return answerInTime(ctx, source, request, options);
 }
 
 /**
@@ -71,10 +79,14 @@ export async function answerInTime<V>(
     log.error('webhook delivery failed; the code host will see a 5xx and the sweep will redeliver', { error: 'deadline passed' });
     return unavailable('Intake is slow right now; the delivery will be retried');
   } catch (e) {
-    ctx.metrics.count('webhook_failed', 1, { reason: 'error' });
-    log.error('webhook delivery failed; the code host will see a 5xx and the sweep will redeliver', { error: e });
-    return unavailable('Intake failed; the delivery will be retried');
+    return failed(ctx, req.pathId, e, log);
   }
+}
+
+function failed(ctx: AppContext, pathId: string, error: unknown, log = ctx.logger.child({ endpointId: pathId })): DeliveryAnswer {
+  ctx.metrics.count('webhook_failed', 1, { reason: 'error' });
+  log.error('webhook delivery failed; the code host will see a 5xx and the sweep will redeliver', { error });
+  return unavailable('Intake failed; the delivery will be retried');
 }
 
 function unavailable(message: string): DeliveryAnswer {

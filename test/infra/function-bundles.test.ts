@@ -92,19 +92,53 @@ describe('code no Lambda function runs', () => {
   });
 });
 
+describe('credential sources no Lambda function has', () => {
+  it('leaves out SSO, the shared config files, a credential process and a web identity token file (and the STS and SSO clients they call); the chain still takes the environment', async () => {
+    const dir = join(outDir, 'credentials-probe');
+    const result = await build({
+      ...functionBuildOptions('credentials-probe.ts', dir),
+      entryPoints: undefined,
+      stdin: {
+        contents: [
+          "import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';",
+          "const client = new SecretsManagerClient({ region: 'eu-west-1' });",
+          'try { console.log(JSON.stringify({ accessKeyId: (await client.config.credentials()).accessKeyId })); }',
+          'catch (e) { console.log(JSON.stringify({ error: e.name, message: e.message })); }',
+        ].join('\n'),
+        resolveDir: root,
+        sourcefile: 'credentials-probe.ts',
+        loader: 'ts',
+      },
+      absWorkingDir: root,
+    });
+    const inputs = Object.keys(result.metafile!.inputs);
+    expect(
+      inputs.filter((f) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(sso|ini|process|web-identity|login))\//.test(f)),
+    ).toEqual([]);
+    const home = mkdtempSync(join(tmpdir(), 'no-profile-'));
+    const probe = async (env: Record<string, string>) =>
+      JSON.parse(
+        (await run(process.execPath, [join(dir, 'index.mjs')], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } })).stdout,
+      );
+    expect(await probe({ AWS_ACCESS_KEY_ID: 'AKIDFROMTHEROLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' })).toEqual({
+      accessKeyId: 'AKIDFROMTHEROLE',
+    });
+    // Without them the chain goes past the sources left out, as it does past those that find nothing.
+    expect(await probe({ AWS_EC2_METADATA_DISABLED: 'true' })).toEqual({
+      error: 'CredentialsProviderError',
+      message: expect.stringMatching(/^Could not load credentials from any providers/),
+    });
+    rmSync(home, { recursive: true, force: true });
+  }, 60_000);
+});
+
 describe('code a function loads on first use', () => {
   it('tool-step: Octokit and the MCP SDK are in chunks read on first use, not at a cold start, and every chunk loads with no node_modules near it', async () => {
     const metafile = await buildFunction('tool-step', true);
     const outputs = bundleOutputs(metafile);
     const holding = (files: string[], pkg: string) =>
       files.filter((f) => Object.keys(metafile.outputs[f]!.inputs).some((i) => i.includes(`node_modules/${pkg}/`)));
-    // The signature check of the code host's intake (a few hundred bytes) comes with the
-    // provider contract's intake part; Octokit itself never loads at a cold start.
-    expect(
-      holding(outputs.atStartup, '@octokit').flatMap((f) =>
-        Object.keys(metafile.outputs[f]!.inputs).filter((i) => i.includes('@octokit/') && !i.includes('@octokit/webhooks-methods/')),
-      ),
-    ).toEqual([]);
+    expect(holding(outputs.atStartup, '@octokit')).toEqual([]);
     // Octokit's chunk, the GitHub App's JWT library's (@octokit/auth-app), and what the two share.
     expect(holding(outputs.code, '@octokit').length).toBeGreaterThan(0);
     expect(holding(outputs.code, '@octokit/auth-app')).toHaveLength(1);
@@ -122,16 +156,43 @@ describe('code a function loads on first use', () => {
     expect(stdout.trim()).toBe(`loaded ${urls.length}`);
   }, 120_000);
 
-  it('platform-api: the polling code (list reads, cursors, pages) is read on the first subscription, not at a cold start', async () => {
+  it('platform-api: the polling code (list reads, item mapping, fan-out) is read on the first subscription, not at a cold start', async () => {
     const metafile = await buildFunction('platform-api');
     const outputs = bundleOutputs(metafile);
     const polling = (files: string[]) =>
       files
         .flatMap((f) => Object.keys(metafile.outputs[f]!.inputs))
-        .filter((i) => /^shared\/(polling|providers\/[^/]+\/polling)\//.test(i));
+        .filter((i) => /^shared\/(polling|providers\/[^/]+\/(polling|mapping))\//.test(i));
     expect(polling(outputs.atStartup)).toEqual([]);
     expect(polling(outputs.code)).toContain('shared/providers/github/polling/poll-baseline.ts');
+    expect(polling(outputs.code)).toContain('shared/providers/github/mapping/map-polled.ts');
   });
+
+  it("webhook-intake: each route's source and the payload mappings are read on the route's first delivery; no other function bundles the sources", async () => {
+    const sources = /^shared\/providers\/[^/]+\/intake\/[^/]+-source\.ts$/;
+    const inputsOf = (metafile: Metafile, files: string[]) => files.flatMap((f) => Object.keys(metafile.outputs[f]!.inputs));
+    const intake = await buildFunction('webhook-intake');
+    const outputs = bundleOutputs(intake);
+    expect(
+      inputsOf(intake, outputs.code)
+        .filter((i) => sources.test(i))
+        .sort(),
+    ).toEqual([
+      'shared/providers/contentsnare/intake/snare-source.ts',
+      'shared/providers/github/intake/app-source.ts',
+      'shared/providers/github/intake/hook-source.ts',
+    ]);
+    expect(inputsOf(intake, outputs.atStartup).filter((i) => sources.test(i) || /^shared\/providers\/[^/]+\/mapping\//.test(i))).toEqual(
+      [],
+    );
+    for (const name of Object.keys(expected).filter((n) => n !== 'webhook-intake')) {
+      const metafile = await buildFunction(name);
+      expect(
+        inputsOf(metafile, bundleOutputs(metafile).code).filter((i) => sources.test(i)),
+        name,
+      ).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('zod in a function bundle', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { createRouter } from '../../shared/http/router';
 import type { AppContext } from '../../shared/ports/app-context';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
@@ -26,7 +27,7 @@ afterEach(async () => {
 });
 
 function intake(ctx: AppContext): (shot: Shot) => Promise<number> {
-  const router = createRouter(intakeRoutes(ctx), { platformApiKey: ctx.platformApiKey });
+  const router = createRouter(intakeRoutes(ctx, providerWebhooks), { platformApiKey: ctx.platformApiKey });
   return async (shot) =>
     (await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body })).status;
 }

@@ -3,6 +3,7 @@ import { consumerPass } from '../helpers/consumer-pass';
 import type { TestContext } from '../helpers/test-context';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { createRouter } from '../../shared/http/router';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { appEnv, appShot, storeAppConnection } from '../helpers/app-webhook';
@@ -27,7 +28,7 @@ beforeEach(() => {
 /** The intake in-process; a lifecycle delivery's queued job is worked as the dispatch consumer does, and its answer given. */
 function caller(t: TestContext): (shot: Shot) => Promise<{ status: number; body: Record<string, any> }> {
   const ctx = t.ctx;
-  const router = createRouter(intakeRoutes(ctx), { platformApiKey: ctx.platformApiKey });
+  const router = createRouter(intakeRoutes(ctx, providerWebhooks), { platformApiKey: ctx.platformApiKey });
   return workingLifecycle(t, async (shot) => {
     const res = await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
     return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
@@ -152,7 +153,7 @@ describe('the intake holds no code-host credential for the lifecycle', () => {
       seen.push(req.path);
       return req.path.startsWith('/app/') ? gitHubApp.handle(req) : undefined;
     };
-    const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: t.ctx.platformApiKey });
+    const router = createRouter(intakeRoutes(t.ctx, providerWebhooks), { platformApiKey: t.ctx.platformApiKey });
     const shot = appShot('installation', installationBody('deleted'), { installationId: null });
     const res = await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
     expect(res.status).toBe(202);

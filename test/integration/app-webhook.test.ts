@@ -2,6 +2,7 @@ import { workingLifecycle, workQueuedLifecycle } from '../helpers/app-lifecycle'
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { githubTriggerIds as triggerIds, type TriggerId } from '../../shared/domain/triggers';
 import { createRouter } from '../../shared/http/router';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
@@ -34,7 +35,7 @@ beforeEach(() => {
 /** The intake's routes in-process, answering status and body; a lifecycle delivery's queued job is worked, and its answer given. */
 function appCaller(t: TestContext): (shot: Shot) => Promise<{ status: number; body: Record<string, any> }> {
   const ctx = t.ctx;
-  const router = createRouter(intakeRoutes(ctx), { platformApiKey: ctx.platformApiKey });
+  const router = createRouter(intakeRoutes(ctx, providerWebhooks), { platformApiKey: ctx.platformApiKey });
   return workingLifecycle(t, async (shot) => {
     const res = await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body });
     return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };

@@ -1,6 +1,7 @@
 import { workingLifecycle } from '../helpers/app-lifecycle';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { secretNames } from '../../shared/domain/model';
 import { githubTools } from '../../shared/providers/github/tools';
 import { createRouter } from '../../shared/http/router';
@@ -54,7 +55,7 @@ describe('a GitHub App connection acts with its user reach', () => {
   // A lifecycle delivery's queued job is worked as the dispatch consumer does, and its answer given.
   const deliver = (shot: Shot) =>
     workingLifecycle(t, async (s: Shot) => {
-      const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: t.ctx.platformApiKey });
+      const router = createRouter(intakeRoutes(t.ctx, providerWebhooks), { platformApiKey: t.ctx.platformApiKey });
       const res = await router({ method: 'POST', path: s.path, headers: s.headers, query: new URLSearchParams(), body: s.body });
       return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, any> };
     })(shot);

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueOpenedBody, seedTenant, signedShot, type Tenant } from '../helpers/seed';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import type { AppContext } from '../../shared/ports/app-context';
 import { fromLambdaEvent, toLambdaResult } from '../../shared/http/lambda-http';
 import { createRouter } from '../../shared/http/router';
@@ -55,7 +56,7 @@ function lambdaEvent(shot: { path: string; headers: Record<string, string>; body
 
 /** One "container" of the intake function: the handler's router over `ctx`. */
 function invoker(ctx: AppContext, options: IntakeOptions = {}) {
-  const router = createRouter(intakeRoutes(ctx, options), { platformApiKey: ctx.platformApiKey });
+  const router = createRouter(intakeRoutes(ctx, providerWebhooks, options), { platformApiKey: ctx.platformApiKey });
   return async (shot: { path: string; headers: Record<string, string>; body: Buffer }) => {
     const result = toLambdaResult(await router(fromLambdaEvent(lambdaEvent(shot))));
     return { status: result.statusCode ?? 0, body: JSON.parse(String(result.body)) as Record<string, unknown> };

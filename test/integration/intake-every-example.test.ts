@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
 import { triggerCatalog } from '../../shared/wiring/providers';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { githubTriggerIds as triggerIds } from '../../shared/domain/triggers';
 import { secretNames, type Subscription } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';
@@ -52,7 +53,7 @@ describe('every documented webhook example through the intake', () => {
         };
         await new SubscriptionRepo(t.ctx.store).create(sub);
       }
-      const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+      const router = createRouter(intakeRoutes(t.ctx, providerWebhooks), { platformApiKey: async () => testPlatformKey });
       const answers = new Map<number, number>();
       const refused: string[] = [];
       let n = 0;

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { createRouter } from '../../shared/http/router';
 import type { RefusedDelivery } from '../../shared/intake/intake-source';
 import { stopTestDynamo } from '../helpers/dynamo';
@@ -18,7 +19,7 @@ async function setup() {
   open.push(t);
   const tenant = await seedTenant(t.ctx, 1);
   const refused: RefusedDelivery[] = [];
-  const router = createRouter(intakeRoutes(t.ctx, { observer: { refused: (r) => refused.push(r) } }), {
+  const router = createRouter(intakeRoutes(t.ctx, providerWebhooks, { observer: { refused: (r) => refused.push(r) } }), {
     platformApiKey: t.ctx.platformApiKey,
   });
   const send = async (event: string, body: unknown, guid: string) => {

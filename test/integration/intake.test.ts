@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { secretNames, type Subscription } from '../../shared/domain/model';
 import { fromLambdaEvent } from '../../shared/http/lambda-http';
 import { createRouter } from '../../shared/http/router';
@@ -56,7 +57,7 @@ async function setup(options: IntakeOptions = {}, queue?: (real: Queue) => Queue
   open.push(t);
   if (queue) t.ctx.queue = queue(t.ctx.queue);
   const a = await tenant(t, repository, 'secret-of-tenant-a-0123456789abcdef');
-  const router = createRouter(intakeRoutes(t.ctx, options), { platformApiKey: async () => testPlatformKey });
+  const router = createRouter(intakeRoutes(t.ctx, providerWebhooks, options), { platformApiKey: async () => testPlatformKey });
   const send = async (req: HttpRequest) => {
     const res = await router(req);
     return { status: res.status, body: JSON.parse(String(res.body)) as Record<string, unknown> };

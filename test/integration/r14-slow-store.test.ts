@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { createRouter } from '../../shared/http/router';
 import { keys } from '../../shared/store/table-design';
 import { issueOpenedBody, seedTenant, signedShot } from '../helpers/seed';
@@ -27,7 +28,7 @@ async function setup() {
   const sw = new FaultSwitch();
   const real = t.ctx.store;
   t.ctx.store = faultyStore(real, sw);
-  const router = createRouter(intakeRoutes(t.ctx, { deadlineMs: 1000 }), { platformApiKey: t.ctx.platformApiKey });
+  const router = createRouter(intakeRoutes(t.ctx, providerWebhooks, { deadlineMs: 1000 }), { platformApiKey: t.ctx.platformApiKey });
   const send = async (guid: string) => {
     const shot = signedShot(tenant, issueOpenedBody(), guid);
     return (await router({ method: 'POST', path: shot.path, headers: shot.headers, query: new URLSearchParams(), body: shot.body })).status;

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { secretNames, type Connection, type Subscription } from '../../shared/domain/model';
 import { createRouter } from '../../shared/http/router';
 import type { HttpRequest } from '../../shared/http/types';
@@ -45,7 +46,7 @@ function issueIn(repository: Json, tag: string): Json {
 async function setup(env: Record<string, string> = {}) {
   const t = await testContext(env);
   open.push(t);
-  const router = createRouter(intakeRoutes(t.ctx), { platformApiKey: async () => testPlatformKey });
+  const router = createRouter(intakeRoutes(t.ctx, providerWebhooks), { platformApiKey: async () => testPlatformKey });
   const send = async (req: HttpRequest) => {
     const res = await router(req);
     return { status: res.status, body: JSON.parse(String(res.body)) as Json };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes as platformRoutes } from '../../functions/platform-api/routes';
 import { loadProviderExamples } from '../../shared/wiring/provider-examples';
 import { routes as intakeRoutes } from '../../functions/webhook-intake/routes';
+import { providerWebhooks } from '../../shared/wiring/provider-intake';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { nodeListener } from '../../shared/http/node-http';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = await testContext({ GITHUB_API_URL: github.url, PUBLIC_URL: baseUrl, AGENT_RUNTIME_URL: runtime.url });
-  const router = createRouter([...platformRoutes(t.ctx, { examples: loadProviderExamples }), ...intakeRoutes(t.ctx)], {
+  const router = createRouter([...platformRoutes(t.ctx, { examples: loadProviderExamples }), ...intakeRoutes(t.ctx, providerWebhooks)], {
     platformApiKey: t.ctx.platformApiKey,
   });
   handle = router;

@@ -7,8 +7,8 @@ import type { AppContext } from '../../../ports/app-context';
 import { ConnectionRepo } from '../../../store/connection-repo';
 import { keys } from '../../../store/table-design';
 import { refusal, type DeliveryAnswer, type IntakeSource } from '../../../intake/intake-source';
-import type { ProviderIntake } from '../../../intake/provider-intake';
 import { answerInTime, type IntakeOptions } from '../../../intake/receive-delivery';
+import { snareHeaders } from './delivery-headers';
 
 /** What the collection-service verifier learned: the connection's hook and the connection. */
 export interface SnareVerified {
@@ -42,8 +42,7 @@ const queuedAnswer: DeliveryAnswer = { status: 202, body: { ok: true, queued: tr
 export function contentSnareSource(ctx: AppContext): IntakeSource<SnareVerified> {
   return {
     verifier: {
-      // No header names the event or the delivery: the body's `event_name` does, and the claim names the change.
-      headers: () => ({ ok: true, value: { event: 'contentsnare', deliveryId: '-' } }),
+      headers: snareHeaders,
       verify: async (req) => {
         const token = req.pathToken ?? '';
         const hook = connectionIdFormat.test(req.pathId) ? await new SnareHookRepo(ctx.store).get(req.pathId) : undefined;
@@ -108,14 +107,3 @@ export function receiveSnareDelivery(ctx: AppContext, req: SnareDeliveryRequest,
     options,
   );
 }
-
-/** The collection service's webhook route: `/webhooks/contentsnare/{connectionId}/{token}`, one hook per connection. */
-export const snareIntake: ProviderIntake = {
-  webhooks: [
-    {
-      route: 'snareDelivery',
-      path: (params) => ({ pathId: params.connectionId ?? '', pathToken: params.token ?? '' }),
-      source: contentSnareSource,
-    },
-  ],
-};

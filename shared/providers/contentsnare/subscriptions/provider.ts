@@ -3,7 +3,6 @@ import { contentSnareOAuth } from '../oauth/definition';
 import { identifyContentSnare } from '../oauth/identify';
 import { contentSnareRefresh } from '../oauth/refresh-rules';
 import { revokeContentSnare } from '../oauth/revoke';
-import { snareIntake } from '../intake/snare-source';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { snareHooks } from './snare-subscription';
 
@@ -15,7 +14,6 @@ export const contentSnareProvider: ProviderContract = {
   identify: identifyContentSnare,
   refresh: contentSnareRefresh,
   revoke: revokeContentSnare,
-  intake: snareIntake,
   triggers: snareTriggers,
   hooks: snareHooks,
   // Its webhooks are unsigned and never retried: what they missed is found once a round.

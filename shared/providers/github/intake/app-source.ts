@@ -19,9 +19,6 @@ export interface AppDelivery {
   kind: 'github_app';
 }
 
-/** The path id of the App's webhook in logs and the console (it has no endpoint id). */
-export const appPathId = 'app';
-
 const routed = z.object({ installation: z.object({ id: z.number().int().positive() }) });
 
 /**

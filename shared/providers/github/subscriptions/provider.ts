@@ -6,7 +6,6 @@ import { checkGithubUserToken } from '../user-token';
 import { identifyGithub } from '../oauth/identify';
 import { githubRefresh } from '../oauth/refresh-rules';
 import { revokeGithub } from '../oauth/revoke';
-import { githubIntake } from '../intake/webhooks';
 import type { ProviderContract } from '../../../ports/provider-contract';
 import { githubHooks } from './github-hooks';
 
@@ -18,7 +17,6 @@ export const githubProvider: ProviderContract = {
   identify: identifyGithub,
   refresh: githubRefresh,
   revoke: revokeGithub,
-  intake: githubIntake,
   triggers: githubTriggers,
   hooks: githubHooks,
   // Polling and the sweep are read on first use: most functions never poll or sweep, and
