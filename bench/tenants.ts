@@ -1,6 +1,7 @@
 /**
  * Tenants side by side: the real dispatch handler (functions/dispatch/handler.ts, its SDK
- * clients over the wire, each execution a container of its own) against emulated services (DynamoDB on dynalite, SQS on fauxqs),
+ * clients over the wire, each execution a container of its own) against emulated services (DynamoDB on dynalite, SQS on fauxqs
+ * with fair queues),
  * its two queues read by pollers standing in for the SQS event source mappings (as many at
  * once as the concurrency model of docs/reliability.md gives for the load).
  * A quiet tenant sends 5 deliveries/s alone, then beside a noisy tenant at 100/s whose agent
@@ -23,6 +24,7 @@ import { SqsQueue } from '../shared/adapters/aws/sqs-queue';
 import { ensureTable } from '../shared/adapters/aws/ensure-table';
 import { startEmbeddedDynamo } from '../shared/adapters/local/embedded-dynamo';
 import { toQueueMessage } from '../shared/dispatch/event-message';
+import { serveFairly } from '../test/aws/harness/fair-queues';
 import { LambdaWorker } from '../test/aws/harness/lambda-worker';
 import { lambdaMessageAttributes } from '../test/aws/harness/lambda-records';
 import { executionsFor } from '../shared/dispatch/lanes';
@@ -113,6 +115,8 @@ async function main(): Promise<void> {
   // The handler's log lines and EMF metrics go to stdout, as on Lambda: the bench prints its one line and nothing else.
   const print = process.stdout.write.bind(process.stdout);
   process.stdout.write = (() => true) as typeof process.stdout.write;
+  // The queues are fair, as SQS makes a standard queue whose messages carry a group.
+  await serveFairly();
   const [dynamo, fauxqs] = await Promise.all([startEmbeddedDynamo(), startFauxqs({ port: 0, logger: false })]);
   const dlq = fauxqs.createQueue('tenants-dlq', { region });
   const redrive = JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: '8' });
