@@ -160,6 +160,8 @@ async function main(): Promise<void> {
   const producer = new SqsQueue(sqs, queueUrl('tenants-main'));
 
   let stopped = false;
+  /** When a poller first received each event (by event id): the quiet tenant's wait split into queue and dispatch. */
+  const firstReceived = new Map<string, number>();
   /** One event source mapping poller: receive a batch, invoke the handler, delete what it did not report failed. */
   async function poll(name: string, batchSize: number, container: LambdaWorker): Promise<void> {
     const url = queueUrl(name);
@@ -182,6 +184,11 @@ async function main(): Promise<void> {
         if ((out.Messages ?? []).length === 0 && messages.length > 0) await new Promise((r) => setTimeout(r, 100));
       }
       if (messages.length === 0) continue;
+      const receivedAt = Date.now();
+      for (const m of messages) {
+        const id = /"id":"([^"]+)"/.exec(m.Body ?? '')?.[1];
+        if (id && !firstReceived.has(id)) firstReceived.set(id, receivedAt);
+      }
       const event = {
         Records: messages.map((m) => ({
           messageId: m.MessageId ?? '',
@@ -267,6 +274,21 @@ async function main(): Promise<void> {
   const undelivered = counted.filter((e) => !runtime.arrivals.has(e.id)).length;
   const postedTwice = (besideSlow.get('slow') ?? []).filter((e) => (runtime.arrivals.get(e.id)?.count ?? 0) > 1).length;
   const p99 = (events: readonly { id: string; sentAt: number }[]) => Math.round(percentile(latencies(events), 99));
+  if (process.env.BENCH_VERBOSE) {
+    // Where the quiet tenant's time goes: waiting in the queue (sent -> first received) and in dispatch (received -> at the runtime).
+    const split = (events: readonly { id: string; sentAt: number }[]) => {
+      const inQueue = events.flatMap((e) => (firstReceived.has(e.id) ? [(firstReceived.get(e.id) ?? 0) - e.sentAt] : []));
+      const inDispatch = events.flatMap((e) => {
+        const at = runtime.arrivals.get(e.id)?.first;
+        const got = firstReceived.get(e.id);
+        return at !== undefined && got !== undefined ? [at - got] : [];
+      });
+      return `queue p50 ${Math.round(percentile(inQueue, 50))} p99 ${Math.round(percentile(inQueue, 99))} ms, dispatch p50 ${Math.round(percentile(inDispatch, 50))} p99 ${Math.round(percentile(inDispatch, 99))} ms`;
+    };
+    process.stderr.write(
+      `quiet alone: ${split(quietOf(alone))}\nquiet beside slow: ${split(quietOf(besideSlow))}\nquiet beside failing: ${split(quietOf(besideFailing))}\n`,
+    );
+  }
   print(
     `tenants: quiet p99 alone ${p99(quietOf(alone))} ms, beside a slow tenant ${p99(quietOf(besideSlow))} ms, beside a failing tenant ${p99(quietOf(besideFailing))} ms; noisy posted twice ${postedTwice}; undelivered ${undelivered}\n`,
   );

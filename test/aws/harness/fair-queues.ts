@@ -140,8 +140,11 @@ async function install(): Promise<void> {
     this.processTimers();
     const timing = timingOf(this);
     const now = Date.now();
-    const ready = this.messages.map((m) => ({ m, group: m.messageGroupId }));
-    this.messages = fairOrder(ready, sharesOf(this, timing, now)).map((r) => r.m);
+    // With no more ready than asked for, every message is served anyway: no order to choose.
+    if (this.messages.length > maxCount) {
+      const ready = this.messages.map((m) => ({ m, group: m.messageGroupId }));
+      this.messages = fairOrder(ready, sharesOf(this, timing, now)).map((r) => r.m);
+    }
     const out = dequeue.call(this, maxCount, visibility, dlq);
     for (const r of out) {
       const m = this.inflightMessages.get(r.ReceiptHandle)?.message;
