@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -256,17 +257,31 @@ async function main(): Promise<void> {
       return a ? [a.first - e.sentAt] : [];
     });
 
+  // The bench's own thread runs the emulated SQS, the pollers and the agent runtime: its event-loop delay is time the handler does not spend.
+  const lag = monitorEventLoopDelay({ resolution: 20 });
+  lag.enable();
+  const lags: string[] = [];
+  const lagOf = (phase: string) => {
+    lags.push(
+      `${phase}: bench thread event-loop delay p50 ${Math.round(lag.percentile(50) / 1e6)} p99 ${Math.round(lag.percentile(99) / 1e6)} ms`,
+    );
+    lag.reset();
+  };
   // Warm: the handler's first invocations build its context and connections (a cold start is not the tenants' doing).
   const warm = await load({ warm: quietRate }, 2);
   await drained((warm.get('warm') ?? []).map((e) => e.id));
   behaviours.set('agent-slow', 'slow');
   behaviours.set('agent-failing', 'failing');
+  lag.reset();
   const alone = await load({ quiet: quietRate });
   await drained((alone.get('quiet') ?? []).map((e) => e.id));
+  lagOf('alone');
   const besideSlow = await load({ quiet: quietRate, slow: noisyRate });
   await drained([...(besideSlow.get('quiet') ?? []), ...(besideSlow.get('slow') ?? [])].map((e) => e.id));
+  lagOf('beside slow');
   const besideFailing = await load({ quiet: quietRate, failing: noisyRate });
   await drained((besideFailing.get('quiet') ?? []).map((e) => e.id));
+  lagOf('beside failing');
   stopped = true;
 
   const quietOf = (m: Map<string, { id: string; sentAt: number }[]>) => m.get('quiet') ?? [];
@@ -286,7 +301,7 @@ async function main(): Promise<void> {
       return `queue p50 ${Math.round(percentile(inQueue, 50))} p99 ${Math.round(percentile(inQueue, 99))} ms, dispatch p50 ${Math.round(percentile(inDispatch, 50))} p99 ${Math.round(percentile(inDispatch, 99))} ms`;
     };
     process.stderr.write(
-      `quiet alone: ${split(quietOf(alone))}\nquiet beside slow: ${split(quietOf(besideSlow))}\nquiet beside failing: ${split(quietOf(besideFailing))}\n`,
+      `quiet alone: ${split(quietOf(alone))}\nquiet beside slow: ${split(quietOf(besideSlow))}\nquiet beside failing: ${split(quietOf(besideFailing))}\n${lags.join('\n')}\n`,
     );
   }
   print(
