@@ -1,6 +1,7 @@
 /**
  * Tenants side by side: the real dispatch handler (functions/dispatch/handler.ts, its SDK
- * clients over the wire, each execution a container of its own) against emulated services (DynamoDB on dynalite, SQS on fauxqs),
+ * clients over the wire, each execution a container of its own) against emulated services (DynamoDB on dynalite, SQS on fauxqs
+ * with fair queues),
  * its two queues read by pollers standing in for the SQS event source mappings (as many at
  * once as the concurrency model of docs/reliability.md gives for the load).
  * A quiet tenant sends 5 deliveries/s alone, then beside a noisy tenant at 100/s whose agent
@@ -14,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -23,6 +25,7 @@ import { SqsQueue } from '../shared/adapters/aws/sqs-queue';
 import { ensureTable } from '../shared/adapters/aws/ensure-table';
 import { startEmbeddedDynamo } from '../shared/adapters/local/embedded-dynamo';
 import { toQueueMessage } from '../shared/dispatch/event-message';
+import { serveFairly } from '../test/aws/harness/fair-queues';
 import { LambdaWorker } from '../test/aws/harness/lambda-worker';
 import { lambdaMessageAttributes } from '../test/aws/harness/lambda-records';
 import { executionsFor } from '../shared/dispatch/lanes';
@@ -113,6 +116,8 @@ async function main(): Promise<void> {
   // The handler's log lines and EMF metrics go to stdout, as on Lambda: the bench prints its one line and nothing else.
   const print = process.stdout.write.bind(process.stdout);
   process.stdout.write = (() => true) as typeof process.stdout.write;
+  // The queues are fair, as SQS makes a standard queue whose messages carry a group.
+  await serveFairly();
   const [dynamo, fauxqs] = await Promise.all([startEmbeddedDynamo(), startFauxqs({ port: 0, logger: false })]);
   const dlq = fauxqs.createQueue('tenants-dlq', { region });
   const redrive = JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: '8' });
@@ -156,6 +161,8 @@ async function main(): Promise<void> {
   const producer = new SqsQueue(sqs, queueUrl('tenants-main'));
 
   let stopped = false;
+  /** When a poller first received each event (by event id): the quiet tenant's wait split into queue and dispatch. */
+  const firstReceived = new Map<string, number>();
   /** One event source mapping poller: receive a batch, invoke the handler, delete what it did not report failed. */
   async function poll(name: string, batchSize: number, container: LambdaWorker): Promise<void> {
     const url = queueUrl(name);
@@ -178,6 +185,11 @@ async function main(): Promise<void> {
         if ((out.Messages ?? []).length === 0 && messages.length > 0) await new Promise((r) => setTimeout(r, 100));
       }
       if (messages.length === 0) continue;
+      const receivedAt = Date.now();
+      for (const m of messages) {
+        const id = /"id":"([^"]+)"/.exec(m.Body ?? '')?.[1];
+        if (id && !firstReceived.has(id)) firstReceived.set(id, receivedAt);
+      }
       const event = {
         Records: messages.map((m) => ({
           messageId: m.MessageId ?? '',
@@ -245,17 +257,31 @@ async function main(): Promise<void> {
       return a ? [a.first - e.sentAt] : [];
     });
 
+  // The bench's own thread runs the emulated SQS, the pollers and the agent runtime: its event-loop delay is time the handler does not spend.
+  const lag = monitorEventLoopDelay({ resolution: 20 });
+  lag.enable();
+  const lags: string[] = [];
+  const lagOf = (phase: string) => {
+    lags.push(
+      `${phase}: bench thread event-loop delay p50 ${Math.round(lag.percentile(50) / 1e6)} p99 ${Math.round(lag.percentile(99) / 1e6)} ms`,
+    );
+    lag.reset();
+  };
   // Warm: the handler's first invocations build its context and connections (a cold start is not the tenants' doing).
   const warm = await load({ warm: quietRate }, 2);
   await drained((warm.get('warm') ?? []).map((e) => e.id));
   behaviours.set('agent-slow', 'slow');
   behaviours.set('agent-failing', 'failing');
+  lag.reset();
   const alone = await load({ quiet: quietRate });
   await drained((alone.get('quiet') ?? []).map((e) => e.id));
+  lagOf('alone');
   const besideSlow = await load({ quiet: quietRate, slow: noisyRate });
   await drained([...(besideSlow.get('quiet') ?? []), ...(besideSlow.get('slow') ?? [])].map((e) => e.id));
+  lagOf('beside slow');
   const besideFailing = await load({ quiet: quietRate, failing: noisyRate });
   await drained((besideFailing.get('quiet') ?? []).map((e) => e.id));
+  lagOf('beside failing');
   stopped = true;
 
   const quietOf = (m: Map<string, { id: string; sentAt: number }[]>) => m.get('quiet') ?? [];
@@ -263,6 +289,21 @@ async function main(): Promise<void> {
   const undelivered = counted.filter((e) => !runtime.arrivals.has(e.id)).length;
   const postedTwice = (besideSlow.get('slow') ?? []).filter((e) => (runtime.arrivals.get(e.id)?.count ?? 0) > 1).length;
   const p99 = (events: readonly { id: string; sentAt: number }[]) => Math.round(percentile(latencies(events), 99));
+  if (process.env.BENCH_VERBOSE) {
+    // Where the quiet tenant's time goes: waiting in the queue (sent -> first received) and in dispatch (received -> at the runtime).
+    const split = (events: readonly { id: string; sentAt: number }[]) => {
+      const inQueue = events.flatMap((e) => (firstReceived.has(e.id) ? [(firstReceived.get(e.id) ?? 0) - e.sentAt] : []));
+      const inDispatch = events.flatMap((e) => {
+        const at = runtime.arrivals.get(e.id)?.first;
+        const got = firstReceived.get(e.id);
+        return at !== undefined && got !== undefined ? [at - got] : [];
+      });
+      return `queue p50 ${Math.round(percentile(inQueue, 50))} p99 ${Math.round(percentile(inQueue, 99))} ms, dispatch p50 ${Math.round(percentile(inDispatch, 50))} p99 ${Math.round(percentile(inDispatch, 99))} ms`;
+    };
+    process.stderr.write(
+      `quiet alone: ${split(quietOf(alone))}\nquiet beside slow: ${split(quietOf(besideSlow))}\nquiet beside failing: ${split(quietOf(besideFailing))}\n${lags.join('\n')}\n`,
+    );
+  }
   print(
     `tenants: quiet p99 alone ${p99(quietOf(alone))} ms, beside a slow tenant ${p99(quietOf(besideSlow))} ms, beside a failing tenant ${p99(quietOf(besideFailing))} ms; noisy posted twice ${postedTwice}; undelivered ${undelivered}\n`,
   );

@@ -98,6 +98,15 @@ export class DispatchCircuit {
   }
 
   /**
+   * When an attempt turned away now may go: the end of the open spell, or, while the one probe
+   * is out, one open spell from now (what `admit` answers, without taking the probe).
+   */
+  waitsUntil(): number {
+    const now = this.clock.now();
+    return this.state === 'open' && now < this.openUntil ? this.openUntil : now + this.options.openMs;
+  }
+
+  /**
    * The answer of an attempt. `retryAfterSeconds`: the runtime asked for a pause; it is
    * honoured for every event (capped), not only the one it answered.
    */

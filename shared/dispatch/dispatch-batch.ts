@@ -1,6 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { type CircuitBoard, circuitKey } from './circuit-board';
+import { deferOpenCircuits } from './deferral';
 import { EventProgress } from './event-progress';
 import { type EventInHand, followUpStage, gateStage, logOnlyStage, readStage } from './event-stages';
 import { jobKindOf } from './job-message';
@@ -28,7 +29,8 @@ export interface DispatchOptions {
 /**
  * Delivers a batch of queued trigger events to the agent runtime, each independently (see
  * `dispatchMessage`); the batch is done when each of its events is, and no event waits for
- * another longer than its lane's POST limit.
+ * another longer than its lane's POST limit. The events whose agent runtime's circuit is open
+ * are first set aside together (deferral.ts), before any work of their own.
  */
 export async function dispatchBatch(
   ctx: AppContext,
@@ -36,8 +38,10 @@ export async function dispatchBatch(
   consumer: ConsumerQueue,
   options: DispatchOptions,
 ): Promise<BatchResult> {
-  const fates = await Promise.all(messages.map((m) => dispatchMessage(ctx, m, consumer, options)));
-  return { failedMessageIds: messages.filter((_, i) => fates[i] === 'failed').map((m) => m.messageId) };
+  const lane = options.lane ?? singleLane(ctx, consumer);
+  const { rest } = await deferOpenCircuits(ctx, messages, lane, options.circuits, options.work.jobs);
+  const fates = await Promise.all(rest.map((m) => dispatchMessage(ctx, m, consumer, options)));
+  return { failedMessageIds: rest.filter((_, i) => fates[i] === 'failed').map((m) => m.messageId) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { HeldClaim } from '../store/once-claim';
 import type { DispatchCircuit } from './circuit';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
+import { deferralSeconds } from './deferral';
 import type { EventInHand } from './event-stages';
 import { postEvent, type PostOutcome } from './post-event';
 import { tenantOf } from './tenant';
@@ -19,8 +20,7 @@ export function admitStage(a: EventInHand, circuit: DispatchCircuit | undefined)
   const admission = circuit?.admit() ?? { kind: 'go' };
   if (admission.kind !== 'wait') return proceed({ probe: admission.kind === 'probe' });
   const { ctx, m, lane, event } = a;
-  // Spread over a few seconds, so the events held while it was open do not all come back in the same instant.
-  const delay = (admission.untilMs - ctx.clock.now()) / 1000 + (m.messageId.charCodeAt(m.messageId.length - 1) % 5);
+  const delay = deferralSeconds(admission.untilMs - ctx.clock.now(), m.messageId);
   return {
     kind: 'postponed',
     to: lane.queue,

@@ -49,6 +49,11 @@ export function proceed<T>(value: T): StageOutcome<T> {
 /** SQS delays a message at most 15 minutes. */
 const maxDelaySeconds = 900;
 
+/** A wait as a queue takes a message's delay: whole seconds, 0 to 15 minutes. */
+export function queueDelaySeconds(seconds: number): number {
+  return Math.max(0, Math.min(maxDelaySeconds, Math.ceil(seconds)));
+}
+
 /**
  * The one place a message is settled: deleted, copied with a delay, postponed in place or
  * left for the dead-letter queue, with the event's history (`progress`, trigger events only)
@@ -73,7 +78,7 @@ export async function settle(
       if (progress) await progress.write(progress.statusRows('dropped'));
       return 'done';
     case 'postponed': {
-      const delaySeconds = Math.max(0, Math.min(maxDelaySeconds, Math.ceil(s.copy.delaySeconds ?? 0)));
+      const delaySeconds = queueDelaySeconds(s.copy.delaySeconds ?? 0);
       const nextTryAt = ctx.clock.now() + delaySeconds * 1000;
       if (!(await sendCopy(s.to, { ...s.copy, delaySeconds }, log))) return settle(ctx, lane, m, s.otherwise, log, progress);
       if (s.attempt && progress) await progress.write(progress.attemptRows({ ...s.attempt, nextTryAt }, 'retrying'));

@@ -19,6 +19,20 @@ function attempts(c: DispatchCircuit, n: number, failing: (i: number) => boolean
 }
 
 describe('the circuit over the agent runtime', () => {
+  it('tells, without taking the probe, when an attempt turned away may go: as admit would answer', () => {
+    const { clock, c } = circuit();
+    c.record({ failed: true, retryAfterSeconds: 120 });
+    expect(c.allowance()).toBe(0);
+    expect(c.waitsUntil()).toBe(clock.now() + 120_000);
+    clock.advance(120_000);
+    // Half-open: asking leaves the probe to the next admit.
+    expect(c.allowance()).toBe(1);
+    expect(c.admit()).toEqual({ kind: 'probe' });
+    expect(c.allowance()).toBe(0);
+    expect(c.waitsUntil()).toBe(clock.now() + defaultCircuitOptions.openMs);
+    expect(c.admit()).toEqual({ kind: 'wait', untilMs: c.waitsUntil() });
+  });
+
   it('stays closed for a runtime failing one attempt in five (an overloaded one still worth sending to)', () => {
     const { c, opened } = circuit();
     attempts(c, 1000, (i) => i % 5 === 0);

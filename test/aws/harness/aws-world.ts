@@ -27,6 +27,7 @@ import {
 } from '../iam/template-policies';
 import { harnessKey, startIamProxy, type AwsCall, type IamProxy } from './iam-proxy';
 import { LambdaWorker, type InvokeOutcome } from './lambda-worker';
+import { serveFairly } from './fair-queues';
 import { startKmsStandIn, type KmsStandIn } from './kms-stand-in';
 import { lambdaMessageAttributes } from './lambda-records';
 import { startSecretsManagerEmulator, type SecretsManagerEmulator } from './secrets-manager-emulator';
@@ -60,8 +61,8 @@ interface Mapping {
 
 /**
  * The stack as synthesized, run over the wire: each function's real handler in its own worker
- * (the template's environment, its role's access key), DynamoDB on dynalite, SQS and S3 on
- * fauxqs, Secrets Manager and KMS on the suite's stand-ins, all behind the IAM-enforcing proxy; the HTTP
+ * (the template's environment, its role's access key), DynamoDB on dynalite, SQS (its fair
+ * queues: fair-queues.ts) and S3 on fauxqs, Secrets Manager and KMS on the suite's stand-ins, all behind the IAM-enforcing proxy; the HTTP
  * API's routes on a loopback front door that builds API Gateway v2 events; the SQS event source
  * mappings and the schedules driven on demand.
  */
@@ -99,6 +100,8 @@ export class AwsWorld {
     const publicUrl = `http://127.0.0.1:${(frontDoor.address() as AddressInfo).port}`;
     const { template, stackName } = loadTemplate();
     const settings: Partial<Record<Placeholder, string>> = { publicUrl, ...o.settings };
+    // SQS makes a standard queue fair once its messages carry a group; fauxqs, only with this.
+    await serveFairly();
     const [dynamo, fauxqs, secrets, kms] = await Promise.all([
       startEmbeddedDynamo(),
       startFauxqs({ port: 0, logger: false }),
