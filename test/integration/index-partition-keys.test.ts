@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Connection, Endpoint, Subscription, TriggerEvent } from '../../shared/domain/model';
 import { historyRowsOfQueued } from '../../shared/dispatch/fan-out';
 import { SnareHookRepo } from '../../shared/providers/contentsnare/snare-hook';
+import { tagWatchRow } from '../../shared/providers/github/polling/poll-tags';
 import type { Item } from '../../shared/ports';
 import { ApiKeyRepo } from '../../shared/store/api-key-repo';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
@@ -35,7 +36,7 @@ function connection(n: number, over: Partial<Connection> = {}): Connection {
     accountLogin: `user${n}`,
     accountId: String(1000 + n),
     authMethod: 'oauth',
-    status: 'active',
+    status: 'connected',
     repositories: [],
     createdAt: at,
     updatedAt: at,
@@ -145,6 +146,8 @@ describe('index partition keys', () => {
       await subs.create(subscription(n, { delivery: 'polling', trigger: 'github.new_watcher' }));
       await new ApiKeyRepo(store).create({ id: `key_${n}`, label: `key ${n}`, connections: [`conn_${n}`], createdAt: at }, 'hash');
       await new SnareHookRepo(store).put({ connectionId: `conn_${n}`, events: ['request_published'], tokenSha256: 'ab', createdAt: at });
+      const tags = subscription(n, { trigger: 'github.new_tag', endpointId: `ep_${n}` });
+      await store.put(tagWatchRow({ subscription: tags, etags: [], seen: [], updatedAt: at }));
       await store.putAll(historyRowsOfQueued(event(n), JSON.stringify({ id: `evt_${n}` }), t0));
       for (const w of written().slice(before)) tenantOf.set(`${w.after.pk}\u0000${w.after.sk}`, n);
     }
@@ -152,7 +155,7 @@ describe('index partition keys', () => {
     const kinds = [
       ...new Set(rows.filter((r) => tableIndexes.some((ix) => r.row[ix.partitionKey] !== undefined)).map((r) => r.row.pk.split('#')[0])),
     ];
-    expect(kinds.sort()).toEqual(['CONN', 'CSHOOK', 'EP', 'EVH', 'KEY', 'SUB']);
+    expect(kinds.sort()).toEqual(['CONN', 'CSHOOK', 'CURSOR', 'EP', 'EVH', 'KEY', 'SUB']);
     // A partition of one tenant (its connection, endpoint, installation) holds one; a shard about a sixteenth of them.
     const crowded = [...tenantsByPartition(rows)]
       .filter(([, who]) => who.size > tenants / 4)
