@@ -1,5 +1,6 @@
 import type { Store } from '../ports';
-import { keys, ttlIn } from './table-design';
+import { readListing, shardOf } from './sharded-listing';
+import { keys, listings, ttlIn } from './table-design';
 import { leaveRow, versionedUpdate, writeRow } from './versioned-update';
 
 /** A scoped key as stored and listed: never the key itself, only the hash of its secret. */
@@ -36,7 +37,7 @@ function fromItem(item: ApiKeyItem): ApiKeyRecord {
   return record;
 }
 
-/** Scoped keys in the table (`KEY#<id>`, listed on gsi2 `KEYS`). */
+/** Scoped keys in the table (`KEY#<id>`, listed on gsi2 `KEYS#<shard>`, by the key's id). */
 export class ApiKeyRepo {
   constructor(private readonly store: Store) {}
 
@@ -44,7 +45,7 @@ export class ApiKeyRepo {
     const item: ApiKeyItem = {
       ...record,
       ...keys.apiKey(record.id),
-      gsi2pk: keys.apiKeysList,
+      gsi2pk: shardOf(listings.apiKeys, record.id),
       gsi2sk: `${record.createdAt}#${record.id}`,
       secretHash,
       version: 0,
@@ -63,15 +64,8 @@ export class ApiKeyRepo {
     return (await this.listItems()).map(fromItem);
   }
 
-  private async listItems(): Promise<ApiKeyItem[]> {
-    const out: ApiKeyItem[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query<ApiKeyItem>({ pk: keys.apiKeysList, index: 'gsi2', cursor });
-      out.push(...page.items);
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
+  private listItems(): Promise<ApiKeyItem[]> {
+    return readListing<ApiKeyItem>(this.store, listings.apiKeys);
   }
 
   /**

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../domain/model';
 import type { Store } from '../ports';
-import { keys } from './table-design';
+import { readListing, shardOf } from './sharded-listing';
+import { keys, listings } from './table-design';
 import { leaveRow, versionedUpdate, writeRow } from './versioned-update';
 import { actsThroughInstallation } from '../domain/allow-list';
 
@@ -26,7 +27,7 @@ function toItem(c: Connection, version: number): ConnectionItem {
     ...c,
     ...keys.connection(c.id),
     ...installationIndex(c),
-    gsi2pk: keys.connectionsList,
+    gsi2pk: shardOf(listings.connections, c.id),
     gsi2sk: `${c.createdAt}#${c.id}`,
     version,
   };
@@ -50,15 +51,9 @@ export class ConnectionRepo {
     return item ? fromItem(item) : undefined;
   }
 
+  /** Every connection, oldest first. */
   async list(): Promise<Connection[]> {
-    const out: Connection[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query<ConnectionItem>({ pk: keys.connectionsList, index: 'gsi2', cursor });
-      out.push(...page.items.map(fromItem));
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
+    return (await readListing<ConnectionItem>(this.store, listings.connections)).map(fromItem);
   }
 
   /** The `github_app` connections of one installation (many users may connect through one installation). */

@@ -1,6 +1,7 @@
 import type { Endpoint, EndpointTarget } from '../domain/model';
 import type { Store } from '../ports';
-import { keys } from './table-design';
+import { readListing, shardOf } from './sharded-listing';
+import { keys, listings } from './table-design';
 import { leaveRow, versionedUpdate, writeRow } from './versioned-update';
 import { stableId } from '../domain/stable-id';
 
@@ -20,7 +21,13 @@ export function endpointIdFor(connectionId: string, target: EndpointTarget): str
 }
 
 function toItem(e: Endpoint, version: number): EndpointItem {
-  return { ...e, ...keys.endpoint(e.id), gsi2pk: keys.endpointsList, gsi2sk: `${e.connectionId}#${e.id}`, version };
+  return {
+    ...e,
+    ...keys.endpoint(e.id),
+    gsi2pk: shardOf(listings.endpoints, e.connectionId),
+    gsi2sk: `${e.connectionId}#${e.id}`,
+    version,
+  };
 }
 
 function fromItem(item: EndpointItem): Endpoint {
@@ -65,20 +72,9 @@ export class EndpointRepo {
     await this.store.delete(keys.endpoint(id));
   }
 
-  /** Every endpoint, or one connection's (their sort keys start with the connection id). */
+  /** Every endpoint, or one connection's (their sort keys start with the connection id; its shard alone is read). */
   async list(connectionId?: string): Promise<Endpoint[]> {
-    const out: Endpoint[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query<EndpointItem>({
-        pk: keys.endpointsList,
-        index: 'gsi2',
-        skPrefix: connectionId === undefined ? undefined : `${connectionId}#`,
-        cursor,
-      });
-      out.push(...page.items.map(fromItem));
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
+    const read = connectionId === undefined ? {} : { tenant: connectionId, skPrefix: `${connectionId}#` };
+    return (await readListing<EndpointItem>(this.store, listings.endpoints, read)).map(fromItem);
   }
 }

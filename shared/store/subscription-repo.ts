@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from '../domain/model';
 import type { Store } from '../ports';
-import { keys } from './table-design';
+import { readListing, shardOf } from './sharded-listing';
+import { keys, listings } from './table-design';
 
 type SubscriptionItem = Subscription & { pk: string; sk: string; gsi1pk: string; gsi1sk: string; gsi2pk: string; gsi2sk: string };
 
-/** The gsi1 partition that routes events to a subscription: its endpoint and trigger, its App installation and trigger, or the poller's. */
+/** The gsi1 partition that routes events to a subscription: its endpoint and trigger, its App installation and trigger, or its shard of the poller's. */
 export function routeOf(sub: Subscription): string {
   if (sub.delivery === 'webhook' && sub.endpointId !== undefined) return keys.webhookRoute(sub.endpointId, sub.trigger);
   if (sub.delivery === 'webhook' && sub.installationId !== undefined) return keys.appRoute(sub.installationId, sub.trigger);
-  return keys.pollRoute(sub.trigger);
+  return shardOf(listings.polled(sub.trigger), sub.connectionId);
 }
 
 function toItem(sub: Subscription): SubscriptionItem {
@@ -18,7 +19,7 @@ function toItem(sub: Subscription): SubscriptionItem {
     ...keys.subscription(sub.id),
     gsi1pk: routeOf(sub),
     gsi1sk: sub.id,
-    gsi2pk: keys.subscriptionsList,
+    gsi2pk: shardOf(listings.subscriptions, sub.connectionId),
     gsi2sk: `${sub.connectionId}#${sub.createdAt}#${sub.id}`,
   };
 }
@@ -70,12 +71,18 @@ export class SubscriptionRepo {
     return this.all({ pk: route, index: 'gsi1' });
   }
 
-  /** All subscriptions, or one connection's, oldest first. */
-  async list(connectionId?: string): Promise<Subscription[]> {
-    return this.all({ pk: keys.subscriptionsList, index: 'gsi2', skPrefix: connectionId === undefined ? undefined : `${connectionId}#` });
+  /** The subscriptions the poller serves for `trigger`, from every shard. */
+  async polled(trigger: string): Promise<Subscription[]> {
+    return (await readListing<SubscriptionItem>(this.store, listings.polled(trigger))).map(fromItem);
   }
 
-  private async all(q: { pk: string; index: 'gsi1' | 'gsi2'; skPrefix?: string }): Promise<Subscription[]> {
+  /** All subscriptions (by connection, then oldest first), or one connection's, oldest first: that connection's shard alone. */
+  async list(connectionId?: string): Promise<Subscription[]> {
+    const read = connectionId === undefined ? {} : { tenant: connectionId, skPrefix: `${connectionId}#` };
+    return (await readListing<SubscriptionItem>(this.store, listings.subscriptions, read)).map(fromItem);
+  }
+
+  private async all(q: { pk: string; index: 'gsi1' }): Promise<Subscription[]> {
     const out: Subscription[] = [];
     let cursor: string | undefined;
     do {

@@ -8,7 +8,8 @@
  * listed here fails that test, rather than failing in production with AccessDenied.
  * A role absent here keeps unconditioned item access (its flows are not recorded).
  * Families: shared/store/table-design.ts (`keys`). Every pattern is bounded: the index
- * partitions are fixed prefixes (ROUTE#, AROUTE#, INST#, POLL#, EVTS#) or fixed values (CONNS, SUBS, EPS).
+ * partitions are fixed prefixes (ROUTE#, AROUTE#, INST#, POLL#, EVTS#, the listings' shards CONNS#, SUBS#, EPS#, KEYS#,
+ * CSHOOKS#) or the fixed values the listings had before they were sharded (CONNS, SUBS, EPS, KEYS, CSHOOKS), still read.
  */
 export interface TableAccess {
   /** Patterns of the table's `pk`, for GetItem, Query, PutItem, UpdateItem, DeleteItem. */
@@ -40,6 +41,11 @@ const snareReadBack = ['CSHOOK#*', 'CSSUBJ#*', 'RATE#*', 'DLVB#*'] as const;
 const snareRecovery = ['CSSUBJ#*', 'CSREC#*', 'RATE#*', 'DLVB#*'] as const;
 const snareHooks = ['CSHOOK#*', 'RATE#*', 'LEASE#snarehook#*'] as const;
 
+/** A sharded listing's partitions (shared/store/sharded-listing.ts): its shards, and the partition from before them. */
+function listed(...partitions: string[]): string[] {
+  return partitions.flatMap((p) => [p, `${p}#*`]);
+}
+
 export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // Dispatch claims (shared/dispatch/dispatch-claim.ts); the connection and its token for the
   // follow-up reads of the code host (shared/providers/github/follow-ups/).
@@ -48,7 +54,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // The collection service's read-back jobs (snareReadBack) and their route query (gsi1 ROUTE#snare_*).
   // The GitHub App's lifecycle jobs (app-lifecycle-job.ts): an installation's connections (gsi1 INST#),
   // read back and updated; a user's among all of them (gsi2 CONNS).
-  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', ...snareReadBack], gsi1: ['ROUTE#snare_*', 'INST#*'], gsi2: ['CONNS'] },
+  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', ...snareReadBack], gsi1: ['ROUTE#snare_*', 'INST#*'], gsi2: listed('CONNS') },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   // The GitHub App's webhook (shared/providers/github/intake/app-source.ts): an installation's connections (gsi1 INST#) and
@@ -59,7 +65,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   'webhook-intake': {
     table: ['EP#*', 'CONN#*', 'SUB#*', 'DLV#*', 'DLVB#*', 'EVH#*', ...snareIntake],
     gsi1: ['ROUTE#*', 'AROUTE#*', 'INST#*'],
-    gsi2: ['SUBS', 'EPS'],
+    gsi2: listed('SUBS', 'EPS'),
   },
   // Polled subscriptions by trigger (gsi1 POLL#), their connections, their baselines (CURSOR#)
   // and the shared cursor of each polled source (PSRC#, one partition per connection).
@@ -67,14 +73,14 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   poller: {
     table: [...tokenUse, 'CURSOR#*', 'PSRC#*', 'EVH#*', 'PLAN#poll', ...snareRecovery],
     gsi1: ['POLL#*', 'ROUTE#snare_*'],
-    gsi2: ['CSHOOKS'],
+    gsi2: listed('CSHOOKS'),
   },
   // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
-  'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: ['EPS'] },
+  'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: listed('EPS') },
   // The connection of each call, and the collection service's shared rate buckets; a scoped
   // key's row; over MCP, the connections a key may see and their subscriptions (listings); the hooks
   // the product registered (gsi2 EPS, CSHOOKS), read when an API call addresses hooks.
-  'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*', 'EUSR#*'], gsi2: ['CONNS', 'SUBS', 'EPS', 'CSHOOKS'] },
+  'tool-step': { table: [...tokenUse, 'RATE#*', 'KEY#*', 'EUSR#*'], gsi2: listed('CONNS', 'SUBS', 'EPS', 'CSHOOKS') },
   // The OAuth state rows and the connection the callback saves (or reconnects); the GitHub App's callback reads
   // the installation back with the App's tokens (their mint lease and row).
   // A connect page's session (CONNECT#) and the end user's row beside each connection made through it (EUSR#).
@@ -104,7 +110,7 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
       ...snareHooks,
     ],
     gsi1: ['EVTC#*'],
-    gsi2: ['CONNS', 'SUBS', 'EPS', 'KEYS', 'EVTS'],
+    gsi2: [...listed('CONNS', 'SUBS', 'EPS', 'KEYS'), 'EVTS'],
     gsi3: ['EVTS#*'],
   },
 };

@@ -28,11 +28,34 @@ export type IndexName = (typeof tableIndexes)[number]['name'];
  */
 export const eventShardCount = 16;
 
+/**
+ * Shards of each listing of configuration (connections, subscriptions, hooks, scoped keys) and
+ * of the poller's partitions: a tenant's rows sit in one shard, so its own listing is one Query
+ * there, and the listing of all of them reads every shard in parallel.
+ */
+export const listingShardCount = 16;
+
+/** FNV-1a of `id` over `count` shards: the same id always lands in the same shard, and ids spread evenly. */
+export function stableShard(id: string, count: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % count;
+}
+
+/**
+ * A listing spread over the index partitions `<partition>#<n>`, `n` the stable shard of the
+ * row's tenant (shared/store/sharded-listing.ts). `partition` alone is where the listing's rows
+ * were kept before it was sharded: never written any more, still read, and a row written again
+ * moves to its shard.
+ */
+export interface ShardedListing {
+  index: 'gsi1' | 'gsi2';
+  partition: string;
+}
+
 /** Key builders, so every module spells keys the same way. */
 export const keys = {
   connection: (id: string) => ({ pk: `CONN#${id}`, sk: 'CONN' }),
-  /** gsi2 partition listing connections (sort: createdAt#id). */
-  connectionsList: 'CONNS',
   subscription: (id: string) => ({ pk: `SUB#${id}`, sk: 'SUB' }),
   /** gsi1 partition of a subscription fed by a webhook endpoint: the intake's one Query. */
   webhookRoute: (endpointId: string, trigger: string) => `ROUTE#${endpointId}#${trigger}`,
@@ -42,14 +65,10 @@ export const keys = {
   installationConnections: (installationId: number) => `INST#${installationId}`,
   /** The route id of a GitHub App installation's deliveries (in place of an endpoint id in the delivery claim keys). */
   appRouteId: (installationId: number) => `app_${installationId}`,
-  /** gsi1 partition of the subscriptions the poller serves, per trigger. */
+  /** The gsi1 partition of the subscriptions the poller serves, per trigger, before it was sharded (`listings.polled`). */
   pollRoute: (trigger: string) => `POLL#${trigger}`,
-  /** gsi2 partition listing subscriptions (sort: connectionId#createdAt#id, so one connection's are a prefix). */
-  subscriptionsList: 'SUBS',
   /** Endpoint ids are derived from (connection, target), so one conditional put makes them unique. */
   endpoint: (id: string) => ({ pk: `EP#${id}`, sk: 'EP' }),
-  /** gsi2 partition listing endpoints (sort: connectionId#id): the redelivery sweep and disconnects. */
-  endpointsList: 'EPS',
   /** A delivery id's mark, `done` once its events are queued (what the sweep reads by GUID); no `state`: done (older rows); `in_progress`: written by the claim of an older version, which claimed the delivery id too. */
   deliveryClaim: (endpointId: string, deliveryId: string) => ({ pk: `DLV#${endpointId}#${deliveryId}`, sk: 'DLV' }),
   /** The delivery's claim, on its signed body (sha256 hex of its bytes): `in_progress` (a lease) while an attempt runs, `done` once its events are queued. The delivery id is not signed, so a replay under a new id still meets this. */
@@ -74,8 +93,6 @@ export const keys = {
   pollPlan: () => ({ pk: 'PLAN#poll', sk: 'PLAN' }),
   /** A scoped API key by its public id (the secret is only hashed in it). */
   apiKey: (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' }),
-  /** gsi2 partition listing scoped keys (sort: createdAt#id). */
-  apiKeysList: 'KEYS',
   /** A trigger event's history: its summary (sk `EVH`, small, rewritten as it moves) and its body (sk `BODY`, written once). */
   eventHistory: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'EVH' }),
   eventBody: (eventId: string) => ({ pk: `EVH#${eventId}`, sk: 'BODY' }),
@@ -94,13 +111,27 @@ export const keys = {
   eventsOfConnection: (connectionId: string) => `EVTC#${connectionId}`,
   // Collection service webhooks (shared/providers/contentsnare/snare-hook.ts): one per connection, listed for the recovery check.
   snareHook: (connectionId: string) => ({ pk: `CSHOOK#${connectionId}`, sk: 'CSHOOK' }),
-  /** gsi2 partition listing the collection-service hooks (sort: connectionId). */
-  snareHooksList: 'CSHOOKS',
   /** What was last seen of one collection-service record (request, field, client): its triggers' states and episodes. */
   snareSubject: (connectionId: string, subject: string) => ({ pk: `CSSUBJ#${connectionId}#${subject}`, sk: 'CSSUBJ' }),
   /** The recovery check's place in a connection's changed requests. */
   snareRecoveryCursor: (connectionId: string) => ({ pk: `CSREC#${connectionId}`, sk: 'CSREC' }),
 } as const;
+
+/** The sharded listings (`ShardedListing`), each with what its shards are chosen by and sorted on. */
+export const listings = {
+  /** Connections, sharded by their id (sort: createdAt#id). */
+  connections: { index: 'gsi2', partition: 'CONNS' },
+  /** Subscriptions, sharded by their connection (sort: connectionId#createdAt#id, so one connection's are a prefix of its shard). */
+  subscriptions: { index: 'gsi2', partition: 'SUBS' },
+  /** Endpoints, sharded by their connection (sort: connectionId#id): the redelivery sweep and disconnects. */
+  endpoints: { index: 'gsi2', partition: 'EPS' },
+  /** Scoped keys, sharded by their id (sort: createdAt#id). */
+  apiKeys: { index: 'gsi2', partition: 'KEYS' },
+  /** The collection-service hooks, sharded by their connection (sort: connectionId). */
+  snareHooks: { index: 'gsi2', partition: 'CSHOOKS' },
+  /** The subscriptions the poller serves for one trigger, sharded by their connection (sort: id). */
+  polled: (trigger: string): ShardedListing => ({ index: 'gsi1', partition: keys.pollRoute(trigger) }),
+} as const satisfies Record<string, ShardedListing | ((trigger: string) => ShardedListing)>;
 
 /** Epoch seconds `seconds` from `nowMs`, for the `ttl` attribute. */
 export function ttlIn(nowMs: number, seconds: number): number {

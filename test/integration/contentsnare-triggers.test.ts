@@ -10,6 +10,7 @@ import { isSnareReadBack } from '../../shared/providers/contentsnare/dispatch/re
 import { deleteSubscription } from '../../shared/subscriptions/delete-subscription';
 import { invokeTool } from '../../shared/tools/invoke';
 import { recoverMissedSnareDeliveries } from '../../shared/providers/contentsnare/polling/poll-contentsnare';
+import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { startSnareWorld, type SnareWorld } from '../helpers/snare-world';
 
@@ -135,7 +136,7 @@ describe('registration at the partner API', () => {
       expect(err.code).toBe('forbidden');
       expect(err.message).toContain('an Admin');
       expect(err.details).toMatchObject({ missingScope: 'administration', needsRole: 'admin' });
-      expect(await w.t.ctx.store.query({ pk: 'SUBS', index: 'gsi2' }).then((p) => p.items.length)).toBe(0);
+      expect(await new SubscriptionRepo(w.t.ctx.store).list()).toEqual([]);
     }
   });
 });

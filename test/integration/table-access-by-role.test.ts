@@ -233,7 +233,19 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     expect(await call(signedShot(tenant, Buffer.from(JSON.stringify(renamed)), 'guid-r', 'repository'))).toBe(200);
     expect((await t.receiveAll()).length).toBe(2);
     // The first delivery fills the repository's id in on the subscriptions (SUB#).
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'DLVB#', 'EP#', 'EVH#', 'SUB#', 'gsi1:ROUTE#', 'gsi2:EPS', 'gsi2:SUBS']);
+    expect(families(touched)).toEqual([
+      'CONN#',
+      'DLV#',
+      'DLVB#',
+      'EP#',
+      'EVH#',
+      'SUB#',
+      'gsi1:ROUTE#',
+      'gsi2:EPS',
+      'gsi2:EPS#',
+      'gsi2:SUBS',
+      'gsi2:SUBS#',
+    ]);
     expectAllowed('webhook-intake', touched);
   });
 
@@ -263,7 +275,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     host.github.before = undefined;
     expect(families(touched)).toEqual(['DLV#', 'DLVB#', 'EVH#', 'SUB#', 'gsi1:AROUTE#', 'gsi1:INST#']);
     expectAllowed('webhook-intake', touched);
-    expect(families(dispatched)).toEqual(['CONN#', 'gsi1:INST#', 'gsi2:CONNS']);
+    expect(families(dispatched)).toEqual(['CONN#', 'gsi1:INST#', 'gsi2:CONNS', 'gsi2:CONNS#']);
     expectAllowed('dispatch', dispatched);
   });
 
@@ -310,9 +322,13 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       'PSRC#',
       'SUB#',
       'gsi2:CONNS',
+      'gsi2:CONNS#',
       'gsi2:EPS',
+      'gsi2:EPS#',
       'gsi2:KEYS',
+      'gsi2:KEYS#',
       'gsi2:SUBS',
+      'gsi2:SUBS#',
     ]);
     expectAllowed('platform-api', touched);
   });
@@ -360,7 +376,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const touched = await during(async () => {
       expect((await api('DELETE', `/connections/${connection}`)).status).toBe(200);
     });
-    expect(families(touched)).toEqual(expect.arrayContaining(['CONN#', 'gsi2:CONNS']));
+    expect(families(touched)).toEqual(expect.arrayContaining(['CONN#', 'gsi2:CONNS', 'gsi2:CONNS#']));
     expectAllowed('platform-api', touched);
   });
 
@@ -401,7 +417,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       expect((await pollWorkItems(t.ctx, batch)).report).toMatchObject({ announced: 1 });
     });
     // The collection service's recovery check lists its hooks every round (none here).
-    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PLAN#', 'PSRC#', 'gsi1:POLL#', 'gsi2:CSHOOKS']);
+    expect(families(touched)).toEqual(['CONN#', 'CURSOR#', 'EVH#', 'PLAN#', 'PSRC#', 'gsi1:POLL#', 'gsi2:CSHOOKS', 'gsi2:CSHOOKS#']);
     expectAllowed('poller', touched);
   });
 
@@ -465,6 +481,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       'gsi1:POLL#',
       'gsi1:ROUTE#',
       'gsi2:CSHOOKS',
+      'gsi2:CSHOOKS#',
     ]);
     expectAllowed('poller', polling);
   });
@@ -501,7 +518,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     host.github.hooks.delete(4243);
     host.github.deliveries.clear();
     host.github.redeliveries.length = 0;
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'SWEEP#', 'gsi2:EPS']);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'SWEEP#', 'gsi2:EPS', 'gsi2:EPS#']);
     expectAllowed('redelivery-sweep', touched);
   });
 
@@ -547,7 +564,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       const snare = { method: 'DELETE', endpoint: 'webhooks/wh_1', dryRun: true };
       expect((await invokeTool(t.ctx, { toolId: 'contentsnare.api_call', connectionId: cs.id, input: snare }, tools)).ok).toBe(true);
     });
-    expect(families(touched)).toEqual(['CONN#', 'gsi2:CSHOOKS', 'gsi2:EPS']);
+    expect(families(touched)).toEqual(['CONN#', 'gsi2:CSHOOKS', 'gsi2:CSHOOKS#', 'gsi2:EPS', 'gsi2:EPS#']);
     expectAllowed('tool-step', touched);
   });
 
@@ -581,7 +598,7 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
       const uri = `agent-integrations://connections/${gh.id}/subscriptions`;
       expect((await rpc(key.body.key, 'resources/read', { uri })).result.contents).toHaveLength(1);
     });
-    expect(families(touched)).toEqual(['CONN#', 'KEY#', 'gsi2:CONNS', 'gsi2:SUBS']);
+    expect(families(touched)).toEqual(['CONN#', 'KEY#', 'gsi2:CONNS', 'gsi2:CONNS#', 'gsi2:SUBS', 'gsi2:SUBS#']);
     expectAllowed('tool-step', touched);
   });
 

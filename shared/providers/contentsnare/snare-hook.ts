@@ -3,7 +3,8 @@ import type { Connection } from '../../domain/model';
 import { snareEventName, type SnareTriggerId } from '../../domain/triggers';
 import type { AppContext } from '../../ports/app-context';
 import type { Store } from '../../ports';
-import { keys } from '../../store/table-design';
+import { readListing, shardOf } from '../../store/sharded-listing';
+import { keys, listings } from '../../store/table-design';
 import { SubscriptionRepo } from '../../store/subscription-repo';
 import { snareClientFor } from './connection-client';
 import { assertWebhookScope, createWebhook, deleteWebhook, updateWebhook } from './webhook-api';
@@ -63,7 +64,7 @@ export class SnareHookRepo {
   async put(hook: SnareHook, opts: { ifNotExists?: boolean } = {}): Promise<void> {
     const item: SnareHookItem = {
       ...keys.snareHook(hook.connectionId),
-      gsi2pk: keys.snareHooksList,
+      gsi2pk: shardOf(listings.snareHooks, hook.connectionId),
       gsi2sk: hook.connectionId,
       ...hook,
     };
@@ -74,16 +75,9 @@ export class SnareHookRepo {
     await this.store.delete(keys.snareHook(connectionId));
   }
 
-  /** Every connection's hook (the recovery check), page by page. */
+  /** Every connection's hook (the recovery check), the first `limit` by connection id. */
   async list(limit = 1000): Promise<SnareHook[]> {
-    const out: SnareHook[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query<SnareHookItem>({ pk: keys.snareHooksList, index: 'gsi2', cursor });
-      out.push(...page.items.map(fromItem));
-      cursor = page.cursor;
-    } while (cursor && out.length < limit);
-    return out;
+    return (await readListing<SnareHookItem>(this.store, listings.snareHooks, { limit })).map(fromItem);
   }
 }
 

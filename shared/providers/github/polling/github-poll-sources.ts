@@ -3,7 +3,6 @@ import { AppError } from '../../../domain/errors';
 import type { Subscription } from '../../../domain/model';
 import type { AppContext } from '../../../ports/app-context';
 import type { PollSources, PollUnit } from '../../../polling/poll-unit';
-import { keys } from '../../../store/table-design';
 import { SubscriptionRepo } from '../../../store/subscription-repo';
 import { pollSharedSource } from './poll-shared-source';
 import { polledTriggers, pollSourceFor, sourceKeyFor } from './poll-source';
@@ -73,7 +72,7 @@ export const githubPollSources: PollSources = {
   async plan(ctx: AppContext) {
     const repo = new SubscriptionRepo(ctx.store);
     const subs: Subscription[] = [];
-    for (const trigger of polledTriggers) subs.push(...(await repo.byRoute(keys.pollRoute(trigger))));
+    for (const trigger of polledTriggers) subs.push(...(await repo.polled(trigger)));
     return [...planRound(subs), ...(await readTagWatches(ctx)).map(tagUnit)];
   },
   async poll(ctx, connection, pollUnit, batch) {

@@ -6,7 +6,8 @@ import { mapPolledTag } from '../mapping/map-polled';
 import type { Connection, Subscription } from '../../../domain/model';
 import { repoPath } from '../webhooks/rest-call';
 import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';
-import { keys } from '../../../store/table-design';
+import { readListing, shardOf } from '../../../store/sharded-listing';
+import { keys, type ShardedListing } from '../../../store/table-design';
 import { maxPollPages } from './poll-pages';
 import { readUnorderedList } from './poll-unordered-list';
 
@@ -19,14 +20,14 @@ import { readUnorderedList } from './poll-unordered-list';
  * subscription was made are its baseline. A tag announced by a `create` delivery has the same
  * event id (keyed by name, map-polled.ts), so dispatch lets one of the two through.
  *
- * The watch is a row of its own (the subscription's poll cursor, `CURSOR#<id>`) in the gsi1
- * partition `tagWatchRoute`: the subscription itself stays routed to its webhook. The row
+ * The watch is a row of its own (the subscription's poll cursor, `CURSOR#<id>`) in a gsi1
+ * shard of `tagWatches`, by its connection: the subscription itself stays routed to its webhook. The row
  * carries the subscription (subscriptions are never changed after they are made) and is
  * deleted before it (delete-subscription.ts), so a row never outlives its subscription.
  */
 
-/** The gsi1 partition of every tag watch: one Query a round finds them all. */
-export const tagWatchRoute = `${keys.pollRoute('github.new_tag')}#watch`;
+/** The tag watches, sharded by their connection: a round reads every shard. */
+export const tagWatches: ShardedListing = { index: 'gsi1', partition: `${keys.pollRoute('github.new_tag')}#watch` };
 
 const maxTagsSeen = maxPollPages * 100 * 2;
 
@@ -66,16 +67,21 @@ const tagsPath = (repository: string) => `${repoPath(repository)}/tags?per_page=
 
 const nameOf = (tag: Record<string, unknown>) => (typeof tag.name === 'string' && tag.name !== '' ? tag.name : undefined);
 
-async function writeWatch(store: Store, watch: TagWatch): Promise<void> {
-  await store.put({
+/** A tag watch as its row. */
+export function tagWatchRow(watch: TagWatch) {
+  return {
     ...keys.pollCursor(watch.subscription.id),
-    gsi1pk: tagWatchRoute,
+    gsi1pk: shardOf(tagWatches, watch.subscription.connectionId),
     gsi1sk: watch.subscription.id,
     subscription: watch.subscription,
     etags: watch.etags,
     seen: watch.seen.slice(-maxTagsSeen),
     updatedAt: watch.updatedAt,
-  });
+  };
+}
+
+async function writeWatch(store: Store, watch: TagWatch): Promise<void> {
+  await store.put(tagWatchRow(watch));
 }
 
 /** At subscription time: the tags listed now are never announced. */
@@ -86,19 +92,14 @@ export async function recordTagWatch(ctx: AppContext, connection: Connection, su
   await writeWatch(ctx.store, { subscription: sub, etags: read.etags, seen, updatedAt: new Date(ctx.clock.now()).toISOString() });
 }
 
-/** Every tag watch (one Query per page of the partition); rows that do not read as one are skipped. */
+/** Every tag watch (every shard, and the partition from before the shards); rows that do not read as one are skipped. */
 export async function readTagWatches(ctx: Pick<AppContext, 'store' | 'logger'>): Promise<TagWatch[]> {
   const out: TagWatch[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.query<{ pk: string; sk: string } & Record<string, unknown>>({ pk: tagWatchRoute, index: 'gsi1', cursor });
-    for (const item of page.items) {
-      const parsed = watchSchema.safeParse(item);
-      if (parsed.success) out.push({ ...parsed.data, subscription: parsed.data.subscription as Subscription });
-      else ctx.logger.warn('tag watch row does not read as one; skipped', { pk: item.pk });
-    }
-    cursor = page.cursor;
-  } while (cursor);
+  for (const item of await readListing<{ pk: string; sk: string } & Record<string, unknown>>(ctx.store, tagWatches)) {
+    const parsed = watchSchema.safeParse(item);
+    if (parsed.success) out.push({ ...parsed.data, subscription: parsed.data.subscription as Subscription });
+    else ctx.logger.warn('tag watch row does not read as one; skipped', { pk: item.pk });
+  }
   return out;
 }
 
