@@ -7,6 +7,7 @@ import { appAuthorizeInputSchema } from '../../shared/providers/github/app/app-a
 import { appCallbackMessages } from '../../shared/providers/github/app/app-callback';
 import { openApiRouteDeclaration } from './openapi-route';
 import { connectRouteTable } from '../../shared/connect/route-table';
+import { manifestRouteTable } from './manifest-route-table';
 
 const providerParam = z.object({ provider: z.enum(providers as [Provider, ...Provider[]]) });
 const htmlPage = z.string().describe('An HTML page for a person (the browser asked for text/html)');
@@ -115,6 +116,7 @@ export const oauthRouteTable = {
   openApi: openApiRouteDeclaration,
   ...connectRouteTable,
   ...appRouteTable,
+  ...manifestRouteTable,
   authorize: {
     method: 'POST',
     pattern: '/oauth/:provider/authorize',
