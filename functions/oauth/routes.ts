@@ -11,7 +11,7 @@ import { handleAppStart, startAppAuthorization } from '../../shared/providers/gi
 import { handleAppCallback } from '../../shared/providers/github/app/app-callback';
 import { callbackAnswer, refusal, startAnswer, type OAuthRouteOptions } from './flow-answers';
 import { finishManifest, openManifest, startManifest } from '../../shared/providers/github/app/manifest/manifest-flow';
-import { manifestDoneAnswer, manifestPostPage } from './manifest-pages';
+import { manifestDoneAnswer, manifestPostPage } from '../../shared/providers/github/app/manifest/manifest-pages';
 import { AppError } from '../../shared/domain/errors';
 import { serveOpenApiDocument } from './openapi-route';
 import { oauthRouteTable } from './route-table';

@@ -7,7 +7,7 @@ import { keptGithubAppEnvironment, keptGithubAppFile, localGithubAppKeeper } fro
 import { createRouter } from '../../shared/http/router';
 import type { HttpResponse } from '../../shared/http/types';
 import type { AppContext } from '../../shared/ports/app-context';
-import { appManifestEvents, appManifestPermissions } from '../../shared/providers/github/app/manifest/app-manifest';
+import { appManifestEvents, appManifestPermissions } from '../../shared/providers/github/app/manifest/manifest-grants';
 import { ConnectionRepo } from '../../shared/store/connection-repo';
 import { startFakeHttp, type FakeResponse, type FakeServer } from '../helpers/fake-http';
 import { appPublicUrl, appReturnOrigin, githubAppTestContext, type GitHubAppTestContext } from '../helpers/github-app-context';

@@ -1,14 +1,10 @@
-import { permissionsForEvent } from '../../../../domain/app-permissions';
-import { triggerCatalog } from '../../../../domain/trigger-catalog';
-import { hookPermissionNames, mergeGrants, type Grant } from '../../../../domain/trigger-permissions';
-import { githubTriggerIds } from '../../../../domain/triggers';
-import type { SubscriptionTarget } from '../../../../domain/model';
-import { githubTools } from '../../tools';
+import grants from './manifest-grants.json';
 
 /**
  * The manifest of GitHub's App manifest flow ("Registering a GitHub App from a manifest"): the
- * App is made with what the product's steps and triggers declare they need, the same
- * declarations the permission guide's tables are generated from.
+ * App is made with what the product's steps and triggers declare they need
+ * (`manifest-grants.json`, written by `npm run guides` from the same declarations the guide's
+ * permission tables come from; a test holds it current).
  */
 export interface AppManifest {
   name: string;
@@ -19,51 +15,8 @@ export interface AppManifest {
   request_oauth_on_install: boolean;
   setup_on_update: boolean;
   public: boolean;
-  default_permissions: Record<string, 'read' | 'write'>;
+  default_permissions: Record<string, string>;
   default_events: string[];
-}
-
-const targets: SubscriptionTarget[] = [
-  { kind: 'repository', repository: 'owner/name' },
-  { kind: 'organization', organization: 'org' },
-  { kind: 'account' },
-];
-
-/** What a trigger reads on any target, less the hook a token's subscription registers (an App has its webhook). */
-function triggerReads(): Grant[] {
-  return githubTriggerIds.flatMap((id) =>
-    targets.flatMap((target) => {
-      const grant = triggerCatalog[id].permissions(target);
-      if (!grant) return [];
-      const fineGrained = Object.fromEntries(Object.entries(grant.fineGrained).filter(([name]) => !hookPermissionNames.has(name)));
-      return [{ fineGrained, oauthScopes: [] }];
-    }),
-  );
-}
-
-/** The webhook events the triggers are served by, sorted. */
-export function appManifestEvents(): string[] {
-  return [...new Set(githubTriggerIds.flatMap((id) => triggerCatalog[id].events))].sort();
-}
-
-/**
- * Every permission a tool step or a trigger declares (at the higher level where both name it),
- * and, for each event the App subscribes to, the permission GitHub delivers it under (read), when
- * none of the ones it accepts is there already.
- */
-export function appManifestPermissions(): Record<string, 'read' | 'write'> {
-  const declared = mergeGrants(
-    ...githubTools.steps.map((step) => ({ fineGrained: step.permissions.fineGrained ?? {}, oauthScopes: [] })),
-    ...triggerReads(),
-  ).fineGrained;
-  for (const event of appManifestEvents()) {
-    const accepted = permissionsForEvent(event);
-    const first = accepted[0];
-    if (first !== undefined && !accepted.some((p) => declared[p] !== undefined)) declared[first] = 'read';
-  }
-  // Granted to every App whatever the manifest says; named so the page GitHub shows lists it.
-  declared.metadata ??= 'read';
-  return Object.fromEntries(Object.entries(declared).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** The routes GitHub is told about: the App's webhook, its user authorization's callback, and the manifest flow's return. */
@@ -79,7 +32,7 @@ export function appManifest(input: { publicUrl: string; name: string }): AppMani
     request_oauth_on_install: true,
     setup_on_update: false,
     public: false,
-    default_permissions: appManifestPermissions(),
-    default_events: appManifestEvents(),
+    default_permissions: { ...grants.default_permissions },
+    default_events: [...grants.default_events],
   };
 }

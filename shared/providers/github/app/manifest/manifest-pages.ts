@@ -1,7 +1,9 @@
-import { cspHash, escapeHtml, prefersHtml } from '../../shared/http/html';
-import type { HttpResponse } from '../../shared/http/types';
-import type { ManifestOutcome, ManifestPost } from '../../shared/providers/github/app/manifest/manifest-flow';
-import { callbackHeaders } from './flow-answers';
+import { cspHash, escapeHtml, prefersHtml } from '../../../../http/html';
+import type { HttpResponse } from '../../../../http/types';
+import type { ManifestOutcome, ManifestPost } from './manifest-flow';
+
+/** The pages carry or follow a URL with a state or a code: never cached, never sent on as a Referer. */
+const callbackHeaders = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
 /**
  * The manifest flow's two pages: the one that posts the manifest to GitHub from the browser
