@@ -143,7 +143,7 @@ const manifestRouteTable = {
       answers: {
         200: {
           description: "A form posting `manifest` to GitHub's new App page (`/settings/apps/new` or the organization's), submitted at once",
-          body: htmlPage,
+          alternatives: { 'text/html': htmlPage },
           headers: notCached,
         },
       },
