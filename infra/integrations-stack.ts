@@ -238,6 +238,9 @@ export class IntegrationsStack extends Stack {
     });
     tokenUser(oauth, 'oauth');
     secrets.useSecret(oauth, 'PLATFORM_API_KEY_SECRET_ARN');
+    // The GitHub App made by the manifest flow (POST /github-app/manifest): its three secrets are written here.
+    for (const name of ['GITHUB_APP_PRIVATE_KEY_SECRET_ARN', 'GITHUB_APP_CLIENT_SECRET_ARN', 'GITHUB_APP_WEBHOOK_SECRET_ARN'] as const)
+      secrets.letWrite(oauth, name);
 
     const platformApi = make('platform-api', 'Connections and subscriptions API for the platform', {
       environment: { ...providerEnv, PUBLIC_URL: publicUrl },
@@ -273,6 +276,10 @@ export class IntegrationsStack extends Stack {
       { path: '/oauth/github-app/authorize', methods: [POST] },
       { path: '/oauth/github-app/callback', methods: [GET] },
       { path: '/oauth/github-app/start', methods: [GET] },
+      // The GitHub App made in one step: its manifest (platform key, checked by the function), the page posting it, GitHub's return.
+      { path: '/github-app/manifest', methods: [POST] },
+      { path: '/github-app/manifest/start', methods: [GET] },
+      { path: '/github-app/manifest/callback', methods: [GET] },
       // The connect page of the platform's end users: its session (platform key, checked by the function) and the page.
       { path: '/connect/sessions', methods: [POST] },
       { path: '/connect/{token}', methods: [GET, POST] },

@@ -18,6 +18,7 @@ import { nodeListener } from '../shared/http/node-http';
 import type { Admission, HttpRequest, RequestHead } from '../shared/http/types';
 import { defaultServerLimits, limitServer, listenHost, serverOptions, urlHost, type ServerLimits } from './server-limits';
 import { loadOrCreateGeneratedSecrets, generatedSecretsFile } from './generated-secrets';
+import { keptGithubAppEnvironment } from '../shared/adapters/local/kept-github-app';
 import { buildLocalContext } from '../shared/wiring/local-context';
 import { localRoutes } from './routes';
 import { RecentEvents } from './console/recent-events';
@@ -212,6 +213,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     lock.release();
   });
   if (sandbox) Object.assign(env, sandbox.environment(env, port));
+  // The App the manifest flow made and kept here, unless the environment names an App of its own.
+  if (!env.GITHUB_APP_ID && !env.GITHUB_APP_SLUG && !env.GITHUB_APP_CLIENT_ID) Object.assign(env, keptGithubAppEnvironment(dataDir));
 
   const generated = env.PLATFORM_API_KEY && env.DISPATCH_SIGNING_SECRET ? undefined : loadOrCreateGeneratedSecrets(dataDir);
   env.PLATFORM_API_KEY ||= generated?.secrets.platformApiKey;

@@ -38,7 +38,7 @@ function toResponse(outcome: CallbackOutcome, accept: string | undefined, servic
  * A refused start or callback (unknown, expired, reused or foreign state: no returnTo can be
  * trusted): a page for a browser that asked for HTML, the JSON error for every other client.
  */
-function refusal(e: unknown, accept: string | undefined, service: string | undefined, options: OAuthRouteOptions): HttpResponse {
+export function refusal(e: unknown, accept: string | undefined, service: string | undefined, options: OAuthRouteOptions): HttpResponse {
   const answer = toErrorResponse(e);
   if (!prefersHtml(accept)) return { ...answer, headers: { ...answer.headers, ...callbackHeaders } };
   const error = e instanceof AppError ? e : new AppError('internal', 'Connecting failed; try again');

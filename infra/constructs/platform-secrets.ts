@@ -90,6 +90,15 @@ export class PlatformSecrets extends Construct {
     secret.grantRead(f.role);
   }
 
+  /**
+   * `<name>` env var = the secret's ARN, and permission to put a new value into that one secret
+   * (and read it back): the GitHub App's manifest flow writes the secrets of the App it makes.
+   */
+  letWrite(f: IntegrationFunction, name: StackSecret): void {
+    this.useSecret(f, name);
+    f.allow(actionsFor.update, [this.secrets[name].secretArn]);
+  }
+
   /** SECRET_PREFIX + the given actions on the secrets of one area (`<prefix><area>*`) only. */
   useArea(f: IntegrationFunction, area: SecretArea, access: SecretAccess[]): void {
     f.setEnv('SECRET_PREFIX', this.prefix);

@@ -105,6 +105,8 @@ export interface Config {
     allowedPrivateHosts: string[];
     /** The GitHub App, when GITHUB_APP_ID, GITHUB_APP_SLUG and GITHUB_APP_CLIENT_ID are set. */
     app?: GitHubAppConfig;
+    /** The App's secrets on AWS (`GITHUB_APP_*_SECRET_ARN`), given before the App exists: the manifest flow writes them. */
+    appSecretArns?: { privateKey?: string; clientSecret?: string; webhookSecret?: string };
   };
   contentsnare: {
     apiUrl: string;
@@ -241,6 +243,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         )
         .filter(Boolean),
       app: githubApp(e),
+      appSecretArns: {
+        privateKey: e.GITHUB_APP_PRIVATE_KEY_SECRET_ARN,
+        clientSecret: e.GITHUB_APP_CLIENT_SECRET_ARN,
+        webhookSecret: e.GITHUB_APP_WEBHOOK_SECRET_ARN,
+      },
     },
     contentsnare: {
       apiUrl: stripSlash(e.CONTENTSNARE_API_URL),

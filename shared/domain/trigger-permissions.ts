@@ -59,6 +59,12 @@ const hookGrants = {
   organization: { fineGrained: { organization_hooks: 'write' }, oauthScopes: ['admin:org_hook'] },
 } as const satisfies Record<string, Grant>;
 
+/**
+ * The permissions only a hook of the token's own needs: a GitHub App's events come to its one
+ * webhook instead, so an App is never asked for these.
+ */
+export const hookPermissionNames: ReadonlySet<string> = new Set(Object.values(hookGrants).flatMap((g) => Object.keys(g.fineGrained)));
+
 /** Both grants together: each permission at the higher of the two levels, every scope once. */
 export function mergeGrants(...grants: Grant[]): Grant {
   const fineGrained: Record<string, 'read' | 'write'> = {};

@@ -1,5 +1,6 @@
 import type { Config } from '../config/config';
 import type { TokenProvider } from './token-provider';
+import type { GitHubAppKeeper } from './github-app-keeper';
 import type { Providers } from './provider-contract';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
@@ -36,6 +37,11 @@ export interface AppContext {
    * when not configured.
    */
   githubAppSecret: (name: GitHubAppSecretName) => Promise<string | undefined>;
+  /**
+   * Keeps a GitHub App made by the manifest flow where the runtime reads the App's settings;
+   * absent where the role may not write them.
+   */
+  keepGithubApp?: GitHubAppKeeper;
 }
 
 export type GitHubAppSecretName = 'privateKey' | 'clientSecret' | 'webhookSecret';

@@ -1,5 +1,6 @@
 import { DynamoStore } from '../adapters/aws/dynamo-store';
 import { createSecretsManagerClient, readSecretString, type SecretsManagerSender } from '../adapters/aws/secrets-manager-reader';
+import { secretsManagerAppKeeper } from '../adapters/aws/secrets-manager-app-keeper';
 import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
 import { movingLegacyTokenNames } from '../store/legacy-token-names';
 import type { Config } from '../config/config';
@@ -165,6 +166,7 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
     ),
     oauthClientSecret,
     githubAppSecret: (name: GitHubAppSecretName) => (app ? appSecrets[name]() : Promise.resolve(undefined)),
+    keepGithubApp: secretsManagerAppKeeper(secretsManager, config.github.appSecretArns ?? {}),
     providers: providerRegistry,
   } satisfies Omit<AppContext, 'tokens'>;
   const installations = new InstallationTokens({ ...base, sealer: overrides.tokenSealer ?? kmsSealerOnFirstUse(config.kmsKeyArn) });

@@ -5,6 +5,7 @@ import { providerRegistry } from './providers';
 import type { Config } from '../config/config';
 import { EncryptedSecretStore } from '../adapters/local/encrypted-secret-store';
 import { FileBlobStore } from '../adapters/local/file-blob-store';
+import { localGithubAppKeeper } from '../adapters/local/kept-github-app';
 import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
 import { AppAwareTokenProvider } from '../providers/github/app/app-token-provider';
 import { InstallationTokens } from '../providers/github/app/installation-tokens';
@@ -49,6 +50,7 @@ export function buildLocalContext(input: LocalContextInput): AppContext {
     dispatchSigningSecret: required(config.dispatchSigningSecret, 'DISPATCH_SIGNING_SECRET'),
     oauthClientSecret: async (provider: Provider) => config[provider].clientSecret,
     githubAppSecret: async (name: GitHubAppSecretName) => config.github.app?.[name],
+    keepGithubApp: localGithubAppKeeper(input.dataDir, config.github),
     providers: providerRegistry,
   };
   // The installation tokens' rows are sealed with the secret store's own key, as KMS seals them on AWS.

@@ -120,6 +120,9 @@ describe('functions', () => {
         'POST /oauth/github-app/authorize',
         'GET /oauth/github-app/callback',
         'GET /oauth/github-app/start',
+        'POST /github-app/manifest',
+        'GET /github-app/manifest/start',
+        'GET /github-app/manifest/callback',
         'POST /connect/sessions',
         'GET /connect/{token}',
         'POST /connect/{token}',
@@ -366,6 +369,29 @@ describe('secrets', () => {
       const granted = JSON.stringify(statementsOf(name));
       expect(granted, name).toMatch(/:secret:agent-integrations\/test\/connections\/\*"/);
       expect(granted, name).toMatch(/:secret:agent-integrations\/test\/contentsnare-connections\/\*"/);
+    }
+  });
+
+  it("lets only the OAuth function write the GitHub App's three secrets (the manifest flow keeps the App it makes there), with PutSecretValue alone", () => {
+    const appSecrets = ['GithubAppPrivateKey', 'GithubAppClientSecret', 'GithubAppWebhookSecret'];
+    const writesTo = (name: string) =>
+      statementsOf(name)
+        .filter((st) => actions([st]).some((a) => a !== 'secretsmanager:GetSecretValue' && a !== 'secretsmanager:DescribeSecret'))
+        .flatMap((st) => [st.Resource].flat().map((r) => JSON.stringify(r)))
+        .filter((r) => appSecrets.some((id) => r.includes(id)));
+    expect(functionNames.filter((n) => writesTo(n).length > 0)).toEqual(['oauth']);
+    const env = resources[fnId('oauth')]!.Properties.Environment.Variables as Record<string, unknown>;
+    for (const id of appSecrets) {
+      const key = Object.keys(env).find((k) => JSON.stringify(env[k]).includes(id));
+      expect(key, id).toBeDefined();
+      const onSecret = statementsOf('oauth').filter((st) =>
+        [st.Resource].flat().some((r) => JSON.stringify(r) === JSON.stringify(env[key!])),
+      );
+      expect(actions(onSecret).sort(), id).toEqual([
+        'secretsmanager:DescribeSecret',
+        'secretsmanager:GetSecretValue',
+        'secretsmanager:PutSecretValue',
+      ]);
     }
   });
 

@@ -250,6 +250,18 @@ describe('the OpenAPI document holds for the real answers of the local runtime',
     expect((await call('GET', '/oauth/github-app/start?state=nope', '/oauth/github-app/start', { key: null })).status).toBe(400);
     const appCallback = '/oauth/github-app/callback?state=nope&code=x&installation_id=1&setup_action=install';
     expect((await call('GET', appCallback, '/oauth/github-app/callback', { key: null })).status).toBe(400);
+    // The App made in one step: the manifest's URL, its page (once), and a return with a state never issued.
+    expect((await call('POST', '/github-app/manifest', '/github-app/manifest', { body: { organization: 'not an org!' } })).status).toBe(
+      400,
+    );
+    const manifest = await call('POST', '/github-app/manifest', '/github-app/manifest', { body: { name: 'OpenAPI check' } });
+    expect(manifest.status).toBe(200);
+    const startPath = new URL(manifest.json.url as string).pathname + new URL(manifest.json.url as string).search;
+    expect((await call('GET', startPath, '/github-app/manifest/start', { key: null, headers: page })).status).toBe(200);
+    expect((await call('GET', startPath, '/github-app/manifest/start', { key: null })).status).toBe(400);
+    expect(
+      (await call('GET', '/github-app/manifest/callback?state=nope&code=x', '/github-app/manifest/callback', { key: null })).status,
+    ).toBe(400);
   });
 
   it('answers the connect page as documented: the session, the page, its form, refusals', async () => {

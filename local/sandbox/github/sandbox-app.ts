@@ -56,6 +56,8 @@ export function playGitHubApp(github: SimulatedGitHub, user: SimulatedUser): San
   let publicUrl = '';
   // The App's webhook secret, like its key pair, made at each start: `npm run trigger` signs App deliveries with it.
   const webhookSecret = randomBytes(32).toString('hex');
+  // The manifest flow hands the same secret over, so an App made by it is the one the sandbox signs for.
+  app.webhookSecret = webhookSecret;
   return {
     app,
     environment(env, runtimePort): Record<string, string> {

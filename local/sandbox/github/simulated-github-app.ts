@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { installationRepositoriesPage, permissionRefusal } from './simulated-app-installation';
+import { SimulatedAppManifests } from './simulated-app-manifest';
 import type { RecordedRequest, SimulatedResponse } from '../simulated-http';
 
 /**
@@ -108,6 +109,10 @@ export class SimulatedGitHubApp {
   readonly privateKeyPem: string;
   private readonly publicKeyPem: string;
   callbackUrl: string;
+  /** The App webhook's secret, handed over by the manifest flow's conversion. */
+  webhookSecret = rand('app-webhook-secret-');
+  /** GitHub's App manifest flow, making this App (simulated-app-manifest.ts). */
+  readonly manifests: SimulatedAppManifests;
   readonly installations = new Map<number, SimulatedInstallation>();
   readonly users = new Map<string, SimulatedAppUser>();
   /**
@@ -161,6 +166,7 @@ export class SimulatedGitHubApp {
     this.publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
     this.issued.add(this.clientSecret);
     this.issued.add(this.privateKeyPem.split('\n')[1] ?? this.privateKeyPem);
+    this.manifests = new SimulatedAppManifests(this, () => this.autoApproveAs?.login ?? 'octocat', this.now);
   }
 
   addUser(login: string): SimulatedAppUser {
@@ -329,8 +335,8 @@ export class SimulatedGitHubApp {
 
   handle(req: RecordedRequest): SimulatedResponse | undefined {
     const { method, path } = req;
-    const hookDelivery = this.hookDeliveryRoutes(req);
-    if (hookDelivery) return hookDelivery;
+    const appRoute = this.hookDeliveryRoutes(req) ?? this.manifests.handle(req);
+    if (appRoute) return appRoute;
     if (method === 'POST' && path === '/login/oauth/access_token') return this.exchange(req);
     const approve = this.autoApproveAs;
     const consent =

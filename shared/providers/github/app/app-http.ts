@@ -15,8 +15,8 @@ export interface AppCallDeps {
 export interface AppCall {
   method: 'GET' | 'POST';
   url: string;
-  /** A JWT (app endpoints), an installation token or a user token. */
-  bearer: string;
+  /** A JWT (app endpoints), an installation token or a user token; none for the manifest's conversion, whose code is its credential. */
+  bearer?: string;
   /** Largest decoded answer accepted. */
   maxBytes: number;
   /** Who answered, for messages ("the installation look-up"). */
@@ -36,7 +36,7 @@ export async function appCall(deps: AppCallDeps, call: AppCall, skewRetried = fa
     res = await deps.fetch(call.url, {
       method: call.method,
       headers: {
-        authorization: `Bearer ${call.bearer}`,
+        ...(call.bearer ? { authorization: `Bearer ${call.bearer}` } : {}),
         accept: 'application/vnd.github+json',
         'x-github-api-version': '2022-11-28',
         'user-agent': githubUserAgent,
@@ -55,7 +55,7 @@ export async function appCall(deps: AppCallDeps, call: AppCall, skewRetried = fa
     });
   }
   const data = await readBoundedJson(res, { maxBytes: call.maxBytes, service: call.service });
-  if (res.status === 401 && !skewRetried) {
+  if (res.status === 401 && !skewRetried && call.bearer) {
     const again = await jwtOnCodeHostTime(call.bearer, res, data);
     if (again) return appCall(deps, { ...call, bearer: again }, true);
   }
