@@ -7,7 +7,7 @@ import {
   manifestGrantsPath,
 } from '../../shared/providers/github/app/manifest/manifest-grants';
 import { permissionsForEvent } from '../../shared/domain/app-permissions';
-import { triggerCatalog } from '../../shared/domain/trigger-catalog';
+import { triggerCatalog } from '../../shared/wiring/providers';
 import { githubTriggerIds } from '../../shared/domain/triggers';
 import { githubTools } from '../../shared/providers/github/tools';
 import { appManifest } from '../../shared/providers/github/app/manifest/app-manifest';

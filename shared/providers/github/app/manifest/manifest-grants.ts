@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { permissionsForEvent } from '../../../../domain/app-permissions';
 import type { SubscriptionTarget } from '../../../../domain/model';
-import { triggerCatalog } from '../../../../domain/trigger-catalog';
 import { hookPermissionNames, mergeGrants, type Grant } from '../../../../domain/trigger-permissions';
 import { githubTriggerIds } from '../../../../domain/triggers';
 import { githubTools } from '../../tools';
+import { githubTriggers } from '../../triggers/catalog';
 
 /**
  * What the GitHub App's manifest asks for, from what the tool steps and triggers declare (the
@@ -23,7 +23,7 @@ const targets: SubscriptionTarget[] = [
 function triggerReads(): Grant[] {
   return githubTriggerIds.flatMap((id) =>
     targets.flatMap((target) => {
-      const grant = triggerCatalog[id].permissions(target);
+      const grant = githubTriggers[id].permissions(target);
       if (!grant) return [];
       const fineGrained = Object.fromEntries(Object.entries(grant.fineGrained).filter(([name]) => !hookPermissionNames.has(name)));
       return [{ fineGrained, oauthScopes: [] }];
@@ -33,7 +33,7 @@ function triggerReads(): Grant[] {
 
 /** The webhook events the triggers are served by, sorted. */
 export function appManifestEvents(): string[] {
-  return [...new Set(githubTriggerIds.flatMap((id) => triggerCatalog[id].events))].sort();
+  return [...new Set(githubTriggerIds.flatMap((id) => githubTriggers[id].events))].sort();
 }
 
 /**
