@@ -107,7 +107,8 @@ export async function sweepWorkItems(
       () => {
         report.continued = continuing.length;
       },
-      (e: unknown) => ctx.logger.warn('sending the continuing walks failed; they resume next round', { hooks: continuing.length, error: e }),
+      (e: unknown) =>
+        ctx.logger.warn('sending the continuing walks failed; they resume next round', { hooks: continuing.length, error: e }),
     );
   }
   if (report.stale > 0) ctx.metrics.count('sweep_stale', report.stale);
