@@ -119,7 +119,9 @@ async function openState(dataDir: string, config: Config, logger: Logger) {
   ctx.queue = recent.watch(ctx.queue);
   // The poller's work items (planned on its timer, read by in-process workers), as SQS holds them on AWS.
   const pollWork = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'poll-work', clock: systemClock, maxReceives: 3 });
-  return { dynamo, client, queues, ctx, recent, pollWork };
+  // The sweep's, one per hook, likewise.
+  const sweepWork = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'sweep-work', clock: systemClock, maxReceives: 3 });
+  return { dynamo, client, queues, ctx, recent, pollWork, sweepWork };
 }
 
 /** The consumer, poller and sweep (unless `background` is false), and the webhook relay when WEBHOOK_PROXY_URL is set. */
@@ -129,6 +131,7 @@ function startLoops(
   run: {
     background: boolean;
     pollWork: LocalQueues;
+    sweepWork: LocalQueues;
     pressure: ReturnType<typeof intakePressure>;
     circuit: ReturnType<typeof localCircuit>;
     ownUrl: string;
@@ -139,6 +142,7 @@ function startLoops(
   const relay = { listening: false };
   const jobs = localJobs(ctx, queues, {
     pollWork: run.pollWork,
+    sweepWork: run.sweepWork,
     intakeBusy: run.pressure.busy,
     circuit: run.circuit,
     ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
@@ -201,7 +205,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
   const config = loadConfig(env);
   const logger: Logger = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: config.logLevel });
-  const { dynamo, client, queues, ctx, recent, pollWork } = await openState(dataDir, config, logger);
+  const { dynamo, client, queues, ctx, recent, pollWork, sweepWork } = await openState(dataDir, config, logger);
 
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();
@@ -220,7 +224,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const { jobs, loops } = startLoops(
     ctx,
     queues,
-    { background: options.background !== false, pollWork, pressure, circuit, ownUrl },
+    { background: options.background !== false, pollWork, sweepWork, pressure, circuit, ownUrl },
     stop.signal,
   );
 
@@ -248,6 +252,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await sandbox?.close();
       queues.close();
       pollWork.close();
+      sweepWork.close();
       client.destroy();
       await dynamo.close();
       lock.release();
