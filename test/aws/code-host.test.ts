@@ -197,7 +197,11 @@ describe('AWS mode: the code host', () => {
     await world.drainQueues();
     expect(github.redeliveries).toContainEqual({ hookId: hook.id, deliveryId: lost.id });
     expect(world.actionsSince(from, 'redelivery-sweep')).toEqual(
-      expect.arrayContaining(['redelivery-sweep dynamodb:Query', 'redelivery-sweep sqs:SendMessage', 'redelivery-sweep sqs:ReceiveMessage']),
+      expect.arrayContaining([
+        'redelivery-sweep dynamodb:Query',
+        'redelivery-sweep sqs:SendMessage',
+        'redelivery-sweep sqs:ReceiveMessage',
+      ]),
     );
   });
   // Last in the file: eight failures in a row may open the dispatch container's circuit, which

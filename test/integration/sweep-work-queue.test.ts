@@ -98,7 +98,9 @@ async function runWorkers(ctx: AppContext, work: LocalQueues, n: number, options
 
 /** The work items on the queue now, with their groups, left where they are. */
 function itemsQueued(work: LocalQueues): Array<SweepWorkItem & { group?: string }> {
-  return work.queue.peek(1000).map((m) => ({ ...(JSON.parse(m.body) as SweepWorkItem), ...(m.group !== undefined ? { group: m.group } : {}) }));
+  return work.queue
+    .peek(1000)
+    .map((m) => ({ ...(JSON.parse(m.body) as SweepWorkItem), ...(m.group !== undefined ? { group: m.group } : {}) }));
 }
 
 /** A queue that only records what is sent to it. */
@@ -189,7 +191,7 @@ describe('the sweep is planned as one work item per hook that many workers walk'
     expect(askedPerHook().get(held?.hookId as number)).toBeUndefined();
   });
 
-  it("drops an item first received more than an interval after its round; retries one whose hook failed and dead-letters it after 3 receives; does not retry a hook the code host refused", async () => {
+  it('drops an item first received more than an interval after its round; retries one whose hook failed and dead-letters it after 3 receives; does not retry a hook the code host refused', async () => {
     const { t, work, hooks } = await world(1);
     const [stale, failing, refused] = hooks;
     await planSweepRound(t.ctx, work.queue);
