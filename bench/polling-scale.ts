@@ -20,6 +20,7 @@ import { stopTestDynamo } from '../test/helpers/dynamo';
 import { FakePolledLists } from '../test/helpers/fake-polled-lists';
 import { seedPolledWorld, type WorldShape } from '../test/helpers/polled-world';
 import { testContext } from '../test/helpers/test-context';
+import { measurePollingSplit } from './lib/polling-split';
 import { envNumber, median, printFigures, runMain } from './lib/report';
 
 const subs = envNumber('BENCH_POLL_SUBS', 10_000);
@@ -27,6 +28,9 @@ const connections = envNumber('BENCH_POLL_CONNECTIONS', 2_000);
 const sources = envNumber('BENCH_POLL_SOURCES', 3_000);
 const delayMs = envNumber('BENCH_POLL_DELAY_MS', 50);
 const intervalMs = 60_000;
+/** `rounds` (the 10,000-subscription rounds above), `split` (100,000 sources over the planner and work items), or both. */
+const parts = (process.env.BENCH_POLL_PARTS ?? 'rounds,split').split(',');
+const splitSources = envNumber('BENCH_POLL_SPLIT_SOURCES', 100_000);
 const pollerTimeoutMs = 50_000;
 
 interface RoundFigures {
@@ -101,7 +105,44 @@ function cursorAfter(n: number): { bytes: number; previousBytes: number } {
   return { bytes: Buffer.byteLength(JSON.stringify(cursor)), previousBytes: Buffer.byteLength(JSON.stringify(previous)) };
 }
 
+/** 100,000 sources over the planner and 20 workers, beside the previous single invocation measured in the same run. */
+async function splitFigures() {
+  console.log(`split: ${splitSources} sources over 10,000 connections, planner + 20 workers, 300 ms a read (a 304):`);
+  const f = await measurePollingSplit({ sources: splitSources, connections: 10_000, workers: 20, latencyMs: 300 }, console.log);
+  return [
+    {
+      name: `sources read in one round (${splitSources})`,
+      value: f.full.read,
+      unit: '',
+      baseline: { name: 'previous design (one invocation, fixed order, 50 s)', value: f.previous.in50s },
+      goal: `= ${splitSources}, each once, none stale`,
+      pass: f.full.read === splitSources && f.full.maxReads === 1 && f.full.stale === 0,
+    },
+    {
+      name: 'round time (plan + 20 workers)',
+      value: f.full.ms / 1000,
+      unit: 's',
+      baseline: { name: 'previous design, every source in one invocation', value: splitSources / f.previous.perSecond },
+      goal: `<= ${intervalMs / 1000} s (the interval)`,
+      pass: f.full.ms <= intervalMs,
+    },
+    {
+      name: `rounds until every source is read, ${f.capped.cap} a round`,
+      value: f.capped.rounds,
+      unit: '',
+      baseline: { name: 'previous design: sources never read', value: splitSources - f.previous.in50s },
+      goal: `= ceil(sources / cap) (${Math.ceil(splitSources / f.capped.cap)})`,
+      pass: f.capped.rounds === Math.ceil(splitSources / f.capped.cap),
+    },
+  ];
+}
+
 async function main(): Promise<void> {
+  if (!parts.includes('rounds')) {
+    printFigures('polling split (planner + work items)', await splitFigures());
+    await stopTestDynamo();
+    return;
+  }
   console.log(
     `polling scale: ${subs} subscriptions / ${connections} connections / ${sources} sources, ${delayMs} ms per request, embedded default`,
   );
@@ -172,6 +213,7 @@ async function main(): Promise<void> {
       goal: '<= 8 KB (DynamoDB item limit 400 KB)',
       pass: cursor.bytes <= 8 * 1024,
     },
+    ...(parts.includes('split') ? await splitFigures() : []),
   ]);
   await stopTestDynamo();
 }

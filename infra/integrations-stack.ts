@@ -68,6 +68,14 @@ export const dispatchEventSources = {
 export const pollWorkerSource = { batchSize: 10, maxConcurrency: 20 };
 
 /**
+ * The sweep's work queue's event source: 10 hooks a batch, walked side by side, at most 20
+ * batches at once. A hook with nothing lost costs a page or two (about a second), so 200 at
+ * once walk some 60,000 hooks in a 5-minute interval, the planner's bound on a round
+ * (docs/performance.md, "Sweep capacity").
+ */
+export const sweepWorkerSource = { batchSize: 10, maxConcurrency: 20 };
+
+/**
  * Each route group's own token bucket (route settings on the stage), so that no group can use
  * up another's: the buckets are separate, and each group's rate times its latency bounds the
  * Lambda executions it can hold, which all functions share (docs/operations.md, "Concurrency").
@@ -211,10 +219,14 @@ export class IntegrationsStack extends Stack {
     const pollWork = new WorkQueue(this, 'PollWork', { workerTimeout: timeouts.poller, maxReceiveCount: 3, removalPolicy });
     pollWork.plannedBy(poller, 'POLL_WORK_QUEUE_URL');
     pollWork.workedBy(poller, pollWorkerSource);
-    // The sweep only asks the code host to redeliver (the intake then enqueues): no queue, no bucket.
+    // The sweep only asks the code host to redeliver (the intake then enqueues): no dispatch queue, no bucket.
     // Its App key (tokenUser) makes the JWT that reads the GitHub App webhook's delivery log.
     const sweep = make('redelivery-sweep', 'Asks the code host to redeliver webhook deliveries that failed', scheduled);
     tokenUser(sweep, 'redelivery-sweep');
+    // The schedule plans one work item per hook; the same function walks them, and sends on a walk its budget stopped.
+    const sweepWork = new WorkQueue(this, 'SweepWork', { workerTimeout: timeouts['redelivery-sweep'], maxReceiveCount: 3, removalPolicy });
+    sweepWork.plannedBy(sweep, 'SWEEP_WORK_QUEUE_URL');
+    sweepWork.workedBy(sweep, sweepWorkerSource);
     // The next tick does the work again, so a failed run is not retried.
     new events.Rule(this, 'PollSchedule', {
       ruleName: `agent-integrations-${s.stage}-poller`,
@@ -324,7 +336,10 @@ export class IntegrationsStack extends Stack {
       queue: data.queue,
       slowQueue: data.slowQueue,
       deadLetterQueue: data.deadLetterQueue,
-      workQueues: [{ name: 'poll-work', queue: pollWork.queue, deadLetterQueue: pollWork.deadLetterQueue }],
+      workQueues: [
+        { name: 'poll-work', queue: pollWork.queue, deadLetterQueue: pollWork.deadLetterQueue },
+        { name: 'sweep-work', queue: sweepWork.queue, deadLetterQueue: sweepWork.deadLetterQueue },
+      ],
       front: this.front,
       alarmEmail: s.alarmEmail,
       removalPolicy,

@@ -8,6 +8,9 @@ import { emptyReport, pollOnce, recoverMissed } from '../shared/polling/poll-onc
 import { planPollRound } from '../shared/polling/poll-plan';
 import { pollWorkItems } from '../shared/polling/poll-work';
 import { sweepOnce } from '../shared/sweep/sweep-once';
+import { planSweepRound } from '../shared/sweep/sweep-plan';
+import { sweepWorkItems } from '../shared/sweep/sweep-work';
+import type { InboundMessage } from '../shared/ports';
 import type { BackgroundJob } from './background';
 import { DispatchPool } from './dispatch-pool';
 
@@ -30,6 +33,8 @@ export const consumerVisibilitySeconds = 20;
 export interface LocalJobsOptions {
   /** The polling work queue: the poller plans its rounds onto it and in-process workers read them. Absent: one whole round per tick. */
   pollWork?: LocalQueues;
+  /** The sweep's work queue: the sweep plans one item per hook onto it and in-process workers walk them. Absent: one whole round per tick. */
+  sweepWork?: LocalQueues;
   /** True while the intake is falling behind (local/intake-pressure.ts). */
   intakeBusy?: () => boolean;
   /**
@@ -114,32 +119,64 @@ export function localJobs(ctx: AppContext, queues: LocalQueues, options: LocalJo
         ctx.logger.info('redelivery sweep skipped: the relay reader is not listening');
         return false;
       }
-      await sweepOnce(ctx);
+      if (options.sweepWork) await planSweepRound(ctx, options.sweepWork.queue);
+      else await sweepOnce(ctx);
       return false;
     },
   };
-  return [consumer, poller, sweep, ...(options.pollWork ? [pollWorker(ctx, options.pollWork)] : [])];
+  return [
+    consumer,
+    poller,
+    sweep,
+    ...(options.pollWork ? [pollWorker(ctx, options.pollWork)] : []),
+    ...(options.sweepWork ? [sweepWorker(ctx, options.sweepWork, options.relayListening)] : []),
+  ];
 }
 
 /** Work items a worker takes at once (the event source's batch on AWS). */
-const pollWorkBatch = 10;
+const workBatch = 10;
 /** A worker's item stays hidden this long before it is given again (the AWS worker's timeout, twice). */
 const pollWorkVisibilitySeconds = 100;
+const sweepWorkVisibilitySeconds = 240;
 
-/** The in-process workers of the polling work queue, two side by side: what the queue's event source runs on AWS. */
-function pollWorker(ctx: AppContext, work: LocalQueues): BackgroundJob {
+/**
+ * Two in-process workers of a work queue, side by side: what the queue's event source runs on
+ * AWS. A failed item stays in flight until its visibility ends, then is given again
+ * (dead-lettered after its last receive); the others are deleted.
+ */
+function workQueueWorker(
+  name: string,
+  work: LocalQueues,
+  visibilitySeconds: number,
+  handle: (batch: InboundMessage[]) => Promise<{ failedMessageIds: string[] }>,
+  ready: () => boolean = () => true,
+): BackgroundJob {
   return {
-    name: 'poll-worker',
+    name,
     idleMs: 1000,
     concurrency: 2,
     wake: () => work.queue.waitForMessages(1000).then(() => undefined),
     async runOnce() {
-      const batch = await work.queue.receive(pollWorkBatch, pollWorkVisibilitySeconds);
+      if (!ready()) return false;
+      const batch = await work.queue.receive(workBatch, visibilitySeconds);
       if (batch.length === 0) return false;
-      const { failedMessageIds } = await pollWorkItems(ctx, batch);
-      // A failed item stays in flight until its visibility ends, then is given again (dead-lettered after 3).
+      const { failedMessageIds } = await handle(batch);
       for (const m of batch) if (!failedMessageIds.includes(m.messageId)) await work.queue.delete(m.receiptHandle);
       return true;
     },
   };
+}
+
+/** The polling work queue's workers. */
+function pollWorker(ctx: AppContext, work: LocalQueues): BackgroundJob {
+  return workQueueWorker('poll-worker', work, pollWorkVisibilitySeconds, (batch) => pollWorkItems(ctx, batch));
+}
+
+/**
+ * The sweep work queue's workers; a walk its budget stopped continues on the same queue. With
+ * a relay, they wait while its reader is not listening, as the planner does.
+ */
+function sweepWorker(ctx: AppContext, work: LocalQueues, relayListening?: () => boolean): BackgroundJob {
+  const handle = (batch: InboundMessage[]) => sweepWorkItems(ctx, batch, { continueOn: work.queue });
+  return workQueueWorker('sweep-worker', work, sweepWorkVisibilitySeconds, handle, relayListening);
 }

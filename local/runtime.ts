@@ -121,7 +121,9 @@ async function openState(dataDir: string, config: Config, logger: Logger) {
   ctx.queue = recent.watch(ctx.queue);
   // The poller's work items (planned on its timer, read by in-process workers), as SQS holds them on AWS.
   const pollWork = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'poll-work', clock: systemClock, maxReceives: 3 });
-  return { dynamo, client, queues, ctx, recent, pollWork };
+  // The sweep's, one per hook, likewise.
+  const sweepWork = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'sweep-work', clock: systemClock, maxReceives: 3 });
+  return { dynamo, client, queues, ctx, recent, pollWork, sweepWork };
 }
 
 /** DynamoDB's time to live for the embedded table: one page a round, at a pace that leaves the table to the product. */
@@ -143,6 +145,7 @@ function startLoops(
   run: {
     background: boolean;
     pollWork: LocalQueues;
+    sweepWork: LocalQueues;
     pressure: ReturnType<typeof intakePressure>;
     circuit: ReturnType<typeof localCircuit>;
     ownUrl: string;
@@ -155,6 +158,7 @@ function startLoops(
   const jobs = [
     ...localJobs(ctx, queues, {
       pollWork: run.pollWork,
+      sweepWork: run.sweepWork,
       intakeBusy: run.pressure.busy,
       circuit: run.circuit,
       ...(config.webhookProxyUrl ? { relayListening: () => relay.listening } : {}),
@@ -221,7 +225,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
   const config = loadConfig(env);
   const logger: Logger = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: config.logLevel });
-  const { dynamo, client, queues, ctx, recent, pollWork } = await openState(dataDir, config, logger);
+  const { dynamo, client, queues, ctx, recent, pollWork, sweepWork } = await openState(dataDir, config, logger);
 
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();
@@ -243,6 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     {
       background: options.background !== false,
       pollWork,
+      sweepWork,
       pressure,
       circuit,
       ownUrl,
@@ -275,6 +280,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await sandbox?.close();
       queues.close();
       pollWork.close();
+      sweepWork.close();
       client.destroy();
       await dynamo.close();
       lock.release();

@@ -1,3 +1,4 @@
+import { sqsQueue } from '../../shared/wiring/aws-sqs';
 import { lambdaObservability } from '../../shared/observability/lambda-wrapper';
 import { lambdaAppContext } from '../../shared/wiring/lambda-context';
 
@@ -12,6 +13,12 @@ export const observability = lambdaObservability(role, process.env);
 
 /**
  * The function's AppContext (see lambdaAppContext). SDK clients: DynamoDB and
- * Secrets Manager only, for a short cold start.
+ * Secrets Manager, and SQS for its work queue; no others, for a short cold start.
  */
 export const appContext = lambdaAppContext(observability, process.env);
+
+/**
+ * The sweep's work queue (SWEEP_WORK_QUEUE_URL): the schedule plans a round onto it, one item
+ * per hook, and its event source hands the items back to this function. Unset: one whole round per tick.
+ */
+export const sweepWorkQueue = process.env.SWEEP_WORK_QUEUE_URL ? sqsQueue()(process.env.SWEEP_WORK_QUEUE_URL) : undefined;

@@ -18,7 +18,7 @@ export interface OperationsProps {
   /** The dispatch slow lane. */
   slowQueue: sqs.IQueue;
   deadLetterQueue: sqs.IQueue;
-  /** Queues of work items a planner sends and workers take (the poller's round), each with its dead-letter queue. */
+  /** Queues of work items a planner sends and workers take (the poller's and the sweep's rounds), each with its dead-letter queue. */
   workQueues?: ReadonlyArray<{ name: string; queue: sqs.IQueue; deadLetterQueue: sqs.IQueue }>;
   /** The HTTP API: its 4xx and 429 answers and the webhook routes' latency. */
   front: HttpFrontDoor;
@@ -91,14 +91,14 @@ export class Operations extends Construct {
       const id = work.name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
       this.alarm(`${id}Age`, {
         alarmName: `${base}-${work.name}-backlog`,
-        alarmDescription: `The oldest ${work.name} item is over 2 minutes old: the workers do not keep up with the rounds, and sources wait longer than an interval.`,
+        alarmDescription: `The oldest ${work.name} item is over 2 minutes old: the workers do not keep up with the rounds, and their work waits longer than an interval.`,
         metric: work.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 120,
         evaluationPeriods: 3,
       });
       this.alarm(`${id}DeadLetters`, {
         alarmName: `${base}-${work.name}-dead-letters`,
-        alarmDescription: `${work.name} items failed on every receive: read the worker's log for the unit that fails.`,
+        alarmDescription: `${work.name} items failed on every receive: read the worker's log for the source or hook that fails.`,
         metric: work.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 1,
         evaluationPeriods: 1,

@@ -1,7 +1,9 @@
 import { tenantOf } from '../dispatch/tenant';
 import type { AppContext } from '../ports/app-context';
-import type { OutgoingMessage, Queue } from '../ports';
+import type { Queue } from '../ports';
 import { keys } from '../store/table-design';
+import { loadPlanStart, rotate, savePlanStart } from '../work/rotating-order';
+import { sendWorkItems } from '../work/work-items';
 import { planUnits } from './poll-once';
 import type { PollUnit } from './poll-unit';
 import type { PollWorkItem } from './work-item';
@@ -33,23 +35,6 @@ export interface PlanReport {
 
 /** A unit's place in the round's order: a connection's units side by side, so one work item holds one tenant's. */
 const orderKey = (u: PollUnit) => `${u.connectionId}\u0000${u.key}`;
-
-/**
- * The round's units in order, from the rotating start the last round left. When all fit,
- * the next start moves half-way round, so what came last this round (and a slow round left
- * unread) comes early in the next; when they do not, it is the first unit not planned.
- */
-export function rotate(units: readonly PollUnit[], start: string | undefined, max: number): { planned: PollUnit[]; next?: string } {
-  const sorted = [...units].sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0));
-  const n = sorted.length;
-  if (n === 0) return { planned: [] };
-  const found = start === undefined ? 0 : sorted.findIndex((u) => orderKey(u) >= start);
-  const from = Math.max(found, 0);
-  const count = Math.min(max, n);
-  const planned = Array.from({ length: count }, (_, i) => sorted[(from + i) % n] as PollUnit);
-  const step = count < n ? count : Math.ceil(n / 2);
-  return { planned, next: orderKey(sorted[(from + step) % n] as PollUnit) };
-}
 
 /** Units packed into work items: consecutive units of one connection, within the count and byte bounds. */
 export function packItems(units: readonly PollUnit[], plannedAt: number, o: Required<PlanOptions>): PollWorkItem[] {
@@ -84,16 +69,10 @@ export function packItems(units: readonly PollUnit[], plannedAt: number, o: Requ
 export async function planPollRound(ctx: AppContext, work: Queue, options: PlanOptions = {}): Promise<PlanReport> {
   const o = { ...planDefaults, ...options };
   const units = await planUnits(ctx);
-  const state = await ctx.store.get<{ pk: string; sk: string; next?: string }>(keys.pollPlan(), { consistent: true });
-  const { planned, next } = rotate(units, typeof state?.next === 'string' ? state.next : undefined, o.maxUnitsPerRound);
+  const { planned, next } = rotate(units, orderKey, await loadPlanStart(ctx.store, keys.pollPlan()), o.maxUnitsPerRound);
   const items = packItems(planned, ctx.clock.now(), o);
-  const messages: OutgoingMessage[] = items.map((item, i) => ({
-    id: `w${i}`,
-    body: JSON.stringify(item),
-    group: tenantOf({ connectionId: (item.units[0] as PollUnit).connectionId }),
-  }));
-  if (messages.length > 0) await work.sendBatch(messages);
-  await ctx.store.put({ ...keys.pollPlan(), ...(next !== undefined ? { next } : {}), plannedAt: new Date(ctx.clock.now()).toISOString() });
+  await sendWorkItems(work, items, (item) => tenantOf({ connectionId: (item.units[0] as PollUnit).connectionId }));
+  await savePlanStart(ctx.store, keys.pollPlan(), next, ctx.clock.now());
   const report: PlanReport = {
     units: units.length,
     planned: planned.length,

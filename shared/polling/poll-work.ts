@@ -2,7 +2,8 @@ import type { AppContext } from '../ports/app-context';
 import type { InboundMessage } from '../ports';
 import { addReport, emptyReport, pollUnits, reportRound, type PollOptions, type PollReport } from './poll-once';
 import type { PollUnit } from './poll-unit';
-import { parseWorkItem } from './work-item';
+import { takeWorkItems } from '../work/work-items';
+import { parsePollWorkItem } from './work-item';
 
 export interface WorkOptions extends PollOptions {
   /**
@@ -34,24 +35,15 @@ export async function pollWorkItems(
 ): Promise<{ report: WorkReport; failedMessageIds: string[] }> {
   const staleAfterMs = options.staleAfterMs ?? ctx.config.pollIntervalSeconds * 1000;
   const report: WorkReport = { ...emptyReport([]), stale: 0, invalid: 0 };
-  const failedMessageIds: string[] = [];
+  const taken = takeWorkItems(ctx, messages, parsePollWorkItem, staleAfterMs);
+  const { failedMessageIds } = taken;
+  report.stale = taken.stale;
+  report.invalid = taken.invalid;
   const unitsOf = new Map<string, PollUnit[]>();
   const byKey = new Map<string, PollUnit>();
-  for (const m of messages) {
-    const parsed = parseWorkItem(m.body);
-    if ('error' in parsed) {
-      report.invalid++;
-      failedMessageIds.push(m.messageId);
-      ctx.logger.error('poll work item does not read as one', { messageId: m.messageId, error: parsed.error });
-      continue;
-    }
-    // A retry runs late on purpose; only a first receive from a backed-up queue is stale.
-    if (m.receiveCount <= 1 && ctx.clock.now() - parsed.item.plannedAt > staleAfterMs) {
-      report.stale++;
-      continue;
-    }
-    unitsOf.set(m.messageId, parsed.item.units);
-    for (const u of parsed.item.units) if (!byKey.has(u.key)) byKey.set(u.key, u);
+  for (const { messageId, item } of taken.items) {
+    unitsOf.set(messageId, item.units);
+    for (const u of item.units) if (!byKey.has(u.key)) byKey.set(u.key, u);
   }
   const run = await pollUnits(ctx, [...byKey.values()], options);
   addReport(report, run.report);

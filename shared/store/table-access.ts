@@ -75,8 +75,9 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
     gsi1: ['POLL#*', 'ROUTE#snare_*'],
     gsi2: listed('CSHOOKS'),
   },
-  // Every endpoint (gsi2 EPS), its connection, the delivery claims it checks, its sweep cursor.
-  'redelivery-sweep': { table: [...tokenUse, 'DLV#*', 'SWEEP#*'], gsi2: listed('EPS') },
+  // Every endpoint (gsi2 EPS; a worker reads its item's by id), its connection, the delivery claims it checks,
+  // its sweep cursor; the planner's rotating start (PLAN#sweep) and the lease a worker holds on the hook it walks.
+  'redelivery-sweep': { table: [...tokenUse, 'EP#*', 'DLV#*', 'SWEEP#*', 'PLAN#sweep', 'LEASE#sweep#*'], gsi2: listed('EPS') },
   // The connection of each call, and the collection service's shared rate buckets; a scoped
   // key's row; over MCP, the connections a key may see and their subscriptions (listings); the hooks
   // the product registered (gsi2 EPS, CSHOOKS), read when an API call addresses hooks.

@@ -91,6 +91,8 @@ export const keys = {
   sweepCursor: (endpointId: string) => ({ pk: `SWEEP#${endpointId}`, sk: 'SWEEP' }),
   // Where the next polling round's plan starts (its rotating start).
   pollPlan: () => ({ pk: 'PLAN#poll', sk: 'PLAN' }),
+  // Where the next sweep round's plan of hooks starts (its rotating start).
+  sweepPlan: () => ({ pk: 'PLAN#sweep', sk: 'PLAN' }),
   /** A scoped API key by its public id (the secret is only hashed in it). */
   apiKey: (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' }),
   /** A trigger event's history: its summary (sk `EVH`, small, rewritten as it moves) and its body (sk `BODY`, written once). */

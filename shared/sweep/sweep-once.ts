@@ -99,7 +99,8 @@ class RateGauge {
   }
 }
 
-interface Round {
+/** One round of the sweep, or one worker's batch of its work items: the counts, the clock it started on, each token's budget. */
+export interface Round {
   ctx: AppContext;
   options: Required<SweepOptions>;
   report: SweepReport;
@@ -268,13 +269,26 @@ async function walkPages(run: HookRun, walk: Walk): Promise<'done' | 'unfinished
   }
 }
 
-async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<void> {
+/** A round (or a worker's batch) started now with `opts` over the defaults. */
+export function newRound(ctx: AppContext, opts: SweepOptions = {}): Round {
+  const report: SweepReport = { endpoints: 0, found: 0, redelivered: 0, failed: 0, pages: 0, deferred: 0, walking: 0 };
+  return { ctx, options: { ...sweepDefaults, ...opts }, report, startedAt: ctx.clock.now(), gauges: new Map() };
+}
+
+/**
+ * How a hook's walk ended this time: it reached the window's start, it stopped at its page or
+ * time budget (it resumes at its cursor), or its token's budget ran low.
+ */
+export type WalkOutcome = 'done' | 'unfinished' | 'deferred';
+
+/** Sweeps one of our hooks with its connection's token; `skipped` when it is not ours to read now (no hook, connection not connected). */
+export async function sweepEndpoint(round: Round, endpoint: Endpoint): Promise<WalkOutcome | 'skipped'> {
   const { ctx } = round;
   const connection = await new ConnectionRepo(ctx.store).get(endpoint.connectionId);
-  if (connection?.status !== 'connected' || endpoint.hookId === undefined) return;
+  if (connection?.status !== 'connected' || endpoint.hookId === undefined) return 'skipped';
   const hook = await ctx.providers[connection.provider].sweep?.endpointHook?.(ctx, connection, endpoint);
-  if (!hook) return;
-  await sweepHook(round, hook, connection.id, round.options.pagesPerHook);
+  if (!hook) return 'skipped';
+  return sweepHook(round, hook, connection.id, round.options.pagesPerHook);
 }
 
 /** The rate budget of one token (a connection's, or the App's JWT), shared by the hooks it reads this round. */
@@ -287,7 +301,8 @@ function gaugeOf(round: Round, budget: string): RateGauge {
   return gauge;
 }
 
-async function sweepHook(round: Round, hook: SweptHook, budget: string, pageBudget: number): Promise<void> {
+/** Sweeps one hook within `pageBudget` pages and the round's time, from its sweep-state row, which it keeps (the walk's cursor too). */
+export async function sweepHook(round: Round, hook: SweptHook, budget: string, pageBudget: number): Promise<WalkOutcome> {
   const { ctx, options } = round;
   const gauge = gaugeOf(round, budget);
   const now = ctx.clock.now();
@@ -309,10 +324,11 @@ async function sweepHook(round: Round, hook: SweptHook, budget: string, pageBudg
     if ((await walkPages(run, walk)) === 'done') {
       state.lastWalkStartedAt = walk.startedAt;
       delete state.walk;
-    } else {
-      state.walk = walk;
-      round.report.walking++;
+      return 'done';
     }
+    state.walk = walk;
+    round.report.walking++;
+    return gauge.exhausted ? 'deferred' : 'unfinished';
   } finally {
     // What was asked for is remembered even when a page failed half-way.
     await saveSweepState(ctx.store, hook.id, state, ctx.clock.now());
@@ -320,7 +336,7 @@ async function sweepHook(round: Round, hook: SweptHook, budget: string, pageBudg
 }
 
 /** The providers' shared hooks (the App's webhook), each bound to the credential it is read with. */
-async function sharedHooks(ctx: AppContext): Promise<SweptHook[]> {
+export async function sharedHooks(ctx: AppContext): Promise<SweptHook[]> {
   const lists = await Promise.all(Object.values(ctx.providers).map((p) => p.sweep?.sharedHooks(ctx) ?? []));
   return lists.flat();
 }
@@ -360,10 +376,9 @@ async function sweepShared(round: Round): Promise<void> {
  * (app-hook.ts) and a page budget of its own.
  */
 export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promise<SweepReport> {
-  const options = { ...sweepDefaults, ...opts };
   const endpoints = await new EndpointRepo(ctx.store).list();
-  const report: SweepReport = { endpoints: 0, found: 0, redelivered: 0, failed: 0, pages: 0, deferred: 0, walking: 0 };
-  const round: Round = { ctx, options, report, startedAt: ctx.clock.now(), gauges: new Map() };
+  const round = newRound(ctx, opts);
+  const { report } = round;
   // The App's webhook first: it carries every installation's deliveries, so what a burst
   // loses is mostly there, and a round that runs out of time must not leave it for last.
   await sweepShared(round);
@@ -377,9 +392,14 @@ export async function sweepOnce(ctx: AppContext, opts: SweepOptions = {}): Promi
       ctx.logger.warn('sweeping a hook failed', { endpointId: endpoint.id, hookId: endpoint.hookId, error: e });
     }
   }
+  reportSweep(ctx, report, 'redelivery sweep done');
+  return report;
+}
+
+/** A round's (or a worker's batch's) counts as metrics and one log line. */
+export function reportSweep(ctx: AppContext, report: SweepReport, message: string): void {
   ctx.metrics.count('sweep_redelivered', report.redelivered);
   if (report.failed > 0) ctx.metrics.count('sweep_failed', report.failed);
   if (report.deferred > 0) ctx.metrics.count('sweep_deferred', report.deferred);
-  ctx.logger.info('redelivery sweep done', { ...report });
-  return report;
+  ctx.logger.info(message, { ...report });
 }

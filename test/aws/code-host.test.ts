@@ -187,13 +187,22 @@ describe('AWS mode: the code host', () => {
     expect(world.actionsSince(from, 'poller')).toEqual(expect.arrayContaining(['poller dynamodb:Query', 'poller sqs:SendMessage']));
   });
 
-  it('a sweep round: the scheduled sweep asks the code host to redeliver a failed delivery', async () => {
+  it('a sweep round: the scheduled sweep plans one work item per hook, and its worker asks the code host to redeliver a failed delivery', async () => {
     const lost = github.recordDelivery(hook.id, { guid: 'lost-aws-1', event: 'issues', status_code: 503 });
     const from = world.calls.length;
     const out = await world.tick('redelivery-sweep');
-    expect(out.ok, JSON.stringify(out)).toBe(true);
+    expect(out, JSON.stringify(out)).toMatchObject({ ok: true, result: { hooks: 1, planned: 1 } });
+    expect(github.redeliveries).toEqual([]);
+    // The work queue's event source hands the item back to the sweep.
+    await world.drainQueues();
     expect(github.redeliveries).toContainEqual({ hookId: hook.id, deliveryId: lost.id });
-    expect(world.actionsSince(from, 'redelivery-sweep')).toEqual(expect.arrayContaining(['redelivery-sweep dynamodb:Query']));
+    expect(world.actionsSince(from, 'redelivery-sweep')).toEqual(
+      expect.arrayContaining([
+        'redelivery-sweep dynamodb:Query',
+        'redelivery-sweep sqs:SendMessage',
+        'redelivery-sweep sqs:ReceiveMessage',
+      ]),
+    );
   });
   // Last in the file: eight failures in a row may open the dispatch container's circuit, which
   // would defer the events of any test after it until a probe is answered.

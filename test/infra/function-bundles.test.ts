@@ -35,7 +35,10 @@ const expected: Record<string, { atStartup: string[]; onFirstUse: string[] }> = 
     atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'],
     onFirstUse: ['client-kms', 'client-s3'],
   },
-  'redelivery-sweep': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-kms'] },
+  'redelivery-sweep': {
+    atStartup: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'util-dynamodb'],
+    onFirstUse: ['client-kms'],
+  },
   'tool-step': { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-kms'] },
   oauth: { atStartup: ['client-dynamodb', 'client-secrets-manager', 'util-dynamodb'], onFirstUse: ['client-kms'] },
   'platform-api': {

@@ -35,6 +35,8 @@ const tokenKeyId = () => {
   return hit[0];
 };
 const functionNames = ['webhook-intake', 'dispatch', 'poller', 'redelivery-sweep', 'tool-step', 'oauth', 'platform-api'];
+/** The planners' work queues and their dead letters (the poller's and the sweep's), apart from dispatch's. */
+const isWorkQueue = (id: string) => /^(Poll|Sweep)Work/.test(id);
 
 beforeAll(() => {
   s = synthStack({
@@ -68,7 +70,7 @@ describe('functions', () => {
   it('consumes the main dispatch lane in batches of up to 50 and the slow lane in batches of 10, both reporting partial batch failures, at most 2 executions each', () => {
     const queues = Object.fromEntries(
       ofType('AWS::SQS::Queue')
-        .filter(([id, q]) => q.Properties.RedrivePolicy && !id.startsWith('PollWork'))
+        .filter(([id, q]) => q.Properties.RedrivePolicy && !isWorkQueue(id))
         .map(([id, q]) => [id, JSON.stringify(q.Properties.QueueName).includes('dispatch-slow') ? 'slow' : 'main']),
     );
     const sources = ofType('AWS::Lambda::EventSourceMapping')
@@ -232,8 +234,8 @@ describe('data', () => {
   });
 
   it('dead-letters both dispatch lanes into one queue after the receives the dispatch code counts as last (at least 5), keeps dead letters 14 days, and hides messages 6x the dispatch timeout', () => {
-    // The polling work queue has its own dead letters (the poller's own test).
-    const queues = ofType('AWS::SQS::Queue').filter(([id]) => !id.startsWith('PollWork'));
+    // The work queues have their own dead letters (their own test).
+    const queues = ofType('AWS::SQS::Queue').filter(([id]) => !isWorkQueue(id));
     const lanes = queues.filter(([, q]) => q.Properties.RedrivePolicy).map(([, q]) => q);
     const dlqs = queues.filter(([, q]) => !q.Properties.RedrivePolicy);
     expect(lanes).toHaveLength(2);
@@ -510,34 +512,40 @@ describe('least privilege', () => {
     }
   });
 
-  it("plans the poller's rounds onto a work queue of its own that the poller alone sends to and takes from, dead-lettered after 3 receives, with an age alarm", () => {
-    const work = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('PollWork'));
-    const [queueId, queue] = work.find(([id]) => /PollWorkQueue/.test(id)) ?? [];
-    const [dlqId] = work.find(([id]) => /PollWorkDeadLetters/.test(id)) ?? [];
-    expect(queueId).toBeDefined();
-    expect(queue?.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 3 });
-    const source = ofType('AWS::Lambda::EventSourceMapping')
-      .map(([, r]) => r.Properties)
-      .find((p) => p.EventSourceArn['Fn::GetAtt'][0] === queueId);
-    expect(source).toMatchObject({
-      FunctionName: { Ref: fnId('poller') },
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BatchSize: 10,
-      ScalingConfig: { MaximumConcurrency: 20 },
-    });
-    const env = resources[fnId('poller')]!.Properties.Environment.Variables;
-    expect(env.POLL_WORK_QUEUE_URL).toEqual({ Ref: queueId });
-    // Who may touch the work queue: the poller, to send (the planner) and to receive (the worker); no one else.
-    const touching = functionNames.filter((n) => JSON.stringify(statementsOf(n)).includes(`"${queueId}"`));
-    expect(touching).toEqual(['poller']);
-    const onWork = statementsOf('poller').filter((st) => JSON.stringify(st.Resource).includes(`"${queueId}"`));
-    expect(actions(onWork)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
-    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    const age = alarms.find(
-      (a) => a.MetricName === 'ApproximateAgeOfOldestMessage' && JSON.stringify(a.Dimensions).includes(queueId as string),
-    );
-    expect(age).toMatchObject({ Threshold: 120 });
-  });
+  it.each([
+    ['poller', 'PollWork', 'POLL_WORK_QUEUE_URL'],
+    ['redelivery-sweep', 'SweepWork', 'SWEEP_WORK_QUEUE_URL'],
+  ])(
+    "plans the %s's rounds onto a work queue of its own (%s) that it alone sends to and takes from, dead-lettered after 3 receives, with age and dead-letter alarms",
+    (fn, prefix, variable) => {
+      const work = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix));
+      const [queueId, queue] = work.find(([id]) => id.startsWith(`${prefix}Queue`)) ?? [];
+      const [dlqId] = work.find(([id]) => id.startsWith(`${prefix}DeadLetters`)) ?? [];
+      expect(queueId).toBeDefined();
+      expect(queue?.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 3 });
+      const source = ofType('AWS::Lambda::EventSourceMapping')
+        .map(([, r]) => r.Properties)
+        .find((p) => p.EventSourceArn['Fn::GetAtt'][0] === queueId);
+      expect(source).toMatchObject({
+        FunctionName: { Ref: fnId(fn) },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: 10,
+        ScalingConfig: { MaximumConcurrency: 20 },
+      });
+      const env = resources[fnId(fn)]!.Properties.Environment.Variables;
+      expect(env[variable]).toEqual({ Ref: queueId });
+      // Who may touch the work queue: the function, to send (the planner) and to receive (the worker); no one else.
+      const touching = functionNames.filter((n) => JSON.stringify(statementsOf(n)).includes(`"${queueId}"`));
+      expect(touching).toEqual([fn]);
+      const onWork = statementsOf(fn).filter((st) => JSON.stringify(st.Resource).includes(`"${queueId}"`));
+      expect(actions(onWork)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+      const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+      const on = (queue: string, metric: string) =>
+        alarms.find((a) => a.MetricName === metric && JSON.stringify(a.Dimensions).includes(`"${queue}"`));
+      expect(on(queueId as string, 'ApproximateAgeOfOldestMessage')).toMatchObject({ Threshold: 120 });
+      expect(on(dlqId as string, 'ApproximateNumberOfMessagesVisible')).toMatchObject({ Threshold: 1 });
+    },
+  );
 
   it('gives each function only the queue and bucket actions its role needs', () => {
     const has = (n: string, a: string) => actions(statementsOf(n)).includes(a);
@@ -561,10 +569,15 @@ describe('least privilege', () => {
     expect(has('platform-api', 's3:PutObject')).toBe(true);
     expect(has('platform-api', 's3:DeleteObject')).toBe(false);
     expect(has('platform-api', 'sqs:ReceiveMessage')).toBe(false);
-    // The sweep only asks the code host to redeliver.
-    for (const n of ['oauth', 'tool-step', 'redelivery-sweep']) {
+    for (const n of ['oauth', 'tool-step']) {
       expect(actions(statementsOf(n)).filter((a) => a.startsWith('sqs:') || a.startsWith('s3:'))).toEqual([]);
     }
+    // The sweep only asks the code host to redeliver: its queue actions are on its own work queue, never on dispatch's.
+    const sweepQueue = ofType('AWS::SQS::Queue').find(([id]) => id.startsWith('SweepWorkQueue'))?.[0];
+    const sweepSqs = statementsOf('redelivery-sweep').filter((st) => actions([st]).some((a) => a.startsWith('sqs:')));
+    expect(sweepSqs.length).toBeGreaterThan(0);
+    for (const st of sweepSqs) expect(JSON.stringify(st.Resource)).toContain(`"${sweepQueue}"`);
+    expect(actions(statementsOf('redelivery-sweep')).filter((a) => a.startsWith('s3:'))).toEqual([]);
   });
 
   it('sets QUEUE_URL and BLOB_BUCKET only where the function is granted the queue or the bucket', () => {

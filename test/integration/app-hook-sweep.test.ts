@@ -6,6 +6,9 @@ import { createRouter } from '../../shared/http/router';
 import type { AppContext } from '../../shared/ports/app-context';
 import { EndpointRepo, endpointIdFor } from '../../shared/store/endpoint-repo';
 import { sweepDefaults, sweepOnce } from '../../shared/sweep/sweep-once';
+import { planSweepRound } from '../../shared/sweep/sweep-plan';
+import { sweepWorkItems } from '../../shared/sweep/sweep-work';
+import type { OutgoingMessage } from '../../shared/ports';
 import { appShot, storeAppConnection, storeAppSubscription, testAppSecret } from '../helpers/app-webhook';
 import { consumerPass } from '../helpers/consumer-pass';
 import { FakeAgentRuntime } from '../helpers/fake-agent-runtime';
@@ -124,6 +127,39 @@ describe("the redelivery sweep of the GitHub App's webhook", () => {
     expect(new Set(t.fake.app.redeliveryRequests).size).toBe(burst);
     // Rounds needed for a burst: one per `appPagesPerRound` pages of it.
     expect(Math.ceil(burst / 100 / sweepDefaults.appPagesPerRound)).toBe(1);
+  }, 120_000);
+
+  it("plans the App's webhook first in every round, and a burst on it past one item's page budget is walked through, item after item, within the round's interval", async () => {
+    const { t } = await setup();
+    t.fake.app.redeliver = undefined;
+    const burst = 1200;
+    for (let i = 0; i < burst; i++) t.fake.app.recordHookDelivery({ guid: `split-${i}`, event: 'issues', installationId, statusCode: 0 });
+    const connection = await storeAppConnection(t.ctx, { installationId: 62, account: 'octo-org' });
+    const target = { kind: 'repository' as const, repository: 'octo-org/quiet' };
+    await new EndpointRepo(t.ctx.store).create({
+      id: endpointIdFor(connection.id, target),
+      connectionId: connection.id,
+      target,
+      hookId: 8,
+      events: ['issues'],
+      createdAt: new Date(t.clock.now()).toISOString(),
+    });
+    const queue: OutgoingMessage[] = [];
+    const work = { sendBatch: async (m: OutgoingMessage[]) => void queue.push(...m) };
+    expect(await planSweepRound(t.ctx, work)).toMatchObject({ hooks: 2, planned: 2 });
+    expect(queue.map((m) => JSON.parse(m.body).hook)).toEqual(['app', endpointIdFor(connection.id, target)]);
+    const plannedAt = t.clock.now();
+    let items = 0;
+    while (queue.length > 0) {
+      const batch = queue.splice(0).map((m) => ({ messageId: `${items}-${m.id}`, body: m.body, receiptHandle: m.id, receiveCount: 1 }));
+      items += batch.length;
+      await sweepWorkItems(t.ctx, batch, { continueOn: work, appPagesPerRound: 4 });
+      t.clock.advance(1000);
+    }
+    // 12 pages at 4 an item: the App's webhook took three items, the hook of ours one.
+    expect(items).toBe(3 + 1);
+    expect(new Set(t.fake.app.redeliveryRequests).size).toBe(burst);
+    expect(t.clock.now() - plannedAt).toBeLessThan(t.ctx.config.sweepIntervalSeconds * 1000);
   }, 120_000);
 
   it("walks the App's webhook before any hook of ours, so the round's time goes to it first", async () => {

@@ -11,6 +11,8 @@ import { appTokenLease, appTokenRow, matchesLeadingKey, tableAccessByRole } from
 import { EndpointRepo } from '../../shared/store/endpoint-repo';
 import { SubscriptionRepo } from '../../shared/store/subscription-repo';
 import { sweepOnce } from '../../shared/sweep/sweep-once';
+import { planSweepRound } from '../../shared/sweep/sweep-plan';
+import { sweepWorkItems } from '../../shared/sweep/sweep-work';
 import { planPollRound } from '../../shared/polling/poll-plan';
 import { pollWorkItems } from '../../shared/polling/poll-work';
 import type { OutgoingMessage } from '../../shared/ports';
@@ -513,12 +515,16 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     const during = recordInPlace(t.ctx.store);
     const touched = await during(async () => {
       expect(await sweepOnce(t.ctx)).toMatchObject({ endpoints: 1, redelivered: 1, failed: 0 });
-      expect(await sweepOnce(t.ctx)).toMatchObject({ endpoints: 1, redelivered: 0 });
+      // The second round as AWS runs it: planned onto the work queue (the plan's start kept in the table), then a worker's batch under the hook's lease.
+      const sent: OutgoingMessage[] = [];
+      await planSweepRound(t.ctx, { sendBatch: async (m) => void sent.push(...m) });
+      const batch = sent.map((m) => ({ messageId: m.id, body: m.body, receiptHandle: m.id, receiveCount: 1 }));
+      expect((await sweepWorkItems(t.ctx, batch)).report).toMatchObject({ endpoints: 1, redelivered: 0, failed: 0 });
     });
     host.github.hooks.delete(4243);
     host.github.deliveries.clear();
     host.github.redeliveries.length = 0;
-    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'SWEEP#', 'gsi2:EPS', 'gsi2:EPS#']);
+    expect(families(touched)).toEqual(['CONN#', 'DLV#', 'EP#', 'LEASE#', 'PLAN#', 'SWEEP#', 'gsi2:EPS', 'gsi2:EPS#']);
     expectAllowed('redelivery-sweep', touched);
   });
 

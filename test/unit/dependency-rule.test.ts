@@ -19,6 +19,7 @@ const layers: readonly (readonly string[])[] = [
   ['shared/store'], // the single table's design and its records (connections, subscriptions, endpoints, tokens, leases)
   ['shared/http', 'shared/adapters'], // outbound/inbound HTTP plumbing; the AWS and embedded adapters of the ports
   ['shared/oauth', 'shared/tools', 'shared/keys'], // OAuth providers, tokens and refresh grant; the tool-step contract; scoped API keys
+  ['shared/work'], // work items a planner sends and workers take (the poller's and the sweep's): their envelope and the rotating order
   ['shared/providers/*'], // each provider's room: clients, token rules, tool steps, webhooks (`shared/providers/<p>/`)
   ['shared/dispatch', 'shared/sweep'], // fan-out to the queue and delivery to the agent; the redelivery sweep
   ['shared/providers/*/sweep'], // a provider's swept hooks
