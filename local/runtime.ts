@@ -123,7 +123,22 @@ async function openState(dataDir: string, config: Config, logger: Logger) {
   const pollWork = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'poll-work', clock: systemClock, maxReceives: 3 });
   // The sweep's, one per hook, likewise.
   const sweepWork = openLocalQueues({ dir: join(dataDir, 'queues'), name: 'sweep-work', clock: systemClock, maxReceives: 3 });
-  return { dynamo, client, queues, ctx, recent, pollWork, sweepWork };
+  const expiredRows = new ExpiredRows(client, config.tableName, systemClock);
+  return { dynamo, client, queues, ctx, recent, pollWork, sweepWork, expiredRows };
+}
+
+/**
+ * What the environment leaves out, filled in: the sandbox's services, the App the manifest flow
+ * kept here (unless the environment names an App of its own), the generated platform key and
+ * signing secret; the generated ones are answered so the banner can name their file.
+ */
+function completeEnvironment(env: NodeJS.ProcessEnv, dataDir: string, port: number, sandbox: Sandbox | undefined) {
+  if (sandbox) Object.assign(env, sandbox.environment(env, port));
+  if (!env.GITHUB_APP_ID && !env.GITHUB_APP_SLUG && !env.GITHUB_APP_CLIENT_ID) Object.assign(env, keptGithubAppEnvironment(dataDir));
+  const generated = env.PLATFORM_API_KEY && env.DISPATCH_SIGNING_SECRET ? undefined : loadOrCreateGeneratedSecrets(dataDir);
+  env.PLATFORM_API_KEY ||= generated?.secrets.platformApiKey;
+  env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
+  return generated;
 }
 
 /** DynamoDB's time to live for the embedded table: one page a round, at a pace that leaves the table to the product. */
@@ -216,16 +231,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     server.close();
     lock.release();
   });
-  if (sandbox) Object.assign(env, sandbox.environment(env, port));
-  // The App the manifest flow made and kept here, unless the environment names an App of its own.
-  if (!env.GITHUB_APP_ID && !env.GITHUB_APP_SLUG && !env.GITHUB_APP_CLIENT_ID) Object.assign(env, keptGithubAppEnvironment(dataDir));
-
-  const generated = env.PLATFORM_API_KEY && env.DISPATCH_SIGNING_SECRET ? undefined : loadOrCreateGeneratedSecrets(dataDir);
-  env.PLATFORM_API_KEY ||= generated?.secrets.platformApiKey;
-  env.DISPATCH_SIGNING_SECRET ||= generated?.secrets.dispatchSigningSecret;
+  const generated = completeEnvironment(env, dataDir, port, sandbox);
   const config = loadConfig(env);
   const logger: Logger = createJsonLogger({ service: 'local', write: options.write ?? stdoutLines, level: config.logLevel });
-  const { dynamo, client, queues, ctx, recent, pollWork, sweepWork } = await openState(dataDir, config, logger);
+  const { dynamo, client, queues, ctx, recent, pollWork, sweepWork, expiredRows } = await openState(dataDir, config, logger);
 
   // How far behind the HTTP side is: the consumer narrows while it is (jobs.ts).
   const pressure = intakePressure();
@@ -251,7 +260,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       pressure,
       circuit,
       ownUrl,
-      expiredRows: new ExpiredRows(client, config.tableName, systemClock),
+      expiredRows,
     },
     stop.signal,
   );

@@ -190,6 +190,19 @@ function githubApp(e: Env): GitHubAppConfig | undefined {
   };
 }
 
+/** GITHUB_ALLOWED_PRIVATE_HOSTS as host names: lower case, an IPv6 literal without its brackets. */
+function privateHosts(list: string | undefined): string[] {
+  return (list ?? '')
+    .split(',')
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
+    .filter(Boolean);
+}
+
 /**
  * Reads and checks the environment (given by the caller: a function's deps.ts or the local
  * runtime, the only readers of `process.env`); throws `ConfigError` listing every problem at once.
@@ -233,15 +246,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       clientId: e.GITHUB_CLIENT_ID,
       clientSecret: e.GITHUB_CLIENT_SECRET,
       clientSecretArn: e.GITHUB_CLIENT_SECRET_ARN,
-      allowedPrivateHosts: (e.GITHUB_ALLOWED_PRIVATE_HOSTS ?? '')
-        .split(',')
-        .map((h) =>
-          h
-            .trim()
-            .toLowerCase()
-            .replace(/^\[(.*)\]$/, '$1'),
-        )
-        .filter(Boolean),
+      allowedPrivateHosts: privateHosts(e.GITHUB_ALLOWED_PRIVATE_HOSTS),
       app: githubApp(e),
       appSecretArns: {
         privateKey: e.GITHUB_APP_PRIVATE_KEY_SECRET_ARN,
