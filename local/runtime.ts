@@ -127,6 +127,11 @@ async function openState(dataDir: string, config: Config, logger: Logger) {
   return { dynamo, client, queues, ctx, recent, pollWork, sweepWork, expiredRows };
 }
 
+/** What a running sandbox shows its caller: its services' URLs, the demo connections, its notices. */
+function sandboxView(sandbox: Sandbox, demo: RunningSandbox['demo']): RunningSandbox {
+  return { githubUrl: sandbox.githubUrl, contentsnareUrl: sandbox.contentsnareUrl, demo, notices: sandbox.notices };
+}
+
 /**
  * What the environment leaves out, filled in: the sandbox's services, the App the manifest flow
  * kept here (unless the environment names an App of its own), the generated platform key and
@@ -250,20 +255,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const demo = sandbox ? await sandbox.ensureDemoConnections(ctx) : undefined;
   const stop = new AbortController();
   const ownUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
-  const { jobs, loops } = startLoops(
-    ctx,
-    queues,
-    {
-      background: options.background !== false,
-      pollWork,
-      sweepWork,
-      pressure,
-      circuit,
-      ownUrl,
-      expiredRows,
-    },
-    stop.signal,
-  );
+  const background = options.background !== false;
+  const loopsOf = { background, pollWork, sweepWork, pressure, circuit, ownUrl, expiredRows };
+  const { jobs, loops } = startLoops(ctx, queues, loopsOf, stop.signal);
 
   return {
     url: `http://${urlHost(host)}:${port}`,
@@ -272,10 +266,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     queues,
     jobs,
     keyFile: env.PLATFORM_API_KEY === generated?.secrets.platformApiKey ? generatedSecretsFile(dataDir) : undefined,
-    sandbox:
-      sandbox && demo
-        ? { githubUrl: sandbox.githubUrl, contentsnareUrl: sandbox.contentsnareUrl, demo, notices: sandbox.notices }
-        : undefined,
+    sandbox: sandbox && demo ? sandboxView(sandbox, demo) : undefined,
     async close() {
       pressure.stop();
       stop.abort();
