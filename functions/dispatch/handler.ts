@@ -1,9 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { batchFailures, inboundMessages } from '../../shared/adapters/aws/sqs-event';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes, laneOfSource } from '../../shared/dispatch/lanes';
-import { attemptsAttribute } from '../../shared/adapters/aws/sqs-queue';
-import type { InboundMessage } from '../../shared/ports';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
 import { appContext, circuits, deadLetterQueue, observability, providerWork, slowQueue, slowQueueUrl } from './deps';
 
@@ -13,19 +12,11 @@ import { appContext, circuits, deadLetterQueue, observability, providerWork, slo
  */
 export const handler = withObservability(observability, async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const ctx = await appContext();
-  const messages: InboundMessage[] = event.Records.map((r) => ({
-    messageId: r.messageId,
-    body: r.body,
-    receiptHandle: r.receiptHandle,
-    receiveCount: Number(r.attributes.ApproximateReceiveCount) || 1,
-    sentAt: Number(r.attributes.SentTimestamp) || undefined,
-    attempts: Number(r.messageAttributes?.[attemptsAttribute]?.stringValue) || undefined,
-    group: r.attributes.MessageGroupId,
-  }));
+  const messages = inboundMessages(event);
   // One event source per invocation: every record of a batch comes from the same queue.
   // The role's queue is typed to postpone messages (LambdaQueue): no run-time check of its kind.
   const lanes = slowQueue ? awsLanes(ctx.queue, slowQueue, deadLetterQueue) : undefined;
   const lane = lanes ? lanes[laneOfSource(event.Records[0]?.eventSourceARN, slowQueueUrl)] : singleLane(ctx, ctx.queue, deadLetterQueue);
   const { failedMessageIds } = await dispatchBatch(ctx, messages, lane.consumer, { work: providerWork, lane, circuits });
-  return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
+  return batchFailures(failedMessageIds);
 });

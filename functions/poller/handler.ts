@@ -1,11 +1,10 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse } from 'aws-lambda';
+import { batchFailures, inboundMessages, isSqsBatch } from '../../shared/adapters/aws/sqs-event';
 import { emptyReport, pollOnce, recoverMissed, type PollReport } from '../../shared/polling/poll-once';
 import { planPollRound, type PlanReport } from '../../shared/polling/poll-plan';
 import { pollWorkItems } from '../../shared/polling/poll-work';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
 import { appContext, observability, pollWorkQueue } from './deps';
-
-const isWork = (event: unknown): event is SQSEvent => Array.isArray((event as Partial<SQSEvent> | undefined)?.Records);
 
 /**
  * Scheduled (every minute): plans a polling round onto the work queue and runs the
@@ -14,15 +13,10 @@ const isWork = (event: unknown): event is SQSEvent => Array.isArray((event as Pa
  */
 export const handler = withObservability(observability, async (event: unknown): Promise<SQSBatchResponse | PlanReport | PollReport> => {
   const ctx = await appContext();
-  if (isWork(event)) {
-    const messages = event.Records.map((r) => ({
-      messageId: r.messageId,
-      body: r.body,
-      receiptHandle: r.receiptHandle,
-      receiveCount: Number(r.attributes.ApproximateReceiveCount) || 1,
-    }));
+  if (isSqsBatch(event)) {
+    const messages = inboundMessages(event);
     const { failedMessageIds } = await pollWorkItems(ctx, messages);
-    return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
+    return batchFailures(failedMessageIds);
   }
   if (!pollWorkQueue) return pollOnce(ctx);
   const plan = await planPollRound(ctx, pollWorkQueue);

@@ -1,11 +1,10 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse } from 'aws-lambda';
+import { batchFailures, inboundMessages, isSqsBatch } from '../../shared/adapters/aws/sqs-event';
 import { sweepOnce, type SweepReport } from '../../shared/sweep/sweep-once';
 import { planSweepRound, type SweepPlanReport } from '../../shared/sweep/sweep-plan';
 import { sweepWorkItems } from '../../shared/sweep/sweep-work';
 import { withObservability } from '../../shared/observability/lambda-wrapper';
 import { appContext, observability, sweepWorkQueue } from './deps';
-
-const isWork = (event: unknown): event is SQSEvent => Array.isArray((event as Partial<SQSEvent> | undefined)?.Records);
 
 /**
  * Scheduled (every 5 minutes): plans a sweep round onto the work queue, one item per hook.
@@ -16,15 +15,10 @@ export const handler = withObservability(
   observability,
   async (event: unknown): Promise<SQSBatchResponse | SweepPlanReport | SweepReport> => {
     const ctx = await appContext();
-    if (isWork(event)) {
-      const messages = event.Records.map((r) => ({
-        messageId: r.messageId,
-        body: r.body,
-        receiptHandle: r.receiptHandle,
-        receiveCount: Number(r.attributes.ApproximateReceiveCount) || 1,
-      }));
+    if (isSqsBatch(event)) {
+      const messages = inboundMessages(event);
       const { failedMessageIds } = await sweepWorkItems(ctx, messages, sweepWorkQueue ? { continueOn: sweepWorkQueue } : {});
-      return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
+      return batchFailures(failedMessageIds);
     }
     return sweepWorkQueue ? planSweepRound(ctx, sweepWorkQueue) : sweepOnce(ctx);
   },
