@@ -1,5 +1,17 @@
 import type { LocalRuntime } from './runtime';
 
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Where to open the console: at `PUBLIC_URL` when that is this machine, so that the way back
+ * from the connect page lands on the origin the browser signed in at; else where it listens.
+ */
+function consoleUrl(runtime: Pick<LocalRuntime, 'url' | 'config'>): string {
+  const publicUrl = new URL(runtime.config.publicUrl);
+  const own = new URL(runtime.url);
+  return loopbackHosts.has(publicUrl.hostname) && publicUrl.port === own.port ? runtime.config.publicUrl : runtime.url;
+}
+
 /**
  * The lines `npm start` prints on stderr once it listens. With WEBHOOK_PROXY_URL the hooks
  * point at the relay channel, not at this runtime, so the webhook line shows the relay URL
@@ -18,7 +30,7 @@ export function startBanner(runtime: Pick<LocalRuntime, 'url' | 'config' | 'keyF
       ? `  webhook URLs:    ${relay}${relay.includes('?') ? '&' : '?'}endpoint=<endpointId> (the relay; replayed into ${runtime.url}/webhooks/github/<endpointId>)`
       : `  webhook URLs:    ${config.publicUrl}/webhooks/github/<endpointId>`,
     `  agent runtime:   ${config.agentRuntimeUrl ?? 'not set (AGENT_RUNTIME_URL): trigger events are logged'}`,
-    `  console:         ${runtime.url}/ (sign in with the platform key)`,
+    `  console:         ${consoleUrl(runtime)}/ (sign in with the platform key)`,
   ];
   if (relay) lines.push(`  webhook relay:   ${relay} (WEBHOOK_PROXY_URL; for development: see docs/sandbox.md)`);
   return lines;

@@ -28,4 +28,13 @@ describe('the local runtime at start', () => {
     expect(direct.some((l) => l.includes('relay'))).toBe(false);
     expect(direct.find((l) => l.includes('webhook URLs'))).toContain('/webhooks/github/<endpointId>');
   });
+
+  it("shows the console at PUBLIC_URL's address when that is this machine, so the way back from the connect page finds the browser signed in", () => {
+    const runtime = { url: 'http://127.0.0.1:3000', keyFile: undefined };
+    const consoleLine = (env: Record<string, string>) =>
+      startBanner({ ...runtime, config: loadConfig({ ...base, ...env }) }).find((l) => l.includes('console:'));
+    expect(consoleLine({})).toContain('http://localhost:3000/ (sign in');
+    expect(consoleLine({ PUBLIC_URL: 'https://tunnel.example.com' })).toContain('http://127.0.0.1:3000/ (sign in');
+    expect(consoleLine({ PUBLIC_URL: 'http://localhost:4000' })).toContain('http://127.0.0.1:3000/ (sign in');
+  });
 });
