@@ -133,7 +133,7 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     expect(stageRes.DependsOn).toContain(routeId);
   });
 
-  it("alarms on the webhook 429s the front door answers, on 4xx, on webhook latency near the code host's 10 s, and on the age of both dispatch queues and the poll work queue", () => {
+  it("alarms on the webhook 429s the front door answers, on 4xx, on webhook latency near the code host's 10 s, and on the age of both dispatch queues and of the poll and sweep work queues", () => {
     const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const named = (suffix: string) => alarms.find((a) => String(a.AlarmName).endsWith(suffix));
     const filters = ofType(s(), 'AWS::Logs::MetricFilter').map(([, f]) => f.Properties);
@@ -152,8 +152,9 @@ describe.each(Object.keys(documented))('the documented %s stage', (stage) => {
     expect(JSON.stringify(clientErrors.Metrics)).toContain('"MetricName":"4xx"');
     const ages = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
     const aged = ages.map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0] as string);
-    expect(aged).toHaveLength(3);
+    expect(aged).toHaveLength(4);
     expect(aged.filter((q) => /^Data(Dispatch|Slow)Queue/.test(q))).toHaveLength(2);
+    expect(aged.filter((q) => /^(Poll|Sweep)Work/.test(q))).toHaveLength(2);
     // The access log is JSON with the fields the filters read, numbers unquoted.
     const [, stageRes] = ofType(s(), 'AWS::ApiGatewayV2::Stage')[0]!;
     const format = stageRes.Properties.AccessLogSettings.Format as string;
