@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { triggerCatalogOf } from '../../../ports/provider-contract';
 import type { AppContext } from '../../../ports/app-context';
 import type { Store } from '../../../ports';
 import { mapPolledTag } from '../mapping/map-polled';
 import type { Connection, Subscription } from '../../../domain/model';
 import { repoPath } from '../webhooks/rest-call';
-import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';
+import { enqueueEvents } from '../../../dispatch/fan-out';
+import { eventsOfUnseen } from './unseen-items';
 import { readListing, shardOf } from '../../../store/sharded-listing';
 import { keys, type ShardedListing } from '../../../store/table-design';
 import { maxPollPages } from './poll-pages';
@@ -109,32 +109,15 @@ export async function pollTags(ctx: AppContext, connection: Connection, watch: T
   const repository = sub.repository ?? '';
   const read = await readUnorderedList(ctx, connection, tagsPath(repository), watch.etags);
   if (read.items.length === 0 && read.etags.every((e, i) => e === watch.etags[i])) return 'not_modified';
-  const now = new Date(ctx.clock.now()).toISOString();
   const seen = new Set(watch.seen);
-  const fresh = read.items.filter((tag) => {
-    const name = nameOf(tag);
-    if (name === undefined || seen.has(name)) return false;
-    seen.add(name);
-    return true;
-  });
-  const subscriptions = new Map([[sub.trigger, [sub]]]);
-  const events = fresh.flatMap((tag) => {
-    const mapped = mapPolledTag(tag, repository);
-    if (!mapped) {
-      ctx.logger.warn('polled tag does not have the expected shape; skipped', { subscriptionId: sub.id });
-      return [];
-    }
-    return buildTriggerEvents({
-      catalog: triggerCatalogOf(ctx.providers),
-      connection,
-      subscriptions,
-      mapped: [mapped],
-      deliveryId: `poll:${sub.id}:tag:${nameOf(tag)}`,
-      occurredAt: now,
-    });
-  });
+  const events = eventsOfUnseen(ctx, connection, sub, read.items, seen, { kind: 'tag', keyOf: nameOf, map: mapPolledTag });
   // Enqueue before moving the watch: a crash in between re-announces with the same event ids, which dispatch drops.
   await enqueueEvents(ctx, events);
-  await writeWatch(ctx.store, { subscription: sub, etags: read.etags, seen: [...seen], updatedAt: now });
+  await writeWatch(ctx.store, {
+    subscription: sub,
+    etags: read.etags,
+    seen: [...seen],
+    updatedAt: new Date(ctx.clock.now()).toISOString(),
+  });
   return events.length;
 }

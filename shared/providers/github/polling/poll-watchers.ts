@@ -1,9 +1,9 @@
 import type { AppContext } from '../../../ports/app-context';
-import { triggerCatalogOf } from '../../../ports/provider-contract';
 import { mapPolledWatcher } from '../mapping/map-polled';
 import type { Connection, Subscription } from '../../../domain/model';
 import { repoPath } from '../webhooks/rest-call';
-import { buildTriggerEvents, enqueueEvents } from '../../../dispatch/fan-out';
+import { enqueueEvents } from '../../../dispatch/fan-out';
+import { eventsOfUnseen } from './unseen-items';
 import { keys } from '../../../store/table-design';
 import { maxPollPages } from './poll-pages';
 import { readUnorderedList } from './poll-unordered-list';
@@ -60,32 +60,10 @@ export async function pollWatchers(ctx: AppContext, connection: Connection, sub:
   }
   const read = await readUnorderedList(ctx, connection, subscribersPath(repository), cursor.etags);
   if (read.items.length === 0 && read.etags.every((e, i) => e === cursor.etags[i])) return 'not_modified';
-  const now = new Date(ctx.clock.now()).toISOString();
   const seen = new Set(cursor.seen);
-  const fresh = read.items.filter((u) => {
-    const id = idOf(u);
-    if (id === undefined || seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
-  const subscriptions = new Map([[sub.trigger, [sub]]]);
-  const events = fresh.flatMap((user) => {
-    const mapped = mapPolledWatcher(user, repository);
-    if (!mapped) {
-      ctx.logger.warn('polled watcher does not have the expected shape; skipped', { subscriptionId: sub.id });
-      return [];
-    }
-    return buildTriggerEvents({
-      catalog: triggerCatalogOf(ctx.providers),
-      connection,
-      subscriptions,
-      mapped: [mapped],
-      deliveryId: `poll:${sub.id}:watcher:${idOf(user)}`,
-      occurredAt: now,
-    });
-  });
+  const events = eventsOfUnseen(ctx, connection, sub, read.items, seen, { kind: 'watcher', keyOf: idOf, map: mapPolledWatcher });
   // Enqueue before moving the cursor: a crash in between re-announces with the same event ids, which dispatch drops.
   await enqueueEvents(ctx, events);
-  await writeWatcherCursor(ctx, sub.id, { etags: read.etags, seen: [...seen], updatedAt: now });
+  await writeWatcherCursor(ctx, sub.id, { etags: read.etags, seen: [...seen], updatedAt: new Date(ctx.clock.now()).toISOString() });
   return events.length;
 }
