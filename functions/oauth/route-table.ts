@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { RouteTable } from '../../shared/http/route-table';
+import type { RouteSpec } from '../../shared/http/types';
 import { callbackErrorCodes } from '../../shared/oauth/callback';
 import { authorizeInputSchema } from '../../shared/oauth/authorize';
 import { providers, type Provider } from '../../shared/domain/model';
@@ -19,6 +20,35 @@ const notCached = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer
  */
 const configurationFirst = z.unknown();
 const authorizeAnswer = z.object({ authorizeUrl: z.string(), expiresAt: z.string().describe('ISO 8601 time') });
+
+/** A browser's first stop in a flow (`GET …/start?state=`): bound to the browser by a cookie, then redirected on. */
+function browserFirstStop(stop: {
+  pattern: string;
+  summary: string;
+  to: string;
+  location: string;
+  params?: RouteSpec['params'];
+}): RouteTable[string] {
+  return {
+    method: 'GET',
+    pattern: stop.pattern,
+    auth: 'none',
+    spec: {
+      summary: stop.summary,
+      tags: ['oauth'],
+      ...(stop.params ? { params: stop.params } : {}),
+      query: z.object({ state: z.string().describe('The state from `authorizeUrl`') }),
+      answers: {
+        302: {
+          description: stop.to,
+          headers: { location: stop.location, 'set-cookie': 'The binding cookie of this flow', ...notCached },
+        },
+      },
+      errors: ['invalid_input', 'not_found', 'not_configured'],
+      errorAlternatives: { 'text/html': htmlPage },
+    },
+  };
+}
 
 /**
  * The GitHub App's connect flow, before the providers' routes so `github-app` is never read as
@@ -41,24 +71,12 @@ const appRouteTable = {
       errors: ['invalid_input', 'not_configured'],
     },
   },
-  appStart: {
-    method: 'GET',
+  appStart: browserFirstStop({
     pattern: '/oauth/github-app/start',
-    auth: 'none',
-    spec: {
-      summary: "The browser's first stop of the App flow: bound to this browser by a cookie, then on to GitHub",
-      tags: ['oauth'],
-      query: z.object({ state: z.string().describe('The state from `authorizeUrl`') }),
-      answers: {
-        302: {
-          description: "To the App's installation page, or to the user authorization for an existing installation",
-          headers: { location: 'The GitHub URL', 'set-cookie': 'The binding cookie of this flow', ...notCached },
-        },
-      },
-      errors: ['invalid_input', 'not_found', 'not_configured'],
-      errorAlternatives: { 'text/html': htmlPage },
-    },
-  },
+    summary: "The browser's first stop of the App flow: bound to this browser by a cookie, then on to GitHub",
+    to: "To the App's installation page, or to the user authorization for an existing installation",
+    location: 'The GitHub URL',
+  }),
   appCallback: {
     method: 'GET',
     pattern: '/oauth/github-app/callback',
@@ -212,26 +230,14 @@ export const oauthRouteTable = {
       errors: ['invalid_input', 'not_found', 'connection_not_found', 'not_configured'],
     },
   },
-  start: {
-    // The browser opens authorizeUrl here: bound to this browser by a cookie, then on to the provider.
-    method: 'GET',
+  // The browser opens authorizeUrl here: bound to this browser by a cookie, then on to the provider.
+  start: browserFirstStop({
     pattern: '/oauth/:provider/start',
-    auth: 'none',
-    spec: {
-      summary: "The browser's first stop: bound to this browser by a cookie, then on to the provider",
-      tags: ['oauth'],
-      params: providerParam,
-      query: z.object({ state: z.string().describe('The state from `authorizeUrl`') }),
-      answers: {
-        302: {
-          description: "To the provider's authorize page",
-          headers: { location: "The provider's authorize URL", 'set-cookie': 'The binding cookie of this flow', ...notCached },
-        },
-      },
-      errors: ['invalid_input', 'not_found', 'not_configured'],
-      errorAlternatives: { 'text/html': htmlPage },
-    },
-  },
+    summary: "The browser's first stop: bound to this browser by a cookie, then on to the provider",
+    to: "To the provider's authorize page",
+    location: "The provider's authorize URL",
+    params: providerParam,
+  }),
   callback: {
     method: 'GET',
     pattern: '/oauth/:provider/callback',
