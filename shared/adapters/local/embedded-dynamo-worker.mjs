@@ -11,18 +11,14 @@ const server = dynalite({
 });
 server.once('error', (e) => parentPort.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) }));
 server.listen(workerData.port ?? 0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));
-// Requests still in flight when LevelDB closes fail inside dynalite, some as promises nobody
-// awaits. Once closing, those failures are the expected end of the thread, not a crash.
-let closing = false;
-const endOfThread = (e) => {
-  if (closing) return;
-  throw e;
-};
-process.on('unhandledRejection', endOfThread);
-process.on('uncaughtException', endOfThread);
 parentPort.on('message', (m) => {
   if (m !== 'close') return;
-  closing = true;
+  // Requests still in flight when LevelDB closes fail inside dynalite, some as promises nobody
+  // awaits. From now on those failures are the expected end of the thread, not a crash; before,
+  // a crash stays fatal (the main side hears it as the worker's error).
+  const endOfThread = () => {};
+  process.on('unhandledRejection', endOfThread);
+  process.on('uncaughtException', endOfThread);
   // dynalite's close also closes LevelDB, releasing its lock for the next open of the same path.
   server.close((e) => {
     parentPort.postMessage({ type: 'closed', message: e ? String(e) : undefined });
