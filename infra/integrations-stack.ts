@@ -37,11 +37,11 @@ export const timeouts: Record<FunctionName, Duration> = {
  * 5xx; and there is no reserved concurrency, which an account with the new-account limit of
  * 10 cannot set (Lambda keeps 100 unreserved).
  * - main: batches of up to 50 gathered for at most 1 s. A batch lasts as long as its slowest
- *   POST, cut at 2 s on this lane, so big batches carry the slow answers of many events at
- *   once: 2 executions move about 50 events a second even when one POST in twenty is slow,
- *   and hundreds when none is.
- * - slow: batches of 10 with the full 10 s per POST, at most 2 at once (the least SQS allows):
- *   about 2 events a second when every one of them is held for the full 10 s.
+ *   POST (the full 10 s), so the events of an agent whose recent answers were slow are sent on
+ *   to the slow lane before they are posted (shared/dispatch/agent-pace.ts): its batches then
+ *   carry the quick answers of every other tenant, hundreds a second.
+ * - slow: the same batches, each POST with the full 10 s; at most `dispatchSlowMaxConcurrency`
+ *   at once: `C * 50 / a` events a second for agents answering in `a` seconds.
  */
 export const dispatchEventSources = {
   main: (maxConcurrency: number): SqsEventSourceProps => ({
@@ -50,12 +50,13 @@ export const dispatchEventSources = {
     reportBatchItemFailures: true,
     maxConcurrency,
   }),
-  slow: {
-    batchSize: 10,
-    maxBatchingWindow: Duration.seconds(1),
-    reportBatchItemFailures: true,
-    maxConcurrency: 2,
-  } satisfies SqsEventSourceProps,
+  slow: (maxConcurrency: number) =>
+    ({
+      batchSize: 50,
+      maxBatchingWindow: Duration.seconds(1),
+      reportBatchItemFailures: true,
+      maxConcurrency,
+    }) satisfies SqsEventSourceProps,
 };
 
 /**
@@ -182,7 +183,7 @@ export class IntegrationsStack extends Stack {
     secrets.useSecret(dispatch, 'DISPATCH_SIGNING_SECRET_ARN');
     // Each grants receive/delete/ChangeMessageVisibility on its queue only.
     dispatch.fn.addEventSource(new SqsEventSource(data.queue, dispatchEventSources.main(s.dispatchMaxConcurrency)));
-    dispatch.fn.addEventSource(new SqsEventSource(data.slowQueue, dispatchEventSources.slow));
+    dispatch.fn.addEventSource(new SqsEventSource(data.slowQueue, dispatchEventSources.slow(s.dispatchSlowMaxConcurrency)));
     // Retried, throttled and deferred events go back on their queue with a delay, and an event
     // out of tries to the dead-letter queue; unanswered ones move to the slow lane
     // (shared/dispatch/settlement.ts).

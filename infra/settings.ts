@@ -51,6 +51,11 @@ const settingsSchema = z.object({
    */
   dispatchMaxConcurrency: z.coerce.number().int().min(2).max(1000).default(2),
   /**
+   * Most dispatch executions at once on the slow lane, which takes the events of agents whose
+   * answers are slow (docs/reliability.md, "Throughput"): `rate x answer seconds / 50 x 1.5`.
+   */
+  dispatchSlowMaxConcurrency: z.coerce.number().int().min(2).max(1000).default(2),
+  /**
    * Requests per second each webhook route takes (its burst is twice that). The code host
    * sends an App's deliveries in bursts of hundreds a second and does not retry one refused,
    * so no less than 1,000; at most API Gateway's default account limit per region, 10,000.
@@ -88,6 +93,7 @@ export const settingEnvNames: Record<keyof StackSettings, string> = {
   logRetentionDays: 'LOG_RETENTION_DAYS',
   rateLimitMaxWaitSeconds: 'RATE_LIMIT_MAX_WAIT_SECONDS',
   dispatchMaxConcurrency: 'DISPATCH_MAX_CONCURRENCY',
+  dispatchSlowMaxConcurrency: 'DISPATCH_SLOW_MAX_CONCURRENCY',
   webhookRateLimit: 'WEBHOOK_RATE_LIMIT',
 };
 

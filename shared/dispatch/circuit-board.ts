@@ -1,4 +1,5 @@
 import type { Clock } from '../ports';
+import { AgentPace, defaultPaceOptions, type PaceOptions } from './agent-pace';
 import { type CircuitOptions, type CircuitSnapshot, DispatchCircuit, defaultCircuitOptions } from './circuit';
 
 /** Circuits kept at most: past it the one used longest ago is forgotten (a closed circuit carries little). */
@@ -6,13 +7,29 @@ const maxCircuits = 1_000;
 
 const severity: Record<CircuitSnapshot['state'], number> = { closed: 0, half_open: 1, open: 2 };
 
+/** The entry of `key`, made on first use; past `maxCircuits` the one used longest ago is forgotten. */
+function recent<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let value = map.get(key);
+  if (value !== undefined) {
+    // Most recently used last: the first entry is the one to forget.
+    map.delete(key);
+  } else {
+    value = make();
+    if (map.size >= maxCircuits) map.delete(map.keys().next().value as string);
+  }
+  map.set(key, value);
+  return value;
+}
+
 /**
  * One circuit per agent runtime and agent (`circuitKey`), so that one runtime's failures or
- * `Retry-After` pause its own events and nobody else's. Per process (local runtime) or per
- * container (Lambda), as the circuit itself.
+ * `Retry-After` pause its own events and nobody else's, and one pace (how slow its answers
+ * are: agent-pace.ts) by the same key. Per process (local runtime) or per container (Lambda),
+ * as the circuit itself.
  */
 export class CircuitBoard {
   private readonly circuits = new Map<string, DispatchCircuit>();
+  private readonly paces = new Map<string, AgentPace>();
   private openings = 0;
 
   constructor(
@@ -20,23 +37,25 @@ export class CircuitBoard {
     private readonly options: CircuitOptions = defaultCircuitOptions,
     /** Told each time one of the circuits opens, with its key (a metric, a log line). */
     private readonly onOpen: (snapshot: CircuitSnapshot, key: string) => void = () => {},
+    private readonly paceOptions: PaceOptions = defaultPaceOptions,
   ) {}
 
   /** The circuit of `key`, made closed on first use. */
   for(key: string): DispatchCircuit {
-    let circuit = this.circuits.get(key);
-    if (circuit) {
-      // Most recently used last: the first entry is the one to forget.
-      this.circuits.delete(key);
-    } else {
-      circuit = new DispatchCircuit(this.clock, this.options, (s) => {
-        this.openings++;
-        this.onOpen(s, key);
-      });
-      if (this.circuits.size >= maxCircuits) this.circuits.delete(this.circuits.keys().next().value as string);
-    }
-    this.circuits.set(key, circuit);
-    return circuit;
+    return recent(
+      this.circuits,
+      key,
+      () =>
+        new DispatchCircuit(this.clock, this.options, (s) => {
+          this.openings++;
+          this.onOpen(s, key);
+        }),
+    );
+  }
+
+  /** The pace of `key`'s answers, with none noted on first use. */
+  pace(key: string): AgentPace {
+    return recent(this.paces, key, () => new AgentPace(this.clock, this.paceOptions));
   }
 
   /**

@@ -11,7 +11,8 @@ export const connectionGateTtlMs = 5_000;
 const maxEntries = 5_000;
 
 interface Entry {
-  status: Connection['status'] | 'gone';
+  /** Read once and shared: the events of one connection in one batch wait on the same read. */
+  status: Promise<Connection['status'] | 'gone'>;
   expiresAt: number;
 }
 
@@ -32,11 +33,17 @@ export async function connectionTakesEvents(ctx: Pick<AppContext, 'store' | 'clo
   const now = ctx.clock.now();
   let entry = cache.get(connectionId);
   if (!entry || entry.expiresAt <= now) {
-    const connection = await new ConnectionRepo(ctx.store).get(connectionId);
-    entry = { status: connection?.status ?? 'gone', expiresAt: now + connectionGateTtlMs };
+    const status = new ConnectionRepo(ctx.store).get(connectionId).then((c) => c?.status ?? 'gone');
+    const fresh: Entry = { status, expiresAt: now + connectionGateTtlMs };
+    // A failed read is not kept: the next event reads again.
+    status.catch(() => {
+      if (cache.get(connectionId) === fresh) cache.delete(connectionId);
+    });
+    entry = fresh;
     cache.delete(connectionId);
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
     cache.set(connectionId, entry);
   }
-  return entry.status === 'gone' || takesEvents(entry.status);
+  const status = await entry.status;
+  return status === 'gone' || takesEvents(status);
 }

@@ -24,70 +24,101 @@ export function deferralSeconds(waitMs: number, messageId: string): number {
  */
 const addressSchema = z.object({ id: z.string().min(1), agentId: z.string().min(1), connectionId: z.string().min(1) });
 
-/** Messages set aside because their agent runtime's circuit is open, and those left to work now. */
-export interface Deferral {
-  /** Sent back to the lane's queue as delayed copies: done, nothing else to do for them. */
-  deferred: InboundMessage[];
+/** A message set aside, and the copy that takes it off this lane. */
+interface AsideCopy {
+  m: InboundMessage;
+  copy: OutgoingMessage;
+}
+
+/**
+ * A batch split before any work per event: the events deferred (their agent runtime's circuit
+ * turns attempts away: back on the lane's queue, delayed), those diverted (their agent answers
+ * slowly: to the slow lane, at once), and the rest, to work now.
+ */
+export interface Aside {
+  deferred: AsideCopy[];
+  diverted: AsideCopy[];
   rest: InboundMessage[];
 }
 
 /**
- * The circuits asked before any work per event: the events of a batch whose agent runtime's
- * circuit turns attempts away (open, or half-open with its probe out) go back to the lane's
- * queue as delayed copies in one send (SQS: one SendMessageBatch call per 10), with no read of
- * the store, no history row (a deferral is not an attempt) and no POST. A half-open circuit
- * lets its one probe through to the stages, which take it as the probe. When the send fails,
- * every event is left to the stages, which defer each on its own or retry it in place: none is
- * lost, and a copy sent twice is posted once (the claim per event id).
+ * The circuits and paces asked before any work per event. An event whose circuit turns attempts
+ * away (open, or half-open with its probe out) is deferred; a half-open circuit's one probe goes
+ * on to the stages, which take it as the probe. On a lane with a slow lane beside it, an event
+ * whose agent's recent answers were slow (agent-pace.ts) is diverted there without a POST here:
+ * its answer would hold this batch's execution, and every other tenant's events waiting for one,
+ * for as long as it takes. Neither reads the store or writes a history row (neither is an attempt).
  */
-export async function deferOpenCircuits(
+export function setAside(
   ctx: AppContext,
   messages: readonly InboundMessage[],
   lane: Lane,
   circuits: CircuitBoard | undefined,
   jobs: readonly JobKind[],
-): Promise<Deferral> {
+): Aside {
   const url = ctx.config.agentRuntimeUrl;
-  if (!circuits || url === undefined) return { deferred: [], rest: [...messages] };
+  const aside: Aside = { deferred: [], diverted: [], rest: [] };
+  if (!circuits || url === undefined) return { ...aside, rest: [...messages] };
   const now = ctx.clock.now();
   const allowance = new Map<string, number>();
-  const deferred: Array<{ m: InboundMessage; copy: OutgoingMessage }> = [];
-  const rest: InboundMessage[] = [];
   for (const m of messages) {
     const address = jobKindOf(m.body, jobs) ? undefined : addressOf(m.body);
     if (!address) {
-      rest.push(m);
+      aside.rest.push(m);
       continue;
     }
     const key = circuitKey(url, address.agentId);
     const circuit = circuits.for(key);
     const left = allowance.get(key) ?? circuit.allowance();
-    if (left > 0) {
-      allowance.set(key, left - 1);
-      rest.push(m);
+    // The received message's id: unique within the batch even when two copies of one event are in it.
+    const copy = { id: m.messageId, body: m.body, group: tenantOf(address) };
+    if (left <= 0) {
+      allowance.set(key, 0);
+      const delaySeconds = queueDelaySeconds(deferralSeconds(circuit.waitsUntil() - now, m.messageId));
+      aside.deferred.push({ m, copy: { ...copy, delaySeconds } });
       continue;
     }
-    allowance.set(key, 0);
-    const delaySeconds = queueDelaySeconds(deferralSeconds(circuit.waitsUntil() - now, m.messageId));
-    // The received message's id: unique within the batch even when two copies of one event are in it.
-    deferred.push({ m, copy: { id: m.messageId, body: m.body, group: tenantOf(address), delaySeconds } });
+    allowance.set(key, left - 1);
+    if (lane.overflow && left === Number.POSITIVE_INFINITY && circuits.pace(key).isSlow()) {
+      aside.diverted.push({ m, copy: { ...copy, delaySeconds: 0 } });
+      continue;
+    }
+    aside.rest.push(m);
   }
-  if (deferred.length === 0) return { deferred: [], rest };
-  try {
-    await lane.queue.sendBatch(deferred.map((d) => d.copy));
-  } catch (e) {
-    ctx.logger.warn('could not defer the events of open circuits together; each is deferred on its own', {
-      events: deferred.length,
-      error: e,
-    });
-    return { deferred: [], rest: [...messages] };
-  }
-  ctx.metrics.count('dispatch_deferred', deferred.length);
-  ctx.logger.info('agent runtime circuit is open; events deferred', {
-    events: deferred.length,
-    ...(lane.name === 'main' ? {} : { lane: lane.name }),
-  });
-  return { deferred: deferred.map((d) => d.m), rest };
+  return aside;
+}
+
+/**
+ * Sends what was set aside, each part in one send (SQS: one SendMessageBatch call per 10),
+ * both at once; answers the messages whose send failed, which the caller leaves to the stages
+ * (they defer each on its own, or post it here): none is lost, and a copy sent twice is posted
+ * once (the claim per event id).
+ */
+export async function sendAside(ctx: AppContext, lane: Lane, aside: Aside): Promise<InboundMessage[]> {
+  const parts = [
+    { copies: aside.deferred, to: lane.queue, metric: 'dispatch_deferred', what: 'agent runtime circuit is open; events deferred' },
+    {
+      copies: aside.diverted,
+      to: lane.overflow,
+      metric: 'dispatch_slow_agent',
+      what: "agent runtime's recent answers were slow; events moved to the slow lane",
+    },
+  ];
+  const unsent = await Promise.all(
+    parts.map(async ({ copies, to, metric, what }) => {
+      if (copies.length === 0 || !to) return copies.map((c) => c.m);
+      try {
+        await to.sendBatch(copies.map((c) => c.copy));
+      } catch (e) {
+        ctx.logger.warn('could not set the events aside together; each is worked on its own', { events: copies.length, what, error: e });
+        return copies.map((c) => c.m);
+      }
+      ctx.metrics.count(metric, copies.length);
+      ctx.logger.info(what, { events: copies.length, ...(lane.name === 'main' ? {} : { lane: lane.name }) });
+      return [];
+    }),
+  );
+  return unsent.flat();
 }
 
 function addressOf(body: string): z.infer<typeof addressSchema> | undefined {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { type CircuitBoard, circuitKey } from './circuit-board';
-import { deferOpenCircuits } from './deferral';
+import { sendAside, setAside } from './deferral';
 import { EventProgress } from './event-progress';
 import { type EventInHand, followUpStage, gateStage, logOnlyStage, readStage } from './event-stages';
 import { jobKindOf } from './job-message';
@@ -29,8 +29,9 @@ export interface DispatchOptions {
 /**
  * Delivers a batch of queued trigger events to the agent runtime, each independently (see
  * `dispatchMessage`); the batch is done when each of its events is, and no event waits for
- * another longer than its lane's POST limit. The events whose agent runtime's circuit is open
- * are first set aside together (deferral.ts), before any work of their own.
+ * another longer than its lane's POST limit. The events whose agent runtime's circuit is open,
+ * or whose agent answers slowly, are set aside together (deferral.ts) before any work of their
+ * own, and their send does not hold up the others.
  */
 export async function dispatchBatch(
   ctx: AppContext,
@@ -39,9 +40,13 @@ export async function dispatchBatch(
   options: DispatchOptions,
 ): Promise<BatchResult> {
   const lane = options.lane ?? singleLane(ctx, consumer);
-  const { rest } = await deferOpenCircuits(ctx, messages, lane, options.circuits, options.work.jobs);
-  const fates = await Promise.all(rest.map((m) => dispatchMessage(ctx, m, consumer, options)));
-  return { failedMessageIds: rest.filter((_, i) => fates[i] === 'failed').map((m) => m.messageId) };
+  const aside = setAside(ctx, messages, lane, options.circuits, options.work.jobs);
+  const work = (list: readonly InboundMessage[]) => Promise.all(list.map((m) => dispatchMessage(ctx, m, consumer, { ...options, lane })));
+  const [unsent, fates] = await Promise.all([sendAside(ctx, lane, aside), work(aside.rest)]);
+  const unsentFates = await work(unsent);
+  const worked = [...aside.rest, ...unsent];
+  const allFates = [...fates, ...unsentFates];
+  return { failedMessageIds: worked.filter((_, i) => allFates[i] === 'failed').map((m) => m.messageId) };
 }
 
 /**
@@ -90,12 +95,13 @@ async function deliverEvent(a: EventInHand, options: DispatchOptions): Promise<S
   if (stopped) return stopped;
   const url = logOnlyStage(a);
   if (url.kind !== 'continue') return url;
-  const circuit = options.circuits?.for(circuitKey(url.value, a.event.agentId));
+  const key = circuitKey(url.value, a.event.agentId);
+  const circuit = options.circuits?.for(key);
   const admitted = admitStage(a, circuit);
   if (admitted.kind !== 'continue') return admitted;
   const claim = await claimStage(a, circuit, admitted.value);
   if (claim.kind !== 'continue') return claim;
-  return postStage(a, url.value, circuit, admitted.value, claim.value);
+  return postStage(a, url.value, { circuit, pace: options.circuits?.pace(key) }, admitted.value, claim.value);
 }
 
 function unexpected(ctx: AppContext, m: InboundMessage, lane: Lane): (e: unknown) => Settlement {

@@ -1,4 +1,5 @@
 import type { HeldClaim } from '../store/once-claim';
+import type { AgentPace } from './agent-pace';
 import type { DispatchCircuit } from './circuit';
 import { claimEvent, markDone, releaseClaim } from './dispatch-claim';
 import { deferralSeconds } from './deferral';
@@ -71,15 +72,19 @@ export async function claimStage(
 export async function postStage(
   a: EventInHand,
   url: string,
-  circuit: DispatchCircuit | undefined,
+  agent: { circuit?: DispatchCircuit; pace?: AgentPace },
   admitted: Admitted,
   held: HeldClaim,
 ): Promise<Settlement> {
   const { ctx, lane, event } = a;
+  const { circuit } = agent;
   // The history is read alongside the POST and written with its outcome (event-progress.ts).
   a.progress.readAhead();
   const startedAt = ctx.clock.now();
   const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });
+  // How long the runtime took to answer (the limit, when it did not): a cut connection tells nothing of its pace.
+  if (outcome.status !== undefined) agent.pace?.note(ctx.clock.now() - startedAt);
+  else if (outcome.kind === 'retry' && outcome.timedOut) agent.pace?.note(lane.postTimeoutMs);
   if (outcome.kind === 'delivered') {
     circuit?.record({ failed: false, probe: admitted.probe });
     const history = await a.progress.attemptRows(

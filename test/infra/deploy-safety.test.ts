@@ -230,4 +230,12 @@ describe('deploy settings for concurrency', () => {
     expect(ofType(big, 'AWS::Lambda::EventSourceMapping')[0]![1].Properties.ScalingConfig).toEqual({ MaximumConcurrency: 20 });
     expect(() => synthStack({ dispatchMaxConcurrency: '1' })).toThrow(/dispatchMaxConcurrency/);
   });
+
+  it('size the slow lane on its own setting, which takes the events of slow agents', () => {
+    const big = synthStack({ stage: 'big', dispatchSlowMaxConcurrency: '12' });
+    const scaling = ofType(big, 'AWS::Lambda::EventSourceMapping').map(([, r]) => r.Properties.ScalingConfig?.MaximumConcurrency);
+    // The main lane keeps its 2 (the work queues of the poller and the sweep have 20 each).
+    expect(scaling.sort((a, b) => a - b)).toEqual([2, 12, 20, 20]);
+    expect(() => synthStack({ dispatchSlowMaxConcurrency: '1' })).toThrow(/dispatchSlowMaxConcurrency/);
+  });
 });

@@ -67,7 +67,7 @@ describe('functions', () => {
     }
   });
 
-  it('consumes the main dispatch lane in batches of up to 50 and the slow lane in batches of 10, both reporting partial batch failures, at most 2 executions each', () => {
+  it('consumes both dispatch lanes in batches of up to 50, both reporting partial batch failures, at most 2 executions each by default', () => {
     const queues = Object.fromEntries(
       ofType('AWS::SQS::Queue')
         .filter(([id, q]) => q.Properties.RedrivePolicy && !isWorkQueue(id))
@@ -87,7 +87,7 @@ describe('functions', () => {
       expect(p.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
     }
     expect(byLane.main.BatchSize).toBe(50);
-    expect(byLane.slow.BatchSize).toBe(10);
+    expect(byLane.slow.BatchSize).toBe(50);
     // The function knows which queue is the slow lane, and may move events there.
     const env = resources[fnId('dispatch')]!.Properties.Environment.Variables;
     const slowId = Object.keys(queues).find((id) => queues[id] === 'slow')!;

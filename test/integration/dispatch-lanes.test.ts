@@ -6,7 +6,7 @@ import { localJobs } from '../../local/jobs';
 import { runLoop } from '../../local/background';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { defaultCircuitOptions } from '../../shared/dispatch/circuit';
-import { CircuitBoard } from '../../shared/dispatch/circuit-board';
+import { CircuitBoard, circuitKey } from '../../shared/dispatch/circuit-board';
 import { singleLane } from '../../shared/dispatch/lane';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { DispatchPool } from '../../local/dispatch-pool';
@@ -138,6 +138,61 @@ describe('the Lambda consumer: a main lane that does not wait out a slow POST, a
     expect(runtime.received.filter((id) => id === 'evt_3')).toHaveLength(2);
     expect(runtime.received).toHaveLength(11);
     close();
+  });
+
+  it("sends the events of an agent whose recent answers were slow straight to the slow lane, unposted, while other agents' go on here", async () => {
+    const t = await setup();
+    const { main, slow, lanes, close } = await lanesFor(t);
+    const circuits = new CircuitBoard(t.clock);
+    const of = (agent: string, n: number) => ({ ...event(n), id: `evt_${agent}_${n}`, agentId: `agent-${agent}`, connectionId: `conn_${agent}` });
+    // The slow agent's first five take three seconds each to be answered.
+    for (let n = 0; n < 5; n++) runtime.held.add(`evt_slow_${n}`);
+    await enqueueEvents(t.ctx, [0, 1, 2, 3, 4].map((n) => of('slow', n)));
+    const first = eventSourcePass(t, main, { lane: lanes.main, circuits });
+    await runtime.until(() => runtime.holding === 5);
+    t.clock.advance(3_000);
+    runtime.release();
+    expect(await first).toEqual({ received: 5, failed: [] });
+    expect(circuits.pace(circuitKey(runtime.url, 'agent-slow')).isSlow()).toBe(true);
+
+    // The next batch: the slow agent's events go to the slow lane without a POST; the quick agent's are posted here.
+    await enqueueEvents(t.ctx, [...[5, 6, 7].map((n) => of('slow', n)), ...[0, 1].map((n) => of('quick', n))]);
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuits })).toEqual({ received: 5, failed: [] });
+    expect(runtime.received.filter((id) => id.startsWith('evt_slow_'))).toHaveLength(5);
+    expect(runtime.answered).toEqual(expect.arrayContaining(['evt_quick_0', 'evt_quick_1']));
+    expect(main.size()).toBe(0);
+    expect(slow.size()).toBe(3);
+    expect(t.metrics.counts.get('dispatch_slow_agent')).toBe(3);
+    // There they are posted once, with the full limit.
+    expect(await eventSourcePass(t, slow, { lane: lanes.slow, circuits })).toEqual({ received: 3, failed: [] });
+    expect(runtime.received.filter((id) => ['evt_slow_5', 'evt_slow_6', 'evt_slow_7'].includes(id)).sort()).toEqual([
+      'evt_slow_5',
+      'evt_slow_6',
+      'evt_slow_7',
+    ]);
+    expect(new Set(runtime.received).size).toBe(runtime.received.length);
+
+    // A minute later the agent is measured on the main lane again.
+    t.clock.advance(60_001);
+    await enqueueEvents(t.ctx, [of('slow', 8)]);
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuits })).toEqual({ received: 1, failed: [] });
+    expect(runtime.answered).toContain('evt_slow_8');
+    expect(slow.size()).toBe(0);
+    close();
+  });
+
+  it('keeps a slow agent on the one lane of the local runtime, which has no slow lane: nothing is diverted', async () => {
+    const t = await setup();
+    const circuits = new CircuitBoard(t.clock);
+    const key = circuitKey(runtime.url, 'agent-1');
+    for (let i = 0; i < 10; i++) circuits.pace(key).note(5_000);
+    await enqueueEvents(t.ctx, [event(1), event(2)]);
+    expect(await eventSourcePass(t, t.queues.queue, { lane: singleLane(t.ctx, t.queues.queue), circuits })).toEqual({
+      received: 2,
+      failed: [],
+    });
+    expect(runtime.answered.sort()).toEqual(['evt_1', 'evt_2']);
+    expect(t.metrics.counts.get('dispatch_slow_agent')).toBeUndefined();
   });
 
   it('never sends an acknowledged event again, on either lane: the dispatch claim gates both', async () => {
