@@ -144,10 +144,18 @@ describe('the Lambda consumer: a main lane that does not wait out a slow POST, a
     const t = await setup();
     const { main, slow, lanes, close } = await lanesFor(t);
     const circuits = new CircuitBoard(t.clock);
-    const of = (agent: string, n: number) => ({ ...event(n), id: `evt_${agent}_${n}`, agentId: `agent-${agent}`, connectionId: `conn_${agent}` });
+    const of = (agent: string, n: number) => ({
+      ...event(n),
+      id: `evt_${agent}_${n}`,
+      agentId: `agent-${agent}`,
+      connectionId: `conn_${agent}`,
+    });
     // The slow agent's first five take three seconds each to be answered.
     for (let n = 0; n < 5; n++) runtime.held.add(`evt_slow_${n}`);
-    await enqueueEvents(t.ctx, [0, 1, 2, 3, 4].map((n) => of('slow', n)));
+    await enqueueEvents(
+      t.ctx,
+      [0, 1, 2, 3, 4].map((n) => of('slow', n)),
+    );
     const first = eventSourcePass(t, main, { lane: lanes.main, circuits });
     await runtime.until(() => runtime.holding === 5);
     t.clock.advance(3_000);
