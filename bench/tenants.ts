@@ -304,8 +304,15 @@ async function main(): Promise<void> {
       });
       return `queue p50 ${Math.round(percentile(inQueue, 50))} p99 ${Math.round(percentile(inQueue, 99))} ms, dispatch p50 ${Math.round(percentile(inDispatch, 50))} p99 ${Math.round(percentile(inDispatch, 99))} ms`;
     };
+    // The phase's first seconds, while each execution meets the noisy tenant for the first time, against the rest.
+    const settled = (events: readonly { id: string; sentAt: number }[]) => {
+      const from = (events[0]?.sentAt ?? 0) + 5_000;
+      const early = events.filter((e) => e.sentAt < from);
+      const late = events.filter((e) => e.sentAt >= from);
+      return `first 5 s p99 ${p99(early)} ms (${early.length} events), after p99 ${p99(late)} ms (${late.length} events)`;
+    };
     process.stderr.write(
-      `quiet alone: ${split(quietOf(alone))}\nquiet beside slow: ${split(quietOf(besideSlow))}\nquiet beside failing: ${split(quietOf(besideFailing))}\n${lags.join('\n')}\n`,
+      `quiet alone: ${split(quietOf(alone))}; ${settled(quietOf(alone))}\nquiet beside slow: ${split(quietOf(besideSlow))}; ${settled(quietOf(besideSlow))}\nquiet beside failing: ${split(quietOf(besideFailing))}; ${settled(quietOf(besideFailing))}\n${lags.join('\n')}\n`,
     );
   }
   print(

@@ -89,6 +89,12 @@ export class DispatchCircuit {
     return { kind: 'probe' };
   }
 
+  /** Whether nothing is known of the runtime here yet: closed, with no outcome in the window (a new container, a quiet minute, a fresh close). */
+  untried(): boolean {
+    this.trim(this.clock.now());
+    return this.state === 'closed' && this.outcomes.length === 0;
+  }
+
   /** How many attempts may start now without being turned away: all, one probe, or none. */
   allowance(): number {
     const now = this.clock.now();

@@ -39,6 +39,21 @@ export interface Aside {
   deferred: AsideCopy[];
   diverted: AsideCopy[];
   rest: InboundMessage[];
+  /**
+   * Events of an agent nothing is known of here yet, after its first one (in `rest`): worked
+   * once that one is answered, so that a runtime that is down or throttling costs one POST of
+   * the batch, not all of them.
+   */
+  held: InboundMessage[];
+  /** The first events of those agents (circuit key, message id): the held wait for their answers. */
+  firsts: Array<{ key: string; messageId: string }>;
+}
+
+export interface SetAsideOptions {
+  /** Hold back an untried agent's events after its first (the batch's first look); not when working those held. */
+  holdUntried: boolean;
+  /** Agents (circuit keys) whose first answer did not come within the wait: slow, whatever their pace says yet. */
+  slow?: ReadonlySet<string>;
 }
 
 /**
@@ -55,12 +70,14 @@ export function setAside(
   lane: Lane,
   circuits: CircuitBoard | undefined,
   jobs: readonly JobKind[],
+  options: SetAsideOptions = { holdUntried: true },
 ): Aside {
   const url = ctx.config.agentRuntimeUrl;
-  const aside: Aside = { deferred: [], diverted: [], rest: [] };
+  const aside: Aside = { deferred: [], diverted: [], rest: [], held: [], firsts: [] };
   if (!circuits || url === undefined) return { ...aside, rest: [...messages] };
   const now = ctx.clock.now();
   const allowance = new Map<string, number>();
+  const tried = new Set<string>();
   for (const m of messages) {
     const address = jobKindOf(m.body, jobs) ? undefined : addressOf(m.body);
     if (!address) {
@@ -79,7 +96,15 @@ export function setAside(
       continue;
     }
     allowance.set(key, left - 1);
-    if (lane.overflow && left === Number.POSITIVE_INFINITY && circuits.pace(key).isSlow()) {
+    if (options.holdUntried && left === Number.POSITIVE_INFINITY && circuit.untried()) {
+      if (tried.has(key)) {
+        aside.held.push(m);
+        continue;
+      }
+      tried.add(key);
+      aside.firsts.push({ key, messageId: m.messageId });
+    }
+    if (lane.overflow && left === Number.POSITIVE_INFINITY && (options.slow?.has(key) || circuits.pace(key).isSlow())) {
       aside.diverted.push({ m, copy: { ...copy, delaySeconds: 0 } });
       continue;
     }

@@ -24,14 +24,35 @@ export interface DispatchOptions {
   lane?: Lane;
   /** The circuits, one per agent runtime and agent, shared by every attempt of the process or container; without them every event is tried. */
   circuits?: CircuitBoard;
+  /**
+   * The wait for an untried agent's first answer (`untriedWaitMs`), in real time: how long a
+   * POST takes is the runtime's, not the injected clock's. Tests that hold POSTs by hand give
+   * one that ends when they say.
+   */
+  untriedWait?: (ms: number) => Promise<void>;
 }
+
+const realWait = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
+/**
+ * How long the events held behind an untried agent's first one wait for its answer at most:
+ * a slow answer (agent-pace.ts) does not hold them longer.
+ */
+export const untriedWaitMs = 2_000;
 
 /**
  * Delivers a batch of queued trigger events to the agent runtime, each independently (see
  * `dispatchMessage`); the batch is done when each of its events is, and no event waits for
  * another longer than its lane's POST limit. The events whose agent runtime's circuit is open,
  * or whose agent answers slowly, are set aside together (deferral.ts) before any work of their
- * own, and their send does not hold up the others.
+ * own, and their send does not hold up the others. Of an agent this process or container knows
+ * nothing of yet, one event goes first and the others follow its answer, set aside again by
+ * what it showed (deferred behind an open circuit), or go to the slow lane when no answer came
+ * within `untriedWaitMs`: a runtime that is down, throttling or slow costs one POST of the
+ * batch, not all of them.
  */
 export async function dispatchBatch(
   ctx: AppContext,
@@ -40,13 +61,39 @@ export async function dispatchBatch(
   options: DispatchOptions,
 ): Promise<BatchResult> {
   const lane = options.lane ?? singleLane(ctx, consumer);
-  const aside = setAside(ctx, messages, lane, options.circuits, options.work.jobs);
-  const work = (list: readonly InboundMessage[]) => Promise.all(list.map((m) => dispatchMessage(ctx, m, consumer, { ...options, lane })));
-  const [unsent, fates] = await Promise.all([sendAside(ctx, lane, aside), work(aside.rest)]);
-  const unsentFates = await work(unsent);
-  const worked = [...aside.rest, ...unsent];
-  const allFates = [...fates, ...unsentFates];
-  return { failedMessageIds: worked.filter((_, i) => allFates[i] === 'failed').map((m) => m.messageId) };
+  return { failedMessageIds: await dispatchPart(ctx, messages, consumer, { ...options, lane }, true) };
+}
+
+/** One pass of `dispatchBatch` over some of its messages; answers the ids of those that failed. */
+async function dispatchPart(
+  ctx: AppContext,
+  messages: readonly InboundMessage[],
+  consumer: ConsumerQueue,
+  options: DispatchOptions & { lane: Lane },
+  holdUntried: boolean,
+  slow?: ReadonlySet<string>,
+): Promise<string[]> {
+  const aside = setAside(ctx, messages, options.lane, options.circuits, options.work.jobs, { holdUntried, slow });
+  const work = (m: InboundMessage) => dispatchMessage(ctx, m, consumer, options);
+  const fates = new Map(aside.rest.map((m) => [m.messageId, work(m)]));
+  const failedOf = async (list: readonly InboundMessage[], fate: (m: InboundMessage) => Promise<MessageFate> | undefined) =>
+    (await Promise.all(list.map(async (m) => ((await fate(m)) === 'failed' ? [m.messageId] : [])))).flat();
+  const held = async () => {
+    if (aside.held.length === 0) return [];
+    const answered = new Set<string>();
+    const firsts = aside.firsts.map(({ key, messageId }) => fates.get(messageId)?.then(() => answered.add(key)));
+    await Promise.race([Promise.all(firsts), (options.untriedWait ?? realWait)(untriedWaitMs)]);
+    // An agent whose first answer did not come within the wait is slow: its others go to the slow lane, if there is one.
+    const unanswered = new Set(aside.firsts.filter(({ key }) => !answered.has(key)).map(({ key }) => key));
+    return dispatchPart(ctx, aside.held, consumer, options, false, unanswered);
+  };
+  const parts = await Promise.all([
+    failedOf(aside.rest, (m) => fates.get(m.messageId)),
+    // A send that failed leaves its events to the stages, which defer each on its own or post it here.
+    sendAside(ctx, options.lane, aside).then((unsent) => failedOf(unsent, work)),
+    held(),
+  ]);
+  return parts.flat();
 }
 
 /**

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { localJobs } from '../../local/jobs';
 import { runLoop } from '../../local/background';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
@@ -150,14 +150,19 @@ describe('the Lambda consumer: a main lane that does not wait out a slow POST, a
       agentId: `agent-${agent}`,
       connectionId: `conn_${agent}`,
     });
-    // The slow agent's first five take three seconds each to be answered.
+    // The slow agent's first five take three seconds each to be answered: the first alone (nothing is known of the agent yet), then the others.
+    const never = () => new Promise<void>(() => {});
     for (let n = 0; n < 5; n++) runtime.held.add(`evt_slow_${n}`);
     await enqueueEvents(
       t.ctx,
       [0, 1, 2, 3, 4].map((n) => of('slow', n)),
     );
-    const first = eventSourcePass(t, main, { lane: lanes.main, circuits });
-    await runtime.until(() => runtime.holding === 5);
+    const first = eventSourcePass(t, main, { lane: lanes.main, circuits, untriedWait: never });
+    await runtime.until(() => runtime.holding === 1);
+    t.clock.advance(3_000);
+    runtime.release();
+    for (let n = 1; n < 5; n++) runtime.held.add(`evt_slow_${n}`);
+    await runtime.until(() => runtime.holding === 4);
     t.clock.advance(3_000);
     runtime.release();
     expect(await first).toEqual({ received: 5, failed: [] });
@@ -186,6 +191,46 @@ describe('the Lambda consumer: a main lane that does not wait out a slow POST, a
     expect(await eventSourcePass(t, main, { lane: lanes.main, circuits })).toEqual({ received: 1, failed: [] });
     expect(runtime.answered).toContain('evt_slow_8');
     expect(slow.size()).toBe(0);
+    close();
+  });
+
+  it('posts one event of an agent it knows nothing of yet and holds the others: a runtime answering 503 with Retry-After costs one POST of the batch', async () => {
+    const t = await setup();
+    const { main, lanes, close } = await lanesFor(t);
+    const circuits = new CircuitBoard(t.clock);
+    runtime.answer = () => ({ status: 503, headers: { 'retry-after': '30' } });
+    await enqueueEvents(
+      t.ctx,
+      ids(0, 10).map((_, n) => event(n)),
+    );
+    const never = () => new Promise<void>(() => {});
+    // The first answer opened the circuit: it goes back as a delayed copy, and the nine held behind it are deferred, unposted.
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuits, untriedWait: never })).toEqual({ received: 10, failed: [] });
+    expect(runtime.received).toEqual(['evt_0']);
+    expect(t.metrics.counts.get('dispatch_deferred')).toBe(9);
+    close();
+  });
+
+  it('sends the others of an untried agent to the slow lane when its first answer does not come within the wait', async () => {
+    const t = await setup();
+    const { main, slow, lanes, deadlines, close } = await lanesFor(t);
+    const circuits = new CircuitBoard(t.clock);
+    runtime.held.add('evt_0');
+    await enqueueEvents(
+      t.ctx,
+      ids(0, 5).map((_, n) => event(n)),
+    );
+    let waited: () => void = () => {};
+    const wait = () => new Promise<void>((r) => (waited = r));
+    const batch = eventSourcePass(t, main, { lane: lanes.main, circuits, untriedWait: wait });
+    await runtime.until(() => runtime.holding === 1);
+    // The wait ends with the first POST still unanswered.
+    waited();
+    await vi.waitFor(() => expect(slow.size()).toBe(4));
+    expect(runtime.received).toEqual(['evt_0']);
+    deadlines.get('evt_0')!.controller.abort();
+    expect(await batch).toEqual({ received: 5, failed: [] });
+    expect(t.metrics.counts.get('dispatch_slow_agent')).toBe(4);
     close();
   });
 
