@@ -2,6 +2,9 @@
 // Plain JavaScript so that it loads the same way under tsx, vitest and node.
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
+import { closeLevelIteratorsOnReturn } from './level-iterators.mjs';
+
+closeLevelIteratorsOnReturn();
 
 const server = dynalite({
   ...(workerData.path ? { path: workerData.path } : {}),
