@@ -166,8 +166,10 @@ export class IntegrationsStack extends Stack {
     // The one function anonymous traffic reaches holds no connection token and no code-host credential: the
     // collection service's deliveries are read back, and the App's lifecycle read back, by the dispatch consumer.
     intake.setEnv('SECRET_LEGACY_TOKEN_NAMES', 'off');
-    // The GitHub App's one webhook is signed with the App's webhook secret.
+    // The GitHub App's one webhook is signed with the App's webhook secret; the App made by the manifest flow is named
+    // by the identity secret.
     secrets.useSecret(intake, 'GITHUB_APP_WEBHOOK_SECRET_ARN');
+    secrets.useSecret(intake, 'GITHUB_APP_IDENTITY_SECRET_ARN');
 
     const dispatch = make('dispatch', 'Posts signed trigger events to the agent runtime', {
       environment: { ...providerEnv, AGENT_RUNTIME_URL: s.agentRuntimeUrl },
@@ -197,6 +199,7 @@ export class IntegrationsStack extends Stack {
       this.tokenKey.useKey(f);
       secrets.useSecret(f, 'GITHUB_APP_PRIVATE_KEY_SECRET_ARN');
       secrets.useSecret(f, 'GITHUB_APP_CLIENT_SECRET_ARN');
+      secrets.useSecret(f, 'GITHUB_APP_IDENTITY_SECRET_ARN');
     };
     githubAppTokenUser(dispatch);
     // Functions calling the providers with a stored token, which they may refresh.
@@ -251,8 +254,13 @@ export class IntegrationsStack extends Stack {
     });
     tokenUser(oauth, 'oauth');
     secrets.useSecret(oauth, 'PLATFORM_API_KEY_SECRET_ARN');
-    // The GitHub App made by the manifest flow (POST /github-app/manifest): its three secrets are written here.
-    for (const name of ['GITHUB_APP_PRIVATE_KEY_SECRET_ARN', 'GITHUB_APP_CLIENT_SECRET_ARN', 'GITHUB_APP_WEBHOOK_SECRET_ARN'] as const)
+    // The GitHub App made by the manifest flow (POST /github-app/manifest): its three secrets and its identity are written here.
+    for (const name of [
+      'GITHUB_APP_PRIVATE_KEY_SECRET_ARN',
+      'GITHUB_APP_CLIENT_SECRET_ARN',
+      'GITHUB_APP_WEBHOOK_SECRET_ARN',
+      'GITHUB_APP_IDENTITY_SECRET_ARN',
+    ] as const)
       secrets.letWrite(oauth, name);
 
     const platformApi = make('platform-api', 'Connections and subscriptions API for the platform', {
@@ -370,6 +378,11 @@ export class IntegrationsStack extends Stack {
     );
     out('GithubAppClientSecretArn', secrets.secrets.GITHUB_APP_CLIENT_SECRET_ARN.secretArn, "Set the GitHub App's client secret here");
     out('GithubAppWebhookSecretArn', secrets.secrets.GITHUB_APP_WEBHOOK_SECRET_ARN.secretArn, "Set the GitHub App's webhook secret here");
+    out(
+      'GithubAppIdentitySecretArn',
+      secrets.secrets.GITHUB_APP_IDENTITY_SECRET_ARN.secretArn,
+      'The GitHub App made by POST /github-app/manifest: {"appId","slug","clientId"}',
+    );
     out('DashboardName', this.operations.dashboard.dashboardName, 'CloudWatch dashboard');
   }
 }

@@ -17,7 +17,8 @@ export type StackSecret =
   | 'CONTENTSNARE_CLIENT_SECRET_ARN'
   | 'GITHUB_APP_PRIVATE_KEY_SECRET_ARN'
   | 'GITHUB_APP_CLIENT_SECRET_ARN'
-  | 'GITHUB_APP_WEBHOOK_SECRET_ARN';
+  | 'GITHUB_APP_WEBHOOK_SECRET_ARN'
+  | 'GITHUB_APP_IDENTITY_SECRET_ARN';
 
 /**
  * Secrets the functions create at run time, one area each under the stage's prefix. Connection tokens have one area
@@ -80,6 +81,12 @@ export class PlatformSecrets extends Construct {
       GITHUB_APP_PRIVATE_KEY_SECRET_ARN: make('GithubAppPrivateKey', 'GitHub App private key (PEM): set its value after deploy.'),
       GITHUB_APP_CLIENT_SECRET_ARN: make('GithubAppClientSecret', 'GitHub App client secret: set its value after deploy.'),
       GITHUB_APP_WEBHOOK_SECRET_ARN: make('GithubAppWebhookSecret', 'GitHub App webhook secret: set its value after deploy.'),
+      // Its generated value is no App: the manifest flow writes {"appId","slug","clientId"} here, read by every function
+      // whose deploy settings name no App.
+      GITHUB_APP_IDENTITY_SECRET_ARN: make(
+        'GithubAppIdentity',
+        'GitHub App identity {"appId","slug","clientId"}, written by POST /github-app/manifest (the generated value means no App).',
+      ),
     };
   }
 

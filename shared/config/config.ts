@@ -50,6 +50,8 @@ const envSchema = z.object({
   GITHUB_APP_CLIENT_SECRET_ARN: optionalString,
   GITHUB_APP_WEBHOOK_SECRET: optionalString,
   GITHUB_APP_WEBHOOK_SECRET_ARN: optionalString,
+  // On AWS, the App the manifest flow made: its id, slug and client id, read when the three above are not set.
+  GITHUB_APP_IDENTITY_SECRET_ARN: optionalString,
   CONTENTSNARE_API_URL: url.default('https://api.contentsnare.com'),
   CONTENTSNARE_OAUTH_URL: url.default('https://api.contentsnare.com'),
   // The partner API's OAuth flow: `/oauth/authorization` in the official OpenAPI's
@@ -105,8 +107,11 @@ export interface Config {
     allowedPrivateHosts: string[];
     /** The GitHub App, when GITHUB_APP_ID, GITHUB_APP_SLUG and GITHUB_APP_CLIENT_ID are set. */
     app?: GitHubAppConfig;
-    /** The App's secrets on AWS (`GITHUB_APP_*_SECRET_ARN`), given before the App exists: the manifest flow writes them. */
-    appSecretArns?: { privateKey?: string; clientSecret?: string; webhookSecret?: string };
+    /**
+     * The App's secrets on AWS (`GITHUB_APP_*_SECRET_ARN`), given before the App exists: the manifest flow writes them,
+     * and its identity (id, slug, client id) into `identity`, where every function reads an App the deploy settings do not name.
+     */
+    appSecretArns?: { privateKey?: string; clientSecret?: string; webhookSecret?: string; identity?: string };
   };
   contentsnare: {
     apiUrl: string;
@@ -252,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         privateKey: e.GITHUB_APP_PRIVATE_KEY_SECRET_ARN,
         clientSecret: e.GITHUB_APP_CLIENT_SECRET_ARN,
         webhookSecret: e.GITHUB_APP_WEBHOOK_SECRET_ARN,
+        identity: e.GITHUB_APP_IDENTITY_SECRET_ARN,
       },
     },
     contentsnare: {

@@ -3,7 +3,7 @@ import { createSecretsManagerClient, readSecretString, type SecretsManagerSender
 import { secretsManagerAppKeeper } from '../adapters/aws/secrets-manager-app-keeper';
 import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store';
 import { movingLegacyTokenNames } from '../store/legacy-token-names';
-import type { Config } from '../config/config';
+import type { Config, GitHubAppConfig } from '../config/config';
 import { platformKeyMaxAgeMs } from '../config/platform-keys';
 import { optionalSecret, requiredSecret } from '../config/secret-config';
 import { RefreshingTokenProvider } from '../oauth/refreshing-token-provider';
@@ -86,34 +86,54 @@ function oauthClientSecrets(config: Config, byArn: SecretByArn) {
   return (provider: Provider) => ({ github, contentsnare })[provider]();
 }
 
-/** The GitHub App's secrets, each read once per container (the private key at the first mint, never logged). */
-function githubAppSecrets(config: Config, byArn: SecretByArn): Record<GitHubAppSecretName, () => Promise<string | undefined>> {
-  const app = config.github.app;
+type AppSecretReaders = Record<GitHubAppSecretName, () => Promise<string | undefined>>;
+
+/** The secrets of one App, each read once per container (the private key at the first mint, never logged). */
+function githubAppSecrets(app: GitHubAppConfig, byArn: SecretByArn): AppSecretReaders {
   return {
     privateKey: optionalSecret(
       {
-        value: app?.privateKey,
-        arn: app?.privateKeySecretArn,
+        value: app.privateKey,
+        arn: app.privateKeySecretArn,
         env: { value: 'GITHUB_APP_PRIVATE_KEY', arn: 'GITHUB_APP_PRIVATE_KEY_SECRET_ARN' },
       },
       byArn,
     ),
     clientSecret: optionalSecret(
       {
-        value: app?.clientSecret,
-        arn: app?.clientSecretArn,
+        value: app.clientSecret,
+        arn: app.clientSecretArn,
         env: { value: 'GITHUB_APP_CLIENT_SECRET', arn: 'GITHUB_APP_CLIENT_SECRET_ARN' },
       },
       byArn,
     ),
     webhookSecret: optionalSecret(
       {
-        value: app?.webhookSecret,
-        arn: app?.webhookSecretArn,
+        value: app.webhookSecret,
+        arn: app.webhookSecretArn,
         env: { value: 'GITHUB_APP_WEBHOOK_SECRET', arn: 'GITHUB_APP_WEBHOOK_SECRET_ARN' },
       },
       byArn,
     ),
+  };
+}
+
+/**
+ * The secret of the App in use now (`config.github.app`, read at each call: the App the manifest
+ * flow or the identity secret put in use replaces it). Each App object has readers of its own, so
+ * a replaced App's cached key or webhook secret is never used for the new one.
+ */
+function currentAppSecret(config: Config, byArn: SecretByArn): (name: GitHubAppSecretName) => Promise<string | undefined> {
+  const readers = new WeakMap<GitHubAppConfig, AppSecretReaders>();
+  return (name) => {
+    const app = config.github.app;
+    if (!app) return Promise.resolve(undefined);
+    let own = readers.get(app);
+    if (!own) {
+      own = githubAppSecrets(app, byArn);
+      readers.set(app, own);
+    }
+    return own[name]();
   };
 }
 
@@ -131,8 +151,8 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
   const secrets = config.secretLegacyTokenNames === 'move' ? movingLegacyTokenNames(stored) : stored;
   const byArn = (arn: string) => readSecretString(secretsManager, arn);
   const oauthClientSecret = oauthClientSecrets(config, byArn);
-  const app = config.github.app;
-  const appSecrets = githubAppSecrets(config, byArn);
+  // Before any refresh: whether the deploy settings themselves name an App.
+  const deploySettingsNameApp = config.github.app !== undefined;
   const base = {
     config,
     store: overrides.store ?? DynamoStore.create(config.tableName, clock),
@@ -165,8 +185,11 @@ export function buildAwsCoreContext(config: Config, adapters: AwsAdapters = {}, 
       byArn,
     ),
     oauthClientSecret,
-    githubAppSecret: (name: GitHubAppSecretName) => (app ? appSecrets[name]() : Promise.resolve(undefined)),
-    keepGithubApp: secretsManagerAppKeeper(secretsManager, config.github.appSecretArns ?? {}),
+    githubAppSecret: currentAppSecret(config, byArn),
+    keepGithubApp: secretsManagerAppKeeper(secretsManager, config.github.appSecretArns ?? {}, {
+      github: config.github,
+      deploySettingsNameApp,
+    }),
     providers: providerRegistry,
   } satisfies Omit<AppContext, 'tokens'>;
   const installations = new InstallationTokens({ ...base, sealer: overrides.tokenSealer ?? kmsSealerOnFirstUse(config.kmsKeyArn) });

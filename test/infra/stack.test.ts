@@ -374,8 +374,8 @@ describe('secrets', () => {
     }
   });
 
-  it("lets only the OAuth function write the GitHub App's three secrets (the manifest flow keeps the App it makes there), with PutSecretValue alone", () => {
-    const appSecrets = ['GithubAppPrivateKey', 'GithubAppClientSecret', 'GithubAppWebhookSecret'];
+  it("lets only the OAuth function write the GitHub App's three secrets and its identity (the manifest flow keeps the App it makes there), with PutSecretValue alone", () => {
+    const appSecrets = ['GithubAppPrivateKey', 'GithubAppClientSecret', 'GithubAppWebhookSecret', 'GithubAppIdentity'];
     const writesTo = (name: string) =>
       statementsOf(name)
         .filter((st) => actions([st]).some((a) => a !== 'secretsmanager:GetSecretValue' && a !== 'secretsmanager:DescribeSecret'))
@@ -395,6 +395,28 @@ describe('secrets', () => {
         'secretsmanager:PutSecretValue',
       ]);
     }
+  });
+
+  it("lets every function that reads the GitHub App read its identity secret by ARN, the intake only it and the webhook secret of the App's secrets", () => {
+    const readersOf = (secretId: string) =>
+      functionNames.filter((name) => {
+        const env = resources[fnId(name)]!.Properties.Environment.Variables as Record<string, unknown>;
+        const ref = Object.values(env).find((v) => JSON.stringify(v).includes(secretId));
+        const reads = statementsOf(name).filter((st) => actions([st]).includes('secretsmanager:GetSecretValue'));
+        return ref !== undefined && JSON.stringify(reads).includes(JSON.stringify(ref));
+      });
+    const identityReaders = readersOf('GithubAppIdentity');
+    expect(identityReaders.sort()).toEqual([...functionNames].sort());
+    for (const name of functionNames) {
+      const env = resources[fnId(name)]!.Properties.Environment.Variables as Record<string, unknown>;
+      expect(env.GITHUB_APP_IDENTITY_SECRET_ARN, name).toEqual({ Ref: expect.stringMatching(/GithubAppIdentity/) });
+    }
+    const intakeReads = ['GithubAppPrivateKey', 'GithubAppClientSecret', 'GithubAppWebhookSecret', 'GithubAppIdentity'].filter((id) =>
+      readersOf(id).includes('webhook-intake'),
+    );
+    expect(intakeReads).toEqual(['GithubAppWebhookSecret', 'GithubAppIdentity']);
+    const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(JSON.stringify(outputs.GithubAppIdentitySecretArn?.Value)).toMatch(/GithubAppIdentity/);
   });
 
   it('lets only the platform API delete stored secrets, and only the intake read webhook secrets besides it', () => {
