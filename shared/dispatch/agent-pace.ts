@@ -42,6 +42,18 @@ export class AgentPace {
     this.trim(now);
   }
 
+  /** Whether enough recent answers were noted here to judge the pace (`minSamples`); until then the containers' shared verdict is asked (shared-pace.ts). */
+  known(): boolean {
+    this.trim(this.clock.now());
+    return this.answers.length >= this.options.minSamples;
+  }
+
+  /** Whether the latest answer noted was slow; undefined when none is remembered. */
+  latestSlow(): boolean | undefined {
+    this.trim(this.clock.now());
+    return this.answers.at(-1)?.slow;
+  }
+
   /** Whether most recent answers were slow. */
   isSlow(): boolean {
     this.trim(this.clock.now());

@@ -1,5 +1,11 @@
 import type { Clock } from '../ports';
 import { AgentPace, defaultPaceOptions, type PaceOptions } from './agent-pace';
+
+/** A verdict on one agent's pace, shared between containers: slow or not, until when (ms). */
+export interface PaceVerdict {
+  slow: boolean;
+  until: number;
+}
 import { type CircuitOptions, type CircuitSnapshot, DispatchCircuit, defaultCircuitOptions } from './circuit';
 
 /** Circuits kept at most: past it the one used longest ago is forgotten (a closed circuit carries little). */
@@ -30,6 +36,7 @@ function recent<T>(map: Map<string, T>, key: string, make: () => T): T {
 export class CircuitBoard {
   private readonly circuits = new Map<string, DispatchCircuit>();
   private readonly paces = new Map<string, AgentPace>();
+  private readonly verdicts = new Map<string, PaceVerdict>();
   private openings = 0;
 
   constructor(
@@ -56,6 +63,17 @@ export class CircuitBoard {
   /** The pace of `key`'s answers, with none noted on first use. */
   pace(key: string): AgentPace {
     return recent(this.paces, key, () => new AgentPace(this.clock, this.paceOptions));
+  }
+
+  /** The verdict on `key`'s pace this container last read from the others or told them (shared-pace.ts), while it holds. */
+  verdict(key: string): PaceVerdict | undefined {
+    const v = this.verdicts.get(key);
+    return v && v.until > this.clock.now() ? v : undefined;
+  }
+
+  remember(key: string, verdict: PaceVerdict): void {
+    recent(this.verdicts, key, () => verdict);
+    this.verdicts.set(key, verdict);
   }
 
   /**

@@ -6,6 +6,7 @@ import { jobKindOf } from './job-message';
 import type { Lane } from './lane';
 import type { JobKind } from './provider-work';
 import { queueDelaySeconds } from './settlement';
+import type { SharedPace } from './shared-pace';
 import { tenantOf } from './tenant';
 
 /**
@@ -40,13 +41,12 @@ export interface Aside {
   diverted: AsideCopy[];
   rest: InboundMessage[];
   /**
-   * Events of an agent nothing is known of here yet, after its first one (in `rest`): worked
-   * once that one is answered, so that a runtime that is down or throttling costs one POST of
-   * the batch, not all of them.
+   * The first event (in `rest`) of each agent nothing is known of here yet, or that this
+   * container probes for the others (shared-pace.ts), with the agent's other events, held: they
+   * are worked once that one is answered, so that a runtime that is down, throttling or slow
+   * costs one POST of the batch, not all of them. Each agent's wait is its own.
    */
-  held: InboundMessage[];
-  /** The first events of those agents (circuit key, message id): the held wait for their answers. */
-  firsts: Array<{ key: string; messageId: string }>;
+  firsts: Array<{ key: string; messageId: string; probe: boolean; held: InboundMessage[] }>;
 }
 
 export interface SetAsideOptions {
@@ -54,15 +54,19 @@ export interface SetAsideOptions {
   holdUntried: boolean;
   /** Agents (circuit keys) whose first answer did not come within the wait: slow, whatever their pace says yet. */
   slow?: ReadonlySet<string>;
+  /** What to go by for the agents this container has not measured enough itself (shared-pace.ts). */
+  shared?: ReadonlyMap<string, SharedPace>;
 }
 
 /**
  * The circuits and paces asked before any work per event. An event whose circuit turns attempts
  * away (open, or half-open with its probe out) is deferred; a half-open circuit's one probe goes
  * on to the stages, which take it as the probe. On a lane with a slow lane beside it, an event
- * whose agent's recent answers were slow (agent-pace.ts) is diverted there without a POST here:
- * its answer would hold this batch's execution, and every other tenant's events waiting for one,
- * for as long as it takes. Neither reads the store or writes a history row (neither is an attempt).
+ * whose agent's recent answers were slow (agent-pace.ts), or whose agent the other containers
+ * found slow or are probing right now (`options.shared`, read before: shared-pace.ts), is
+ * diverted there without a POST here: its answer would hold this batch's execution, and every
+ * other tenant's events waiting for one, for as long as it takes. Neither writes a history row
+ * (neither is an attempt).
  */
 export function setAside(
   ctx: AppContext,
@@ -73,11 +77,11 @@ export function setAside(
   options: SetAsideOptions = { holdUntried: true },
 ): Aside {
   const url = ctx.config.agentRuntimeUrl;
-  const aside: Aside = { deferred: [], diverted: [], rest: [], held: [], firsts: [] };
+  const aside: Aside = { deferred: [], diverted: [], rest: [], firsts: [] };
   if (!circuits || url === undefined) return { ...aside, rest: [...messages] };
   const now = ctx.clock.now();
   const allowance = new Map<string, number>();
-  const tried = new Set<string>();
+  const firsts = new Map<string, Aside['firsts'][number]>();
   for (const m of messages) {
     const address = jobKindOf(m.body, jobs) ? undefined : addressOf(m.body);
     if (!address) {
@@ -96,17 +100,21 @@ export function setAside(
       continue;
     }
     allowance.set(key, left - 1);
-    if (options.holdUntried && left === Number.POSITIVE_INFINITY && circuit.untried()) {
-      if (tried.has(key)) {
-        aside.held.push(m);
-        continue;
-      }
-      tried.add(key);
-      aside.firsts.push({ key, messageId: m.messageId });
-    }
-    if (lane.overflow && left === Number.POSITIVE_INFINITY && (options.slow?.has(key) || circuits.pace(key).isSlow())) {
+    const closed = left === Number.POSITIVE_INFINITY;
+    const shared = options.shared?.get(key);
+    if (lane.overflow && closed && (options.slow?.has(key) || circuits.pace(key).isSlow() || shared === 'slow' || shared === 'elsewhere')) {
       aside.diverted.push({ m, copy: { ...copy, delaySeconds: 0 } });
       continue;
+    }
+    if (options.holdUntried && closed && (circuit.untried() || shared === 'probe')) {
+      const first = firsts.get(key);
+      if (first) {
+        first.held.push(m);
+        continue;
+      }
+      const made = { key, messageId: m.messageId, probe: shared === 'probe', held: [] };
+      firsts.set(key, made);
+      aside.firsts.push(made);
     }
     aside.rest.push(m);
   }
@@ -144,6 +152,14 @@ export async function sendAside(ctx: AppContext, lane: Lane, aside: Aside): Prom
     }),
   );
   return unsent.flat();
+}
+
+/** The circuit keys of the trigger events among `messages` (what `setAside` reads of each). */
+export function circuitKeysOf(url: string, messages: readonly InboundMessage[], jobs: readonly JobKind[]): string[] {
+  return messages.flatMap((m) => {
+    const address = jobKindOf(m.body, jobs) ? undefined : addressOf(m.body);
+    return address ? [circuitKey(url, address.agentId)] : [];
+  });
 }
 
 function addressOf(body: string): z.infer<typeof addressSchema> | undefined {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { type CircuitBoard, circuitKey } from './circuit-board';
-import { sendAside, setAside } from './deferral';
+import { type Aside, circuitKeysOf, sendAside, setAside } from './deferral';
 import { EventProgress } from './event-progress';
 import { type EventInHand, followUpStage, gateStage, logOnlyStage, readStage } from './event-stages';
 import { jobKindOf } from './job-message';
@@ -11,6 +11,7 @@ import { tenantOf } from './tenant';
 import { admitStage, claimStage, postStage } from './post-stage';
 import type { ProviderWork } from './provider-work';
 import { settle, type MessageFate, type Settlement } from './settlement';
+import { consultSharedPace, tellSharedPace } from './shared-pace';
 
 export interface BatchResult {
   /** Messages to leave on the queue (SQS `batchItemFailures`); the others are done. */
@@ -52,7 +53,9 @@ export const untriedWaitMs = 2_000;
  * nothing of yet, one event goes first and the others follow its answer, set aside again by
  * what it showed (deferred behind an open circuit), or go to the slow lane when no answer came
  * within `untriedWaitMs`: a runtime that is down, throttling or slow costs one POST of the
- * batch, not all of them.
+ * batch, not all of them. On a lane with a slow lane beside it, that one POST is one for every
+ * container: of an agent measured nowhere yet, one container probes and tells the others what
+ * it found, and the others send its events to the slow lane meanwhile (shared-pace.ts).
  */
 export async function dispatchBatch(
   ctx: AppContext,
@@ -73,25 +76,34 @@ async function dispatchPart(
   holdUntried: boolean,
   slow?: ReadonlySet<string>,
 ): Promise<string[]> {
-  const aside = setAside(ctx, messages, options.lane, options.circuits, options.work.jobs, { holdUntried, slow });
+  const { circuits, lane } = options;
+  // On a lane with a slow lane beside it, the agents this container has not measured are judged by what the others found.
+  const shared =
+    holdUntried && lane.overflow && circuits && ctx.config.agentRuntimeUrl !== undefined
+      ? await consultSharedPace(ctx, circuits, circuitKeysOf(ctx.config.agentRuntimeUrl, messages, options.work.jobs))
+      : undefined;
+  const aside = setAside(ctx, messages, lane, circuits, options.work.jobs, { holdUntried, slow, shared });
   const work = (m: InboundMessage) => dispatchMessage(ctx, m, consumer, options);
   const fates = new Map(aside.rest.map((m) => [m.messageId, work(m)]));
   const failedOf = async (list: readonly InboundMessage[], fate: (m: InboundMessage) => Promise<MessageFate> | undefined) =>
     (await Promise.all(list.map(async (m) => ((await fate(m)) === 'failed' ? [m.messageId] : [])))).flat();
-  const held = async () => {
-    if (aside.held.length === 0) return [];
-    const answered = new Set<string>();
-    const firsts = aside.firsts.map(({ key, messageId }) => fates.get(messageId)?.then(() => answered.add(key)));
-    await Promise.race([Promise.all(firsts), (options.untriedWait ?? realWait)(untriedWaitMs)]);
-    // An agent whose first answer did not come within the wait is slow: its others go to the slow lane, if there is one.
-    const unanswered = new Set(aside.firsts.filter(({ key }) => !answered.has(key)).map(({ key }) => key));
-    return dispatchPart(ctx, aside.held, consumer, options, false, unanswered);
+  const waited = aside.firsts.length > 0 ? (options.untriedWait ?? realWait)(untriedWaitMs).then(() => false) : undefined;
+  // Each agent's held events wait for its own first answer, or the wait's end.
+  const held = async (first: Aside['firsts'][number]) => {
+    const answered = await Promise.race([fates.get(first.messageId)?.then(() => true) ?? true, waited ?? true]);
+    // The probe's finding goes to the other containers: slow when its first answer did not come within the wait.
+    const found = first.probe ? !answered || circuits?.pace(first.key).latestSlow() : undefined;
+    const told = found !== undefined && circuits ? tellSharedPace(ctx, circuits, first.key, found) : undefined;
+    // Its others go to the slow lane, if there is one, when no answer came.
+    const others =
+      first.held.length === 0 ? [] : dispatchPart(ctx, first.held, consumer, options, false, answered ? undefined : new Set([first.key]));
+    return (await Promise.all([others, told]))[0];
   };
   const parts = await Promise.all([
     failedOf(aside.rest, (m) => fates.get(m.messageId)),
     // A send that failed leaves its events to the stages, which defer each on its own or post it here.
-    sendAside(ctx, options.lane, aside).then((unsent) => failedOf(unsent, work)),
-    held(),
+    sendAside(ctx, lane, aside).then((unsent) => failedOf(unsent, work)),
+    ...aside.firsts.map(held),
   ]);
   return parts.flat();
 }

@@ -81,6 +81,9 @@ export const keys = {
   endUserConnection: (endUserId: string, connectionId: string) => ({ pk: `EUSR#${endUserId}`, sk: `CONN#${connectionId}` }),
   endUserConnections: (endUserId: string) => `EUSR#${endUserId}`,
   lease: (name: string) => ({ pk: `LEASE#${name}`, sk: 'LEASE' }),
+  /** What the dispatch containers found of one agent's pace (by the hash of its circuit key: shared/dispatch/shared-pace.ts), and its probe's lease. */
+  agentPace: (keyHash: string) => ({ pk: `PACE#${keyHash}`, sk: 'PACE' }),
+  agentProbe: (keyHash: string) => ({ pk: `PACE#${keyHash}`, sk: 'PROBE' }),
   /** A GitHub App installation's current access token, sealed under the platform's key (installation-token-row.ts). */
   appToken: (installationId: number) => ({ pk: `APPTOKEN#${installationId}`, sk: 'APPTOKEN' }),
   rateBucket: (name: string) => ({ pk: `RATE#${name}`, sk: 'RATE' }),

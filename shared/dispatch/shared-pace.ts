@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import { ConditionFailedError } from '../domain/errors';
+import type { AppContext } from '../ports/app-context';
+import { keys, ttlIn } from '../store/table-design';
+import type { CircuitBoard, PaceVerdict } from './circuit-board';
+
+/**
+ * What a main-lane container goes by for an agent whose pace it has not measured itself (fewer
+ * answers than agent-pace.ts needs): `slow`, another container found its answers slow;
+ * `quick`, another found its first answer quick; `probe`, nobody knows, or what was found is past
+ * half its life, and this container took the probe (it posts one event and holds the others
+ * for its answer, then tells the others); `elsewhere`, nothing is known and another container is
+ * probing it right now. A verdict is measured again before it lapses, by one container, while
+ * the others still go by it: an agent's events leave the main lane unposted only at first sight.
+ *
+ * Why shared: each container measures on its own, and a burst of a slow agent's events reaches
+ * every container at once. Measured alone, each would post to it and hold its batch for as long
+ * as the agent takes: every execution of the main lane busy at the same moment, and every other
+ * tenant's events waiting in the queue behind them. Shared, one container pays for finding out.
+ */
+export type SharedPace = 'slow' | 'quick' | 'probe' | 'elsewhere';
+
+/** How long a verdict holds: as long as a container's own measure remembers answers (agent-pace.ts). */
+export const sharedVerdictMs = 60_000;
+
+/**
+ * How long a probe holds off the other containers: the wait for its first answer (2 s,
+ * dispatch-batch.ts) and the write of its verdict. A probe whose container died lapses by itself.
+ */
+export const probeLeaseSeconds = 3;
+
+const verdictSchema = z.object({ slow: z.boolean(), until: z.number() });
+
+/** The rows of an agent are keyed by a hash of its circuit key (an origin and an agent id, of any length). */
+function keyHash(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Asks, for each circuit key of a batch, what to go by. A key this container has measured
+ * enough is its own to judge (and when it judges it slow, the others are told, once a verdict);
+ * otherwise the verdict it holds, or the table's, or the probe. A key whose store call fails is
+ * left out: it is judged as before, here alone.
+ */
+export async function consultSharedPace(
+  ctx: AppContext,
+  board: CircuitBoard,
+  circuitKeys: Iterable<string>,
+): Promise<Map<string, SharedPace>> {
+  const answers = new Map<string, SharedPace>();
+  await Promise.all(
+    [...new Set(circuitKeys)].map(async (key) => {
+      try {
+        const answer = await consultOne(ctx, board, key);
+        if (answer) answers.set(key, answer);
+      } catch (e) {
+        ctx.logger.warn("could not read the agent's shared pace; judged here alone", { error: e });
+      }
+    }),
+  );
+  return answers;
+}
+
+async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Promise<SharedPace | undefined> {
+  // An agent whose circuit turns attempts away is deferred, whatever its pace.
+  if (board.for(key).allowance() !== Number.POSITIVE_INFINITY) return undefined;
+  const pace = board.pace(key);
+  if (pace.known()) {
+    if (pace.isSlow() && !board.verdict(key)?.slow) await tellSharedPace(ctx, board, key, true);
+    return undefined;
+  }
+  const now = ctx.clock.now();
+  const fresh = (v: PaceVerdict | undefined) => v !== undefined && v.until - now > sharedVerdictMs / 2;
+  let verdict = board.verdict(key);
+  if (verdict && fresh(verdict)) return verdict.slow ? 'slow' : 'quick';
+  const hash = keyHash(key);
+  const row = verdictSchema.safeParse(await ctx.store.get(keys.agentPace(hash)));
+  if (row.success && row.data.until > now) {
+    board.remember(key, row.data);
+    verdict = row.data;
+    if (fresh(verdict)) return verdict.slow ? 'slow' : 'quick';
+  }
+  // None, or one past half its life: one container measures again while the others still go by the old one.
+  try {
+    await ctx.store.put({ ...keys.agentProbe(hash), at: now, ttl: ttlIn(now, probeLeaseSeconds) }, { ifNotExists: true });
+    return 'probe';
+  } catch (e) {
+    if (!(e instanceof ConditionFailedError)) throw e;
+    return verdict ? (verdict.slow ? 'slow' : 'quick') : 'elsewhere';
+  }
+}
+
+/** Tells the other containers what this one found of `key`'s pace, for `sharedVerdictMs`; a failed write only keeps them measuring alone. */
+export async function tellSharedPace(ctx: AppContext, board: CircuitBoard, key: string, slow: boolean): Promise<void> {
+  const now = ctx.clock.now();
+  const verdict = { slow, until: now + sharedVerdictMs };
+  board.remember(key, verdict);
+  await ctx.store
+    .put({ ...keys.agentPace(keyHash(key)), ...verdict, ttl: ttlIn(now, sharedVerdictMs / 1000) })
+    .catch((e: unknown) => ctx.logger.warn("could not tell the agent's pace to the other containers", { slow, error: e }));
+  ctx.logger.info(
+    slow ? 'agent runtime found slow; the other containers are told' : 'agent runtime found quick; the other containers are told',
+    {
+      agent: key,
+    },
+  );
+}

@@ -1,0 +1,224 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { openLocalQueues } from '../../shared/adapters/local/local-queues';
+import { CircuitBoard, circuitKey } from '../../shared/dispatch/circuit-board';
+import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { enqueueEvents } from '../../shared/dispatch/fan-out';
+import { singleLane } from '../../shared/dispatch/lane';
+import { awsLanes } from '../../shared/dispatch/lanes';
+import { consultSharedPace, sharedVerdictMs, tellSharedPace } from '../../shared/dispatch/shared-pace';
+import type { TriggerEvent } from '../../shared/domain/model';
+import { providerWork } from '../../shared/wiring/provider-work';
+import { stopTestDynamo } from '../helpers/dynamo';
+import { HoldingRuntime, dispatchTestEvent, eventSourcePass } from '../helpers/holding-runtime';
+import type { TestContext } from '../helpers/test-context';
+
+const runtime = await HoldingRuntime.start();
+afterAll(async () => {
+  await runtime.close();
+  await stopTestDynamo();
+});
+afterEach(() => runtime.reset());
+
+/** An event of `agent`'s tenant: its own connection and agent (its circuit and pace). */
+const of = (agent: string, n: number): TriggerEvent => ({
+  ...dispatchTestEvent(n),
+  id: `evt_${agent}_${n}`,
+  agentId: `agent-${agent}`,
+  connectionId: `conn_${agent}`,
+});
+
+/** The two lanes of the Lambda consumer over local queues of the test's own. */
+function lanesFor(t: TestContext) {
+  const slowQueues = openLocalQueues({ dir: mkdtempSync(join(tmpdir(), 'shared-pace-')), name: 'slow', clock: t.clock });
+  const lanes = awsLanes(t.queues.queue, slowQueues.queue);
+  return { main: t.queues.queue, slow: slowQueues.queue, lanes, close: () => slowQueues.close() };
+}
+
+/** A wait for an untried agent's first answer that ends when the test says. */
+function handWait() {
+  let end: () => void = () => {};
+  return { wait: () => new Promise<void>((r) => (end = r)), end: () => end() };
+}
+
+const never = () => new Promise<void>(() => {});
+
+describe('containers share what they find of an agent runtime’s pace', () => {
+  it('of an agent measured nowhere, one container probes it and the others send its events to the slow lane unposted meanwhile', async () => {
+    const t = await runtime.setup();
+    const { main, slow, lanes, close } = lanesFor(t);
+    const [first, second] = [new CircuitBoard(t.clock), new CircuitBoard(t.clock)];
+    runtime.held.add('evt_slow_0');
+    await enqueueEvents(
+      t.ctx,
+      [0, 1, 2].map((n) => of('slow', n)),
+    );
+    const hand = handWait();
+    const probing = eventSourcePass(t, main, { lane: lanes.main, circuits: first, untriedWait: hand.wait });
+    await runtime.until(() => runtime.holding === 1);
+
+    // A second container meets the agent while the first one's probe is out: no POST, all to the slow lane.
+    await enqueueEvents(
+      t.ctx,
+      [3, 4].map((n) => of('slow', n)),
+    );
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuits: second })).toEqual({ received: 2, failed: [] });
+    expect(runtime.received).toEqual(['evt_slow_0']);
+    expect(slow.size()).toBe(2);
+
+    // The probe's answer does not come within the wait: its two held events follow to the slow lane.
+    hand.end();
+    await vi.waitFor(() => expect(slow.size()).toBe(4));
+    runtime.release();
+    expect(await probing).toEqual({ received: 3, failed: [] });
+    expect(runtime.received).toEqual(['evt_slow_0']);
+    close();
+  });
+
+  it('a container new to an agent found slow elsewhere sends its events to the slow lane without a POST or a probe of its own', async () => {
+    const t = await runtime.setup();
+    const { main, slow, lanes, close } = lanesFor(t);
+    const prober = new CircuitBoard(t.clock);
+    runtime.held.add('evt_slow_0');
+    await enqueueEvents(t.ctx, [of('slow', 0)]);
+    const hand = handWait();
+    const probing = eventSourcePass(t, main, { lane: lanes.main, circuits: prober, untriedWait: hand.wait });
+    await runtime.until(() => runtime.holding === 1);
+    hand.end();
+    await vi.waitFor(() => expect(t.logLines.some((l) => l.includes('agent runtime found slow'))).toBe(true));
+    runtime.release();
+    await probing;
+
+    // Later, a fresh container: everything of that agent goes to the slow lane at once; another agent's is posted here.
+    t.clock.advance(5_000);
+    await enqueueEvents(t.ctx, [of('slow', 1), of('slow', 2), of('quick', 1)]);
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuits: new CircuitBoard(t.clock), untriedWait: never })).toEqual({
+      received: 3,
+      failed: [],
+    });
+    expect(runtime.received).toEqual(['evt_slow_0', 'evt_quick_1']);
+    expect(slow.size()).toBe(2);
+    expect(t.metrics.counts.get('dispatch_slow_agent')).toBe(2);
+    close();
+  });
+
+  it('a quick first answer tells the other containers to post the agent’s events here', async () => {
+    const t = await runtime.setup();
+    const { main, slow, lanes, close } = lanesFor(t);
+    await enqueueEvents(t.ctx, [of('quick', 0)]);
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuits: new CircuitBoard(t.clock), untriedWait: never })).toEqual({
+      received: 1,
+      failed: [],
+    });
+    await vi.waitFor(() => expect(t.logLines.some((l) => l.includes('agent runtime found quick'))).toBe(true));
+
+    await enqueueEvents(
+      t.ctx,
+      [1, 2, 3].map((n) => of('quick', n)),
+    );
+    expect(await eventSourcePass(t, main, { lane: lanes.main, circuits: new CircuitBoard(t.clock), untriedWait: never })).toEqual({
+      received: 3,
+      failed: [],
+    });
+    expect(runtime.answered.sort()).toEqual(['evt_quick_0', 'evt_quick_1', 'evt_quick_2', 'evt_quick_3']);
+    expect(slow.size()).toBe(0);
+    close();
+  });
+
+  it('measures a verdict again before it lapses, in one container, while the others still go by it', async () => {
+    const t = await runtime.setup();
+    const key = circuitKey(runtime.url, 'agent-slow');
+    await tellSharedPace(t.ctx, new CircuitBoard(t.clock), key, true);
+    const [a, b, c] = [new CircuitBoard(t.clock), new CircuitBoard(t.clock), new CircuitBoard(t.clock)];
+    expect(await consultSharedPace(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
+
+    // Past half its life: one container takes the probe; the others keep going by the verdict, not to the slow lane for want of one.
+    t.clock.advance(sharedVerdictMs / 2 + 1);
+    expect(await consultSharedPace(t.ctx, b, [key])).toEqual(new Map([[key, 'probe']]));
+    expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
+    expect(await consultSharedPace(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
+
+    // The probe found it quick: everyone goes by that from now on.
+    await tellSharedPace(t.ctx, b, key, false);
+    expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'quick']]));
+
+    // A verdict nobody renewed lapses: the next container to meet the agent probes it.
+    t.clock.advance(sharedVerdictMs + 1);
+    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
+  });
+
+  it('judges an agent it has measured enough itself by its own answers, and tells the others once when they were slow', async () => {
+    const t = await runtime.setup();
+    const key = circuitKey(runtime.url, 'agent-slow');
+    const board = new CircuitBoard(t.clock);
+    for (let i = 0; i < 5; i++) board.pace(key).note(3_000);
+    expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
+    expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
+    expect(t.logLines.filter((l) => l.includes('agent runtime found slow'))).toHaveLength(1);
+    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'slow']]));
+  });
+
+  it('judges alone when the table cannot be read: nothing is diverted for want of a verdict', async () => {
+    const t = await runtime.setup();
+    const { main, slow, lanes, close } = lanesFor(t);
+    // The pace rows only: every other read of the stages goes through.
+    const store = t.ctx.store;
+    const get: typeof store.get = (key, opts) =>
+      key.pk.startsWith('PACE#') ? Promise.reject(new Error('throttled')) : store.get(key, opts);
+    const ctx = {
+      ...t.ctx,
+      store: {
+        get,
+        put: store.put.bind(store),
+        putAll: store.putAll.bind(store),
+        delete: store.delete.bind(store),
+        query: store.query.bind(store),
+      },
+    };
+    await enqueueEvents(t.ctx, [of('quick', 0), of('quick', 1)]);
+    const messages = await main.receive(10, 180);
+    const result = await dispatchBatch(ctx, messages, main, {
+      lane: lanes.main,
+      circuits: new CircuitBoard(t.clock),
+      work: providerWork,
+      untriedWait: never,
+    });
+    expect(result).toEqual({ failedMessageIds: [] });
+    expect(runtime.answered.sort()).toEqual(['evt_quick_0', 'evt_quick_1']);
+    expect(slow.size()).toBe(0);
+    expect(t.logLines.some((l) => l.includes("could not read the agent's shared pace"))).toBe(true);
+    close();
+  });
+
+  it('keeps the one lane of the local runtime to itself: it takes no probe, which would turn the other containers away', async () => {
+    const t = await runtime.setup();
+    await enqueueEvents(t.ctx, [of('quick', 0)]);
+    expect(
+      await eventSourcePass(t, t.queues.queue, { lane: singleLane(t.ctx, t.queues.queue), circuits: new CircuitBoard(t.clock) }),
+    ).toEqual({
+      received: 1,
+      failed: [],
+    });
+    const key = circuitKey(runtime.url, 'agent-quick');
+    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
+  });
+});
+
+describe('an untried agent’s held events', () => {
+  it('wait for their own agent’s first answer only, not for another agent’s slow one', async () => {
+    const t = await runtime.setup();
+    const { main, lanes, close } = lanesFor(t);
+    runtime.held.add('evt_slow_0');
+    await enqueueEvents(t.ctx, [of('slow', 0), of('slow', 1), of('quick', 0), of('quick', 1)]);
+    const batch = eventSourcePass(t, main, { lane: lanes.main, circuits: new CircuitBoard(t.clock), untriedWait: never });
+    // The quick agent's second event is posted while the slow agent's first is still held.
+    await runtime.until(() => runtime.answered.includes('evt_quick_1'));
+    expect(runtime.holding).toBe(1);
+    expect(runtime.received).not.toContain('evt_slow_1');
+    runtime.release();
+    expect(await batch).toEqual({ received: 4, failed: [] });
+    close();
+  });
+});
