@@ -3,6 +3,10 @@ import { writeStoredToken } from '../../shared/store/stored-token';
 import { createContentsnareTools } from '../../shared/providers/contentsnare/tools';
 import { secretNames, type TriggerEvent } from '../../shared/domain/model';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
+import { CircuitBoard } from '../../shared/dispatch/circuit-board';
+import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
+import { awsLanes } from '../../shared/dispatch/lanes';
+import { providerWork } from '../../shared/wiring/provider-work';
 import { revokeForDisconnect } from '../../shared/oauth/revoke';
 import { pollOnce } from '../../shared/polling/poll-once';
 import { receiveSnareDelivery } from '../../shared/providers/contentsnare/intake/snare-source';
@@ -194,6 +198,24 @@ describe('table access by role (the LeadingKeys the stack grants)', () => {
     await consumerPass(dispatchCtx, t.queues.queue);
     // The connection's status (connection-gate.ts): a deleted or suspended App installation's events are not delivered.
     expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#']);
+    expectAllowed('dispatch', touched);
+  });
+
+  it("dispatch on the Lambda main lane: an agent's pace shared with the other containers, its probe and its verdict", async () => {
+    const t = await context();
+    const touched: string[] = [];
+    const ctx = { ...t.ctx, store: recording(t.ctx.store, touched) };
+    await enqueueEvents(t.ctx, [event(1), event(2)]);
+    const queue = t.queues.queue;
+    const messages = await queue.receive(10, 30);
+    const lane = awsLanes(queue, queue).main;
+    const never = () => new Promise<void>(() => {});
+    expect(
+      await dispatchBatch(ctx, messages, queue, { lane, circuits: new CircuitBoard(t.clock), work: providerWork, untriedWait: never }),
+    ).toEqual({
+      failedMessageIds: [],
+    });
+    expect(families(touched)).toEqual(['CONN#', 'EVH#', 'EVT#', 'PACE#']);
     expectAllowed('dispatch', touched);
   });
 
