@@ -122,6 +122,11 @@ export function dispatchTestEvent(n: number): TriggerEvent {
   };
 }
 
+/** The `n`th event of the tenant `agent`: its own agent (its circuit and pace) and connection `conn_<agent>` (its group). */
+export function agentEvent(agent: string, n: number): TriggerEvent {
+  return { ...dispatchTestEvent(n), id: `evt_${agent}_${n}`, agentId: `agent-${agent}`, connectionId: `conn_${agent}` };
+}
+
 /** One pass of an SQS event source over `queue`: receive, dispatch on `lane`, delete what succeeded. */
 export async function eventSourcePass(
   t: TestContext,

@@ -5,12 +5,11 @@ import { CircuitBoard, circuitKey } from '../../shared/dispatch/circuit-board';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { singleLane, type Lane } from '../../shared/dispatch/lane';
-import type { TriggerEvent } from '../../shared/domain/model';
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Queue, Store } from '../../shared/ports';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { stopTestDynamo } from '../helpers/dynamo';
-import { HoldingRuntime, dispatchTestEvent } from '../helpers/holding-runtime';
+import { HoldingRuntime, agentEvent } from '../helpers/holding-runtime';
 import type { TestContext } from '../helpers/test-context';
 
 const runtime = await HoldingRuntime.start();
@@ -20,13 +19,7 @@ afterAll(async () => {
 });
 afterEach(() => runtime.reset());
 
-/** An event of the agent `agent` (its circuit) and connection `conn_<agent>` (its group). */
-const of = (agent: string, n: number): TriggerEvent => ({
-  ...dispatchTestEvent(n),
-  id: `evt_${agent}_${n}`,
-  agentId: `agent-${agent}`,
-  connectionId: `conn_${agent}`,
-});
+const of = agentEvent;
 
 /**
  * SQS's SendMessageBatch as its API reference describes it (at most 10 entries a call, each

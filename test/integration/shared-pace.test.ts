@@ -9,10 +9,9 @@ import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes } from '../../shared/dispatch/lanes';
 import { consultSharedPace, sharedVerdictMs, tellSharedPace } from '../../shared/dispatch/shared-pace';
-import type { TriggerEvent } from '../../shared/domain/model';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { stopTestDynamo } from '../helpers/dynamo';
-import { HoldingRuntime, dispatchTestEvent, eventSourcePass } from '../helpers/holding-runtime';
+import { HoldingRuntime, agentEvent, eventSourcePass } from '../helpers/holding-runtime';
 import type { TestContext } from '../helpers/test-context';
 
 const runtime = await HoldingRuntime.start();
@@ -22,13 +21,7 @@ afterAll(async () => {
 });
 afterEach(() => runtime.reset());
 
-/** An event of `agent`'s tenant: its own connection and agent (its circuit and pace). */
-const of = (agent: string, n: number): TriggerEvent => ({
-  ...dispatchTestEvent(n),
-  id: `evt_${agent}_${n}`,
-  agentId: `agent-${agent}`,
-  connectionId: `conn_${agent}`,
-});
+const of = agentEvent;
 
 /** The two lanes of the Lambda consumer over local queues of the test's own. */
 function lanesFor(t: TestContext) {
