@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     const events = runtime.events().slice(received);
     const distinct = new Set(events.map((e) => e.id)).size;
     if (distinct !== n * matching) throw new Error(`${distinct} of ${n * matching} trigger events reached the agent runtime`);
-    // A POST that outlasts the main lane's 2 s on a loaded machine is posted again from the slow lane: counted, and said.
+    // A POST that outlasts the main lane's 10 s limit on a loaded machine is posted again from the slow lane: counted, and said.
     const again = events.length - distinct;
     if (world.denials().length > 0) throw new Error(`refused calls: ${world.denials().join('; ')}`);
     const { counts, byOperation } = countSince(world, before);
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     console.log(`${'total'.padEnd(20)} ${total(measured).toFixed(2).padStart(10)} ${total(model).toFixed(2).padStart(10)}`);
     console.log("(Lambda run time is this machine's, through emulators on loopback: an upper bound for a warm container on AWS.)");
     if (again > 0)
-      console.log(`(${again} events were posted again from the slow lane: the machine answered slower than 2 s; their calls are counted.)`);
+      console.log(`(${again} events were posted again from the slow lane: the machine answered slower than the 10 s limit; their calls are counted.)`);
   } finally {
     await world.close();
     await Promise.all([github.close(), runtime.close()]);
