@@ -40,4 +40,18 @@ describe('the pace of an agent runtime', () => {
     // Of the last twenty, nine were slow.
     expect(pace.isSlow()).toBe(false);
   });
+
+  it('is known once it holds five answers of the last minute, and tells whether the latest was slow', () => {
+    const clock = new TestClock();
+    const pace = new AgentPace(clock);
+    expect(pace.latestSlow()).toBeUndefined();
+    for (let i = 0; i < 4; i++) pace.note(20);
+    expect(pace.known()).toBe(false);
+    pace.note(3_000);
+    expect(pace.known()).toBe(true);
+    expect(pace.latestSlow()).toBe(true);
+    clock.advance(60_001);
+    expect(pace.known()).toBe(false);
+    expect(pace.latestSlow()).toBeUndefined();
+  });
 });
