@@ -36,7 +36,7 @@ function recent<T>(map: Map<string, T>, key: string, make: () => T): T {
 export class CircuitBoard {
   private readonly circuits = new Map<string, DispatchCircuit>();
   private readonly paces = new Map<string, AgentPace>();
-  private readonly verdicts = new Map<string, PaceVerdict>();
+  private readonly verdicts = new Map<string, { verdict: PaceVerdict; readAgainAt: number }>();
   private openings = 0;
 
   constructor(
@@ -65,15 +65,18 @@ export class CircuitBoard {
     return recent(this.paces, key, () => new AgentPace(this.clock, this.paceOptions));
   }
 
-  /** The verdict on `key`'s pace this container last read from the others or told them (shared-pace.ts), while it holds. */
+  /** The verdict on `key`'s pace this container last read from the others or told them (shared-pace.ts), until it is to be read again. */
   verdict(key: string): PaceVerdict | undefined {
-    const v = this.verdicts.get(key);
-    return v && v.until > this.clock.now() ? v : undefined;
+    const held = this.verdicts.get(key);
+    const now = this.clock.now();
+    return held && held.readAgainAt > now && held.verdict.until > now ? held.verdict : undefined;
   }
 
-  remember(key: string, verdict: PaceVerdict): void {
-    recent(this.verdicts, key, () => verdict);
-    this.verdicts.set(key, verdict);
+  /** Keeps `verdict` of `key` until `readAgainAt` (ms), or its own end if sooner. */
+  remember(key: string, verdict: PaceVerdict, readAgainAt: number): void {
+    const held = { verdict, readAgainAt };
+    recent(this.verdicts, key, () => held);
+    this.verdicts.set(key, held);
   }
 
   /**

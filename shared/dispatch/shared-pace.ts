@@ -21,8 +21,17 @@ import type { CircuitBoard, PaceVerdict } from './circuit-board';
  */
 export type SharedPace = 'slow' | 'quick' | 'probe' | 'elsewhere';
 
-/** How long a verdict holds: as long as a container's own measure remembers answers (agent-pace.ts). */
-export const sharedVerdictMs = 60_000;
+/**
+ * How long a verdict holds. Slow: as long as a container's own measure remembers answers
+ * (agent-pace.ts), then one container measures again. Quick: ten minutes, since the containers
+ * that post under it measure the agent themselves and tell the others if it turns slow; a
+ * verdict is two writes, and a minute's life would cost an agent with an event a minute two
+ * writes per delivery.
+ */
+export const verdictMs = { slow: 60_000, quick: 600_000 } as const;
+
+/** A container reads the table again after this long, so a slow verdict told by another reaches it well within its life. */
+export const readAgainMs = 15_000;
 
 /**
  * How long a probe holds off the other containers: the wait for its first answer (2 s,
@@ -71,14 +80,14 @@ async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Pr
     return undefined;
   }
   const now = ctx.clock.now();
-  const fresh = (v: PaceVerdict | undefined) => v !== undefined && v.until - now > sharedVerdictMs / 2;
+  const fresh = (v: PaceVerdict) => v.until - now > verdictMs[v.slow ? 'slow' : 'quick'] / 2;
   let verdict = board.verdict(key);
   if (verdict && fresh(verdict)) return verdict.slow ? 'slow' : 'quick';
   const hash = keyHash(key);
   const row = verdictSchema.safeParse(await ctx.store.get(keys.agentPace(hash)));
   if (row.success && row.data.until > now) {
-    board.remember(key, row.data);
     verdict = row.data;
+    board.remember(key, verdict, now + readAgainMs);
     if (fresh(verdict)) return verdict.slow ? 'slow' : 'quick';
   }
   // None, or one past half its life: one container measures again while the others still go by the old one.
@@ -91,13 +100,14 @@ async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Pr
   }
 }
 
-/** Tells the other containers what this one found of `key`'s pace, for `sharedVerdictMs`; a failed write only keeps them measuring alone. */
+/** Tells the other containers what this one found of `key`'s pace, for `verdictMs`; a failed write only keeps them measuring alone. */
 export async function tellSharedPace(ctx: AppContext, board: CircuitBoard, key: string, slow: boolean): Promise<void> {
   const now = ctx.clock.now();
-  const verdict = { slow, until: now + sharedVerdictMs };
-  board.remember(key, verdict);
+  const lifeMs = verdictMs[slow ? 'slow' : 'quick'];
+  const verdict = { slow, until: now + lifeMs };
+  board.remember(key, verdict, now + readAgainMs);
   await ctx.store
-    .put({ ...keys.agentPace(keyHash(key)), ...verdict, ttl: ttlIn(now, sharedVerdictMs / 1000) })
+    .put({ ...keys.agentPace(keyHash(key)), ...verdict, ttl: ttlIn(now, lifeMs / 1000) })
     .catch((e: unknown) => ctx.logger.warn("could not tell the agent's pace to the other containers", { slow, error: e }));
   ctx.logger.info(
     slow ? 'agent runtime found slow; the other containers are told' : 'agent runtime found quick; the other containers are told',

@@ -8,7 +8,7 @@ import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes } from '../../shared/dispatch/lanes';
-import { consultSharedPace, sharedVerdictMs, tellSharedPace } from '../../shared/dispatch/shared-pace';
+import { consultSharedPace, readAgainMs, tellSharedPace, verdictMs } from '../../shared/dispatch/shared-pace';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { HoldingRuntime, agentEvent, eventSourcePass } from '../helpers/holding-runtime';
@@ -128,7 +128,7 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     expect(await consultSharedPace(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
 
     // Past half its life: one container takes the probe; the others keep going by the verdict, not to the slow lane for want of one.
-    t.clock.advance(sharedVerdictMs / 2 + 1);
+    t.clock.advance(verdictMs.slow / 2 + 1);
     expect(await consultSharedPace(t.ctx, b, [key])).toEqual(new Map([[key, 'probe']]));
     expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
     expect(await consultSharedPace(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
@@ -138,8 +138,27 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'quick']]));
 
     // A verdict nobody renewed lapses: the next container to meet the agent probes it.
-    t.clock.advance(sharedVerdictMs + 1);
+    t.clock.advance(verdictMs.quick + 1);
     expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
+  });
+
+  it('keeps a quick verdict ten minutes, and a container going by it hears within 15 s that another found the agent slow', async () => {
+    const t = await runtime.setup();
+    const key = circuitKey(runtime.url, 'agent-turning');
+    await tellSharedPace(t.ctx, new CircuitBoard(t.clock), key, false);
+    const follower = new CircuitBoard(t.clock);
+    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
+    t.clock.advance(4 * 60_000);
+    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
+
+    // A container that posts to it finds it slow by its own answers and tells the others.
+    const measuring = new CircuitBoard(t.clock);
+    for (let i = 0; i < 5; i++) measuring.pace(key).note(3_000);
+    await consultSharedPace(t.ctx, measuring, [key]);
+    // The follower goes by what it read until it reads again.
+    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
+    t.clock.advance(readAgainMs);
+    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'slow']]));
   });
 
   it('judges an agent it has measured enough itself by its own answers, and tells the others once when they were slow', async () => {
