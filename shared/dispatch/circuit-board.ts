@@ -65,11 +65,14 @@ export class CircuitBoard {
     return recent(this.paces, key, () => new AgentPace(this.clock, this.paceOptions));
   }
 
-  /** The verdict on `key`'s pace this container last read from the others or told them (shared-pace.ts), until it is to be read again. */
-  verdict(key: string): PaceVerdict | undefined {
+  /**
+   * The verdict on `key`'s pace this container last read from the others or told them
+   * (shared-pace.ts), while it lasts; with `toRead`, only until it is to be read again.
+   */
+  verdict(key: string, toRead = true): PaceVerdict | undefined {
     const held = this.verdicts.get(key);
     const now = this.clock.now();
-    return held && held.readAgainAt > now && held.verdict.until > now ? held.verdict : undefined;
+    return held && (!toRead || held.readAgainAt > now) && held.verdict.until > now ? held.verdict : undefined;
   }
 
   /** Keeps `verdict` of `key` until `readAgainAt` (ms), or its own end if sooner. */

@@ -74,13 +74,15 @@ export async function consultSharedPace(
 async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Promise<SharedPace | undefined> {
   // An agent whose circuit turns attempts away is deferred, whatever its pace.
   if (board.for(key).allowance() !== Number.POSITIVE_INFINITY) return undefined;
-  const pace = board.pace(key);
-  if (pace.known()) {
-    if (pace.isSlow() && !board.verdict(key)?.slow) await tellSharedPace(ctx, board, key, true);
-    return undefined;
-  }
   const now = ctx.clock.now();
   const fresh = (v: PaceVerdict) => v.until - now > verdictMs[v.slow ? 'slow' : 'quick'] / 2;
+  const pace = board.pace(key);
+  if (pace.known()) {
+    // Told once a verdict's half-life, not once a batch.
+    const told = board.verdict(key, false);
+    if (pace.isSlow() && !(told?.slow && fresh(told))) await tellSharedPace(ctx, board, key, true);
+    return undefined;
+  }
   let verdict = board.verdict(key);
   if (verdict && fresh(verdict)) return verdict.slow ? 'slow' : 'quick';
   const hash = keyHash(key);

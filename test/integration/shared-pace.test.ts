@@ -168,6 +168,10 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     for (let i = 0; i < 5; i++) board.pace(key).note(3_000);
     expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
     expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
+    // Nor again when the verdict is due to be read again: only past its half-life.
+    t.clock.advance(readAgainMs);
+    for (let i = 0; i < 5; i++) board.pace(key).note(3_000);
+    expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
     expect(t.logLines.filter((l) => l.includes('agent runtime found slow'))).toHaveLength(1);
     expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'slow']]));
   });
