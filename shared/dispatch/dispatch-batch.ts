@@ -91,9 +91,9 @@ async function dispatchPart(
   // Each agent's held events wait for its own first answer, or the wait's end.
   const held = async (first: Aside['firsts'][number]) => {
     const answered = await Promise.race([fates.get(first.messageId)?.then(() => true) ?? true, waited ?? true]);
-    // The probe's finding goes to the other containers: slow when its first answer did not come within the wait.
-    const found = first.probe ? !answered || circuits?.pace(first.key).latestSlow() : undefined;
-    const told = found !== undefined && circuits ? tellSharedPace(ctx, circuits, first.key, found) : undefined;
+    // The probe's finding goes to the other containers once its POST is answered (or passes the limit), timed on
+    // the POST alone: a container slow to reach the POST (a busy table) does not make the agent slow for everyone.
+    const told = first.probe ? fates.get(first.messageId)?.then(() => tellProbed(ctx, circuits, first.key)) : undefined;
     // Its others go to the slow lane, if there is one, when no answer came.
     const others =
       first.held.length === 0 ? [] : dispatchPart(ctx, first.held, consumer, options, false, answered ? undefined : new Set([first.key]));
@@ -106,6 +106,12 @@ async function dispatchPart(
     ...aside.firsts.map(held),
   ]);
   return parts.flat();
+}
+
+/** Tells the other containers what the probe's POST showed of the agent's pace; nothing when it made no POST. */
+async function tellProbed(ctx: AppContext, circuits: CircuitBoard | undefined, key: string): Promise<void> {
+  const slow = circuits?.pace(key).latestSlow();
+  if (circuits && slow !== undefined) await tellSharedPace(ctx, circuits, key, slow);
 }
 
 /**

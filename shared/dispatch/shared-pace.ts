@@ -34,10 +34,10 @@ export const verdictMs = { slow: 60_000, quick: 600_000 } as const;
 export const readAgainMs = 15_000;
 
 /**
- * How long a probe holds off the other containers: the wait for its first answer (2 s,
- * dispatch-batch.ts) and the write of its verdict. A probe whose container died lapses by itself.
+ * How long a probe holds off the other containers: its POST's answer, or the 10 s limit when
+ * none comes, and the write of its verdict. A probe whose container died lapses by itself.
  */
-export const probeLeaseSeconds = 3;
+export const probeLeaseSeconds = 12;
 
 const verdictSchema = z.object({ slow: z.boolean(), until: z.number() });
 

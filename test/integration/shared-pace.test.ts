@@ -79,10 +79,12 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     const hand = handWait();
     const probing = eventSourcePass(t, main, { lane: lanes.main, circuits: prober, untriedWait: hand.wait });
     await runtime.until(() => runtime.holding === 1);
+    // Its answer takes 3 s: the others are told once it comes, timed on the POST alone.
     hand.end();
-    await vi.waitFor(() => expect(t.logLines.some((l) => l.includes('agent runtime found slow'))).toBe(true));
+    t.clock.advance(3_000);
     runtime.release();
     await probing;
+    expect(t.logLines.some((l) => l.includes('agent runtime found slow'))).toBe(true);
 
     // Later, a fresh container: everything of that agent goes to the slow lane at once; another agent's is posted here.
     t.clock.advance(5_000);
@@ -94,6 +96,27 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     expect(runtime.received).toEqual(['evt_slow_0', 'evt_quick_1']);
     expect(slow.size()).toBe(2);
     expect(t.metrics.counts.get('dispatch_slow_agent')).toBe(2);
+    close();
+  });
+
+  it('times the probe on its POST alone: a wait that ended first sends the held events aside here, but tells nobody the agent is slow', async () => {
+    const t = await runtime.setup();
+    const { main, slow, lanes, close } = lanesFor(t);
+    runtime.held.add('evt_busy_0');
+    await enqueueEvents(
+      t.ctx,
+      [0, 1].map((n) => of('busy', n)),
+    );
+    const hand = handWait();
+    const probing = eventSourcePass(t, main, { lane: lanes.main, circuits: new CircuitBoard(t.clock), untriedWait: hand.wait });
+    await runtime.until(() => runtime.holding === 1);
+    hand.end();
+    await vi.waitFor(() => expect(slow.size()).toBe(1));
+    // The POST itself is answered at once (no time passes on the clock it is timed by).
+    runtime.release();
+    expect(await probing).toEqual({ received: 2, failed: [] });
+    const key = circuitKey(runtime.url, 'agent-busy');
+    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'quick']]));
     close();
   });
 
