@@ -36,6 +36,7 @@ function recent<T>(map: Map<string, T>, key: string, make: () => T): T {
 export class CircuitBoard {
   private readonly circuits = new Map<string, DispatchCircuit>();
   private readonly paces = new Map<string, AgentPace>();
+  private readonly probes = new Map<string, number>();
   private readonly verdicts = new Map<string, { verdict: PaceVerdict; readAgainAt: number }>();
   private openings = 0;
 
@@ -73,6 +74,16 @@ export class CircuitBoard {
     const held = this.verdicts.get(key);
     const now = this.clock.now();
     return held && (!toRead || held.readAgainAt > now) && held.verdict.until > now ? held.verdict : undefined;
+  }
+
+  /** Whether another container was found probing `key` lately (until the time `noteProbedElsewhere` gave). */
+  probedElsewhere(key: string): boolean {
+    return (this.probes.get(key) ?? 0) > this.clock.now();
+  }
+
+  noteProbedElsewhere(key: string, until: number): void {
+    recent(this.probes, key, () => until);
+    this.probes.set(key, until);
   }
 
   /** Keeps `verdict` of `key` until `readAgainAt` (ms), or its own end if sooner. */

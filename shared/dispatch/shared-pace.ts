@@ -30,6 +30,9 @@ export type SharedPace = 'slow' | 'quick' | 'probe' | 'elsewhere';
  */
 export const verdictMs = { slow: 60_000, quick: 600_000 } as const;
 
+/** After finding another container's probe, a container asks again after this long (its batches meanwhile go by what it knows). */
+export const probeAskAgainMs = 2_000;
+
 /** A container reads the table again after this long, so a slow verdict told by another reaches it well within its life. */
 export const readAgainMs = 15_000;
 
@@ -76,6 +79,7 @@ async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Pr
   if (board.for(key).allowance() !== Number.POSITIVE_INFINITY) return undefined;
   const now = ctx.clock.now();
   const fresh = (v: PaceVerdict) => v.until - now > verdictMs[v.slow ? 'slow' : 'quick'] / 2;
+  const by = (v: PaceVerdict | undefined): SharedPace => (v ? (v.slow ? 'slow' : 'quick') : 'elsewhere');
   const pace = board.pace(key);
   if (pace.known()) {
     // Told once a verdict's half-life, not once a batch.
@@ -84,13 +88,17 @@ async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Pr
     return undefined;
   }
   let verdict = board.verdict(key);
-  if (verdict && fresh(verdict)) return verdict.slow ? 'slow' : 'quick';
+  if (verdict && fresh(verdict)) return by(verdict);
+  // Another container took the probe a moment ago: not asked again for each batch.
+  if (board.probedElsewhere(key)) return by(verdict);
   const hash = keyHash(key);
-  const row = verdictSchema.safeParse(await ctx.store.get(keys.agentPace(hash)));
-  if (row.success && row.data.until > now) {
-    verdict = row.data;
-    board.remember(key, verdict, now + readAgainMs);
-    if (fresh(verdict)) return verdict.slow ? 'slow' : 'quick';
+  if (!verdict) {
+    const row = verdictSchema.safeParse(await ctx.store.get(keys.agentPace(hash)));
+    if (row.success && row.data.until > now) {
+      verdict = row.data;
+      board.remember(key, verdict, now + readAgainMs);
+      if (fresh(verdict)) return by(verdict);
+    }
   }
   // None, or one past half its life: one container measures again while the others still go by the old one.
   try {
@@ -98,7 +106,10 @@ async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Pr
     return 'probe';
   } catch (e) {
     if (!(e instanceof ConditionFailedError)) throw e;
-    return verdict ? (verdict.slow ? 'slow' : 'quick') : 'elsewhere';
+    // Asked again, and the table read again, once the other's probe may have told what it found.
+    board.noteProbedElsewhere(key, now + probeAskAgainMs);
+    if (verdict) board.remember(key, verdict, now + probeAskAgainMs);
+    return by(verdict);
   }
 }
 

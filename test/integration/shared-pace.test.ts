@@ -8,7 +8,7 @@ import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes } from '../../shared/dispatch/lanes';
-import { consultSharedPace, readAgainMs, tellSharedPace, verdictMs } from '../../shared/dispatch/shared-pace';
+import { consultSharedPace, probeAskAgainMs, readAgainMs, tellSharedPace, verdictMs } from '../../shared/dispatch/shared-pace';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { stopTestDynamo } from '../helpers/dynamo';
 import { HoldingRuntime, agentEvent, eventSourcePass } from '../helpers/holding-runtime';
@@ -156,8 +156,10 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
     expect(await consultSharedPace(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
 
-    // The probe found it quick: everyone goes by that from now on.
+    // The probe found it quick: the others go by that once they ask again (not once a batch while the probe is out).
     await tellSharedPace(t.ctx, b, key, false);
+    expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
+    t.clock.advance(probeAskAgainMs);
     expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'quick']]));
 
     // A verdict nobody renewed lapses: the next container to meet the agent probes it.
@@ -182,6 +184,32 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
     t.clock.advance(readAgainMs);
     expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'slow']]));
+  });
+
+  it('asks the table once per two seconds, not once a batch, while another container probes the agent', async () => {
+    const t = await runtime.setup();
+    const key = circuitKey(runtime.url, 'agent-new');
+    const calls: string[] = [];
+    const store = t.ctx.store;
+    const get: typeof store.get = (key, opts) => {
+      calls.push(`get ${key.sk}`);
+      return store.get(key, opts);
+    };
+    const put: typeof store.put = (item, opts) => {
+      calls.push(`put ${item.sk}`);
+      return store.put(item, opts);
+    };
+    const counted = {
+      ...t.ctx,
+      store: { get, put, putAll: store.putAll.bind(store), delete: store.delete.bind(store), query: store.query.bind(store) },
+    };
+    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
+    const other = new CircuitBoard(t.clock);
+    for (let i = 0; i < 5; i++) expect(await consultSharedPace(counted, other, [key])).toEqual(new Map([[key, 'elsewhere']]));
+    expect(calls).toEqual(['get PACE', 'put PROBE']);
+    t.clock.advance(probeAskAgainMs);
+    expect(await consultSharedPace(counted, other, [key])).toEqual(new Map([[key, 'elsewhere']]));
+    expect(calls).toHaveLength(4);
   });
 
   it('judges an agent it has measured enough itself by its own answers, and tells the others once when they were slow', async () => {
