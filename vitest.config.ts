@@ -4,6 +4,11 @@ import { layers, type Layer } from './test/layers';
 export default defineConfig({
   test: {
     pool: 'forks',
+    // One process per worker, reused by the files of a layer: a new process and a fresh import of
+    // the SDKs per file cost more than most files' tests. Each file still gets fresh copies of the
+    // project's modules (test/helpers/fresh-modules.ts).
+    isolate: false,
+    setupFiles: ['test/helpers/fresh-modules.ts'],
     // The longest tests walk a whole flow against fakes that check every request against GitHub's
     // description (about 20 s on an idle two-core machine); a CI machine's neighbours must not fail them.
     testTimeout: 60_000,
