@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LayerSequencer } from './test/layer-sequencer';
 import { layers, type Layer } from './test/layers';
 
 export default defineConfig({
@@ -15,6 +16,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: more workers only make the embedded servers fight for CPU.
     maxWorkers: 2,
+    sequence: { sequencer: LayerSequencer },
     // One project per layer: `npm test` runs them all in one run (one report for CI);
     // `npm run test:<layer>` runs one.
     // The AWS-mode suite synthesizes the stack once per run (test/aws/harness/global-synth.ts).
