@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -16,8 +16,15 @@ export default function setup(): () => Promise<void> {
   const worker = new Worker(new URL('./synth-worker.mjs', import.meta.url), {
     workerData: { path, moduleUrl: new URL('./stack-template.ts', import.meta.url).href },
   });
+  // A thread that could not even load (no tsx) says so where the worlds look, instead of leaving them to time out.
+  worker.once('error', (e) => writeFileSync(`${path}.failed`, e.stack ?? e.message));
+  worker.once('exit', (code) => {
+    if (code !== 0 && !existsSync(path) && !existsSync(`${path}.failed`))
+      writeFileSync(`${path}.failed`, `the synthesis thread exited with ${code}`);
+  });
   process.env[templatePathVariable] = path;
   return async () => {
+    worker.removeAllListeners('exit');
     await worker.terminate();
     rmSync(dir, { recursive: true, force: true });
   };
