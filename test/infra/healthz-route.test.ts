@@ -29,9 +29,16 @@ afterAll(() => {
   Object.assign(process.env, savedEnv);
 });
 
+let devStack: ReturnType<typeof synthStack> | undefined;
+/** The stack of stage dev, synthesized once for the file: its tests only read the template. */
+function devTemplate(): ReturnType<typeof synthStack>['template'] {
+  devStack ??= synthStack({ stage: 'dev' });
+  return devStack.template;
+}
+
 /** The function folder behind a route of the synthesized stack. */
 function functionServing(routeKey: string): string {
-  const { template } = synthStack({ stage: 'dev' });
+  const template = devTemplate();
   const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
   const route = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === routeKey);
   if (!route) throw new Error(`no route ${routeKey}`);
@@ -43,7 +50,7 @@ function functionServing(routeKey: string): string {
 
 /** `METHOD /path` of every route the synthesized stack's HTTP API has. */
 function stackRoutes(): string[] {
-  const { template } = synthStack({ stage: 'dev' });
+  const template = devTemplate();
   const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
   return Object.values(resources)
     .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')

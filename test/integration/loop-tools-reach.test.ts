@@ -84,8 +84,9 @@ describe('the tools of the loop reach the code host operations of its table', ()
   });
 
   it('every registered tool of the table, called with its sample, reaches its operations with requests the description accepts', async () => {
-    const conn = await t.connect();
     for (const toolId of present) {
+      // A connection per tool: the code host's write spacing (a second between writes) is per account (throttle id).
+      const conn = await t.connect();
       const r = await invokeTool(t.ctx, { toolId, connectionId: conn.id, input: requiredOnly[toolId] ?? {} }, [githubTools]);
       expect(r.ok, `${toolId}: ${JSON.stringify(r.ok ? '' : r.error)}`).toBe(true);
     }

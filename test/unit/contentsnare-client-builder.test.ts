@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Connection } from '../../shared/domain/model';
 import type { SnareClientContext } from '../../shared/providers/contentsnare/connection-client';
 import type { ClientContext } from '../../shared/tools/tool-step';
@@ -15,6 +15,9 @@ vi.mock('../../shared/providers/contentsnare/rate-limiter', async (original) => 
   }
   return { ...actual, ContentSnareRateLimiter: CountedLimiter };
 });
+
+// Workers are reused across files (vitest.config.ts): the files after this one get the real limiter.
+afterAll(() => vi.doUnmock('../../shared/providers/contentsnare/rate-limiter'));
 
 const { contentSnareClientFactory } = await import('../../shared/providers/contentsnare/client-factory');
 const { snareClientFor } = await import('../../shared/providers/contentsnare/connection-client');

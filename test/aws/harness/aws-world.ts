@@ -98,7 +98,7 @@ export class AwsWorld {
     const frontDoor = createServer();
     await new Promise<void>((resolve) => frontDoor.listen(0, '127.0.0.1', resolve));
     const publicUrl = `http://127.0.0.1:${(frontDoor.address() as AddressInfo).port}`;
-    const { template, stackName } = loadTemplate();
+    const { template, stackName } = await loadTemplate();
     const settings: Partial<Record<Placeholder, string>> = { publicUrl, ...o.settings };
     // SQS makes a standard queue fair once its messages carry a group; fauxqs, only with this.
     await serveFairly();

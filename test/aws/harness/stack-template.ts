@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { synthStack } from '../../infra/synth-stack';
 import type { CfnTemplate } from '../iam/template-policies';
 
@@ -34,9 +34,18 @@ export function synthesizeTemplate(): { template: CfnTemplate; stackName: string
   return { template: synth.template.toJSON() as CfnTemplate, stackName: synth.stack.stackName };
 }
 
-/** The run's template (from the global setup), or a synthesis of its own when run without it. */
-export function loadTemplate(): { template: CfnTemplate; stackName: string } {
+/** Longest wait for the global setup's synthesis: it takes tens of seconds on 2 busy cores. */
+const synthesisWaitMs = 300_000;
+
+/** The run's template (from the global setup, once its synthesis is done), or a synthesis of its own when run without it. */
+export async function loadTemplate(): Promise<{ template: CfnTemplate; stackName: string }> {
   const path = process.env[templatePathVariable];
-  if (path) return JSON.parse(readFileSync(path, 'utf8')) as { template: CfnTemplate; stackName: string };
-  return synthesizeTemplate();
+  if (!path) return synthesizeTemplate();
+  const end = Date.now() + synthesisWaitMs;
+  while (!existsSync(path)) {
+    if (existsSync(`${path}.failed`)) throw new Error(`the stack's synthesis failed:\n${readFileSync(`${path}.failed`, 'utf8')}`);
+    if (Date.now() > end) throw new Error(`the stack's synthesis did not finish within ${synthesisWaitMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return JSON.parse(readFileSync(path, 'utf8')) as { template: CfnTemplate; stackName: string };
 }
