@@ -179,7 +179,9 @@ async function main(): Promise<void> {
     console.log(`${'total'.padEnd(20)} ${total(measured).toFixed(2).padStart(10)} ${total(model).toFixed(2).padStart(10)}`);
     console.log("(Lambda run time is this machine's, through emulators on loopback: an upper bound for a warm container on AWS.)");
     if (again > 0)
-      console.log(`(${again} events were posted again from the slow lane: the machine answered slower than the 10 s limit; their calls are counted.)`);
+      console.log(
+        `(${again} events were posted again from the slow lane: the machine answered slower than the 10 s limit; their calls are counted.)`,
+      );
   } finally {
     await world.close();
     await Promise.all([github.close(), runtime.close()]);

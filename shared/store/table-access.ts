@@ -55,7 +55,11 @@ export const tableAccessByRole: Readonly<Record<string, TableAccess>> = {
   // The GitHub App's lifecycle jobs (app-lifecycle-job.ts): an installation's connections (gsi1 INST#),
   // read back and updated; a user's among all of them (gsi2 CONNS).
   // What the containers found of each agent's pace, and its probe (PACE#, shared/dispatch/shared-pace.ts).
-  dispatch: { table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', 'PACE#*', ...snareReadBack], gsi1: ['ROUTE#snare_*', 'INST#*'], gsi2: listed('CONNS') },
+  dispatch: {
+    table: [...tokenUse, 'EVT#*', 'EVH#*', 'SUB#*', 'PACE#*', ...snareReadBack],
+    gsi1: ['ROUTE#snare_*', 'INST#*'],
+    gsi2: listed('CONNS'),
+  },
   // The endpoint and its connection (endpoint-cache.ts), the delivery's claim and mark
   // (delivery-claims.ts), and the route query of the matching subscriptions (shared/dispatch/fan-out.ts).
   // The GitHub App's webhook (shared/providers/github/intake/app-source.ts): an installation's connections (gsi1 INST#) and
