@@ -13,11 +13,9 @@
  *   npm run bench:tenants        (BENCH_SECONDS=20 per phase, BENCH_NOISY_RATE=100)
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { type Message, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs } from 'fauxqs';
 import { dispatchEventSources } from '../infra/integrations-stack';
@@ -30,6 +28,9 @@ import { LambdaWorker } from '../test/aws/harness/lambda-worker';
 import { lambdaMessageAttributes } from '../test/aws/harness/lambda-records';
 import { executionsFor } from '../shared/dispatch/lanes';
 import type { TriggerEvent } from '../shared/domain/model';
+import { AgentRuntimeThread } from './lib/agent-runtime-thread';
+import { answerLoopbackQueueUrls } from './lib/loopback-queue-urls';
+import { type JsonMessage, SqsJson } from './lib/sqs-json';
 import { envNumber, percentile, runMain } from './lib/report';
 
 const seconds = envNumber('BENCH_SECONDS', 20);
@@ -52,57 +53,6 @@ const region = 'us-east-1';
 const mainPollers = executionsFor(quietRate + noisyRate, slowAnswerMs / 1000, mainBatch);
 const slowPollers = executionsFor(noisyRate, slowAnswerMs / 1000, slowBatch);
 
-type Behaviour = 'quick' | 'slow' | 'failing';
-
-/** The agent runtime: answers by the agent the event is for, and notes when each event first arrived and how often. */
-function agentRuntime(behaviour: (agentId: string) => Behaviour) {
-  const arrivals = new Map<string, { first: number; count: number }>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as TriggerEvent;
-      const how = behaviour(event.agentId);
-      if (how === 'failing') {
-        res.writeHead(503, { 'retry-after': '30' }).end();
-        return;
-      }
-      const seen = arrivals.get(event.id);
-      if (seen) seen.count++;
-      else arrivals.set(event.id, { first: Date.now(), count: 1 });
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), how === 'slow' ? slowAnswerMs : 0);
-    });
-  });
-  return { server, arrivals };
-}
-
-/**
- * fauxqs names its queues under `sqs.<region>.localhost`, which a function's container cannot
- * resolve, and finds a queue by the exact URL in the request: this loopback stand-in for the
- * regional endpoint forwards each call with the queue URLs written as fauxqs knows them.
- */
-async function queueUrlProxy(upstream: string, emulatedOrigin: string): Promise<{ server: Server; url: string }> {
-  let url = '';
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8').split(url).join(emulatedOrigin);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length' && k !== 'host') headers[k] = v;
-      fetch(`${upstream}${req.url ?? '/'}`, { method: req.method, headers, body })
-        .then(async (answer) => {
-          res.writeHead(answer.status, Object.fromEntries(answer.headers));
-          res.end(Buffer.from(await answer.arrayBuffer()));
-        })
-        .catch(() => res.writeHead(502).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { server, url };
-}
-
 function triggerEvent(tenant: string, n: number): TriggerEvent {
   return {
     id: `evt_${tenant}_${n}_${randomUUID().slice(0, 8)}`,
@@ -122,6 +72,7 @@ async function main(): Promise<void> {
   process.stdout.write = (() => true) as typeof process.stdout.write;
   // The queues are fair, as SQS makes a standard queue whose messages carry a group.
   await serveFairly();
+  await answerLoopbackQueueUrls();
   const [dynamo, fauxqs] = await Promise.all([startEmbeddedDynamo(), startFauxqs({ port: 0, logger: false })]);
   const dlq = fauxqs.createQueue('tenants-dlq', { region });
   const redrive = JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: '8' });
@@ -132,12 +83,9 @@ async function main(): Promise<void> {
     ]),
   );
   emulated.set('tenants-dlq', dlq.queueUrl);
-  const proxy = await queueUrlProxy(fauxqs.address, new URL(emulated.get('tenants-main') ?? '').origin);
-  const queueUrl = (name: string) => `${proxy.url}${new URL(emulated.get(name) ?? '').pathname}`;
-  const sqsEndpoint = proxy.url;
-  const behaviours = new Map<string, Behaviour>();
-  const runtime = agentRuntime((agentId) => behaviours.get(agentId) ?? 'quick');
-  await new Promise<void>((resolve) => runtime.server.listen(0, '127.0.0.1', resolve));
+  const queueUrl = (name: string) => `${fauxqs.address}${new URL(emulated.get(name) ?? '').pathname}`;
+  const sqsEndpoint = fauxqs.address;
+  const runtime = await AgentRuntimeThread.start({ slowAnswerMs, failingRetryAfterSeconds: 30 });
   const credentials = { accessKeyId: 'bench', secretAccessKey: 'bench' };
   // Each execution is a container of its own (a worker thread with the function's environment, as the AWS-mode suite runs them).
   const env: Record<string, string> = {
@@ -151,7 +99,7 @@ async function main(): Promise<void> {
     QUEUE_URL: queueUrl('tenants-main'),
     SLOW_QUEUE_URL: queueUrl('tenants-slow'),
     DEAD_LETTER_QUEUE_URL: queueUrl('tenants-dlq'),
-    AGENT_RUNTIME_URL: `http://127.0.0.1:${(runtime.server.address() as AddressInfo).port}/events`,
+    AGENT_RUNTIME_URL: runtime.url,
     DISPATCH_SIGNING_SECRET: 'tenants-bench-signing-secret-0123456789',
     PLATFORM_API_KEY: 'tenants-bench-platform-key-0123456789',
     LOG_LEVEL: 'SILENT',
@@ -161,38 +109,37 @@ async function main(): Promise<void> {
   const mainContainers = containers(mainPollers);
   const slowContainers = containers(slowPollers);
   await Promise.all([...mainContainers, ...slowContainers].map((c) => c.start()));
-  const sqs = new SQSClient({ region, endpoint: sqsEndpoint, credentials });
-  const producer = new SqsQueue(sqs, queueUrl('tenants-main'));
+  const producer = new SqsQueue(new SQSClient({ region, endpoint: sqsEndpoint, credentials }), queueUrl('tenants-main'));
+  const mapping = new SqsJson(sqsEndpoint);
 
   let stopped = false;
   /** When a poller first received each event (by event id): the quiet tenant's wait split into queue and dispatch. */
   const firstReceived = new Map<string, number>();
+  /** How many times each event was received, by lane (a quiet event on the slow lane, or received twice, is a finding). */
+  const receives = new Map<string, { main: number; slow: number }>();
   /** One event source mapping poller: receive a batch, invoke the handler, delete what it did not report failed. */
   async function poll(name: string, batchSize: number, container: LambdaWorker): Promise<void> {
     const url = queueUrl(name);
     while (!stopped) {
       // As the event source mapping: gather up to the batch size for at most its batching window (1 s).
-      const messages: Message[] = [];
+      const messages: JsonMessage[] = [];
       let firstAt = 0;
       while (!stopped && messages.length < batchSize && (firstAt === 0 || Date.now() - firstAt < batchWindowMs)) {
-        const out = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: url,
-            MaxNumberOfMessages: Math.min(10, batchSize - messages.length),
-            WaitTimeSeconds: messages.length === 0 ? 1 : 0,
-            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'MessageGroupId'],
-            MessageAttributeNames: ['All'],
-          }),
-        );
-        messages.push(...(out.Messages ?? []));
+        const got = await mapping.receive(url, Math.min(10, batchSize - messages.length), messages.length === 0 ? 1 : 0);
+        messages.push(...got);
         if (messages.length > 0 && firstAt === 0) firstAt = Date.now();
-        if ((out.Messages ?? []).length === 0 && messages.length > 0) await new Promise((r) => setTimeout(r, 100));
+        if (got.length === 0 && messages.length > 0) await new Promise((r) => setTimeout(r, 100));
       }
       if (messages.length === 0) continue;
       const receivedAt = Date.now();
       for (const m of messages) {
         const id = /"id":"([^"]+)"/.exec(m.Body ?? '')?.[1];
         if (id && !firstReceived.has(id)) firstReceived.set(id, receivedAt);
+        if (id) {
+          const seen = receives.get(id) ?? { main: 0, slow: 0 };
+          seen[name === 'tenants-slow' ? 'slow' : 'main']++;
+          receives.set(id, seen);
+        }
       }
       const event = {
         Records: messages.map((m) => ({
@@ -204,7 +151,7 @@ async function main(): Promise<void> {
             SentTimestamp: m.Attributes?.SentTimestamp ?? '0',
             ...(m.Attributes?.MessageGroupId ? { MessageGroupId: m.Attributes.MessageGroupId } : {}),
           },
-          messageAttributes: lambdaMessageAttributes(m.MessageAttributes),
+          messageAttributes: lambdaMessageAttributes(m.MessageAttributes as Message['MessageAttributes']),
           eventSourceARN: `arn:aws:sqs:${region}:000000000000:${name}`,
         })),
       } as unknown as SQSEvent;
@@ -214,8 +161,10 @@ async function main(): Promise<void> {
       const failed = new Set((outcome.result as SQSBatchResponse).batchItemFailures.map((f) => f.itemIdentifier));
       const done = messages.filter((m) => !failed.has(m.MessageId ?? ''));
       for (let i = 0; i < done.length; i += 10) {
-        const Entries = done.slice(i, i + 10).map((m, j) => ({ Id: `d${j}`, ReceiptHandle: m.ReceiptHandle ?? '' }));
-        await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries }));
+        await mapping.deleteBatch(
+          url,
+          done.slice(i, i + 10).map((m) => m.ReceiptHandle ?? ''),
+        );
       }
     }
   }
@@ -261,7 +210,7 @@ async function main(): Promise<void> {
       return a ? [a.first - e.sentAt] : [];
     });
 
-  // The bench's own thread runs the emulated SQS, the pollers and the agent runtime: its event-loop delay is time the handler does not spend.
+  // The bench's own thread runs the emulated SQS and the pollers: its event-loop delay is time the handler does not spend.
   const lag = monitorEventLoopDelay({ resolution: 20 });
   lag.enable();
   const lags: string[] = [];
@@ -274,8 +223,8 @@ async function main(): Promise<void> {
   // Warm: the handler's first invocations build its context and connections (a cold start is not the tenants' doing).
   const warm = await load({ warm: quietRate }, 2);
   await drained((warm.get('warm') ?? []).map((e) => e.id));
-  behaviours.set('agent-slow', 'slow');
-  behaviours.set('agent-failing', 'failing');
+  runtime.behave('agent-slow', 'slow');
+  runtime.behave('agent-failing', 'failing');
   lag.reset();
   const alone = await load({ quiet: quietRate });
   await drained((alone.get('quiet') ?? []).map((e) => e.id));
@@ -302,7 +251,9 @@ async function main(): Promise<void> {
         const got = firstReceived.get(e.id);
         return at !== undefined && got !== undefined ? [at - got] : [];
       });
-      return `queue p50 ${Math.round(percentile(inQueue, 50))} p99 ${Math.round(percentile(inQueue, 99))} ms, dispatch p50 ${Math.round(percentile(inDispatch, 50))} p99 ${Math.round(percentile(inDispatch, 99))} ms`;
+      const onSlow = events.filter((e) => (receives.get(e.id)?.slow ?? 0) > 0).length;
+      const again = events.filter((e) => (receives.get(e.id)?.main ?? 0) > 1).length;
+      return `on the slow lane ${onSlow}, received twice on the main lane ${again}; queue p50 ${Math.round(percentile(inQueue, 50))} p99 ${Math.round(percentile(inQueue, 99))} ms, dispatch p50 ${Math.round(percentile(inDispatch, 50))} p99 ${Math.round(percentile(inDispatch, 99))} ms`;
     };
     // The phase's first seconds, while each execution meets the noisy tenant for the first time, against the rest.
     const settled = (events: readonly { id: string; sentAt: number }[]) => {
@@ -319,10 +270,8 @@ async function main(): Promise<void> {
     `tenants: quiet p99 alone ${p99(quietOf(alone))} ms, beside a slow tenant ${p99(quietOf(besideSlow))} ms, beside a failing tenant ${p99(quietOf(besideFailing))} ms; noisy posted twice ${postedTwice}; undelivered ${undelivered}\n`,
   );
   await Promise.race([Promise.allSettled(pollers), new Promise((r) => setTimeout(r, 3_000))]);
-  runtime.server.closeAllConnections();
-  runtime.server.close();
+  await runtime.close();
   await Promise.allSettled([...mainContainers, ...slowContainers].map((c) => c.close()));
-  proxy.server.close();
   await Promise.allSettled([fauxqs.stop(), dynamo.close()]);
 }
 
