@@ -114,7 +114,8 @@ export class DataStores extends Construct {
   }
 
   /**
-   * TABLE_NAME + GetItem/Query (table and its indexes); with `readWrite`, PutItem/UpdateItem/DeleteItem
+   * TABLE_NAME + GetItem/BatchGetItem/Query (table and its indexes; BatchGetItem is the Store's
+   * getAll: the summaries of a batch's events read together); with `readWrite`, PutItem/UpdateItem/DeleteItem
    * and BatchWriteItem (the Store's putAll: done marks written together) too. Never Scan.
    * With `scope` (shared/store/table-access.ts), every statement carries a `dynamodb:LeadingKeys`
    * condition: the table's item actions its `table` patterns, a Query on an index that index's
@@ -125,17 +126,18 @@ export class DataStores extends Construct {
     const t = this.table.tableArn;
     const indexArn = (n: string) => `${t}/index/${n}`;
     f.setEnv('TABLE_NAME', this.table.tableName);
+    const reads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
     if (!scope) {
-      f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t, ...tableIndexes.map((ix) => indexArn(ix.name))]);
+      f.allow(reads, [t, ...tableIndexes.map((ix) => indexArn(ix.name))]);
       if (access === 'readWrite') f.allow(writes, [t]);
       return;
     }
     // ForAllValues: every leading key the request names must match one pattern. Every item
-    // action granted here takes the condition (BatchWriteItem checks each item's key); Scan
+    // action granted here takes the condition (BatchGetItem and BatchWriteItem check each item's key); Scan
     // would not, and no role has it.
     const leading = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
-    f.allow(['dynamodb:GetItem', 'dynamodb:Query'], [t], leading(scope.table));
+    f.allow(reads, [t], leading(scope.table));
     for (const index of tableIndexes.map((ix) => ix.name)) {
       const patterns = scope[index];
       if (patterns) f.allow(['dynamodb:Query'], [indexArn(index)], leading(patterns));

@@ -4,7 +4,7 @@ import type { AppContext } from '../ports/app-context';
 import {
   bodyRow,
   queuedSummary,
-  readSummary,
+  readSummaryBatched,
   summaryRow,
   withAttempt,
   withStatus,
@@ -17,7 +17,7 @@ import { putCoalesced } from '../store/coalesced-puts';
 
 /**
  * The dispatch's side of an event's history (store/event-history.ts): before a POST the
- * summary is read (alongside it: no added wait) and written back with the outcome, in the
+ * summary is read (from the moment the event is taken: no added wait; with the other events' of the batch, in one call) and written back with the outcome, in the
  * done mark's own write when delivered, in a write shared with the other events of the same
  * turn otherwise. An event that is only logged or settled made no POST: its summary is written
  * without a read. A summary missing (an event queued before history was kept, or whose history
@@ -34,7 +34,7 @@ export class EventProgress {
 
   /** Starts reading the summary, for the rows of an attempt to build on. */
   readAhead(): this {
-    this.prior ??= readSummary(this.ctx.store, this.event.id).catch((e: unknown) => {
+    this.prior ??= readSummaryBatched(this.ctx.store, this.event.id).catch((e: unknown) => {
       this.ctx.logger.warn('could not read the event history', { eventId: this.event.id, error: e });
       return undefined;
     });

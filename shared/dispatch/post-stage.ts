@@ -78,7 +78,7 @@ export async function postStage(
 ): Promise<Settlement> {
   const { ctx, lane, event } = a;
   const { circuit } = agent;
-  // The history is read alongside the POST and written with its outcome (event-progress.ts).
+  // The history, read since the event was taken (dispatch-batch.ts), is written with the POST's outcome (event-progress.ts).
   a.progress.readAhead();
   const startedAt = ctx.clock.now();
   const outcome = await postEvent(ctx, url, event, { timeoutMs: lane.postTimeoutMs, deadline: lane.deadline });

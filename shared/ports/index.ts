@@ -66,6 +66,12 @@ export interface QueryPage<T> {
  */
 export interface Store {
   get<T extends Key = Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined>;
+  /**
+   * Several items in as few calls as the store takes (DynamoDB's BatchGetItem: 100 keys a
+   * call), answered in the order of `keys` (undefined where none is live); consistent reads
+   * unless told otherwise, as `get`.
+   */
+  getAll<T extends Key = Item>(keys: readonly Key[], opts?: { consistent?: boolean }): Promise<Array<T | undefined>>;
   put(item: Item | (Key & object), opts?: PutOptions): Promise<void>;
   /**
    * Unconditional puts of several items in as few calls as the store takes (DynamoDB's

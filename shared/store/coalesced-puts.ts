@@ -1,15 +1,12 @@
-import { setImmediate } from 'node:timers';
 import type { Item, Key, Store } from '../ports';
+import { turnBatch } from './turn-batch';
 
 type Written = Item | (Key & object);
 
-interface Batch {
-  items: Written[];
-  waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
-}
-
-// One open batch per store object (per container: deps.ts builds the store once).
-const open = new WeakMap<Store, Batch>();
+const puts = turnBatch<Written, never>(async (store, items) => {
+  await store.putAll(items);
+  return [];
+});
 
 /**
  * Unconditional puts made in the same turn of the event loop, written together: one
@@ -20,31 +17,6 @@ const open = new WeakMap<Store, Batch>();
  * batch is told, although some of the items may have been written (they are idempotent
  * marks, written again on the next attempt).
  */
-export function putCoalesced(store: Store, items: readonly Written[]): Promise<void> {
-  let batch = open.get(store);
-  if (!batch) {
-    const created: Batch = { items: [], waiters: [] };
-    open.set(store, created);
-    // node:timers' own setImmediate, not the global one a test may have replaced.
-    setImmediate(() => flush(store, created));
-    batch = created;
-  }
-  batch.items.push(...items);
-  const joined = batch;
-  return new Promise((resolve, reject) => joined.waiters.push({ resolve, reject }));
-}
-
-function flush(store: Store, batch: Batch): void {
-  if (open.get(store) === batch) open.delete(store);
-  // Through a promise, so that even a synchronous throw settles every waiter.
-  Promise.resolve(batch.items)
-    .then((items) => store.putAll(items))
-    .then(
-      () => {
-        for (const w of batch.waiters) w.resolve();
-      },
-      (e: unknown) => {
-        for (const w of batch.waiters) w.reject(e);
-      },
-    );
+export async function putCoalesced(store: Store, items: readonly Written[]): Promise<void> {
+  await puts(store, items);
 }

@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import * as z from 'zod';
 import type { TriggerEvent } from '../domain/model';
 import type { Item, Store } from '../ports';
+import { getCoalesced } from './coalesced-gets';
 import { eventListingFields } from './event-listing-fields';
 import { type ListingSource, MergedListing } from './merged-listing';
 import { eventShardCount, keys, ttlIn } from './table-design';
@@ -213,6 +214,11 @@ export function summaryOf(row: Item | undefined): EventSummary | undefined {
 
 export function readSummary(store: Store, eventId: string): Promise<EventSummary | undefined> {
   return store.get(keys.eventHistory(eventId)).then(summaryOf);
+}
+
+/** `readSummary`, read in one call with the other summaries asked for in the same turn (a batch's events before their POSTs). */
+export function readSummaryBatched(store: Store, eventId: string): Promise<EventSummary | undefined> {
+  return getCoalesced(store, keys.eventHistory(eventId)).then(summaryOf);
 }
 
 /** The summary after one more attempt: the attempt appended (the oldest dropped past the bound), the status and next try set. */

@@ -49,6 +49,7 @@ export function faultyStore(inner: Store, sw: FaultSwitch, ops: readonly StoreOp
   const on = (op: StoreOp) => ops.includes(op);
   return {
     get: (key: Key, o) => (on('get') ? sw.guard('store.get', () => inner.get(key, o)) : inner.get(key, o)),
+    getAll: (keys, o) => (on('get') ? sw.guard('store.getAll', () => inner.getAll(keys, o)) : inner.getAll(keys, o)),
     put: (item, o) => (on('put') ? sw.guard('store.put', () => inner.put(item, o)) : inner.put(item, o)),
     putAll: (items) => (on('put') ? sw.guard('store.putAll', () => inner.putAll(items)) : inner.putAll(items)),
     delete: (key: Key, o) => (on('delete') ? sw.guard('store.delete', () => inner.delete(key, o)) : inner.delete(key, o)),

@@ -1,7 +1,8 @@
-import { BatchWriteItemCommand, type BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, BatchWriteItemCommand, type BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
 import { ConditionFailedError } from '../../shared/domain/errors';
+import { getCoalesced } from '../../shared/store/coalesced-gets';
 import { putCoalesced } from '../../shared/store/coalesced-puts';
 import { ttlIn } from '../../shared/store/table-design';
 import { TestClock, stopTestDynamo, testStore } from '../helpers/dynamo';
@@ -106,6 +107,94 @@ describe('DynamoStore on the embedded DynamoDB', () => {
     batches = 0;
     await expect(store.putAll([4, 5].map((n) => ({ pk: `U#${n}`, sk: 'U' })))).rejects.toThrow(/2 of 2 items left unprocessed/);
     expect(batches).toBe(6);
+  });
+});
+
+describe('getAll on the embedded DynamoDB', () => {
+  it('answers in the order asked, more keys than one BatchGetItem takes, undefined where none is live, a key asked twice twice', async () => {
+    const clock = new TestClock();
+    const { store } = await testStore(clock);
+    const items = Array.from({ length: 130 }, (_, i) => ({ pk: `G#${i}`, sk: 'G', n: i }));
+    await store.putAll(items);
+    await store.put({ pk: 'G#expiring', sk: 'G', ttl: ttlIn(clock.now(), 60) });
+    clock.advance(61_000);
+    const asked = [
+      ...items.map(({ pk, sk }) => ({ pk, sk })).reverse(),
+      { pk: 'G#none', sk: 'G' },
+      { pk: 'G#expiring', sk: 'G' },
+      { pk: 'G#3', sk: 'G' },
+    ];
+    const found = await store.getAll(asked);
+    expect(found.map((i) => i?.n)).toEqual([...items.map((i) => i.n).reverse(), undefined, undefined, 3]);
+  });
+
+  it('asks again for what the table left unprocessed, and fails naming how many when it never answers them', async () => {
+    const { client, tableName } = await testStore();
+    let calls = 0;
+    let withhold: 'once' | 'always' = 'once';
+    const send = client.send.bind(client) as (c: unknown) => Promise<unknown>;
+    const throttled = Object.assign(Object.create(client), {
+      send: async (command: unknown) => {
+        if (!(command instanceof BatchGetItemCommand)) return send(command);
+        calls++;
+        const asked = command.input.RequestItems?.[tableName];
+        const keys = asked?.Keys ?? [];
+        if (withhold === 'always') return { Responses: { [tableName]: [] }, UnprocessedKeys: { [tableName]: asked } };
+        if (calls > 1) return send(command);
+        // A throttled table answers part of the keys and leaves the rest unprocessed.
+        const [first, ...rest] = keys;
+        if (!first) return send(command);
+        const answered = (await send(new BatchGetItemCommand({ RequestItems: { [tableName]: { ...asked, Keys: [first] } } }))) as {
+          Responses?: Record<string, unknown[]>;
+        };
+        return { Responses: answered.Responses, UnprocessedKeys: { [tableName]: { ...asked, Keys: rest } } };
+      },
+    });
+    const store = new DynamoStore(tableName, throttled, { now: () => Date.now() });
+    await store.putAll([1, 2, 3].map((n) => ({ pk: `P#${n}`, sk: 'P', n })));
+    const found = await store.getAll([1, 2, 3].map((n) => ({ pk: `P#${n}`, sk: 'P' })));
+    expect(found.map((i) => i?.n)).toEqual([1, 2, 3]);
+    expect(calls).toBe(2);
+
+    withhold = 'always';
+    calls = 0;
+    await expect(store.getAll([1, 2].map((n) => ({ pk: `P#${n}`, sk: 'P' })))).rejects.toThrow(/2 of 2 keys left unprocessed/);
+    expect(calls).toBe(6);
+  });
+});
+
+describe('reads coalesced within one turn of the event loop', () => {
+  it('reads made in the same turn are one getAll, each caller answered with its own item; a read in a later turn is another', async () => {
+    const { store } = await testStore();
+    await store.putAll([1, 2, 3].map((n) => ({ pk: `R#${n}`, sk: 'R', n })));
+    const calls: number[] = [];
+    const getAll = store.getAll.bind(store);
+    store.getAll = (keys, opts) => {
+      calls.push(keys.length);
+      return getAll(keys, opts);
+    };
+    const found = await Promise.all([1, 2, 3, 4].map((n) => getCoalesced(store, { pk: `R#${n}`, sk: 'R' })));
+    expect(found.map((i) => i?.n)).toEqual([1, 2, 3, undefined]);
+    expect((await getCoalesced(store, { pk: 'R#2', sk: 'R' }))?.n).toBe(2);
+    expect(calls).toEqual([4, 1]);
+  });
+
+  it('a failed read is told to every caller of its batch, and the next batch reads again', async () => {
+    const { store } = await testStore();
+    await store.put({ pk: 'RF#1', sk: 'RF', n: 1 });
+    const getAll = store.getAll.bind(store);
+    let fail = true;
+    store.getAll = (keys, opts) => {
+      if (fail) throw new Error('table unavailable');
+      return getAll(keys, opts);
+    };
+    const results = await Promise.allSettled([
+      getCoalesced(store, { pk: 'RF#1', sk: 'RF' }),
+      getCoalesced(store, { pk: 'RF#2', sk: 'RF' }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect((await getCoalesced(store, { pk: 'RF#1', sk: 'RF' }))?.n).toBe(1);
   });
 });
 

@@ -27,6 +27,7 @@ describe('endpoint cache under a burst', () => {
         if (k.pk === endpointKey.pk && k.sk === endpointKey.sk) endpointReads++;
         return store.get(k, o);
       },
+      getAll: (k, o) => store.getAll(k, o),
       put: (i, o) => store.put(i, o),
       putAll: (items) => store.putAll(items),
       delete: (k, o) => store.delete(k, o),

@@ -118,6 +118,29 @@ describe('event history', () => {
     expect(s?.attempts.every((a) => a.outcome === 'throttled' && a.status === 429)).toBe(true);
   });
 
+  it("reads a batch's summaries before their POSTs in one call, not one each", async () => {
+    const { t, pass } = await setup();
+    await enqueueEvents(t.ctx, [21, 22, 23, 24, 25].map(event));
+    const store = t.ctx.store;
+    const single: string[] = [];
+    const together: string[][] = [];
+    const get = store.get.bind(store);
+    const getAll = store.getAll.bind(store);
+    store.get = (key, opts) => {
+      if (key.pk.startsWith('EVH#')) single.push(key.pk);
+      return get(key, opts);
+    };
+    store.getAll = (keys, opts) => {
+      together.push(keys.map((k) => k.pk));
+      return getAll(keys, opts);
+    };
+    await pass();
+    expect(single).toEqual([]);
+    expect(together).toEqual([[21, 22, 23, 24, 25].map((n) => `EVH#evt_h${n}`)]);
+    for (const n of [21, 22, 23, 24, 25])
+      expect(await readSummary(store, `evt_h${n}`)).toMatchObject({ status: 'delivered', attemptCount: 1 });
+  });
+
   it('writes the history of an event queued before it was kept, at its first try', async () => {
     const { t, pass } = await setup();
     const e = event(6);

@@ -26,6 +26,10 @@ function countingStore(inner: Store, counts: Record<string, number>): Store {
       bump('get');
       return inner.get(k, o);
     },
+    getAll: (k, o) => {
+      bump('getAll');
+      return inner.getAll(k, o);
+    },
     put: (i, o) => {
       bump('put');
       return inner.put(i, o);

@@ -35,6 +35,7 @@ function smallPages(store: Store): { store: Store; partitions: Set<string>; quer
   let queries = 0;
   const paged: Store = {
     get: (key: Key, opts) => store.get(key, opts),
+    getAll: (keys, opts) => store.getAll(keys, opts),
     put: (item, opts) => store.put(item, opts),
     putAll: (items) => store.putAll(items),
     delete: (key: Key, opts) => store.delete(key, opts),

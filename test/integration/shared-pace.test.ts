@@ -201,7 +201,14 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     };
     const counted = {
       ...t.ctx,
-      store: { get, put, putAll: store.putAll.bind(store), delete: store.delete.bind(store), query: store.query.bind(store) },
+      store: {
+        get,
+        getAll: store.getAll.bind(store),
+        put,
+        putAll: store.putAll.bind(store),
+        delete: store.delete.bind(store),
+        query: store.query.bind(store),
+      },
     };
     expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
     const other = new CircuitBoard(t.clock);
@@ -238,6 +245,7 @@ describe('containers share what they find of an agent runtime’s pace', () => {
       ...t.ctx,
       store: {
         get,
+        getAll: store.getAll.bind(store),
         put: store.put.bind(store),
         putAll: store.putAll.bind(store),
         delete: store.delete.bind(store),

@@ -12,6 +12,7 @@ const host = useFakeCodeHost({ [token]: 'octocat' }, { env: { PUBLIC_URL: 'https
 function subscriptionWritesFail(inner: Store, failing: { on: boolean }): Store {
   return {
     get: (k, o) => inner.get(k, o),
+    getAll: (k, o) => inner.getAll(k, o),
     delete: (k, o) => inner.delete(k, o),
     query: (q) => inner.query(q),
     putAll: (items) => inner.putAll(items),

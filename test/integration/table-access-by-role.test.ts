@@ -53,6 +53,10 @@ function recording(store: Store, touched: { push(key: string): unknown }): Store
       touched.push(key.pk);
       return store.get(key, opts);
     },
+    getAll: (keys, opts) => {
+      for (const key of keys) touched.push(key.pk);
+      return store.getAll(keys, opts);
+    },
     put: (item, opts) => {
       touched.push(item.pk);
       return store.put(item, opts);
@@ -80,6 +84,7 @@ function recordInPlace(store: Store): (fn: () => Promise<unknown>) => Promise<st
   let sink: string[] | undefined;
   const inner: Store = {
     get: store.get.bind(store),
+    getAll: store.getAll.bind(store),
     put: store.put.bind(store),
     putAll: store.putAll.bind(store),
     delete: store.delete.bind(store),

@@ -1,4 +1,5 @@
 import {
+  BatchGetItemCommand,
   BatchWriteItemCommand,
   ConditionalCheckFailedException,
   DeleteItemCommand,
@@ -8,6 +9,7 @@ import {
   QueryCommand,
   type AttributeValue,
   type DynamoDBClientConfig,
+  type KeysAndAttributes,
   type QueryCommandInput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
@@ -28,11 +30,13 @@ const toAttributes = (o: Record<string, unknown>) => marshall(o, marshallOptions
 
 /** Counts calls per kind, so benchmarks and tests can hold the per-delivery budget. */
 export interface CallCounter {
-  count(kind: 'get' | 'put' | 'putAll' | 'delete' | 'query'): void;
+  count(kind: 'get' | 'getAll' | 'put' | 'putAll' | 'delete' | 'query'): void;
 }
 
 /** BatchWriteItem's limit of items per call. */
 const batchWriteLimit = 25;
+/** BatchGetItem's limit of keys per call. */
+const batchGetLimit = 100;
 /** Rounds of resending what DynamoDB left unprocessed (it does under throttling), with a doubling pause. */
 const unprocessedRetries = 5;
 const unprocessedPauseMs = 25;
@@ -106,6 +110,41 @@ export class DynamoStore implements Store {
       }),
     );
     return this.live<T>(out.Item);
+  }
+
+  async getAll<T extends Key = Item>(keys: readonly Key[], opts?: { consistent?: boolean }): Promise<Array<T | undefined>> {
+    // One request per key (BatchGetItem refuses a call that names a key twice).
+    const idOf = (k: Key) => JSON.stringify([k.pk, k.sk]);
+    const distinct = [...new Map(keys.map((k) => [idOf(k), { pk: k.pk, sk: k.sk }])).values()];
+    const found = new Map<string, T>();
+    const chunks = Array.from({ length: Math.ceil(distinct.length / batchGetLimit) }, (_, i) =>
+      distinct.slice(i * batchGetLimit, (i + 1) * batchGetLimit),
+    );
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        for (const raw of await this.batchGet(chunk.map(toAttributes), opts?.consistent ?? true)) {
+          const item = this.live<T>(raw);
+          if (item) found.set(idOf(item), item);
+        }
+      }),
+    );
+    return keys.map((k) => found.get(idOf(k)));
+  }
+
+  private async batchGet(keys: KeysAndAttributes['Keys'], consistent: boolean): Promise<Array<Record<string, AttributeValue>>> {
+    const items: Array<Record<string, AttributeValue>> = [];
+    let left = keys ?? [];
+    for (let round = 0; left.length > 0; round++) {
+      if (round > unprocessedRetries) throw new Error(`getAll: ${left.length} of ${keys?.length} keys left unprocessed by the table`);
+      if (round > 0) await new Promise((r) => setTimeout(r, unprocessedPauseMs << (round - 1)));
+      this.counter?.count('getAll');
+      const out = await this.client.send(
+        new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: left, ConsistentRead: consistent } } }),
+      );
+      items.push(...(out.Responses?.[this.tableName] ?? []));
+      left = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+    }
+    return items;
   }
 
   async put(item: Item | (Key & object), opts?: PutOptions): Promise<void> {
