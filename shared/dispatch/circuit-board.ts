@@ -1,30 +1,29 @@
 import type { Clock } from '../ports';
 import { AgentPace, defaultPaceOptions, type PaceOptions } from './agent-pace';
+import { type CircuitOptions, type CircuitSnapshot, DispatchCircuit, defaultCircuitOptions } from './circuit';
 
 /** A verdict on one agent's pace, shared between containers: slow or not, until when (ms). */
 export interface PaceVerdict {
   slow: boolean;
   until: number;
 }
-import { type CircuitOptions, type CircuitSnapshot, DispatchCircuit, defaultCircuitOptions } from './circuit';
 
 /** Circuits kept at most: past it the one used longest ago is forgotten (a closed circuit carries little). */
 const maxCircuits = 1_000;
 
 const severity: Record<CircuitSnapshot['state'], number> = { closed: 0, half_open: 1, open: 2 };
 
-/** The entry of `key`, made on first use; past `maxCircuits` the one used longest ago is forgotten. */
-function recent<T>(map: Map<string, T>, key: string, make: () => T): T {
-  let value = map.get(key);
-  if (value !== undefined) {
-    // Most recently used last: the first entry is the one to forget.
-    map.delete(key);
-  } else {
-    value = make();
-    if (map.size >= maxCircuits) map.delete(map.keys().next().value as string);
-  }
+/** Puts `value` as `key`'s, most recently used; past `maxCircuits` the one used longest ago is forgotten. */
+function putRecent<T>(map: Map<string, T>, key: string, value: T): T {
+  // Most recently used last: the first entry is the one to forget.
+  if (!map.delete(key) && map.size >= maxCircuits) map.delete(map.keys().next().value as string);
   map.set(key, value);
   return value;
+}
+
+/** The entry of `key`, made on first use, as most recently used. */
+function recent<T>(map: Map<string, T>, key: string, make: () => T): T {
+  return putRecent(map, key, map.get(key) ?? make());
 }
 
 /**
@@ -82,15 +81,12 @@ export class CircuitBoard {
   }
 
   noteProbedElsewhere(key: string, until: number): void {
-    recent(this.probes, key, () => until);
-    this.probes.set(key, until);
+    putRecent(this.probes, key, until);
   }
 
   /** Keeps `verdict` of `key` until `readAgainAt` (ms), or its own end if sooner. */
   remember(key: string, verdict: PaceVerdict, readAgainAt: number): void {
-    const held = { verdict, readAgainAt };
-    recent(this.verdicts, key, () => held);
-    this.verdicts.set(key, held);
+    putRecent(this.verdicts, key, { verdict, readAgainAt });
   }
 
   /**

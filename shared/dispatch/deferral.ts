@@ -25,6 +25,19 @@ export function deferralSeconds(waitMs: number, messageId: string): number {
  */
 const addressSchema = z.object({ id: z.string().min(1), agentId: z.string().min(1), connectionId: z.string().min(1) });
 
+/** What deferral reads of each trigger event's message (none for a job, or a message it cannot read): read once per batch. */
+export type Addresses = ReadonlyMap<InboundMessage, z.infer<typeof addressSchema>>;
+
+/** The addresses of the trigger events among `messages`, each body parsed once for the circuits and the pace. */
+export function addressesOf(messages: readonly InboundMessage[], jobs: readonly JobKind[]): Addresses {
+  const addresses = new Map<InboundMessage, z.infer<typeof addressSchema>>();
+  for (const m of messages) {
+    const address = jobKindOf(m.body, jobs) ? undefined : addressOf(m.body);
+    if (address) addresses.set(m, address);
+  }
+  return addresses;
+}
+
 /** A message set aside, and the copy that takes it off this lane. */
 interface AsideCopy {
   m: InboundMessage;
@@ -73,7 +86,7 @@ export function setAside(
   messages: readonly InboundMessage[],
   lane: Lane,
   circuits: CircuitBoard | undefined,
-  jobs: readonly JobKind[],
+  addresses: Addresses,
   options: SetAsideOptions = { holdUntried: true },
 ): Aside {
   const url = ctx.config.agentRuntimeUrl;
@@ -83,7 +96,7 @@ export function setAside(
   const allowance = new Map<string, number>();
   const firsts = new Map<string, Aside['firsts'][number]>();
   for (const m of messages) {
-    const address = jobKindOf(m.body, jobs) ? undefined : addressOf(m.body);
+    const address = addresses.get(m);
     if (!address) {
       aside.rest.push(m);
       continue;
@@ -154,12 +167,9 @@ export async function sendAside(ctx: AppContext, lane: Lane, aside: Aside): Prom
   return unsent.flat();
 }
 
-/** The circuit keys of the trigger events among `messages` (what `setAside` reads of each). */
-export function circuitKeysOf(url: string, messages: readonly InboundMessage[], jobs: readonly JobKind[]): string[] {
-  return messages.flatMap((m) => {
-    const address = jobKindOf(m.body, jobs) ? undefined : addressOf(m.body);
-    return address ? [circuitKey(url, address.agentId)] : [];
-  });
+/** The circuit keys of the trigger events of a batch (what `setAside` reads of each). */
+export function circuitKeysOf(url: string, addresses: Addresses): string[] {
+  return [...addresses.values()].map((address) => circuitKey(url, address.agentId));
 }
 
 function addressOf(body: string): z.infer<typeof addressSchema> | undefined {

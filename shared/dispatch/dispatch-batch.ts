@@ -1,7 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { type CircuitBoard, circuitKey } from './circuit-board';
-import { type Aside, circuitKeysOf, sendAside, setAside } from './deferral';
+import { type Aside, addressesOf, circuitKeysOf, sendAside, setAside } from './deferral';
 import { EventProgress } from './event-progress';
 import { type EventInHand, followUpStage, gateStage, logOnlyStage, readStage } from './event-stages';
 import { jobKindOf } from './job-message';
@@ -77,12 +77,14 @@ async function dispatchPart(
   slow?: ReadonlySet<string>,
 ): Promise<string[]> {
   const { circuits, lane } = options;
+  // Each message's agent, read once for the pace and the circuits; nothing to read without circuits or a runtime.
+  const addresses = circuits && ctx.config.agentRuntimeUrl !== undefined ? addressesOf(messages, options.work.jobs) : new Map();
   // On a lane with a slow lane beside it, the agents this container has not measured are judged by what the others found.
   const shared =
     holdUntried && lane.overflow && circuits && ctx.config.agentRuntimeUrl !== undefined
-      ? await consultSharedPace(ctx, circuits, circuitKeysOf(ctx.config.agentRuntimeUrl, messages, options.work.jobs))
+      ? await consultSharedPace(ctx, circuits, circuitKeysOf(ctx.config.agentRuntimeUrl, addresses))
       : undefined;
-  const aside = setAside(ctx, messages, lane, circuits, options.work.jobs, { holdUntried, slow, shared });
+  const aside = setAside(ctx, messages, lane, circuits, addresses, { holdUntried, slow, shared });
   const work = (m: InboundMessage) => dispatchMessage(ctx, m, consumer, options);
   const fates = new Map(aside.rest.map((m) => [m.messageId, work(m)]));
   const failedOf = async (list: readonly InboundMessage[], fate: (m: InboundMessage) => Promise<MessageFate> | undefined) =>

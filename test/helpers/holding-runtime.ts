@@ -1,7 +1,9 @@
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import type { TriggerEvent } from '../../shared/domain/model';
 import type { PollableQueue } from '../../shared/ports';
+import { afterAll, afterEach } from 'vitest';
 import { providerWork } from '../../shared/wiring/provider-work';
+import { stopTestDynamo } from './dynamo';
 import { startFakeHttp, type FakeResponse, type FakeServer } from './fake-http';
 import { testContext, type TestContext } from './test-context';
 
@@ -137,4 +139,15 @@ export async function eventSourcePass(
   const { failedMessageIds } = await dispatchBatch(t.ctx, messages, queue, { ...options, work: providerWork });
   for (const m of messages) if (!failedMessageIds.includes(m.messageId)) await queue.delete(m.receiptHandle);
   return { received: messages.length, failed: failedMessageIds };
+}
+
+/** A file's holding runtime: started now, cleared after each test, closed with the embedded DynamoDB after the file. */
+export async function useHoldingRuntime(): Promise<HoldingRuntime> {
+  const runtime = await HoldingRuntime.start();
+  afterAll(async () => {
+    await runtime.close();
+    await stopTestDynamo();
+  });
+  afterEach(() => runtime.reset());
+  return runtime;
 }

@@ -1,5 +1,5 @@
 import type { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqsQueue, type SqsSender } from '../../shared/adapters/aws/sqs-queue';
 import { CircuitBoard, circuitKey } from '../../shared/dispatch/circuit-board';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
@@ -8,16 +8,10 @@ import { singleLane, type Lane } from '../../shared/dispatch/lane';
 import type { AppContext } from '../../shared/ports/app-context';
 import type { Queue, Store } from '../../shared/ports';
 import { providerWork } from '../../shared/wiring/provider-work';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { HoldingRuntime, agentEvent } from '../helpers/holding-runtime';
+import { useHoldingRuntime, agentEvent } from '../helpers/holding-runtime';
 import type { TestContext } from '../helpers/test-context';
 
-const runtime = await HoldingRuntime.start();
-afterAll(async () => {
-  await runtime.close();
-  await stopTestDynamo();
-});
-afterEach(() => runtime.reset());
+const runtime = await useHoldingRuntime();
 
 const of = agentEvent;
 

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { localJobs } from '../../local/jobs';
 import { runLoop } from '../../local/background';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
@@ -12,16 +12,10 @@ import { providerWork } from '../../shared/wiring/provider-work';
 import { DispatchPool } from '../../local/dispatch-pool';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { awsLanes, mainLanePostTimeoutMs } from '../../shared/dispatch/lanes';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { HoldingRuntime, dispatchTestEvent as event, eventSourcePass } from '../helpers/holding-runtime';
+import { useHoldingRuntime, dispatchTestEvent as event, eventSourcePass } from '../helpers/holding-runtime';
 import type { TestContext } from '../helpers/test-context';
 
-const runtime = await HoldingRuntime.start();
-afterAll(async () => {
-  await runtime.close();
-  await stopTestDynamo();
-});
-afterEach(() => runtime.reset());
+const runtime = await useHoldingRuntime();
 const setup = () => runtime.setup();
 
 const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `evt_${from + i}`);

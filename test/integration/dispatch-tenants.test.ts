@@ -1,19 +1,13 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CircuitBoard, circuitKey } from '../../shared/dispatch/circuit-board';
 import { singleLane } from '../../shared/dispatch/lane';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { DispatchPool } from '../../local/dispatch-pool';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import type { TriggerEvent } from '../../shared/domain/model';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { HoldingRuntime, dispatchTestEvent as event, eventSourcePass } from '../helpers/holding-runtime';
+import { useHoldingRuntime, dispatchTestEvent as event, eventSourcePass } from '../helpers/holding-runtime';
 
-const runtime = await HoldingRuntime.start();
-afterAll(async () => {
-  await runtime.close();
-  await stopTestDynamo();
-});
-afterEach(() => runtime.reset());
+const runtime = await useHoldingRuntime();
 const setup = () => runtime.setup();
 
 describe('tenants: one tenant slow or failing delays nobody else', () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openLocalQueues } from '../../shared/adapters/local/local-queues';
 import { CircuitBoard, circuitKey } from '../../shared/dispatch/circuit-board';
 import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
@@ -10,16 +10,10 @@ import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes } from '../../shared/dispatch/lanes';
 import { consultSharedPace, probeAskAgainMs, readAgainMs, tellSharedPace, verdictMs } from '../../shared/dispatch/shared-pace';
 import { providerWork } from '../../shared/wiring/provider-work';
-import { stopTestDynamo } from '../helpers/dynamo';
-import { HoldingRuntime, agentEvent, eventSourcePass } from '../helpers/holding-runtime';
+import { useHoldingRuntime, agentEvent, eventSourcePass } from '../helpers/holding-runtime';
 import type { TestContext } from '../helpers/test-context';
 
-const runtime = await HoldingRuntime.start();
-afterAll(async () => {
-  await runtime.close();
-  await stopTestDynamo();
-});
-afterEach(() => runtime.reset());
+const runtime = await useHoldingRuntime();
 
 const of = agentEvent;
 
