@@ -3,7 +3,10 @@
  * clients over the wire, each execution a container of its own) against emulated services (DynamoDB on dynalite, SQS on fauxqs
  * with fair queues),
  * its two queues read by pollers standing in for the SQS event source mappings (as many at
- * once as the concurrency model of docs/reliability.md gives for the load).
+ * once as the concurrency model of docs/reliability.md gives for the load; they speak SQS's
+ * JSON protocol without the SDK, as the mapping is AWS's work, not the product's). The agent
+ * runtime runs in a thread of its own and times each POST's arrival there, as a host of its own
+ * would: the bench's thread, busy with the emulated SQS and the pollers, would time it late.
  * A quiet tenant sends 5 deliveries/s alone, then beside a noisy tenant at 100/s whose agent
  * runtime takes 3 s per event, then beside one whose runtime answers 503 with Retry-After.
  * Prints one line:

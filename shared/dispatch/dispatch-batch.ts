@@ -154,7 +154,7 @@ export async function dispatchMessage(
     }),
   };
   // An event that may be posted has its history read from the start, with the batch's others in one call (the
-  // claims that come first answer in turns of their own); one a gate then drops costs that read.
+  // claims that come first answer in turns of their own); one that then makes no POST costs that read.
   if (ctx.config.agentRuntimeUrl !== undefined) a.progress.readAhead();
   const settlement = await deliverEvent(a, options).catch(unexpected(ctx, m, lane));
   return settle(ctx, lane, a.m, settlement, a.log, a.progress);
