@@ -1,4 +1,9 @@
-import { BatchGetItemCommand, BatchWriteItemCommand, type BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  type BatchWriteItemCommandOutput,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DynamoStore } from '../../shared/adapters/aws/dynamo-store';
 import { ConditionFailedError } from '../../shared/domain/errors';
@@ -8,6 +13,19 @@ import { ttlIn } from '../../shared/store/table-design';
 import { TestClock, stopTestDynamo, testStore } from '../helpers/dynamo';
 
 afterAll(stopTestDynamo);
+
+type Send = (command: unknown) => Promise<unknown>;
+
+/** A store on the real server whose every call `answer` takes first (the batch calls answered as a throttled table does). */
+function throttledStore(
+  client: DynamoDBClient,
+  tableName: string,
+  answer: (command: unknown, send: Send) => Promise<unknown>,
+): DynamoStore {
+  const send = client.send.bind(client) as Send;
+  const throttled = Object.assign(Object.create(client), { send: (command: unknown) => answer(command, send) });
+  return new DynamoStore(tableName, throttled, { now: () => Date.now() });
+}
 
 describe('DynamoStore on the embedded DynamoDB', () => {
   it('conditional put ifNotExists lets exactly one of ten concurrent writers win', async () => {
@@ -85,20 +103,16 @@ describe('DynamoStore on the embedded DynamoDB', () => {
     // The real server, with the first BatchWriteItem answered as a throttled table does: only part written.
     let batches = 0;
     let withhold: 'once' | 'always' = 'once';
-    const send = client.send.bind(client) as (c: unknown) => Promise<unknown>;
-    const throttled = Object.assign(Object.create(client), {
-      send: async (command: unknown) => {
-        if (!(command instanceof BatchWriteItemCommand)) return send(command);
-        batches++;
-        const requests = command.input.RequestItems?.[tableName] ?? [];
-        if (withhold === 'once' && batches > 1) return send(command);
-        if (withhold === 'always') return { UnprocessedItems: { [tableName]: requests } };
-        const [first, ...rest] = requests;
-        if (first) await send(new BatchWriteItemCommand({ RequestItems: { [tableName]: [first] } }));
-        return { UnprocessedItems: rest.length > 0 ? { [tableName]: rest } : {} } satisfies Partial<BatchWriteItemCommandOutput>;
-      },
+    const store = throttledStore(client, tableName, async (command, send) => {
+      if (!(command instanceof BatchWriteItemCommand)) return send(command);
+      batches++;
+      const requests = command.input.RequestItems?.[tableName] ?? [];
+      if (withhold === 'once' && batches > 1) return send(command);
+      if (withhold === 'always') return { UnprocessedItems: { [tableName]: requests } };
+      const [first, ...rest] = requests;
+      if (first) await send(new BatchWriteItemCommand({ RequestItems: { [tableName]: [first] } }));
+      return { UnprocessedItems: rest.length > 0 ? { [tableName]: rest } : {} } satisfies Partial<BatchWriteItemCommandOutput>;
     });
-    const store = new DynamoStore(tableName, throttled, { now: () => Date.now() });
     await store.putAll([1, 2, 3].map((n) => ({ pk: `U#${n}`, sk: 'U' })));
     expect(batches).toBe(2);
     for (const n of [1, 2, 3]) expect(await store.get({ pk: `U#${n}`, sk: 'U' })).toBeDefined();
@@ -132,25 +146,21 @@ describe('getAll on the embedded DynamoDB', () => {
     const { client, tableName } = await testStore();
     let calls = 0;
     let withhold: 'once' | 'always' = 'once';
-    const send = client.send.bind(client) as (c: unknown) => Promise<unknown>;
-    const throttled = Object.assign(Object.create(client), {
-      send: async (command: unknown) => {
-        if (!(command instanceof BatchGetItemCommand)) return send(command);
-        calls++;
-        const asked = command.input.RequestItems?.[tableName];
-        const keys = asked?.Keys ?? [];
-        if (withhold === 'always') return { Responses: { [tableName]: [] }, UnprocessedKeys: { [tableName]: asked } };
-        if (calls > 1) return send(command);
-        // A throttled table answers part of the keys and leaves the rest unprocessed.
-        const [first, ...rest] = keys;
-        if (!first) return send(command);
-        const answered = (await send(new BatchGetItemCommand({ RequestItems: { [tableName]: { ...asked, Keys: [first] } } }))) as {
-          Responses?: Record<string, unknown[]>;
-        };
-        return { Responses: answered.Responses, UnprocessedKeys: { [tableName]: { ...asked, Keys: rest } } };
-      },
+    const store = throttledStore(client, tableName, async (command, send) => {
+      if (!(command instanceof BatchGetItemCommand)) return send(command);
+      calls++;
+      const asked = command.input.RequestItems?.[tableName];
+      const keys = asked?.Keys ?? [];
+      if (withhold === 'always') return { Responses: { [tableName]: [] }, UnprocessedKeys: { [tableName]: asked } };
+      if (calls > 1) return send(command);
+      // A throttled table answers part of the keys and leaves the rest unprocessed.
+      const [first, ...rest] = keys;
+      if (!first) return send(command);
+      const answered = (await send(new BatchGetItemCommand({ RequestItems: { [tableName]: { ...asked, Keys: [first] } } }))) as {
+        Responses?: Record<string, unknown[]>;
+      };
+      return { Responses: answered.Responses, UnprocessedKeys: { [tableName]: { ...asked, Keys: rest } } };
     });
-    const store = new DynamoStore(tableName, throttled, { now: () => Date.now() });
     await store.putAll([1, 2, 3].map((n) => ({ pk: `P#${n}`, sk: 'P', n })));
     const found = await store.getAll([1, 2, 3].map((n) => ({ pk: `P#${n}`, sk: 'P' })));
     expect(found.map((i) => i?.n)).toEqual([1, 2, 3]);

@@ -9,7 +9,6 @@ import {
   QueryCommand,
   type AttributeValue,
   type DynamoDBClientConfig,
-  type KeysAndAttributes,
   type QueryCommandInput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
@@ -40,6 +39,28 @@ const batchGetLimit = 100;
 /** Rounds of resending what DynamoDB left unprocessed (it does under throttling), with a doubling pause. */
 const unprocessedRetries = 5;
 const unprocessedPauseMs = 25;
+
+/** A key's identity within one batch call, which refuses a key named twice. */
+const keyId = (k: Key) => JSON.stringify([k.pk, k.sk]);
+
+/** `list` in runs of at most `size` (a batch call's limit). */
+function inRuns<T>(list: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+}
+
+/**
+ * Makes a batch call until the table has taken every request: `call` answers what the table
+ * left unprocessed (it does under throttling), sent again after a doubling pause, at most
+ * `unprocessedRetries` times; then it fails, naming how many are left.
+ */
+async function untilProcessed<R>(what: string, unit: string, requests: R[], call: (left: R[]) => Promise<R[]>): Promise<void> {
+  let left = requests;
+  for (let round = 0; left.length > 0; round++) {
+    if (round > unprocessedRetries) throw new Error(`${what}: ${left.length} of ${requests.length} ${unit} left unprocessed by the table`);
+    if (round > 0) await new Promise((r) => setTimeout(r, unprocessedPauseMs << (round - 1)));
+    left = await call(left);
+  }
+}
 
 /**
  * The Store port over DynamoDB. The same code serves AWS and the embedded dynalite.
@@ -114,37 +135,23 @@ export class DynamoStore implements Store {
 
   async getAll<T extends Key = Item>(keys: readonly Key[], opts?: { consistent?: boolean }): Promise<Array<T | undefined>> {
     // One request per key (BatchGetItem refuses a call that names a key twice).
-    const idOf = (k: Key) => JSON.stringify([k.pk, k.sk]);
-    const distinct = [...new Map(keys.map((k) => [idOf(k), { pk: k.pk, sk: k.sk }])).values()];
+    const distinct = [...new Map(keys.map((k) => [keyId(k), toAttributes({ pk: k.pk, sk: k.sk })])).values()];
     const found = new Map<string, T>();
-    const chunks = Array.from({ length: Math.ceil(distinct.length / batchGetLimit) }, (_, i) =>
-      distinct.slice(i * batchGetLimit, (i + 1) * batchGetLimit),
-    );
+    const ConsistentRead = opts?.consistent ?? true;
     await Promise.all(
-      chunks.map(async (chunk) => {
-        for (const raw of await this.batchGet(chunk.map(toAttributes), opts?.consistent ?? true)) {
-          const item = this.live<T>(raw);
-          if (item) found.set(idOf(item), item);
-        }
-      }),
+      inRuns(distinct, batchGetLimit).map((run) =>
+        untilProcessed('getAll', 'keys', run, async (Keys) => {
+          this.counter?.count('getAll');
+          const out = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys, ConsistentRead } } }));
+          for (const raw of out.Responses?.[this.tableName] ?? []) {
+            const item = this.live<T>(raw);
+            if (item) found.set(keyId(item), item);
+          }
+          return out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+        }),
+      ),
     );
-    return keys.map((k) => found.get(idOf(k)));
-  }
-
-  private async batchGet(keys: KeysAndAttributes['Keys'], consistent: boolean): Promise<Array<Record<string, AttributeValue>>> {
-    const items: Array<Record<string, AttributeValue>> = [];
-    let left = keys ?? [];
-    for (let round = 0; left.length > 0; round++) {
-      if (round > unprocessedRetries) throw new Error(`getAll: ${left.length} of ${keys?.length} keys left unprocessed by the table`);
-      if (round > 0) await new Promise((r) => setTimeout(r, unprocessedPauseMs << (round - 1)));
-      this.counter?.count('getAll');
-      const out = await this.client.send(
-        new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: left, ConsistentRead: consistent } } }),
-      );
-      items.push(...(out.Responses?.[this.tableName] ?? []));
-      left = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-    }
-    return items;
+    return keys.map((k) => found.get(keyId(k)));
   }
 
   async put(item: Item | (Key & object), opts?: PutOptions): Promise<void> {
@@ -162,26 +169,19 @@ export class DynamoStore implements Store {
   async putAll(items: ReadonlyArray<Item | (Key & object)>): Promise<void> {
     // One request per key (BatchWriteItem refuses a batch that names a key twice): the later wins.
     const byKey = new Map<string, Item | (Key & object)>();
-    for (const item of items) byKey.set(JSON.stringify([item.pk, item.sk]), item);
+    for (const item of items) byKey.set(keyId(item), item);
     const requests: WriteRequest[] = [...byKey.values()].map((item) => ({
       PutRequest: { Item: toAttributes(item as Record<string, unknown>) },
     }));
     await Promise.all(
-      Array.from({ length: Math.ceil(requests.length / batchWriteLimit) }, (_, i) =>
-        this.batchWrite(requests.slice(i * batchWriteLimit, (i + 1) * batchWriteLimit)),
+      inRuns(requests, batchWriteLimit).map((run) =>
+        untilProcessed('putAll', 'items', run, async (left) => {
+          this.counter?.count('putAll');
+          const out = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: left } }));
+          return out.UnprocessedItems?.[this.tableName] ?? [];
+        }),
       ),
     );
-  }
-
-  private async batchWrite(requests: WriteRequest[]): Promise<void> {
-    let left = requests;
-    for (let round = 0; left.length > 0; round++) {
-      if (round > unprocessedRetries) throw new Error(`putAll: ${left.length} of ${requests.length} items left unprocessed by the table`);
-      if (round > 0) await new Promise((r) => setTimeout(r, unprocessedPauseMs << (round - 1)));
-      this.counter?.count('putAll');
-      const out = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: left } }));
-      left = out.UnprocessedItems?.[this.tableName] ?? [];
-    }
   }
 
   async delete<T extends Key = Item>(key: Key, opts?: { ifExists?: boolean }): Promise<T | undefined> {
