@@ -78,11 +78,12 @@ async function dispatchPart(
 ): Promise<string[]> {
   const { circuits, lane } = options;
   // Each message's agent, read once for the pace and the circuits; nothing to read without circuits or a runtime.
-  const addresses = circuits && ctx.config.agentRuntimeUrl !== undefined ? addressesOf(messages, options.work.jobs) : new Map();
+  const url = circuits ? ctx.config.agentRuntimeUrl : undefined;
+  const addresses = url !== undefined ? addressesOf(messages, options.work.jobs) : new Map();
   // On a lane with a slow lane beside it, the agents this container has not measured are judged by what the others found.
   const shared =
-    holdUntried && lane.overflow && circuits && ctx.config.agentRuntimeUrl !== undefined
-      ? await consultSharedPace(ctx, circuits, circuitKeysOf(ctx.config.agentRuntimeUrl, addresses))
+    holdUntried && lane.overflow && circuits && url !== undefined
+      ? await consultSharedPace(ctx, circuits, circuitKeysOf(url, addresses))
       : undefined;
   const aside = setAside(ctx, messages, lane, circuits, addresses, { holdUntried, slow, shared });
   const work = (m: InboundMessage) => dispatchMessage(ctx, m, consumer, options);

@@ -17,10 +17,11 @@ import { putCoalesced } from '../store/coalesced-puts';
 
 /**
  * The dispatch's side of an event's history (store/event-history.ts): before a POST the
- * summary is read (from the moment the event is taken: no added wait; with the other events' of the batch, in one call) and written back with the outcome, in the
- * done mark's own write when delivered, in a write shared with the other events of the same
- * turn otherwise. An event that is only logged or settled made no POST: its summary is written
- * without a read. A summary missing (an event queued before history was kept, or whose history
+ * summary is read (from the moment the event is taken, so no added wait; with the other
+ * events' of the batch, in one call) and written back with the outcome, in the done mark's own
+ * write when delivered, in a write shared with the other events of the same turn otherwise. An
+ * event that is only logged or settled made no POST: its summary is written without a read. A
+ * summary missing (an event queued before history was kept, or whose history
  * write failed) is made anew, with its body, so that it can still be found and replayed.
  */
 export class EventProgress {
