@@ -137,12 +137,11 @@ async function main(): Promise<void> {
       const receivedAt = Date.now();
       for (const m of messages) {
         const id = /"id":"([^"]+)"/.exec(m.Body ?? '')?.[1];
-        if (id && !firstReceived.has(id)) firstReceived.set(id, receivedAt);
-        if (id) {
-          const seen = receives.get(id) ?? { main: 0, slow: 0 };
-          seen[name === 'tenants-slow' ? 'slow' : 'main']++;
-          receives.set(id, seen);
-        }
+        if (!id) continue;
+        if (!firstReceived.has(id)) firstReceived.set(id, receivedAt);
+        const seen = receives.get(id) ?? { main: 0, slow: 0 };
+        seen[name === 'tenants-slow' ? 'slow' : 'main']++;
+        receives.set(id, seen);
       }
       const event = {
         Records: messages.map((m) => ({

@@ -1,6 +1,4 @@
-import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fauxqsSqsModule } from '../../test/aws/harness/fauxqs-module';
 
 interface FauxStore {
   getQueue(url: string): unknown;
@@ -23,9 +21,7 @@ export function answerLoopbackQueueUrls(): Promise<void> {
 }
 
 async function install(): Promise<void> {
-  // fauxqs exports only its entry point; its store is the module it loads itself (same real path, same instance).
-  const dist = join(realpathSync(join(process.cwd(), 'node_modules', 'fauxqs')), 'dist', 'sqs');
-  const store = (await import(pathToFileURL(join(dist, 'sqsStore.js')).href)) as { SqsStore: { prototype: FauxStore } };
+  const store = await fauxqsSqsModule<{ SqsStore: { prototype: FauxStore } }>('sqsStore.js');
   const proto = store.SqsStore.prototype;
   const getQueue = proto.getQueue;
   proto.getQueue = function (this: FauxStore, url: string) {

@@ -1,6 +1,4 @@
-import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fauxqsSqsModule } from './fauxqs-module';
 
 /**
  * SQS fair queues, as AWS describes them ("How Amazon SQS fair queues work"), over fauxqs,
@@ -111,10 +109,8 @@ export function serveFairly(): Promise<void> {
 }
 
 async function install(): Promise<void> {
-  // fauxqs exports only its entry point; its store and router are the modules it loads itself (same real path, same instances).
-  const dist = join(realpathSync(join(process.cwd(), 'node_modules', 'fauxqs')), 'dist', 'sqs');
-  const store = (await import(pathToFileURL(join(dist, 'sqsStore.js')).href)) as { SqsQueue: { prototype: FauxQueue } };
-  const router = (await import(pathToFileURL(join(dist, 'sqsRouter.js')).href)) as { SqsRouter: { prototype: FauxRouter } };
+  const store = await fauxqsSqsModule<{ SqsQueue: { prototype: FauxQueue } }>('sqsStore.js');
+  const router = await fauxqsSqsModule<{ SqsRouter: { prototype: FauxRouter } }>('sqsRouter.js');
   const queue = store.SqsQueue.prototype;
   const handle = router.SqsRouter.prototype.handle;
   router.SqsRouter.prototype.handle = function (this: FauxRouter, request, reply) {
