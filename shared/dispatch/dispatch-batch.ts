@@ -1,7 +1,7 @@
 import type { AppContext } from '../ports/app-context';
 import type { ConsumerQueue, InboundMessage } from '../ports';
 import { type CircuitBoard, circuitKey } from './circuit-board';
-import { type Aside, addressesOf, circuitKeysOf, sendAside, setAside } from './deferral';
+import { type Addresses, type Aside, addressesOf, circuitKeysOf, type SetAsideOptions, sendAside, setAside } from './deferral';
 import { EventProgress } from './event-progress';
 import { type EventInHand, followUpStage, gateStage, logOnlyStage, readStage } from './event-stages';
 import { jobKindOf } from './job-message';
@@ -64,28 +64,52 @@ export async function dispatchBatch(
   options: DispatchOptions,
 ): Promise<BatchResult> {
   const lane = options.lane ?? singleLane(ctx, consumer);
-  return { failedMessageIds: await dispatchPart(ctx, messages, consumer, { ...options, lane }, true) };
+  return { failedMessageIds: await dispatchPart(ctx, messages, consumer, { ...options, lane }) };
 }
 
-/** One pass of `dispatchBatch` over some of its messages; answers the ids of those that failed. */
+/** `dispatchBatch`'s first look at its messages, the shared pace asked; answers the ids of those that failed. */
 async function dispatchPart(
   ctx: AppContext,
   messages: readonly InboundMessage[],
   consumer: ConsumerQueue,
   options: DispatchOptions & { lane: Lane },
-  holdUntried: boolean,
-  slow?: ReadonlySet<string>,
 ): Promise<string[]> {
   const { circuits, lane } = options;
   // Each message's agent, read once for the pace and the circuits; nothing to read without circuits or a runtime.
   const url = circuits ? ctx.config.agentRuntimeUrl : undefined;
-  const addresses = url !== undefined ? addressesOf(messages, options.work.jobs) : new Map();
-  // On a lane with a slow lane beside it, the agents this container has not measured are judged by what the others found.
-  const shared =
-    holdUntried && lane.overflow && circuits && url !== undefined
-      ? await consultSharedPace(ctx, circuits, circuitKeysOf(url, addresses))
-      : undefined;
-  const aside = setAside(ctx, messages, lane, circuits, addresses, { holdUntried, slow, shared });
+  const addresses: Addresses = url !== undefined ? addressesOf(messages, options.work.jobs) : new Map();
+  if (!(lane.overflow && circuits && url !== undefined))
+    return workPart(ctx, messages, consumer, options, addresses, { holdUntried: true });
+  // On a lane with a slow lane beside it, the agents this container has not measured are judged by what the others
+  // found. An agent the table is asked about holds its own events only: the others' go on at once.
+  const consulted = consultSharedPace(ctx, circuits, circuitKeysOf(url, addresses));
+  const asks = (m: InboundMessage) => {
+    const address = addresses.get(m);
+    return address !== undefined && consulted.asking.has(circuitKey(url, address.agentId));
+  };
+  const waiting = messages.filter(asks);
+  const ready = waiting.length === 0 ? messages : messages.filter((m) => !asks(m));
+  const parts = await Promise.all([
+    workPart(ctx, ready, consumer, options, addresses, { holdUntried: true, shared: consulted.known }),
+    waiting.length === 0
+      ? []
+      : consulted.asked.then((asked) => workPart(ctx, waiting, consumer, options, addresses, { holdUntried: true, shared: asked })),
+    consulted.told.then(() => []),
+  ]);
+  return parts.flat();
+}
+
+/** Sets aside what `setAside` says of `messages`, works the rest, and each agent's held events after its first answer; answers the ids of those that failed. */
+async function workPart(
+  ctx: AppContext,
+  messages: readonly InboundMessage[],
+  consumer: ConsumerQueue,
+  options: DispatchOptions & { lane: Lane },
+  addresses: Addresses,
+  look: SetAsideOptions,
+): Promise<string[]> {
+  const { circuits, lane } = options;
+  const aside = setAside(ctx, messages, lane, circuits, addresses, look);
   const work = (m: InboundMessage) => dispatchMessage(ctx, m, consumer, options);
   const fates = new Map(aside.rest.map((m) => [m.messageId, work(m)]));
   const failedOf = async (list: readonly InboundMessage[], fate: (m: InboundMessage) => Promise<MessageFate> | undefined) =>
@@ -99,7 +123,12 @@ async function dispatchPart(
     const told = first.probe ? fates.get(first.messageId)?.then(() => tellProbed(ctx, circuits, first.key)) : undefined;
     // Its others go to the slow lane, if there is one, when no answer came.
     const others =
-      first.held.length === 0 ? [] : dispatchPart(ctx, first.held, consumer, options, false, answered ? undefined : new Set([first.key]));
+      first.held.length === 0
+        ? []
+        : workPart(ctx, first.held, consumer, options, addresses, {
+            holdUntried: false,
+            slow: answered ? undefined : new Set([first.key]),
+          });
     return (await Promise.all([others, told]))[0];
   };
   const parts = await Promise.all([

@@ -50,54 +50,84 @@ function keyHash(key: string): string {
 }
 
 /**
+ * What a batch goes by for its agents, as far as this container knows without the table
+ * (`known`); the agents the table is asked about (`asking`), whose answers come with `asked`;
+ * and the slow verdicts this container found itself, being told to the others meanwhile
+ * (`told`). Only an agent the table is asked about waits for it: the events of every other
+ * agent of the batch go on at once.
+ */
+export interface Consultation {
+  known: ReadonlyMap<string, SharedPace>;
+  asking: ReadonlySet<string>;
+  asked: Promise<ReadonlyMap<string, SharedPace>>;
+  told: Promise<void>;
+}
+
+/**
  * Asks, for each circuit key of a batch, what to go by. A key this container has measured
  * enough is its own to judge (and when it judges it slow, the others are told, once a verdict);
  * otherwise the verdict it holds, or the table's, or the probe. A key whose store call fails is
  * left out: it is judged as before, here alone.
  */
-export async function consultSharedPace(
-  ctx: AppContext,
-  board: CircuitBoard,
-  circuitKeys: Iterable<string>,
-): Promise<Map<string, SharedPace>> {
-  const answers = new Map<string, SharedPace>();
-  await Promise.all(
-    [...new Set(circuitKeys)].map(async (key) => {
+export function consultSharedPace(ctx: AppContext, board: CircuitBoard, circuitKeys: Iterable<string>): Consultation {
+  const now = ctx.clock.now();
+  const known = new Map<string, SharedPace>();
+  const asking = new Set<string>();
+  const tells: Promise<void>[] = [];
+  for (const key of new Set(circuitKeys)) {
+    const here = judgedHere(board, key, now);
+    if (here === 'ask') asking.add(key);
+    else if (here === 'tell') tells.push(tellSharedPace(ctx, board, key, true));
+    else if (here) known.set(key, here);
+  }
+  const asked = Promise.all(
+    [...asking].map(async (key): Promise<Array<[string, SharedPace]>> => {
       try {
-        const answer = await consultOne(ctx, board, key);
-        if (answer) answers.set(key, answer);
+        return [[key, await askTable(ctx, board, key, now)]];
       } catch (e) {
         ctx.logger.warn("could not read the agent's shared pace; judged here alone", { error: e });
+        return [];
       }
     }),
-  );
-  return answers;
+  ).then((answers) => new Map(answers.flat()));
+  return { known, asking, asked, told: Promise.all(tells).then(() => undefined) };
 }
 
-async function consultOne(ctx: AppContext, board: CircuitBoard, key: string): Promise<SharedPace | undefined> {
+/** A verdict past half its life is measured again. */
+const fresh = (v: PaceVerdict, now: number) => v.until - now > verdictMs[v.slow ? 'slow' : 'quick'] / 2;
+const by = (v: PaceVerdict | undefined): SharedPace => (v ? (v.slow ? 'slow' : 'quick') : 'elsewhere');
+
+/**
+ * What this container goes by for `key` without the table: a shared pace, or undefined to
+ * judge it here alone; `tell` when it judges it slow itself and the others have not been told
+ * within the verdict's half-life; `ask` when only the table (or a probe) can say.
+ */
+function judgedHere(board: CircuitBoard, key: string, now: number): SharedPace | undefined | 'tell' | 'ask' {
   // An agent whose circuit turns attempts away is deferred, whatever its pace.
   if (board.for(key).allowance() !== Number.POSITIVE_INFINITY) return undefined;
-  const now = ctx.clock.now();
-  const fresh = (v: PaceVerdict) => v.until - now > verdictMs[v.slow ? 'slow' : 'quick'] / 2;
-  const by = (v: PaceVerdict | undefined): SharedPace => (v ? (v.slow ? 'slow' : 'quick') : 'elsewhere');
   const pace = board.pace(key);
   if (pace.known()) {
     // Told once a verdict's half-life, not once a batch.
     const told = board.verdict(key, false);
-    if (pace.isSlow() && !(told?.slow && fresh(told))) await tellSharedPace(ctx, board, key, true);
-    return undefined;
+    return pace.isSlow() && !(told?.slow && fresh(told, now)) ? 'tell' : undefined;
   }
-  let verdict = board.verdict(key);
-  if (verdict && fresh(verdict)) return by(verdict);
+  const verdict = board.verdict(key);
+  if (verdict && fresh(verdict, now)) return by(verdict);
   // Another container took the probe a moment ago: not asked again for each batch.
   if (board.probedElsewhere(key)) return by(verdict);
+  return 'ask';
+}
+
+/** The table's verdict on `key`, read when none is held here, or the probe for this container when it is missing or past half its life. */
+async function askTable(ctx: AppContext, board: CircuitBoard, key: string, now: number): Promise<SharedPace> {
   const hash = keyHash(key);
+  let verdict = board.verdict(key);
   if (!verdict) {
     const row = verdictSchema.safeParse(await ctx.store.get(keys.agentPace(hash)));
     if (row.success && row.data.until > now) {
       verdict = row.data;
       board.remember(key, verdict, now + readAgainMs);
-      if (fresh(verdict)) return by(verdict);
+      if (fresh(verdict, now)) return by(verdict);
     }
   }
   // None, or one past half its life: one container measures again while the others still go by the old one.

@@ -8,7 +8,14 @@ import { dispatchBatch } from '../../shared/dispatch/dispatch-batch';
 import { enqueueEvents } from '../../shared/dispatch/fan-out';
 import { singleLane } from '../../shared/dispatch/lane';
 import { awsLanes } from '../../shared/dispatch/lanes';
-import { consultSharedPace, probeAskAgainMs, readAgainMs, tellSharedPace, verdictMs } from '../../shared/dispatch/shared-pace';
+import {
+  consultSharedPace,
+  probeAskAgainMs,
+  readAgainMs,
+  type SharedPace,
+  tellSharedPace,
+  verdictMs,
+} from '../../shared/dispatch/shared-pace';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { useHoldingRuntime, agentEvent, eventSourcePass } from '../helpers/holding-runtime';
 import type { TestContext } from '../helpers/test-context';
@@ -31,6 +38,13 @@ function handWait() {
 }
 
 const never = () => new Promise<void>(() => {});
+
+/** Everything a consultation found, once the table has answered and the others are told. */
+async function consulted(...args: Parameters<typeof consultSharedPace>): Promise<Map<string, SharedPace>> {
+  const c = consultSharedPace(...args);
+  const [asked] = await Promise.all([c.asked, c.told]);
+  return new Map([...c.known, ...asked]);
+}
 
 describe('containers share what they find of an agent runtime’s pace', () => {
   it('of an agent measured nowhere, one container probes it and the others send its events to the slow lane unposted meanwhile', async () => {
@@ -110,7 +124,7 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     runtime.release();
     expect(await probing).toEqual({ received: 2, failed: [] });
     const key = circuitKey(runtime.url, 'agent-busy');
-    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'quick']]));
+    expect(await consulted(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'quick']]));
     close();
   });
 
@@ -142,23 +156,23 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     const key = circuitKey(runtime.url, 'agent-slow');
     await tellSharedPace(t.ctx, new CircuitBoard(t.clock), key, true);
     const [a, b, c] = [new CircuitBoard(t.clock), new CircuitBoard(t.clock), new CircuitBoard(t.clock)];
-    expect(await consultSharedPace(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
+    expect(await consulted(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
 
     // Past half its life: one container takes the probe; the others keep going by the verdict, not to the slow lane for want of one.
     t.clock.advance(verdictMs.slow / 2 + 1);
-    expect(await consultSharedPace(t.ctx, b, [key])).toEqual(new Map([[key, 'probe']]));
-    expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
-    expect(await consultSharedPace(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
+    expect(await consulted(t.ctx, b, [key])).toEqual(new Map([[key, 'probe']]));
+    expect(await consulted(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
+    expect(await consulted(t.ctx, a, [key])).toEqual(new Map([[key, 'slow']]));
 
     // The probe found it quick: the others go by that once they ask again (not once a batch while the probe is out).
     await tellSharedPace(t.ctx, b, key, false);
-    expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
+    expect(await consulted(t.ctx, c, [key])).toEqual(new Map([[key, 'slow']]));
     t.clock.advance(probeAskAgainMs);
-    expect(await consultSharedPace(t.ctx, c, [key])).toEqual(new Map([[key, 'quick']]));
+    expect(await consulted(t.ctx, c, [key])).toEqual(new Map([[key, 'quick']]));
 
     // A verdict nobody renewed lapses: the next container to meet the agent probes it.
     t.clock.advance(verdictMs.quick + 1);
-    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
+    expect(await consulted(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
   });
 
   it('keeps a quick verdict ten minutes, and a container going by it hears within 15 s that another found the agent slow', async () => {
@@ -166,18 +180,18 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     const key = circuitKey(runtime.url, 'agent-turning');
     await tellSharedPace(t.ctx, new CircuitBoard(t.clock), key, false);
     const follower = new CircuitBoard(t.clock);
-    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
+    expect(await consulted(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
     t.clock.advance(4 * 60_000);
-    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
+    expect(await consulted(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
 
     // A container that posts to it finds it slow by its own answers and tells the others.
     const measuring = new CircuitBoard(t.clock);
     for (let i = 0; i < 5; i++) measuring.pace(key).note(3_000);
-    await consultSharedPace(t.ctx, measuring, [key]);
+    await consulted(t.ctx, measuring, [key]);
     // The follower goes by what it read until it reads again.
-    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
+    expect(await consulted(t.ctx, follower, [key])).toEqual(new Map([[key, 'quick']]));
     t.clock.advance(readAgainMs);
-    expect(await consultSharedPace(t.ctx, follower, [key])).toEqual(new Map([[key, 'slow']]));
+    expect(await consulted(t.ctx, follower, [key])).toEqual(new Map([[key, 'slow']]));
   });
 
   it('asks the table once per two seconds, not once a batch, while another container probes the agent', async () => {
@@ -204,12 +218,12 @@ describe('containers share what they find of an agent runtime’s pace', () => {
         query: store.query.bind(store),
       },
     };
-    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
+    expect(await consulted(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
     const other = new CircuitBoard(t.clock);
-    for (let i = 0; i < 5; i++) expect(await consultSharedPace(counted, other, [key])).toEqual(new Map([[key, 'elsewhere']]));
+    for (let i = 0; i < 5; i++) expect(await consulted(counted, other, [key])).toEqual(new Map([[key, 'elsewhere']]));
     expect(calls).toEqual(['get PACE', 'put PROBE']);
     t.clock.advance(probeAskAgainMs);
-    expect(await consultSharedPace(counted, other, [key])).toEqual(new Map([[key, 'elsewhere']]));
+    expect(await consulted(counted, other, [key])).toEqual(new Map([[key, 'elsewhere']]));
     expect(calls).toHaveLength(4);
   });
 
@@ -218,14 +232,14 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     const key = circuitKey(runtime.url, 'agent-slow');
     const board = new CircuitBoard(t.clock);
     for (let i = 0; i < 5; i++) board.pace(key).note(3_000);
-    expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
-    expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
+    expect(await consulted(t.ctx, board, [key])).toEqual(new Map());
+    expect(await consulted(t.ctx, board, [key])).toEqual(new Map());
     // Nor again when the verdict is due to be read again: only past its half-life.
     t.clock.advance(readAgainMs);
     for (let i = 0; i < 5; i++) board.pace(key).note(3_000);
-    expect(await consultSharedPace(t.ctx, board, [key])).toEqual(new Map());
+    expect(await consulted(t.ctx, board, [key])).toEqual(new Map());
     expect(t.logLines.filter((l) => l.includes('agent runtime found slow'))).toHaveLength(1);
-    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'slow']]));
+    expect(await consulted(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'slow']]));
   });
 
   it('judges alone when the table cannot be read: nothing is diverted for want of a verdict', async () => {
@@ -261,6 +275,46 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     close();
   });
 
+  it('holds only the events of an agent the table is asked about: another agent’s go on while the table answers, and while a slow verdict is told', async () => {
+    const t = await runtime.setup();
+    const { main, slow, lanes, close } = lanesFor(t);
+    // The pace rows' reads and writes wait until the test lets them go; every other call of the stages goes through.
+    let letGo: () => void = () => {};
+    const gate = new Promise<void>((r) => (letGo = r));
+    const store = t.ctx.store;
+    const paced = (pk: string) => pk.startsWith('PACE#');
+    const ctx = {
+      ...t.ctx,
+      store: {
+        get: ((key, opts) => (paced(key.pk) ? gate.then(() => store.get(key, opts)) : store.get(key, opts))) as typeof store.get,
+        getAll: store.getAll.bind(store),
+        put: ((item, opts) =>
+          paced(String(item.pk)) ? gate.then(() => store.put(item, opts)) : store.put(item, opts)) as typeof store.put,
+        putAll: store.putAll.bind(store),
+        delete: store.delete.bind(store),
+        query: store.query.bind(store),
+      },
+    };
+    const board = new CircuitBoard(t.clock);
+    // Measured here: one agent quick, one slow (which the others are then told); a third nobody has measured.
+    for (let i = 0; i < 5; i++) board.pace(circuitKey(runtime.url, 'agent-quick')).note(20);
+    for (let i = 0; i < 5; i++) board.pace(circuitKey(runtime.url, 'agent-slow')).note(3_000);
+    await enqueueEvents(t.ctx, [of('new', 0), of('slow', 0), of('quick', 0)]);
+    const messages = await main.receive(10, 180);
+    const batch = dispatchBatch(ctx, messages, main, { lane: lanes.main, circuits: board, work: providerWork, untriedWait: never });
+
+    await runtime.until(() => runtime.answered.includes('evt_quick_0'));
+    await vi.waitFor(() => expect(slow.size()).toBe(1));
+    expect(runtime.received).not.toContain('evt_new_0');
+
+    letGo();
+    expect(await batch).toEqual({ failedMessageIds: [] });
+    // Nobody had measured the new agent: this container probed it.
+    expect(runtime.received).toContain('evt_new_0');
+    expect(t.logLines.filter((l) => l.includes('agent runtime found slow'))).toHaveLength(1);
+    close();
+  });
+
   it('keeps the one lane of the local runtime to itself: it takes no probe, which would turn the other containers away', async () => {
     const t = await runtime.setup();
     await enqueueEvents(t.ctx, [of('quick', 0)]);
@@ -271,7 +325,7 @@ describe('containers share what they find of an agent runtime’s pace', () => {
       failed: [],
     });
     const key = circuitKey(runtime.url, 'agent-quick');
-    expect(await consultSharedPace(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
+    expect(await consulted(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
   });
 });
 
