@@ -1,9 +1,12 @@
 // One Lambda function's execution environment: its own thread, environment (process.env is
 // the copy its Worker was given) and module state. Loads functions/<role>/handler.ts through
 // tsx, then runs one invocation per message, as Lambda runs one per container at a time.
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
+// On Linux a nice value is the calling thread's own: this container's, and the threads it starts.
+if (workerData.nice) setPriority(workerData.nice);
 register();
 const { handler } = await import(workerData.handlerUrl);
 

@@ -26,11 +26,17 @@ export class LambdaWorker {
     readonly functionName: string,
     readonly env: Record<string, string>,
     readonly timeoutMs: number,
+    /**
+     * The container thread's nice value (Linux: a thread's own). A bench that runs the emulated
+     * services on the same cores lowers its containers' priority, so that the services answer
+     * as hosts of their own would, not slower for the containers' load.
+     */
+    readonly nice = 0,
   ) {
     const handlerUrl = pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'functions', role, 'handler.ts')).href;
     this.worker = new Worker(new URL('./lambda-worker-entry.mjs', import.meta.url), {
       env,
-      workerData: { handlerUrl },
+      workerData: { handlerUrl, nice },
       execArgv: [],
       stdout: true,
       stderr: false,
