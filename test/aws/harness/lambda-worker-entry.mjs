@@ -2,6 +2,7 @@
 // the copy its Worker was given) and module state. Loads functions/<role>/handler.ts through
 // tsx, then runs one invocation per message, as Lambda runs one per container at a time.
 import { setPriority } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
@@ -16,7 +17,17 @@ const realNow = Date.now;
 let clockShiftMs = 0;
 Date.now = () => realNow() + clockShiftMs;
 
-parentPort.on('message', async ({ id, event, timeoutMs, functionName, passMs }) => {
+parentPort.on('message', async ({ id, event, timeoutMs, functionName, passMs, heap }) => {
+  if (heap) {
+    const h = getHeapStatistics();
+    const mb = (bytes) => bytes / 1024 / 1024;
+    parentPort.postMessage({
+      id,
+      ok: true,
+      result: { usedMb: mb(h.used_heap_size), totalMb: mb(h.total_heap_size), externalMb: mb(h.external_memory) },
+    });
+    return;
+  }
   if (passMs !== undefined) {
     clockShiftMs += passMs;
     parentPort.postMessage({ id, ok: true, result: null });

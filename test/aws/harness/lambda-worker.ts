@@ -99,6 +99,22 @@ export class LambdaWorker {
     return run;
   }
 
+  /**
+   * This container's V8 heap (its isolate's, not the process's: the threads share one), read
+   * beside whatever invocation runs. What a warm container's memory grows by, less native memory
+   * outside V8's `external` count.
+   */
+  async heap(): Promise<{ usedMb: number; totalMb: number; externalMb: number }> {
+    await this.ready;
+    const id = this.nextId++;
+    const outcome = await new Promise<InvokeOutcome>((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ id, heap: true });
+    });
+    if (!outcome.ok) throw new Error(`heap statistics: ${outcome.error.message}`);
+    return outcome.result as { usedMb: number; totalMb: number; externalMb: number };
+  }
+
   async start(): Promise<void> {
     await this.ready;
   }
