@@ -145,6 +145,8 @@ interface RunResult {
   sent: number;
   accepted: number;
   refused: number;
+  /** Why each refused delivery was: its status (`HTTP 503`) or the client's error code, with when in the load it was sent. */
+  refusals: string[];
   achievedRate: number;
   deliveryMs: number[];
   /** From the intake's 2xx answer to the first acknowledgment. */
@@ -182,12 +184,18 @@ async function run(mode: Mode): Promise<RunResult> {
   const acceptedAt = new Map<string, number>();
   const intakeMs: number[] = [];
   let refused = 0;
+  const refusals: string[] = [];
+  const refuse = (why: string, at: number) => {
+    refused++;
+    refusals.push(`${why} at ${((at - startedAt) / 1000).toFixed(0)} s after ${((Date.now() - at) / 1000).toFixed(1)} s`);
+  };
   let sent = 0;
   const answers = new Set<Promise<void>>();
   const rss: Array<{ at: number; mb: number; fileMb: number }> = [];
   const sampler = setInterval(() => rss.push({ at: performance.now(), ...rssMb(product.child.pid) }), 1000);
 
   const started = performance.now();
+  const startedAt = Date.now();
   while (sent < total) {
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
     while (sent < due) {
@@ -201,11 +209,9 @@ async function run(mode: Mode): Promise<RunResult> {
           if (a.status >= 200 && a.status < 300) {
             sentAt.set(guid, at);
             acceptedAt.set(guid, now);
-          } else refused++;
+          } else refuse(`HTTP ${a.status}`, at);
         },
-        () => {
-          refused++;
-        },
+        (e: unknown) => refuse((e as { code?: string })?.code ?? String(e), at),
       );
       answers.add(p);
       void p.finally(() => answers.delete(p));
@@ -244,6 +250,7 @@ async function run(mode: Mode): Promise<RunResult> {
     sent,
     accepted: sentAt.size,
     refused,
+    refusals,
     achievedRate: sent / sendSeconds,
     deliveryMs,
     accounting,
@@ -284,7 +291,7 @@ async function drain(url: string, accepted: readonly string[], atAgent: (d: stri
 function describeRun(r: RunResult): void {
   const p = r.played;
   console.log(
-    `  ${r.mode}: sent ${r.sent} (${r.achievedRate.toFixed(1)}/s), accepted ${r.accepted}, refused ${r.refused}; agent runtime answered ok ${p.ok}, 503 ${p.unavailable}, cut ${p.cut}, held ${p.held}`,
+    `  ${r.mode}: sent ${r.sent} (${r.achievedRate.toFixed(1)}/s), accepted ${r.accepted}, refused ${r.refused}${r.refusals.length > 0 ? ` (${r.refusals.join('; ')})` : ''}; agent runtime answered ok ${p.ok}, 503 ${p.unavailable}, cut ${p.cut}, held ${p.held}`,
   );
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
