@@ -18,6 +18,7 @@ import {
 } from '../../shared/dispatch/shared-pace';
 import { providerWork } from '../../shared/wiring/provider-work';
 import { useHoldingRuntime, agentEvent, eventSourcePass } from '../helpers/holding-runtime';
+import { storeOver } from '../helpers/store-over';
 import type { TestContext } from '../helpers/test-context';
 
 const runtime = await useHoldingRuntime();
@@ -207,17 +208,7 @@ describe('containers share what they find of an agent runtime’s pace', () => {
       calls.push(`put ${item.sk}`);
       return store.put(item, opts);
     };
-    const counted = {
-      ...t.ctx,
-      store: {
-        get,
-        getAll: store.getAll.bind(store),
-        put,
-        putAll: store.putAll.bind(store),
-        delete: store.delete.bind(store),
-        query: store.query.bind(store),
-      },
-    };
+    const counted = { ...t.ctx, store: storeOver(store, { get, put }) };
     expect(await consulted(t.ctx, new CircuitBoard(t.clock), [key])).toEqual(new Map([[key, 'probe']]));
     const other = new CircuitBoard(t.clock);
     for (let i = 0; i < 5; i++) expect(await consulted(counted, other, [key])).toEqual(new Map([[key, 'elsewhere']]));
@@ -249,17 +240,7 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     const store = t.ctx.store;
     const get: typeof store.get = (key, opts) =>
       key.pk.startsWith('PACE#') ? Promise.reject(new Error('throttled')) : store.get(key, opts);
-    const ctx = {
-      ...t.ctx,
-      store: {
-        get,
-        getAll: store.getAll.bind(store),
-        put: store.put.bind(store),
-        putAll: store.putAll.bind(store),
-        delete: store.delete.bind(store),
-        query: store.query.bind(store),
-      },
-    };
+    const ctx = { ...t.ctx, store: storeOver(store, { get }) };
     await enqueueEvents(t.ctx, [of('quick', 0), of('quick', 1)]);
     const messages = await main.receive(10, 180);
     const result = await dispatchBatch(ctx, messages, main, {
@@ -283,18 +264,9 @@ describe('containers share what they find of an agent runtime’s pace', () => {
     const gate = new Promise<void>((r) => (letGo = r));
     const store = t.ctx.store;
     const paced = (pk: string) => pk.startsWith('PACE#');
-    const ctx = {
-      ...t.ctx,
-      store: {
-        get: ((key, opts) => (paced(key.pk) ? gate.then(() => store.get(key, opts)) : store.get(key, opts))) as typeof store.get,
-        getAll: store.getAll.bind(store),
-        put: ((item, opts) =>
-          paced(String(item.pk)) ? gate.then(() => store.put(item, opts)) : store.put(item, opts)) as typeof store.put,
-        putAll: store.putAll.bind(store),
-        delete: store.delete.bind(store),
-        query: store.query.bind(store),
-      },
-    };
+    const get: typeof store.get = (key, opts) => (paced(key.pk) ? gate.then(() => store.get(key, opts)) : store.get(key, opts));
+    const put: typeof store.put = (item, opts) => (paced(String(item.pk)) ? gate.then(() => store.put(item, opts)) : store.put(item, opts));
+    const ctx = { ...t.ctx, store: storeOver(store, { get, put }) };
     const board = new CircuitBoard(t.clock);
     // Measured here: one agent quick, one slow (which the others are then told); a third nobody has measured.
     for (let i = 0; i < 5; i++) board.pace(circuitKey(runtime.url, 'agent-quick')).note(20);

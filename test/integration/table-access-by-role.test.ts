@@ -39,6 +39,7 @@ import { platformApiCaller } from '../helpers/platform-api-caller';
 import { appEnv, appShot, storeAppConnection, storeAppSubscription } from '../helpers/app-webhook';
 import { examplePayload } from '../helpers/signed-delivery';
 import { FakeGitHubAppWorld } from '../helpers/fake-github-app';
+import { storeOver } from '../helpers/store-over';
 
 /**
  * Runs a role's real flows with the Store port recording every partition key it touches
@@ -82,14 +83,7 @@ function recording(store: Store, touched: { push(key: string): unknown }): Store
  */
 function recordInPlace(store: Store): (fn: () => Promise<unknown>) => Promise<string[]> {
   let sink: string[] | undefined;
-  const inner: Store = {
-    get: store.get.bind(store),
-    getAll: store.getAll.bind(store),
-    put: store.put.bind(store),
-    putAll: store.putAll.bind(store),
-    delete: store.delete.bind(store),
-    query: store.query.bind(store),
-  };
+  const inner = storeOver(store);
   const spy = recording(inner, { push: (k: string) => sink?.push(k) });
   Object.assign(store, spy);
   return async (fn) => {
