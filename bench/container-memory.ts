@@ -12,13 +12,9 @@
  * 10 s before (V8 collects when it will, so one reading is live data plus garbage).
  *   npm run bench:container-memory   (BENCH_RATE=25, BENCH_SECONDS=180)
  */
-import { randomUUID } from 'node:crypto';
-import { AwsWorld, type Role } from '../test/aws/harness/aws-world';
-import { httpClient } from '../test/aws/harness/http-client';
-import { FakeAgentRuntime } from '../test/helpers/fake-agent-runtime';
-import { FakeGitHub, type FakeHook } from '../test/helpers/fake-github-server';
-import { issueOpenedBody } from '../test/helpers/seed';
+import type { Role } from '../test/aws/harness/aws-world';
 import { envNumber, type Figure, printFigures, runMain } from './lib/report';
+import { startSubscribedWorld } from './lib/subscribed-world';
 
 const rate = envNumber('BENCH_RATE', 25);
 const seconds = envNumber('BENCH_SECONDS', 180);
@@ -53,39 +49,15 @@ async function main(): Promise<void> {
   const write = process.stdout.write.bind(process.stdout);
   const print = (line: string) => write(`${line}\n`);
   process.stdout.write = (() => true) as typeof process.stdout.write;
-  const github = await FakeGitHub.start();
-  github.addUser(token, 'octocat');
-  const runtime = await FakeAgentRuntime.start();
-  const world = await AwsWorld.start({
-    settings: { githubApiUrl: github.url, githubOAuthUrl: github.url, agentRuntimeUrl: runtime.url },
-    secretValues: { PLATFORM_API_KEY_SECRET_ARN: platformKey },
-  });
+  const { world, runtime, deliver: send, close } = await startSubscribedWorld({ platformKey, token, repository, agents: 1 });
   try {
-    const { call } = httpClient(world.url, platformKey);
-    const connection = await call('POST', '/connections', { provider: 'github', token });
-    const sub = await call('POST', '/subscriptions', {
-      connectionId: connection.body.id,
-      trigger: 'github.new_issue',
-      agentId: 'agent-memory',
-      repository,
-    });
-    if (sub.status !== 201) throw new Error(`subscribing failed: ${sub.status} ${sub.text}`);
-    const hook = [...github.hooks.values()].find((h) => h.owner === `repos/${repository}`) as FakeHook;
     let sent = 0;
     let refused = 0;
     const deliver = async () => {
       const i = sent++;
       // One answer of the runtime's per delivery; its retries and the rest are answered 200.
       runtime.answers.push(Math.random() < failingShare ? { status: 503, body: { error: 'busy' } } : { status: 200, body: { ok: true } });
-      const body = issueOpenedBody((x) => {
-        x.repository.full_name = repository;
-        x.repository.name = 'memory';
-        x.repository.owner.login = 'octocat';
-        x.issue.title = `memory ${i}`;
-        x.issue.node_id = `I_${randomUUID()}`;
-      }).toString('utf8');
-      const res = await github.deliver(hook, 'issues', body, randomUUID());
-      if (res.status >= 300) refused++;
+      if ((await send(i)) >= 300) refused++;
     };
 
     const readings = new Map<Role, Reading[]>(roles.map((r) => [r, []]));
@@ -145,8 +117,7 @@ async function main(): Promise<void> {
     }
     printFigures(`warm containers' memory, ${rate}/s for ${seconds} s`, figures, print);
   } finally {
-    await world.close();
-    await Promise.all([github.close(), runtime.close()]);
+    await close();
   }
 }
 

@@ -9,15 +9,11 @@
  *   npm run bench:cost            (BENCH_N=40 deliveries, after 5 that warm the containers;
  *                                  BENCH_MATCHING=3: each delivery matches 3 subscriptions)
  */
-import { randomUUID } from 'node:crypto';
-import { FakeAgentRuntime } from '../test/helpers/fake-agent-runtime';
-import { FakeGitHub, type FakeHook } from '../test/helpers/fake-github-server';
-import { issueOpenedBody } from '../test/helpers/seed';
-import { AwsWorld } from '../test/aws/harness/aws-world';
-import { httpClient } from '../test/aws/harness/http-client';
+import type { AwsWorld } from '../test/aws/harness/aws-world';
 import type { AwsCall } from '../test/aws/harness/iam-proxy';
 import { awsPrices as p, functionMemoryGb } from './lib/aws-prices';
 import { envNumber, runMain } from './lib/report';
+import { startSubscribedWorld } from './lib/subscribed-world';
 
 const n = envNumber('BENCH_N', 40);
 /** Subscriptions (agents) each delivery matches. */
@@ -115,36 +111,11 @@ export function dollarsPerMillion(c: Counts): Record<string, number> {
 }
 
 async function main(): Promise<void> {
-  const github = await FakeGitHub.start();
-  github.addUser(token, 'octocat');
-  const runtime = await FakeAgentRuntime.start();
-  const world = await AwsWorld.start({
-    settings: { githubApiUrl: github.url, githubOAuthUrl: github.url, agentRuntimeUrl: runtime.url },
-    secretValues: { PLATFORM_API_KEY_SECRET_ARN: platformKey },
-  });
+  const { world, runtime, deliver: send, close } = await startSubscribedWorld({ platformKey, token, repository, agents: matching });
   try {
-    const { call } = httpClient(world.url, platformKey);
-    const connection = await call('POST', '/connections', { provider: 'github', token });
-    for (let a = 1; a <= matching; a++) {
-      const sub = await call('POST', '/subscriptions', {
-        connectionId: connection.body.id,
-        trigger: 'github.new_issue',
-        agentId: `agent-${a}`,
-        repository,
-      });
-      if (sub.status !== 201) throw new Error(`subscribing failed: ${sub.status} ${sub.text}`);
-    }
-    const hook = [...github.hooks.values()].find((h) => h.owner === `repos/${repository}`) as FakeHook;
     const deliver = async (i: number) => {
-      const body = issueOpenedBody((x) => {
-        x.repository.full_name = repository;
-        x.repository.name = 'cost';
-        x.repository.owner.login = 'octocat';
-        x.issue.title = `cost ${i}`;
-        x.issue.node_id = `I_${randomUUID()}`;
-      }).toString('utf8');
-      const res = await github.deliver(hook, 'issues', body, randomUUID());
-      if (res.status >= 300) throw new Error(`delivery ${i} answered ${res.status}`);
+      const status = await send(i);
+      if (status >= 300) throw new Error(`delivery ${i} answered ${status}`);
     };
     for (let i = 0; i < warm; i++) await deliver(i);
     await world.drainQueues();
@@ -183,8 +154,7 @@ async function main(): Promise<void> {
         `(${again} events were posted again from the slow lane: the machine answered slower than the 10 s limit; their calls are counted.)`,
       );
   } finally {
-    await world.close();
-    await Promise.all([github.close(), runtime.close()]);
+    await close();
   }
 }
 
