@@ -69,34 +69,21 @@ export class LambdaWorker {
 
   /** One invocation with `event`, after the ones before it. */
   invoke(event: unknown): Promise<InvokeOutcome> {
-    const run = this.queue.then(async () => {
-      await this.ready;
-      const id = this.nextId++;
+    return this.inTurn(async () => {
+      await this.ready; // a cold start is not billed duration
       const started = performance.now();
-      const outcome = await new Promise<InvokeOutcome>((resolve) => {
-        this.pending.set(id, resolve);
-        this.worker.postMessage({ id, event, timeoutMs: this.timeoutMs, functionName: this.functionName });
-      });
+      const outcome = await this.ask({ event, timeoutMs: this.timeoutMs, functionName: this.functionName });
       this.usage.invocations++;
       this.usage.ms += performance.now() - started;
       return outcome;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /** This container's clock moved on by `ms` (Date.now in its thread), after the invocations before it: a warm container's interval passes without waiting. */
   passTime(ms: number): Promise<void> {
-    const run = this.queue.then(async () => {
-      await this.ready;
-      const id = this.nextId++;
-      await new Promise<InvokeOutcome>((resolve) => {
-        this.pending.set(id, resolve);
-        this.worker.postMessage({ id, passMs: ms });
-      });
+    return this.inTurn(async () => {
+      await this.ask({ passMs: ms });
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /**
@@ -105,14 +92,26 @@ export class LambdaWorker {
    * outside V8's `external` count.
    */
   async heap(): Promise<{ usedMb: number; totalMb: number; externalMb: number }> {
-    await this.ready;
-    const id = this.nextId++;
-    const outcome = await new Promise<InvokeOutcome>((resolve) => {
-      this.pending.set(id, resolve);
-      this.worker.postMessage({ id, heap: true });
-    });
+    const outcome = await this.ask({ heap: true });
     if (!outcome.ok) throw new Error(`heap statistics: ${outcome.error.message}`);
     return outcome.result as { usedMb: number; totalMb: number; externalMb: number };
+  }
+
+  /** Runs `work` after everything queued before it, as a container takes one invocation at a time. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Posts `message` to the container's thread under a fresh id, once it is ready, and waits for its answer. */
+  private async ask(message: Record<string, unknown>): Promise<InvokeOutcome> {
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise<InvokeOutcome>((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ id, ...message });
+    });
   }
 
   async start(): Promise<void> {
