@@ -24,12 +24,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { Agent, createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeGitHub } from '../test/helpers/fake-github-server';
 import { subscribeOverApi } from '../test/helpers/runtime-support';
 import { issueOpenedBody, signedShot } from '../test/helpers/seed';
-import { post } from './lib/load';
+import { keepAliveAgent, post } from './lib/load';
 import { account, type Accounting } from './lib/soak-accounting';
 import { startProductProcess } from './lib/product-process';
 import { envNumber, percentile, printFigures, runMain, type Figure } from './lib/report';
@@ -177,7 +177,7 @@ async function run(mode: Mode): Promise<RunResult> {
   const sub = await subscribeOverApi(product.url, github, token);
   const tenant = { endpointId: sub.endpointId, secret: sub.hook.config.secret ?? '' };
   const body = issueOpenedBody();
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const agent = keepAliveAgent(64);
   const total = Math.round(rate * seconds);
   const sentAt = new Map<string, number>();
   /** When the intake answered 2xx: delivery time from there is the dispatch's own. */

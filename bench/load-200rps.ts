@@ -10,7 +10,6 @@
  *   BENCH_SECONDS=60 npx tsx bench/load-200rps.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocalQueues } from '../shared/adapters/local/local-queues';
@@ -18,7 +17,7 @@ import { systemClock } from '../shared/ports';
 import { FakeGitHub } from '../test/helpers/fake-github-server';
 import { startLocalProcess } from '../test/helpers/local-process';
 import { platformKey, signingSecret, subscribeOverApi } from '../test/helpers/runtime-support';
-import { post } from './lib/load';
+import { keepAliveAgent, post } from './lib/load';
 import { ReceiptCounter } from './lib/receipts';
 import { envNumber, percentile, printFigures, runMain } from './lib/report';
 import { issueOpenedBody, signedShot } from '../test/helpers/seed';
@@ -47,7 +46,7 @@ async function main(): Promise<void> {
   const sub = await subscribeOverApi(rt.url, github, token);
   const tenant = { endpointId: sub.endpointId, secret: sub.hook.config.secret ?? '' };
   const body = issueOpenedBody();
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const agent = keepAliveAgent(256);
   const total = Math.round(rate * seconds);
   console.log(`load: ${rate} deliveries/s for ${seconds} s (${total} deliveries of ${body.length} bytes), open loop, loopback`);
 

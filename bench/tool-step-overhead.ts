@@ -12,7 +12,7 @@
  * Goals: added p50 < 5 ms and p99 < 20 ms, both paths.
  *   npx tsx bench/tool-step-overhead.ts   (BENCH_N=300 sequential calls per path)
  */
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { FakeGitHub } from '../test/helpers/fake-github-server';
 import { platformKey, signingSecret } from '../test/helpers/runtime-support';
 import { startProductProcess } from './lib/product-process';
 import { envNumber, percentile, printFigures, runMain, type Figure } from './lib/report';
+import { keepAliveAgent } from './lib/load';
 
 const n = envNumber('BENCH_N', 300);
 const warm = envNumber('BENCH_WARM', 50);
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   const localConnection = await connect(local.url.replace('localhost', '127.0.0.1'));
   const handler = createToolStepHandler(async () => local.ctx, allProviderTools);
 
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = keepAliveAgent(1);
   const input = { method: 'GET', endpoint: '/user' };
   const paths = {
     direct: () =>

@@ -15,6 +15,13 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** How often node checks the two timeouts above (its default, 30 s, would double them). */
   checkIntervalMs: number;
+  /**
+   * How long an idle keep-alive connection stays open (announced as `Keep-Alive: timeout=`).
+   * Longer than the idle timeout of what sits in front (a load balancer's or a tunnel's 60 s,
+   * nginx's upstream 60 s), so the server never closes a connection the client is about to
+   * reuse: node's 5 s lost a delivery now and then to a reset on a reused connection.
+   */
+  keepAliveTimeoutMs: number;
   /** Open connections at once; more are closed on accept. */
   maxConnections: number;
   /** Request body bytes held at once, all requests together; the request that would pass it gets 503 (node-http.ts). */
@@ -26,6 +33,7 @@ export const defaultServerLimits: ServerLimits = {
   // 6 MB in 30 s is 200 KB/s: any real client on the loopback or a LAN, never a trickle.
   requestTimeoutMs: 30_000,
   checkIntervalMs: 1_000,
+  keepAliveTimeoutMs: 65_000,
   // 16 closed-loop clients (the benchmark) use 16; the code host opens a few.
   maxConnections: 256,
   // Ten bodies at the largest route limit (6 MB): 256 stalled uploads cannot hold more than this.
@@ -38,7 +46,9 @@ export function serverOptions(limits: Partial<ServerLimits> = {}): ServerOptions
 }
 
 export function limitServer(server: Server, limits: Partial<ServerLimits> = {}): Server {
-  server.maxConnections = { ...defaultServerLimits, ...limits }.maxConnections;
+  const l = { ...defaultServerLimits, ...limits };
+  server.maxConnections = l.maxConnections;
+  server.keepAliveTimeout = l.keepAliveTimeoutMs;
   return server;
 }
 

@@ -20,6 +20,16 @@ export interface Answer {
   body: string;
 }
 
+/**
+ * A keep-alive agent that drops an idle socket before the server closes it. Node's agent
+ * follows the server's `Keep-Alive: timeout=` hint (less a second) only when it has a timeout
+ * of its own; without one it can send on a socket the server is closing that moment, and the
+ * request fails with ECONNRESET unread: a refusal the client made, not the server.
+ */
+export function keepAliveAgent(maxSockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets, timeout: 60_000 });
+}
+
 /** One POST over a keep-alive agent (node:http: fewer moving parts than fetch in a hot loop). */
 export function post(baseUrl: string, shot: Shot, agent: Agent): Promise<Answer> {
   const url = new URL(shot.path, baseUrl);
@@ -55,7 +65,7 @@ export async function closedLoop(
   concurrency: number,
   onAnswer?: (i: number, a: Answer, sentAt: number) => void,
 ): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const agent = keepAliveAgent(concurrency);
   const result: LoadResult = { sent: 0, statuses: new Map(), latencies: [], elapsedMs: 0, transportErrors: 0 };
   let next = 0;
   const started = performance.now();

@@ -107,6 +107,26 @@ describe('local runtime: refuses before reading, limits per route, cuts stalled 
     expect(health.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('keeps an idle keep-alive connection open past the request timeouts and says for how long', async () => {
+    const c = await rawConnect(server.port);
+    const answers = () => c.received().match(/HTTP\/1\.1 200/g)?.length ?? 0;
+    const answered = (n: number) =>
+      new Promise<void>((r, reject) => {
+        const look = () =>
+          answers() >= n ? r() : c.socket.destroyed ? reject(new Error(`closed: ${c.received()}`)) : setTimeout(look, 10);
+        look();
+      });
+    c.socket.write(head(['GET /healthz HTTP/1.1', 'Host: x']));
+    await answered(1);
+    // A proxy or load balancer in front keeps idle connections 60 s: the server keeps them longer.
+    expect(c.received()).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+    // Idle past the header and request timeouts (400 / 600 ms here), the connection is still there to reuse.
+    await new Promise((r) => setTimeout(r, 900));
+    c.socket.write(head(['GET /healthz HTTP/1.1', 'Host: x']));
+    await answered(2);
+    c.socket.destroy();
+  });
+
   it('answers a protected route without a key with 401 before the body is sent', async () => {
     const c = await rawConnect(server.port);
     c.socket.write(head(['POST /subscriptions HTTP/1.1', 'Host: x', 'Content-Type: application/json', 'Content-Length: 5000000']));
