@@ -164,6 +164,11 @@ interface RunResult {
   rssFileGrowth: number;
   rssEnd: number;
   rssMax: number;
+  /**
+   * Growth of the floor over the second half: the lowest RSS of its last 10 s less the lowest of
+   * its first 10 s. Informational beside the goal's two readings, which a heap's swing moves.
+   */
+  rssFloorGrowth: number;
   drainSeconds: number;
   played: SoakRuntime['played'];
 }
@@ -228,6 +233,8 @@ async function run(mode: Mode): Promise<RunResult> {
   const rssHalf = inHalf[0]?.mb ?? Number.NaN;
   const rssEnd = inHalf.at(-1)?.mb ?? Number.NaN;
   const rssMax = Math.max(...inHalf.map((s) => s.mb));
+  const floor = (from: number, to: number) => Math.min(...inHalf.filter((s) => s.at >= from && s.at <= to).map((s) => s.mb));
+  const rssFloorGrowth = floor(loadEnded - 10_000, loadEnded) - floor(half, half + 10_000);
   const rssFileGrowth = (inHalf.at(-1)?.fileMb ?? Number.NaN) - (inHalf[0]?.fileMb ?? Number.NaN);
 
   const drainStart = performance.now();
@@ -260,6 +267,7 @@ async function run(mode: Mode): Promise<RunResult> {
     rssFileGrowth,
     rssEnd,
     rssMax,
+    rssFloorGrowth,
     drainSeconds: drainTook,
     played: { ...runtime.played },
   };
@@ -298,7 +306,7 @@ function describeRun(r: RunResult): void {
     `    intake answer p50 ${s(percentile(r.intakeMs, 50))}, p99 ${s(percentile(r.intakeMs, 99))}; accepted -> agent runtime p50 ${s(percentile(r.dispatchMs, 50))}, p99 ${s(percentile(r.dispatchMs, 99))}; machine load average ${r.load.toFixed(1)} (2 cores)`,
   );
   console.log(
-    `    delivery p50 ${(percentile(r.deliveryMs, 50) / 1000).toFixed(2)} s, p99 ${(percentile(r.deliveryMs, 99) / 1000).toFixed(2)} s, max ${(Math.max(...r.deliveryMs) / 1000).toFixed(1)} s; acknowledged twice ${r.ackedTwice}; RSS ${r.rssHalf.toFixed(0)} MB at mid-load, ${r.rssEnd.toFixed(0)} MB at the end (max ${r.rssMax.toFixed(0)} MB; of the growth, ${r.rssFileGrowth.toFixed(0)} MB mapped from files)`,
+    `    delivery p50 ${(percentile(r.deliveryMs, 50) / 1000).toFixed(2)} s, p99 ${(percentile(r.deliveryMs, 99) / 1000).toFixed(2)} s, max ${(Math.max(...r.deliveryMs) / 1000).toFixed(1)} s; acknowledged twice ${r.ackedTwice}; RSS ${r.rssHalf.toFixed(0)} MB at mid-load, ${r.rssEnd.toFixed(0)} MB at the end (max ${r.rssMax.toFixed(0)} MB; of the growth, ${r.rssFileGrowth.toFixed(0)} MB mapped from files; lowest of 10 s ${r.rssFloorGrowth >= 0 ? '+' : ''}${r.rssFloorGrowth.toFixed(0)} MB)`,
   );
   const a = r.accounting;
   const due = a.lastNextTryAt === undefined ? '' : ` (the last due in ${Math.max(0, (a.lastNextTryAt - Date.now()) / 1000).toFixed(0)} s)`;
@@ -389,6 +397,14 @@ async function main(): Promise<void> {
       ...baseline((r) => r.rssEnd - r.rssHalf, 'healthy'),
       goal: `< ${rssGoalMb} MB`,
       pass: subject.rssEnd - subject.rssHalf < rssGoalMb,
+    },
+    {
+      name: `RSS floor growth over the second half, lowest of its last 10 s less lowest of its first 10 s (${label})`,
+      value: subject.rssFloorGrowth,
+      unit: 'MB',
+      ...baseline((r) => r.rssFloorGrowth, 'healthy'),
+      goal: 'informational',
+      pass: true,
     },
   );
   if (faulty && healthy) {
