@@ -39,10 +39,13 @@ export class LambdaWorker {
       workerData: { handlerUrl, nice },
       execArgv: [],
       stdout: true,
-      stderr: false,
+      stderr: true,
     });
-    // Log lines (stdout) are the function's CloudWatch stream: kept, not printed.
-    this.worker.stdout.on('data', (chunk: Buffer) => this.logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    // Log lines are the function's CloudWatch stream, stdout and stderr alike (console.warn and
+    // console.error write to stderr): kept, not printed.
+    const keep = (chunk: Buffer) => this.logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    this.worker.stdout.on('data', keep);
+    this.worker.stderr.on('data', keep);
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.once('error', reject);
       const onReady = (m: { ready?: boolean }) => {
